@@ -1,0 +1,40 @@
+package dev.zkr.client;
+
+/** One operation of a {@link ZkClient#multi} transaction. */
+public sealed interface Op {
+
+    /** The path the operation acts on. */
+    String path();
+
+    static Op create(String path, byte[] data, CreateMode mode) {
+        return new Create(path, data, mode);
+    }
+
+    static Op delete(String path, int version) {
+        return new Delete(path, version);
+    }
+
+    static Op setData(String path, byte[] data, int version) {
+        return new SetData(path, data, version);
+    }
+
+    static Op check(String path, int version) {
+        return new Check(path, version);
+    }
+
+    /** Create a node (data may be empty, never null). */
+    record Create(String path, byte[] data, CreateMode mode) implements Op {
+    }
+
+    /** Delete a node if its version matches ({@code -1} = any). */
+    record Delete(String path, int version) implements Op {
+    }
+
+    /** Set a node's data if its version matches ({@code -1} = any). */
+    record SetData(String path, byte[] data, int version) implements Op {
+    }
+
+    /** Succeeds only if the node exists with this version ({@code -1} = any). */
+    record Check(String path, int version) implements Op {
+    }
+}

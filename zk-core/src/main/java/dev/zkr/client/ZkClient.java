@@ -1,0 +1,186 @@
+package dev.zkr.client;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * A session with a znode service: the only API the recipes use. The native implementation talks to zkr servers
+ * ({@link #connect}, {@link #builder}); {@code zk-apache} implements it over Apache ZooKeeper.
+ *
+ * <p>Every operation has an async form returning a {@link CompletableFuture} and a blocking form. Failures are
+ * {@link ZkException}s: the blocking forms throw them, the futures complete exceptionally with them (never wrapped).
+ * Paths are validated with {@link ZkPaths#validate} and data sizes checked before any I/O.
+ *
+ * <p>Ordering: requests of one client are answered in the order they were sent. Watch events and future completions
+ * run on the client's single event thread, in order: a watcher sees its event before any response that reflects the
+ * change. Never block on the event thread (in a watcher or in a callback attached to a future of this client).
+ *
+ * <p>Sessions: when the connection drops the client reports {@link ConnectionState#SUSPENDED}, fails requests in
+ * flight with {@link ZkException.ConnectionLoss}, and tries the servers of its connect string to re-attach the same
+ * session ({@link ConnectionState#RECONNECTED}), re-registering its watches. If the server declares the session
+ * expired the client reports {@link ConnectionState#LOST}, drops every watch, fails waiting requests with
+ * {@link ZkException.SessionExpired}, then opens a new session and reports {@link ConnectionState#CONNECTED}
+ * (with a new {@link #sessionId()}). {@link #close()} ends the session; afterwards every call fails with
+ * {@link ZkException.Closed}.
+ */
+public interface ZkClient extends AutoCloseable {
+
+    /** Connects the native client to zkr servers ({@code host:port,host:port,...}) and waits for the session. */
+    static ZkClient connect(String connectString, Duration sessionTimeout) {
+        return builder().connectString(connectString).sessionTimeout(sessionTimeout).build();
+    }
+
+    /** A builder for the native client. */
+    static ZkClientBuilder builder() {
+        return new ZkClientBuilder();
+    }
+
+    // ---- session and connection -------------------------------------------------------------------------------
+
+    /** The id of the current session (changes after {@link ConnectionState#LOST}). */
+    long sessionId();
+
+    /** The session timeout negotiated with the server. */
+    Duration sessionTimeout();
+
+    /** The current connection state. */
+    ConnectionState state();
+
+    /** The largest data size a node may hold; larger data fails with {@link ZkException.DataTooLarge}. */
+    int maxDataSize();
+
+    /** Adds a listener of connection state changes, called on the event thread. */
+    void addConnectionStateListener(ConnectionStateListener listener);
+
+    /** Adds a listener of connection state changes, called on the given executor. */
+    void addConnectionStateListener(ConnectionStateListener listener, Executor executor);
+
+    void removeConnectionStateListener(ConnectionStateListener listener);
+
+    /**
+     * The paths on which this client currently holds watches registered by its callers (one-shot not yet fired and
+     * persistent), for leak checks.
+     */
+    Set<String> watchedPaths();
+
+    /** Ends the session (its ephemerals go) and releases resources. Idempotent. */
+    @Override
+    void close();
+
+    // ---- async primitives -------------------------------------------------------------------------------------
+
+    /** Creates a node; for sequential modes the returned path carries the sequence suffix. */
+    CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode);
+
+    /** Deletes a node if its version matches ({@code -1} = any version). */
+    CompletableFuture<Void> deleteAsync(String path, int version);
+
+    /** The node's Stat, or null if it does not exist; the watcher (nullable) fires on create, delete or data change. */
+    CompletableFuture<Stat> existsAsync(String path, Watcher watcher);
+
+    /** Data and Stat; the watcher (nullable) fires once on delete or data change. */
+    CompletableFuture<NodeData> getDataAsync(String path, Watcher watcher);
+
+    /** Sets data if the version matches ({@code -1} = any); returns the new Stat. */
+    CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version);
+
+    /** Child names and the node's Stat; the watcher (nullable) fires once on delete or child change. */
+    CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher);
+
+    /**
+     * Runs the operations atomically: all or nothing. On success, one result per operation. On failure the future
+     * completes with the exception of the first failing operation, whose {@link ZkException#multiResults()} holds
+     * the per-operation results.
+     */
+    CompletableFuture<List<OpResult>> multiAsync(List<Op> ops);
+
+    /** After this completes, reads of this client see every write committed before the sync. */
+    CompletableFuture<Void> syncAsync(String path);
+
+    /** Adds a persistent (or persistent-recursive) watch that stays until removed. */
+    CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher);
+
+    /**
+     * Removes the given watcher's watches of the given type on the path, on the server and locally; the watcher
+     * receives the matching *_WATCH_REMOVED event. Fails with {@link ZkException.NoWatcher} if it has none.
+     * With {@code local}, removes them locally even if the server cannot be reached.
+     */
+    CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local);
+
+    // ---- conveniences built on the primitives -----------------------------------------------------------------
+
+    /** Creates a node, creating missing parents as asked. */
+    default CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, Parents parents) {
+        return ClientSupport.createWithParents(this, path, data, mode, parents);
+    }
+
+    default String create(String path, byte[] data, CreateMode mode) {
+        return ClientSupport.await(createAsync(path, data, mode)).path();
+    }
+
+    default String create(String path, byte[] data, CreateMode mode, Parents parents) {
+        return ClientSupport.await(createAsync(path, data, mode, parents)).path();
+    }
+
+    /** Creates a node and returns its actual path and Stat (czxid is a natural fencing token). */
+    default Created createWithStat(String path, byte[] data, CreateMode mode, Parents parents) {
+        return ClientSupport.await(createAsync(path, data, mode, parents));
+    }
+
+    default void delete(String path, int version) {
+        ClientSupport.await(deleteAsync(path, version));
+    }
+
+    default Stat exists(String path) {
+        return ClientSupport.await(existsAsync(path, null));
+    }
+
+    default Stat exists(String path, Watcher watcher) {
+        return ClientSupport.await(existsAsync(path, watcher));
+    }
+
+    default NodeData getData(String path) {
+        return ClientSupport.await(getDataAsync(path, null));
+    }
+
+    default NodeData getData(String path, Watcher watcher) {
+        return ClientSupport.await(getDataAsync(path, watcher));
+    }
+
+    default Stat setData(String path, byte[] data, int version) {
+        return ClientSupport.await(setDataAsync(path, data, version));
+    }
+
+    /** Child names only. */
+    default List<String> getChildren(String path) {
+        return ClientSupport.await(getChildrenAsync(path, null)).names();
+    }
+
+    default List<String> getChildren(String path, Watcher watcher) {
+        return ClientSupport.await(getChildrenAsync(path, watcher)).names();
+    }
+
+    /** Child names and the node's Stat. */
+    default Children getChildrenWithStat(String path, Watcher watcher) {
+        return ClientSupport.await(getChildrenAsync(path, watcher));
+    }
+
+    default List<OpResult> multi(List<Op> ops) {
+        return ClientSupport.await(multiAsync(ops));
+    }
+
+    default void sync(String path) {
+        ClientSupport.await(syncAsync(path));
+    }
+
+    default void addWatch(String path, AddWatchMode mode, Watcher watcher) {
+        ClientSupport.await(addWatchAsync(path, mode, watcher));
+    }
+
+    default void removeWatches(String path, Watcher watcher, WatcherType type, boolean local) {
+        ClientSupport.await(removeWatchesAsync(path, watcher, type, local));
+    }
+}

@@ -1,0 +1,108 @@
+package dev.zkr.client;
+
+import dev.zkr.client.netty.NativeZkClient;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** Configures and connects the native zkr client. Obtain one with {@link ZkClient#builder()}. */
+public final class ZkClientBuilder {
+
+    /** Default largest node data size: 1 MiB, as on the server. */
+    public static final int DEFAULT_MAX_DATA_SIZE = 1024 * 1024;
+
+    private String connectString;
+    private Duration sessionTimeout = Duration.ofSeconds(10);
+    private Duration connectTimeout = Duration.ofSeconds(15);
+    private Duration requestTimeout = Duration.ofSeconds(30);
+    private int maxDataSize = DEFAULT_MAX_DATA_SIZE;
+    private boolean renewSessionOnExpiry = true;
+
+    ZkClientBuilder() {
+    }
+
+    /** Servers to try, {@code host:port,host:port,...} (required). */
+    public ZkClientBuilder connectString(String connectString) {
+        this.connectString = Objects.requireNonNull(connectString, "connectString");
+        if (connectString.isBlank()) {
+            throw new IllegalArgumentException("connectString is empty");
+        }
+        return this;
+    }
+
+    /** Requested session timeout; the server negotiates it within its min/max. Default 10 s. */
+    public ZkClientBuilder sessionTimeout(Duration sessionTimeout) {
+        this.sessionTimeout = positive(sessionTimeout, "sessionTimeout");
+        return this;
+    }
+
+    /** How long {@link #build()} waits for the first session before failing with ConnectionLoss. Default 15 s. */
+    public ZkClientBuilder connectTimeout(Duration connectTimeout) {
+        this.connectTimeout = positive(connectTimeout, "connectTimeout");
+        return this;
+    }
+
+    /** How long a request may wait for its response before failing with OperationTimeout. Default 30 s. */
+    public ZkClientBuilder requestTimeout(Duration requestTimeout) {
+        this.requestTimeout = positive(requestTimeout, "requestTimeout");
+        return this;
+    }
+
+    /** Largest node data accepted before sending; the server enforces its own limit too. Default 1 MiB. */
+    public ZkClientBuilder maxDataSize(int maxDataSize) {
+        if (maxDataSize <= 0) {
+            throw new IllegalArgumentException("maxDataSize must be positive: " + maxDataSize);
+        }
+        this.maxDataSize = maxDataSize;
+        return this;
+    }
+
+    /**
+     * Whether the client opens a new session after reporting {@link ConnectionState#LOST} for an expired one
+     * (default true). When false, the client stays LOST and fails every call with SessionExpired.
+     */
+    public ZkClientBuilder renewSessionOnExpiry(boolean renew) {
+        this.renewSessionOnExpiry = renew;
+        return this;
+    }
+
+    /** Connects and waits until the first session is established. */
+    public ZkClient build() {
+        if (connectString == null) {
+            throw new IllegalStateException("connectString is required");
+        }
+        return NativeZkClient.open(this);
+    }
+
+    public String connectString() {
+        return connectString;
+    }
+
+    public Duration sessionTimeout() {
+        return sessionTimeout;
+    }
+
+    public Duration connectTimeout() {
+        return connectTimeout;
+    }
+
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    public int maxDataSize() {
+        return maxDataSize;
+    }
+
+    public boolean renewSessionOnExpiry() {
+        return renewSessionOnExpiry;
+    }
+
+    private static Duration positive(Duration d, String name) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive: " + d);
+        }
+        return d;
+    }
+}
