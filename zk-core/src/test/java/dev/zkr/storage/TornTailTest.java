@@ -75,7 +75,7 @@ class TornTailTest {
     }
 
     @Property
-    void cutAtRandomOffset(@ForAll @IntRange(min = 1, max = 40) int n, @ForAll @IntRange(min = 1, max = 8) int batch,
+    void cutAtRandomOffset(@ForAll @IntRange(min = 1, max = 20) int n, @ForAll @IntRange(min = 1, max = 8) int batch,
                            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long seed) throws IOException {
         Path dir = Files.createTempDirectory("zkr-torn");
         try {
@@ -98,7 +98,7 @@ class TornTailTest {
     }
 
     @Property
-    void garbageAppended(@ForAll @IntRange(min = 1, max = 30) int n, @ForAll @IntRange(min = 1, max = 300) int garbage,
+    void garbageAppended(@ForAll @IntRange(min = 1, max = 20) int n, @ForAll @IntRange(min = 1, max = 300) int garbage,
                          @ForAll long seed) throws IOException {
         Path dir = Files.createTempDirectory("zkr-torn");
         try {
@@ -114,7 +114,7 @@ class TornTailTest {
     }
 
     @Property
-    void byteFlippedInLastRecord(@ForAll @IntRange(min = 1, max = 30) int n, @ForAll @IntRange(min = 1, max = 8) int batch,
+    void byteFlippedInLastRecord(@ForAll @IntRange(min = 1, max = 20) int n, @ForAll @IntRange(min = 1, max = 8) int batch,
                                  @ForAll long seed) throws IOException {
         Path dir = Files.createTempDirectory("zkr-torn");
         try {
@@ -129,7 +129,7 @@ class TornTailTest {
     }
 
     @Property
-    void zeroFilledPreallocatedSpace(@ForAll @IntRange(min = 0, max = 30) int n,
+    void zeroFilledPreallocatedSpace(@ForAll @IntRange(min = 0, max = 20) int n,
                                      @ForAll @IntRange(min = 1, max = 100_000) int zeros) throws IOException {
         Path dir = Files.createTempDirectory("zkr-torn");
         try {
