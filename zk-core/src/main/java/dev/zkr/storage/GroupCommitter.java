@@ -41,8 +41,11 @@ final class GroupCommitter {
 
     private final Thread thread;
     private final ExecutorService acks;
+    private volatile Thread ackThread;
     private final CRC32C crc = new CRC32C();
-    private ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+    /** Encoding buffer; a big batch is written in several writes of this size, then forced once. */
+    private static final int MAX_BUFFER = 4 << 20;
+    private ByteBuffer buf = ByteBuffer.allocateDirect(MAX_BUFFER);
 
     // writer-thread state
     private FileChannel channel;
@@ -67,6 +70,7 @@ final class GroupCommitter {
         this.acks = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "zkr-log-ack-" + name);
             t.setDaemon(true);
+            ackThread = t;
             return t;
         });
         this.thread = new Thread(this::run, "zkr-log-writer-" + name);
@@ -148,6 +152,9 @@ final class GroupCommitter {
             }
         }
         acks.shutdown();
+        if (Thread.currentThread() == ackThread) {
+            return; // closed from a completion callback: the remaining completions run after it returns
+        }
         try {
             if (!acks.awaitTermination(30, TimeUnit.SECONDS)) {
                 LOG.warn("Log acknowledgement thread of {} did not finish within 30 s", log.directory());
@@ -189,7 +196,7 @@ final class GroupCommitter {
     }
 
     private void write(List<Pending> batch) throws IOException {
-        int bytes = 0;
+        long bytes = 0;
         int last = -1;
         int count = 0;
         for (int i = 0; i < batch.size(); i++) {
@@ -206,21 +213,26 @@ final class GroupCommitter {
         if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
             roll();
         }
-        if (buf.capacity() < bytes) {
-            buf = ByteBuffer.allocateDirect(Integer.highestOneBit(bytes - 1) << 1);
-        }
+        preallocate(writePos + bytes);
+        long at = writePos;
         buf.clear();
         for (int i = 0; i <= last; i++) {
             Pending p = batch.get(i);
-            if (p.zxid != -1) {
-                LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last);
+            if (p.zxid == -1) {
+                continue;
             }
+            int size = LogFormat.recordBytes(p.payload.length);
+            if (buf.remaining() < size) {
+                at = flushBuffer(at);
+                if (buf.capacity() < size) {
+                    buf = ByteBuffer.allocateDirect(size);
+                }
+            }
+            LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last);
         }
-        buf.flip();
-        preallocate(writePos + bytes);
-        long at = writePos;
-        while (buf.hasRemaining()) {
-            at += channel.write(buf, at);
+        at = flushBuffer(at);
+        if (buf.capacity() > MAX_BUFFER) {
+            buf = ByteBuffer.allocateDirect(MAX_BUFFER); // do not keep a huge record's buffer
         }
         channel.force(false);
         writePos = at;
@@ -229,6 +241,16 @@ final class GroupCommitter {
         records += count;
         durableZxid = lastWrittenZxid;
         log.published(writePos, lastWrittenZxid);
+    }
+
+    /** Writes the encoded records in {@code buf} at {@code at}; returns the offset after them. */
+    private long flushBuffer(long at) throws IOException {
+        buf.flip();
+        while (buf.hasRemaining()) {
+            at += channel.write(buf, at);
+        }
+        buf.clear();
+        return at;
     }
 
     private void preallocate(long needed) throws IOException {
@@ -261,8 +283,9 @@ final class GroupCommitter {
         if (allocated > writePos) {
             channel.truncate(writePos);
             allocated = writePos;
+            channel.force(true);
         }
-        channel.force(true);
+        // otherwise every record was already forced with its batch
     }
 
     private void finish() throws IOException {

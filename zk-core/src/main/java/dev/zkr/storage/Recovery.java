@@ -63,7 +63,7 @@ public final class Recovery {
                         + " was purged up to 0x" + Long.toHexString(logStart) + "; cannot recover");
         }
         long logLast = log.lastZxid();
-        if (logLast < base && logLast > logStart) {
+        if (logLast < base) {
             throw new StorageException("log in " + log.directory() + " ends at 0x" + Long.toHexString(logLast)
                     + ", before snapshot 0x" + Long.toHexString(base) + "; acknowledged records are missing");
         }

@@ -111,7 +111,7 @@ public final class TxnLog implements AutoCloseable {
                     Files.deleteIfExists(p); // a segment whose creation never completed
                     continue;
                 }
-                long first = Files2.parseHexSuffix(name, LogFormat.SEGMENT_PREFIX);
+                long first = StorageFiles.parseHexSuffix(name, LogFormat.SEGMENT_PREFIX);
                 if (first < 0) {
                     continue;
                 }
@@ -156,7 +156,7 @@ public final class TxnLog implements AutoCloseable {
             ch.force(true);
         }
         Files.move(tmp, segment.path(), StandardCopyOption.ATOMIC_MOVE);
-        Files2.fsyncDirectory(dir);
+        StorageFiles.fsyncDirectory(dir);
         return FileChannel.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
@@ -302,7 +302,7 @@ public final class TxnLog implements AutoCloseable {
             }
         }
         if (!doomed.isEmpty()) {
-            Files2.fsyncDirectory(dir);
+            StorageFiles.fsyncDirectory(dir);
             LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(zxid), dir);
         }
         return doomed.size();
