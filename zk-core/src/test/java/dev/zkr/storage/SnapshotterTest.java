@@ -82,6 +82,7 @@ class SnapshotterTest {
             assertFalse(s.afterApply(8, 1, 999), "below the size threshold");
             assertTrue(s.afterApply(8, 1, 1), "size threshold reached");
             // returns the snapshot just started if it still runs, else starts one at the same zxid: 8 either way
+            assertEquals(8L, s.snapshotNow(8).get(5, TimeUnit.SECONDS));
             assertEquals(List.of(8L), store.list());
         }
     }
