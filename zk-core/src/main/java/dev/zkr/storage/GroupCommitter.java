@@ -36,6 +36,8 @@ final class GroupCommitter {
     private final Condition wake = lock.newCondition();
     private List<Pending> queue = new ArrayList<>();
     private long lastAcceptedZxid;
+    /** If >= 0: before the next batch, start a new segment continuing after this zxid. Guarded by lock. */
+    private long rollTo = -1;
     private boolean closing;
     private volatile StorageException failure;
 
@@ -109,6 +111,26 @@ final class GroupCommitter {
         }
     }
 
+    /** Makes the log continue after {@code zxid} in a new segment (see {@link TxnLog#continueAfter}). */
+    CompletableFuture<Void> continueAfter(long zxid) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        lock.lock();
+        try {
+            checkUsable();
+            if (zxid <= lastAcceptedZxid) {
+                throw new IllegalArgumentException("zxid 0x" + Long.toHexString(zxid)
+                        + " is not above the last appended zxid 0x" + Long.toHexString(lastAcceptedZxid));
+            }
+            lastAcceptedZxid = zxid;
+            rollTo = zxid;
+            queue.add(new Pending(-1, null, f));
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        return f;
+    }
+
     long lastAcceptedZxid() {
         lock.lock();
         try {
@@ -169,6 +191,7 @@ final class GroupCommitter {
 
     private void run() {
         List<Pending> batch = null;
+        long roll;
         try {
             while (true) {
                 lock.lock();
@@ -181,8 +204,15 @@ final class GroupCommitter {
                     }
                     batch = queue;
                     queue = new ArrayList<>(Math.max(16, batch.size()));
+                    roll = rollTo;
+                    rollTo = -1;
                 } finally {
                     lock.unlock();
+                }
+                if (roll >= 0) {
+                    roll(roll);
+                    lastWrittenZxid = roll;
+                    durableZxid = roll;
                 }
                 write(batch);
                 List<Pending> done = batch;
@@ -211,7 +241,7 @@ final class GroupCommitter {
             return; // only sync markers: everything before them is already durable
         }
         if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
-            roll();
+            roll(lastWrittenZxid);
         }
         preallocate(writePos + bytes);
         long at = writePos;
@@ -270,10 +300,10 @@ final class GroupCommitter {
         allocated = target;
     }
 
-    private void roll() throws IOException {
+    private void roll(long prevZxid) throws IOException {
         trim();
         channel.close();
-        channel = log.startSegment(lastWrittenZxid);
+        channel = log.startSegment(prevZxid);
         writePos = LogFormat.SEGMENT_HEADER_BYTES;
         allocated = channel.size();
     }

@@ -216,6 +216,23 @@ public final class TxnLog implements AutoCloseable {
         return f;
     }
 
+    /**
+     * Declares that history up to {@code zxid} is held elsewhere (a snapshot newer than this log's end, after
+     * external damage to the log): starts a new segment continuing after {@code zxid} and waits until it is
+     * durable. The missing range stays visible as a gap, so a later read across it fails instead of silently
+     * skipping. Used by {@link Recovery}; call before appending.
+     *
+     * @throws IllegalArgumentException if {@code zxid} is not above {@link #lastZxid()}
+     */
+    public void continueAfter(long zxid) {
+        try {
+            writer.continueAfter(zxid).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof StorageException s ? s
+                    : new StorageException("cannot continue log " + dir + " after 0x" + Long.toHexString(zxid), e);
+        }
+    }
+
     /** The zxid of the last record appended (queued), or recovered at open; 0 for an empty log. */
     public long lastZxid() {
         return writer.lastAcceptedZxid();
