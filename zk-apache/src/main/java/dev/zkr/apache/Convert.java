@@ -105,8 +105,16 @@ final class Convert {
 
     /** The zkr code of a ZooKeeper integer result code; unknown codes are a system error. */
     static ZkException.Code code(int rc) {
-        KeeperException.Code code = KeeperException.Code.get(rc);
+        KeeperException.Code code = known(rc);
         return code == null ? ZkException.Code.SYSTEM_ERROR : code(code);
+    }
+
+    private static KeeperException.Code known(int rc) {
+        try {
+            return KeeperException.Code.get(rc);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     /** The typed zkr exception for a failed ZooKeeper result code. */
@@ -120,7 +128,7 @@ final class Convert {
     }
 
     private static String describe(int rc) {
-        KeeperException.Code code = KeeperException.Code.get(rc);
+        KeeperException.Code code = known(rc);
         return code == null ? "code " + rc : code.name() + " (" + rc + ")";
     }
 

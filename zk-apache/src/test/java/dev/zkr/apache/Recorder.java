@@ -32,10 +32,12 @@ final class Recorder<T> {
         return new Recorder<>();
     }
 
+    @SuppressWarnings("unchecked")
+    private final Watcher watcher = event -> ((Recorder<WatchedEvent>) this).add(event);
+
+    /** The one watcher of this recorder (the same instance every time, so it can be removed). */
     Watcher watcher() {
-        @SuppressWarnings("unchecked")
-        Recorder<WatchedEvent> self = (Recorder<WatchedEvent>) this;
-        return self::add;
+        return watcher;
     }
 
     ConnectionStateListener listener() {
