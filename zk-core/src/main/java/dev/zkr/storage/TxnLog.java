@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@link CorruptLogException}, at open or when {@link #read} reaches it.
  *
  * <p>Thread-safe. Zxids must be strictly increasing across all appends (callers assign them under one lock or from
- * one thread).
+ * one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
+ * A failed write or fsync fails the pending futures and every later call with {@link StorageException}.
  */
 public final class TxnLog implements AutoCloseable {
 
