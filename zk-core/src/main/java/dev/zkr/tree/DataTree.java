@@ -69,28 +69,73 @@ public final class DataTree {
 
     /** The node's data and stat, read atomically, or null if it does not exist. Do not modify the array. */
     public NodeData getData(String path) {
+        return getData(path, null, 0);
+    }
+
+    /**
+     * As {@link #getData(String)}, and if the node exists, registers a data watch for the session atomically with
+     * the read (under the node's lock), so no change applied after the read can be missed. {@code watches} may be
+     * null (no watch). The server must fire triggers only after {@link #apply} returned (as it naturally does).
+     */
+    public NodeData getData(String path, WatchTable watches, long sessionId) {
         Node n = nodes.get(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
+            if (n.deleted) {
+                return null;
+            }
+            if (watches != null) {
+                watches.addDataWatch(sessionId, path);
+            }
             return new NodeData(n.data, n.statLocked());
         }
     }
 
     /** The node's stat, or null if it does not exist. */
     public Stat exists(String path) {
-        Node n = nodes.get(path);
-        return n == null ? null : n.stat();
+        return exists(path, null, 0);
     }
 
-    /** The child names (unordered) and the node's stat, or null if it does not exist. */
-    public Children getChildren(String path) {
+    /**
+     * As {@link #exists(String)}, registering an exists watch for the session first (whether or not the node
+     * exists), so a create or change applied after the read cannot be missed. {@code watches} may be null.
+     */
+    public Stat exists(String path, WatchTable watches, long sessionId) {
+        if (watches != null) {
+            watches.addExistsWatch(sessionId, path);
+        }
         Node n = nodes.get(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
+            return n.deleted ? null : n.statLocked();
+        }
+    }
+
+    /** The child names (unordered) and the node's stat, or null if it does not exist. */
+    public Children getChildren(String path) {
+        return getChildren(path, null, 0);
+    }
+
+    /**
+     * As {@link #getChildren(String)}, and if the node exists, registers a child watch for the session atomically
+     * with the read. {@code watches} may be null.
+     */
+    public Children getChildren(String path, WatchTable watches, long sessionId) {
+        Node n = nodes.get(path);
+        if (n == null) {
+            return null;
+        }
+        synchronized (n) {
+            if (n.deleted) {
+                return null;
+            }
+            if (watches != null) {
+                watches.addChildWatch(sessionId, path);
+            }
             return new Children(n.children == null ? List.of() : n.children.names(), n.statLocked());
         }
     }
@@ -246,6 +291,9 @@ public final class DataTree {
         }
         Node node = nodes.remove(path);
         if (node != null) {
+            synchronized (node) {
+                node.deleted = true;
+            }
             if (node.ephemeralOwner != 0) {
                 Set<String> owned = ephemerals.get(node.ephemeralOwner);
                 if (owned != null) {

@@ -23,6 +23,8 @@ final class Node {
     int cversion;
     long ephemeralOwner;
     boolean container;
+    /** Set (under the monitor) when the node is removed from the tree, so late readers treat it as missing. */
+    boolean deleted;
     /** Null until the node gets its first child. */
     ChildSet children;
 
