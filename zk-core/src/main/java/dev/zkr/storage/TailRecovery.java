@@ -34,11 +34,9 @@ final class TailRecovery {
         long end = scanner.position();
         if (status != RecordScanner.Status.END) {
             String reason = scanner.problem();
-            if (status == RecordScanner.Status.ZEROS) {
-                if (allZero(ch, end, size)) {
-                    reason = "zero-filled preallocated space";
-                }
-            } else {
+            if (allZero(ch, end, size)) {
+                reason = "zero-filled preallocated space";
+            } else if (status != RecordScanner.Status.ZEROS) {
                 checkNotFollowedByBatches(segment, ch, scanner, size);
             }
             ch.truncate(end);
