@@ -237,12 +237,12 @@ class SessionContractTest {
 
     @Test
     void heartbeatsKeepAnIdleSessionAlive() throws Exception {
-        ZkClient c = server.client(server.builder().sessionTimeout(Duration.ofMillis(900)));
-        assertEquals(Duration.ofMillis(900), c.sessionTimeout());
+        ZkClient c = server.client(server.builder().sessionTimeout(Duration.ofMillis(1500)));
+        assertEquals(Duration.ofMillis(1500), c.sessionTimeout());
         StateRecorder states = new StateRecorder();
         c.addConnectionStateListener(states);
         c.create("/idle", null, CreateMode.EPHEMERAL);
-        assertNull(states.poll(2500), "an idle client must keep its session: " + states.all());
+        assertNull(states.poll(3000), "an idle client must keep its session: " + states.all());
         assertEquals(c.sessionId(), server.client().exists("/idle").ephemeralOwner());
     }
 
