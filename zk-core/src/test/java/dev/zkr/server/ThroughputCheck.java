@@ -27,11 +27,14 @@ class ThroughputCheck {
 
     @Test
     void createsAndReads() throws Exception {
-        try (ZkServer server = ZkServer.start(ServerConfig.builder(dir).port(0).build())) {
+        String external = System.getProperty("zkr.perf.port");
+        try (ZkServer server = external != null ? null : ZkServer.start(ServerConfig.builder(dir).port(0).build())) {
+            int port = external != null ? Integer.parseInt(external) : server.port();
             byte[] data = new byte[100];
-            run(server, "creates", 40_000, (c, i) -> x -> new Message.CreateRequest(x, "/n-" + c + "-" + i, data,
+            String run = Long.toString(System.nanoTime() % 100000);
+            run(port, "creates", 40_000, (c, i) -> x -> new Message.CreateRequest(x, "/n-" + run + "-" + c + "-" + i, data,
                     CreateMode.PERSISTENT));
-            run(server, "reads", 200_000, (c, i) -> x -> new Message.GetDataRequest(x, "/n-" + c + "-" + (i % 1000),
+            run(port, "reads", 200_000, (c, i) -> x -> new Message.GetDataRequest(x, "/n-" + run + "-" + c + "-" + (i % 1000),
                     false));
         }
     }
@@ -40,7 +43,7 @@ class ThroughputCheck {
         IntFunction<Message.Request> make(int client, int i);
     }
 
-    private static void run(ZkServer server, String what, int total, Gen gen) throws Exception {
+    private static void run(int port, String what, int total, Gen gen) throws Exception {
         int clients = 4;
         int perClient = total / clients;
         AtomicLong errors = new AtomicLong();
@@ -48,7 +51,7 @@ class ThroughputCheck {
         long t0 = System.nanoTime();
         for (int c = 0; c < clients; c++) {
             int cid = c;
-            RawClient rc = RawClient.session(server.port(), 30_000);
+            RawClient rc = RawClient.session(port, 30_000);
             Semaphore window = new Semaphore(200);
             Thread reader = new Thread(() -> {
                 for (int i = 0; i < perClient; i++) {
