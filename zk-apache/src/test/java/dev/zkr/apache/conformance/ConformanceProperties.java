@@ -39,6 +39,6 @@ class ConformanceProperties {
 
     @Provide
     Arbitrary<List<Step>> sequences() {
-        return Gen.steps(30);
+        return Gen.steps(40);
     }
 }

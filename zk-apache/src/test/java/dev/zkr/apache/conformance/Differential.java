@@ -25,12 +25,16 @@ final class Differential {
         this.zk = zk;
     }
 
-    /** Runs the steps on both backends; throws an AssertionError describing the first difference. */
-    static void run(Backends backends, List<Step> steps) {
+    /**
+     * Runs the steps on both backends; throws an AssertionError describing the first difference. Returns the
+     * history (one line per step: the step, its outcome and what followed: containers removed, events).
+     */
+    static List<String> run(Backends backends, List<Step> steps) {
         String root = "/t" + TRIES.incrementAndGet() + "-" + ProcessHandle.current().pid();
         try (Side zkr = new Side("zkr", root, backends::zkrClient);
              Side zk = new Side("zookeeper", root, backends::zooKeeperClient)) {
             new Differential(zkr, zk).run(steps);
+            return List.copyOf(zkr.history);
         }
     }
 

@@ -84,9 +84,9 @@ final class Gen {
     @SuppressWarnings("unchecked")
     static Arbitrary<String> path() {
         return Arbitraries.frequencyOf(
-                Tuple.of(2, Arbitraries.just("")),
-                Tuple.of(6, Arbitraries.of("a", "d")),
-                Tuple.of(4, Arbitraries.of("a/b", "a/c")),
+                Tuple.of(1, Arbitraries.just("")),
+                Tuple.of(8, Arbitraries.of("a", "d")),
+                Tuple.of(6, Arbitraries.of("a/b", "a/c")),
                 Tuple.of(1, Arbitraries.just("a/b/e")));
     }
 

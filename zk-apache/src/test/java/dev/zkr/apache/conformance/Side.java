@@ -240,17 +240,19 @@ final class Side implements AutoCloseable {
         long deadline = System.nanoTime() + SETTLE.toNanos();
         while (true) {
             boolean pending = false;
+            boolean gone = false;
             for (String c : List.copyOf(containers)) {
                 Stat s = main.exists(c);
                 if (s == null) {
                     containers.remove(c);
                     removed.add(rel(c));
+                    gone = true;
                 } else if (s.numChildren() == 0 && s.cversion() > 0) {
                     pending = true;
                 }
             }
-            if (!pending) {
-                break;
+            if (!pending && !gone) {
+                break; // a removal may empty its parent container: look once more after any removal
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError(name + ": empty containers " + containers + " not removed within " + SETTLE);
