@@ -41,4 +41,15 @@ class ConformanceProperties {
     Arbitrary<List<Step>> sequences() {
         return Gen.steps(40);
     }
+
+    /** Weighted towards watches of every kind, ephemerals of a second session, its close, and containers. */
+    @Property(shrinking = ShrinkingMode.FULL)
+    void watchEventsAgree(@ForAll("watchSequences") List<Step> steps) {
+        Differential.run(backends, steps);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> watchSequences() {
+        return Gen.watchSteps(40);
+    }
 }

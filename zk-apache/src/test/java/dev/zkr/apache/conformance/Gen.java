@@ -48,6 +48,42 @@ final class Gen {
                         .as(Step.Invalid::new)));
     }
 
+    /**
+     * Sequences weighted towards watches, ephemerals of a second session, session close and containers: every
+     * read sets a watch, creates are often ephemeral (mostly by the second session) or containers. Every sequence
+     * starts with a persistent {@code a} and a container {@code d}, so that deeper paths have parents.
+     */
+    static Arbitrary<List<Step>> watchSteps(int maxSize) {
+        return watchStep().list().ofMinSize(1).ofMaxSize(maxSize).withSizeDistribution(RandomDistribution.uniform())
+                .map(steps -> {
+                    List<Step> all = new ArrayList<>(List.of(
+                            new Step.Create("a", new Data(1), CreateMode.PERSISTENT, false),
+                            new Step.Create("d", new Data(1), CreateMode.CONTAINER, false)));
+                    all.addAll(steps);
+                    return all;
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> watchStep() {
+        Arbitrary<CreateMode> modes = Arbitraries.of(CreateMode.PERSISTENT, CreateMode.CONTAINER,
+                CreateMode.EPHEMERAL, CreateMode.EPHEMERAL, CreateMode.EPHEMERAL_SEQUENTIAL);
+        return Arbitraries.frequencyOf(
+                Tuple.of(8, Combinators.combine(createPath(), smallData(), modes, Arbitraries.of(false, true, true))
+                        .as(Step.Create::new)),
+                Tuple.of(3, delete()),
+                Tuple.of(3, Combinators.combine(target(), smallData(), version()).as(Step.SetData::new)),
+                Tuple.of(3, Combinators.combine(target(), someWatcher()).as(Step.GetData::new)),
+                Tuple.of(3, Combinators.combine(target(), someWatcher()).as(Step.Exists::new)),
+                Tuple.of(3, Combinators.combine(target(), someWatcher()).as(Step.GetChildren::new)),
+                Tuple.of(2, Combinators.combine(target(), Arbitraries.of(AddWatchMode.class), someWatcher())
+                        .as(Step.AddWatch::new)),
+                Tuple.of(2, Combinators.combine(target(), Arbitraries.of(WatcherType.class), someWatcher())
+                        .as(Step.RemoveWatches::new)),
+                Tuple.of(2, multi()),
+                Tuple.of(2, Arbitraries.just(new Step.CloseOther())));
+    }
+
     static Arbitrary<Step> create() {
         return Combinators.combine(createPath(), data(), Arbitraries.of(CreateMode.class),
                 Arbitraries.of(false, false, true)).as(Step.Create::new);

@@ -63,6 +63,7 @@ sealed interface Step {
             int v = resolveVersion(s, p, version);
             return Side.outcome(() -> {
                 s.main.delete(p, v);
+                s.containers.remove(p);
                 return "deleted";
             });
         }
