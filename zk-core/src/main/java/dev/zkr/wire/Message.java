@@ -1,0 +1,146 @@
+package dev.zkr.wire;
+
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.WatcherType;
+
+/**
+ * Every frame on a client connection carries exactly one Message. A connection starts with
+ * {@link ConnectRequest} (client) answered by {@link ConnectResponse} or {@link ConnectRefused} (server). Then the
+ * client sends {@link Request}s, each with a client-chosen {@code xid} (increasing; negative ids are reserved), the
+ * server answers each with one {@link Reply} carrying the same xid, in request order, and pushes
+ * {@link WatchEvent}s, which it always sends before any reply that reflects the same change.
+ * {@link ProtocolError} is sent by either side just before it closes a connection it cannot continue.
+ */
+public sealed interface Message {
+
+    /** Version of this protocol; the handshake refuses any other. */
+    int PROTOCOL_VERSION = 1;
+
+    // ---- handshake ----------------------------------------------------------------------------------------------
+
+    /**
+     * Opens (sessionId 0) or re-attaches (sessionId + password) a session.
+     *
+     * @param lastZxidSeen highest zxid the client has seen; a server that is behind refuses the connection
+     */
+    record ConnectRequest(int protocolVersion, long sessionId, byte[] password, int sessionTimeoutMs,
+                          long lastZxidSeen) implements Message {
+    }
+
+    /** The session is attached: its id, password, negotiated timeout and the server's node size limit. */
+    record ConnectResponse(int protocolVersion, long sessionId, byte[] password, int negotiatedTimeoutMs,
+                           int maxDataSize) implements Message {
+    }
+
+    /**
+     * The session cannot be attached: {@code SESSION_EXPIRED} for an unknown or expired session (the client
+     * reports LOST), otherwise an error code with a message (the client tries another server).
+     */
+    record ConnectRefused(int code, String message) implements Message {
+    }
+
+    /** Sent before closing a connection because of a protocol violation; the message says why. */
+    record ProtocolError(int code, String message) implements Message {
+    }
+
+    // ---- requests -----------------------------------------------------------------------------------------------
+
+    /** A client request; answered by exactly one {@link Reply} with the same xid. */
+    sealed interface Request extends Message {
+        int xid();
+    }
+
+    record CreateRequest(int xid, String path, byte[] data, CreateMode mode) implements Request {
+    }
+
+    record DeleteRequest(int xid, String path, int version) implements Request {
+    }
+
+    record ExistsRequest(int xid, String path, boolean watch) implements Request {
+    }
+
+    record GetDataRequest(int xid, String path, boolean watch) implements Request {
+    }
+
+    record SetDataRequest(int xid, String path, byte[] data, int version) implements Request {
+    }
+
+    record GetChildrenRequest(int xid, String path, boolean watch) implements Request {
+    }
+
+    record MultiRequest(int xid, Op[] ops) implements Request {
+    }
+
+    record SyncRequest(int xid, String path) implements Request {
+    }
+
+    record AddWatchRequest(int xid, String path, AddWatchMode mode) implements Request {
+    }
+
+    /** Removes this session's watches of the given type on the path; NO_WATCHER if it has none. */
+    record RemoveWatchesRequest(int xid, String path, WatcherType type) implements Request {
+    }
+
+    /**
+     * Re-registers the session's watches after a reconnect. The server fires at once the events the client missed
+     * since {@code relativeZxid} (ZooKeeper's setWatches) and registers the rest.
+     */
+    record SetWatchesRequest(int xid, long relativeZxid, String[] dataWatches, String[] existWatches,
+                             String[] childWatches, String[] persistentWatches,
+                             String[] persistentRecursiveWatches) implements Request {
+    }
+
+    /** Heartbeat; keeps the session alive. */
+    record PingRequest(int xid) implements Request {
+    }
+
+    /** Ends the session: its ephemerals are deleted; the server replies, then closes the connection. */
+    record CloseSessionRequest(int xid) implements Request {
+    }
+
+    // ---- server to client ---------------------------------------------------------------------------------------
+
+    /**
+     * The answer to the request with this xid. {@code code} is a {@code ZkException.Code} int value (0 = OK);
+     * {@code zxid} is the server's last applied zxid when answering; {@code body} is null for void results and
+     * errors, except for a failed multi which carries its per-op {@link MultiBody}; {@code message} is an optional
+     * explanation of an error.
+     */
+    record Reply(int xid, long zxid, int code, Body body, String message) implements Message {
+    }
+
+    /** A watch fired for this session. */
+    record WatchEvent(WatchedEvent.Type type, String path, long zxid) implements Message {
+    }
+
+    // ---- reply bodies -------------------------------------------------------------------------------------------
+
+    /** The typed result carried by a {@link Reply}. */
+    sealed interface Body {
+    }
+
+    /** create: actual path and the new node's Stat. */
+    record CreateBody(String path, Stat stat) implements Body {
+    }
+
+    /** exists (stat null = no node) and setData (new Stat). */
+    record StatBody(Stat stat) implements Body {
+    }
+
+    /** getData. */
+    record DataBody(byte[] data, Stat stat) implements Body {
+    }
+
+    /** getChildren: names and the node's Stat. */
+    record ChildrenBody(String[] names, Stat stat) implements Body {
+    }
+
+    /** multi: per-op results (ErrorResults when it failed). */
+    record MultiBody(OpResult[] results) implements Body {
+    }
+}

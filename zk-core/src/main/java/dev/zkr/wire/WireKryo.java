@@ -1,0 +1,200 @@
+package dev.zkr.wire;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.Registration;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import com.esotericsoftware.kryo.util.DefaultClassResolver;
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkException;
+
+import java.lang.reflect.Array;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The Kryo configuration of the wire protocol: registration required, fixed ids (never change or reuse an id;
+ * append new ones), no references, and length-checked serializers for strings and arrays so a hostile length
+ * prefix cannot make the decoder allocate more than the frame holds.
+ */
+final class WireKryo {
+
+    private WireKryo() {
+    }
+
+    /** A new Kryo for one thread (Kryo instances are not thread-safe). */
+    static Kryo create() {
+        Kryo kryo = new Kryo(new IdOnlyClassResolver(), null);
+        kryo.setRegistrationRequired(true);
+        kryo.setReferences(false);
+        kryo.register(String.class, new BoundedStringSerializer());
+        kryo.register(byte[].class, new BoundedBytesSerializer(), 100);
+        kryo.register(String[].class, new BoundedArraySerializer<>(String.class), 101);
+        kryo.register(Op[].class, new BoundedArraySerializer<>(Op.class), 102);
+        kryo.register(OpResult[].class, new BoundedArraySerializer<>(OpResult.class), 103);
+        // enums
+        kryo.register(CreateMode.class, 110);
+        kryo.register(AddWatchMode.class, 111);
+        kryo.register(WatcherType.class, 112);
+        kryo.register(WatchedEvent.Type.class, 113);
+        kryo.register(ZkException.Code.class, 114);
+        // value records
+        kryo.register(Stat.class, 120);
+        kryo.register(Op.Create.class, 121);
+        kryo.register(Op.Delete.class, 122);
+        kryo.register(Op.SetData.class, 123);
+        kryo.register(Op.Check.class, 124);
+        kryo.register(OpResult.CreateResult.class, 125);
+        kryo.register(OpResult.DeleteResult.class, 126);
+        kryo.register(OpResult.SetDataResult.class, 127);
+        kryo.register(OpResult.CheckResult.class, 128);
+        kryo.register(OpResult.ErrorResult.class, 129);
+        // handshake and control
+        kryo.register(Message.ConnectRequest.class, 140);
+        kryo.register(Message.ConnectResponse.class, 141);
+        kryo.register(Message.ConnectRefused.class, 142);
+        kryo.register(Message.ProtocolError.class, 143);
+        // requests
+        kryo.register(Message.CreateRequest.class, 150);
+        kryo.register(Message.DeleteRequest.class, 151);
+        kryo.register(Message.ExistsRequest.class, 152);
+        kryo.register(Message.GetDataRequest.class, 153);
+        kryo.register(Message.SetDataRequest.class, 154);
+        kryo.register(Message.GetChildrenRequest.class, 155);
+        kryo.register(Message.MultiRequest.class, 156);
+        kryo.register(Message.SyncRequest.class, 157);
+        kryo.register(Message.AddWatchRequest.class, 158);
+        kryo.register(Message.RemoveWatchesRequest.class, 159);
+        kryo.register(Message.SetWatchesRequest.class, 160);
+        kryo.register(Message.PingRequest.class, 161);
+        kryo.register(Message.CloseSessionRequest.class, 162);
+        // server to client
+        kryo.register(Message.Reply.class, 170);
+        kryo.register(Message.WatchEvent.class, 171);
+        kryo.register(Message.CreateBody.class, 172);
+        kryo.register(Message.StatBody.class, 173);
+        kryo.register(Message.DataBody.class, 174);
+        kryo.register(Message.ChildrenBody.class, 175);
+        kryo.register(Message.MultiBody.class, 176);
+        return kryo;
+    }
+
+    /** Refuses classes named on the wire: only registered ids are accepted, nothing is looked up by name. */
+    static final class IdOnlyClassResolver extends DefaultClassResolver {
+        @Override
+        protected Registration readName(Input input) {
+            throw new KryoException("class names are not accepted on the wire");
+        }
+    }
+
+    /** Fails if a declared length cannot fit in what is left of the input (each element takes at least 1 byte). */
+    static void checkLength(Input input, int length) {
+        if (length < 0 || length > input.limit() - input.position()) {
+            throw new KryoException("declared length " + length + " exceeds the frame");
+        }
+    }
+
+    /** UTF-8 strings with a byte-length prefix (0 = null). */
+    static final class BoundedStringSerializer extends Serializer<String> {
+        BoundedStringSerializer() {
+            setAcceptsNull(true);
+            setImmutable(true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, String value) {
+            if (value == null) {
+                output.writeVarInt(0, true);
+                return;
+            }
+            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+            output.writeVarInt(bytes.length + 1, true);
+            output.writeBytes(bytes);
+        }
+
+        @Override
+        public String read(Kryo kryo, Input input, Class<? extends String> type) {
+            int length = input.readVarInt(true);
+            if (length == 0) {
+                return null;
+            }
+            checkLength(input, length - 1);
+            return new String(input.readBytes(length - 1), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** byte arrays with a length prefix (0 = null). */
+    static final class BoundedBytesSerializer extends Serializer<byte[]> {
+        BoundedBytesSerializer() {
+            setAcceptsNull(true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, byte[] value) {
+            if (value == null) {
+                output.writeVarInt(0, true);
+                return;
+            }
+            output.writeVarInt(value.length + 1, true);
+            output.writeBytes(value);
+        }
+
+        @Override
+        public byte[] read(Kryo kryo, Input input, Class<? extends byte[]> type) {
+            int length = input.readVarInt(true);
+            if (length == 0) {
+                return null;
+            }
+            checkLength(input, length - 1);
+            return input.readBytes(length - 1);
+        }
+    }
+
+    /** Arrays of objects, each element written with its class. */
+    static final class BoundedArraySerializer<T> extends Serializer<T[]> {
+        private final Class<T> elementType;
+
+        BoundedArraySerializer(Class<T> elementType) {
+            this.elementType = elementType;
+            setAcceptsNull(true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, T[] value) {
+            if (value == null) {
+                output.writeVarInt(0, true);
+                return;
+            }
+            output.writeVarInt(value.length + 1, true);
+            for (T element : value) {
+                kryo.writeClassAndObject(output, element);
+            }
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public T[] read(Kryo kryo, Input input, Class<? extends T[]> type) {
+            int length = input.readVarInt(true);
+            if (length == 0) {
+                return null;
+            }
+            checkLength(input, length - 1);
+            T[] array = (T[]) Array.newInstance(elementType, length - 1);
+            for (int i = 0; i < array.length; i++) {
+                Object element = kryo.readClassAndObject(input);
+                if (element != null && !elementType.isInstance(element)) {
+                    throw new KryoException("unexpected element " + element.getClass().getSimpleName());
+                }
+                array[i] = (T) element;
+            }
+            return array;
+        }
+    }
+}
