@@ -319,6 +319,23 @@ class ApacheZkClientOperationsTest {
     }
 
     @Test
+    void manyRequestsInFlightCompleteInTheOrderTheyWereSent() {
+        List<String> completed = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            futures.add(client.createAsync(base + "/s-", new byte[] {(byte) i}, CreateMode.PERSISTENT_SEQUENTIAL)
+                    .thenAccept(c -> completed.add(c.path())));
+        }
+        CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).join();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            expected.add(base + "/s-" + dev.zkr.client.ZkPaths.sequenceSuffix(i));
+        }
+        assertEquals(expected, completed);
+        assertEquals(300, client.exists(base).numChildren());
+    }
+
+    @Test
     void nullDataIsEmpty() {
         client.create(base + "/n", null, CreateMode.PERSISTENT);
         assertArrayEquals(new byte[0], client.getData(base + "/n").data());
