@@ -13,11 +13,12 @@ import java.util.Map;
  * @param phaseMillis  duration of each phase, from the timeline znodes
  * @param phaseMasters the masters that worked on each phase, from the timeline znodes
  * @param redone       task claims beyond one per task, over all phases (redeliveries and duplicates)
+ * @param barrierForms  how many times the shuffle barrier was formed (1, or more if a party died before arriving)
  * @param workerKilled a worker was killed (a fault was injected)
  * @param masterKilled a master was killed (a fault was injected)
  * @param output       every line the run printed
  */
 public record JobResult(boolean correct, String verdict, long words, int distinct, Map<Phase, Long> phaseMillis,
-                        Map<Phase, List<String>> phaseMasters, long redone, boolean workerKilled, boolean masterKilled,
+                        Map<Phase, List<String>> phaseMasters, long redone, int barrierForms, boolean workerKilled, boolean masterKilled,
                         List<String> output) {
 }

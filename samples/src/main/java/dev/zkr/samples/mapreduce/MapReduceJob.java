@@ -83,6 +83,7 @@ public final class MapReduceJob {
         Map<Phase, Long> millis = new EnumMap<>(Phase.class);
         Map<Phase, List<String>> masters = new EnumMap<>(Phase.class);
         long redone = 0;
+        int barrierForms = 0;
         String state = Nodes.readOrNull(admin, layout.state());
         Map<String, Long> counts = new HashMap<>();
         String problem = null;
@@ -99,6 +100,7 @@ public final class MapReduceJob {
                     redone += Math.max(0, claimed - job.tasks(p));
                 }
             }
+            barrierForms = BarrierSpec.decode(admin.getData(layout.barrierSpec()).data()).attempt() + 1;
             for (int p = 0; p < job.reducers(); p++) {
                 for (Runs.Entry e : Runs.decode(Nodes.readBlob(admin, layout.reduceOut(p)))) {
                     if (Runs.partition(e.word(), job.reducers()) != p || counts.put(e.word(), e.count()) != null) {
@@ -119,7 +121,7 @@ public final class MapReduceJob {
                         problem, words, counts.size(), refWords, reference.size());
         console.plain("checked against a single-threaded count of the same text");
         console.plain("%s", verdict);
-        return new JobResult(problem == null, verdict, words, counts.size(), millis, masters, redone,
+        return new JobResult(problem == null, verdict, words, counts.size(), millis, masters, redone, barrierForms,
                 faults.workerKilled(), faults.masterKilled(), console.lines());
     }
 

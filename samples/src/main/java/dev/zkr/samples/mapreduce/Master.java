@@ -61,6 +61,9 @@ final class Master {
     void run() {
         String state = Nodes.readOrNull(client, layout.state());
         Phase phase = state == null ? Phase.SPLIT : Phase.valueOf(state);
+        if (phase == Phase.DONE) {
+            return; // elected after the job finished: nothing to do
+        }
         if (state == null) {
             console.event("%s is master (fencing token %d): starting the job", id, latch.fencingToken());
         } else {
@@ -68,9 +71,7 @@ final class Master {
             int done = phase.hasTasks() ? Nodes.childCount(client, layout.done(phase)) : 0;
             console.event("%s is master (fencing token %d): takes over at phase %s (%d/%d tasks done)", id,
                     latch.fencingToken(), phase.label(), done, phase.hasTasks() ? job.tasks(phase) : 0);
-            if (phase != Phase.DONE) {
-                joinTimeline(phase);
-            }
+            joinTimeline(phase);
         }
         while (phase != Phase.DONE) {
             checkLeader();
