@@ -85,25 +85,23 @@ public final class LeaderLatch implements AutoCloseable {
         OwnedNode node = null;
         try {
             while (lifecycle.isStarted()) {
-                events.clear();
                 node = election.elect(node);
                 if (!lifecycle.isStarted()) {
                     break;
                 }
                 becomeLeader(node);
-                ConnectionState s = nextEvent(false);
+                awaitTrouble(node);
                 revoke();
-                if (s == ConnectionState.SUSPENDED) {
-                    s = nextEvent(true); // wait for the outcome: RECONNECTED, or LOST
-                }
-                if (s != ConnectionState.RECONNECTED) {
-                    node = null; // the session and its node are gone
+                Connection.awaitConnected(client, Deadline.NONE);
+                if (node.owner() != client.sessionId()) {
+                    node = null; // the session expired: its node is gone with it
                     if (!rejoinAfterLost) {
                         while (true) {
                             events.take(); // out of the election until closed
                         }
                     }
                 }
+                // else: the same session is back; elect() checks that we still lead
             }
         } catch (InterruptedException | ZkException.Interrupted e) {
             // closed
@@ -123,6 +121,23 @@ public final class LeaderLatch implements AutoCloseable {
         }
     }
 
+    /**
+     * Returns at the first connection event that puts leadership in doubt: suspended, lost, or a new session.
+     * Events that are already over (the same session is connected again) are ignored.
+     */
+    private void awaitTrouble(OwnedNode node) throws InterruptedException {
+        while (true) {
+            ConnectionState s = events.take();
+            if (s == ConnectionState.RECONNECTED) {
+                continue;
+            }
+            if (client.state().isConnected() && node.owner() == client.sessionId()) {
+                continue; // stale: the session and its node are still there
+            }
+            return;
+        }
+    }
+
     private void connectionChanged(ZkClient c, ConnectionState s) {
         events.add(s);
         lock.lock();
@@ -130,18 +145,6 @@ public final class LeaderLatch implements AutoCloseable {
             changed.signalAll(); // isLeader() depends on the connection: waiters re-check
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** The next connection event that matters: SUSPENDED/LOST/CONNECTED (or also RECONNECTED when asked). */
-    private ConnectionState nextEvent(boolean includeReconnected) throws InterruptedException {
-        while (true) {
-            ConnectionState s = events.take();
-            if (s == ConnectionState.LOST || s == ConnectionState.CONNECTED
-                    || (includeReconnected && s == ConnectionState.RECONNECTED)
-                    || (!includeReconnected && s == ConnectionState.SUSPENDED)) {
-                return s;
-            }
         }
     }
 

@@ -13,7 +13,6 @@ import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -45,7 +44,7 @@ final class QueueCore {
     private final ZkClient client;
     private final String path;
     private final boolean acknowledged;
-    private final ArrayDeque<String> cache = new ArrayDeque<>();
+    private final java.util.concurrent.ConcurrentLinkedDeque<String> cache = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final ReentrantLock takeLock = new ReentrantLock();
     private final String consumerPath;
     private final Set<Claimed> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -346,6 +345,7 @@ final class QueueCore {
     void release(Claimed c) {
         outstanding.remove(c);
         Connection.deleteQuietly(client, c.claim().path(), c.claim().owner());
+        cache.addFirst(c.name()); // this consumer sees it again first
     }
 
     // ---- lifecycle ------------------------------------------------------------------------------------------------
