@@ -41,6 +41,9 @@ public final class CounterSample {
             DistributedCounter counter = Recipes.using(ensemble.newClient()).counter("/counters/orders");
             Samples.say("counter = %d, distinct results = %d (expected %d)", counter.get(), results.size(),
                     CLIENTS * INCREMENTS);
+            if (counter.get() != CLIENTS * INCREMENTS || results.size() != CLIENTS * INCREMENTS) {
+                throw new IllegalStateException("counter lost or repeated increments");
+            }
             Samples.say("compareAndSet(%d, 0) -> %s; now %d", counter.get(),
                     counter.compareAndSet(counter.get(), 0), counter.get());
         }

@@ -56,6 +56,9 @@ public final class LockSample {
             long balance = ByteBuffer.wrap(admin.getData("/balance").data()).getLong();
             Samples.say("balance %d after %d locked increments: %s", balance, THREADS * ROUNDS,
                     balance == THREADS * ROUNDS ? "no update lost" : "UPDATES LOST");
+            if (balance != THREADS * ROUNDS) {
+                throw new IllegalStateException("updates lost under the lock: " + balance);
+            }
         }
     }
 }
