@@ -135,6 +135,11 @@ public final class ZkServer implements AutoCloseable {
         return tree.lastZxid();
     }
 
+    /** The zxid of the last txn known to be fsynced (for tests). */
+    long durableZxid() {
+        return txnLog.durableZxid();
+    }
+
     /** True while the server serves (not closed, not killed, log healthy). */
     public boolean isRunning() {
         synchronized (lifecycle) {
