@@ -99,6 +99,13 @@ class ServerBasicsTest {
             }
             Message.Reply read = reader.call(x -> new Message.ExistsRequest(x, "/s0", false));
             assertInstanceOf(Message.StatBody.class, read.body());
+            // a sync pipelined behind writes of the same session is answered after them
+            int w = writer.nextXid();
+            int s = writer.nextXid();
+            writer.send(new Message.CreateRequest(w, "/before-sync", b("x"), CreateMode.PERSISTENT));
+            writer.send(new Message.SyncRequest(s, "/"));
+            assertEquals(0, writer.reply(w).code());
+            assertEquals(0, writer.reply(s).code());
         }
     }
 
