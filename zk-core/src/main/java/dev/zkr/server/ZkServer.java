@@ -82,6 +82,8 @@ public final class ZkServer implements AutoCloseable {
         this.core = new Core(config, tree, gate, reads, prep,
                 (quorum, onFailure) -> new LogStage(txnLog, quorum, onFailure), apply, housekeeping);
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
+        // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
+        core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
         try {
             this.address = netty.bind(new InetSocketAddress(config.bindAddress(), config.port()));
