@@ -51,7 +51,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         connection = new Connection(ctx.channel(), this, core.outbox());
         long ms = config.handshakeTimeout().toMillis();
         handshakeTimer = ctx.executor().schedule(() -> {
-            if (state == State.AWAIT_CONNECT || state == State.CONNECTING) {
+            if (state == State.AWAIT_CONNECT) { // once the request is in, the wait is the server's, not the client's
                 fail(ctx, "no handshake within " + ms + " ms", false);
             }
         }, ms, TimeUnit.MILLISECONDS);
@@ -73,6 +73,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                             + Message.PROTOCOL_VERSION + ")", true);
                 } else {
                     state = State.CONNECTING;
+                    handshakeTimer.cancel(false);
                     batch.add(new Core.Inbound(connection, cr));
                 }
             }

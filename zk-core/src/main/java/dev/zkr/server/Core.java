@@ -58,6 +58,7 @@ final class Core {
     private volatile boolean stopping;
     private volatile boolean killed;
     private volatile Throwable failure;
+    private volatile Runnable onFatal = () -> { };
 
     Core(ServerConfig config, DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep,
          LogStageFactory logStageFactory, ApplyStage apply, Housekeeping housekeeping) {
@@ -172,7 +173,7 @@ final class Core {
                 if (stopping && inFlight.isEmpty()) {
                     break;
                 }
-                if (failure != null && stopping) {
+                if (failure != null) {
                     break;
                 }
             }
@@ -183,6 +184,9 @@ final class Core {
             failure = t;
         } finally {
             stopped.complete(null);
+        }
+        if (failure != null && !killed && !stopping) {
+            onFatal.run();
         }
     }
 
@@ -298,6 +302,11 @@ final class Core {
         if (c != null && c.queue.peekFirst() == p) {
             c.queue.pollFirst();
         }
+    }
+
+    /** What to run (once, on the core thread as it ends) when the pipeline fails: the server stops. */
+    void onFatal(Runnable r) {
+        this.onFatal = r;
     }
 
     boolean failed() {

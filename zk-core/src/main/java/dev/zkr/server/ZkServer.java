@@ -82,6 +82,8 @@ public final class ZkServer implements AutoCloseable {
         this.core = new Core(config, tree, gate, reads, prep,
                 (quorum, onFailure) -> new LogStage(txnLog, quorum, onFailure), apply, housekeeping);
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
+        // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
+        core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
         try {
             this.address = netty.bind(new InetSocketAddress(config.bindAddress(), config.port()));
@@ -133,6 +135,11 @@ public final class ZkServer implements AutoCloseable {
     /** The zxid of the last applied transaction (a snapshot of a value that keeps moving). */
     public long lastZxid() {
         return tree.lastZxid();
+    }
+
+    /** The zxid of the last txn known to be fsynced (for tests). */
+    long durableZxid() {
+        return txnLog.durableZxid();
     }
 
     /** True while the server serves (not closed, not killed, log healthy). */

@@ -36,7 +36,7 @@ class BadInputTest {
     @BeforeEach
     void start() {
         server = ZkServer.start(ServerFixture.config(dir).maxDataSize(MAX_DATA)
-                .handshakeTimeout(Duration.ofMillis(300)).maxInFlightPerConnection(64).build());
+                .handshakeTimeout(Duration.ofMillis(1000)).maxInFlightPerConnection(64).build());
         good = RawClient.session(server.port(), 10_000);
         assertWellBehavedClientServed();
     }

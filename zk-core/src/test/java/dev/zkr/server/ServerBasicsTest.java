@@ -99,6 +99,13 @@ class ServerBasicsTest {
             }
             Message.Reply read = reader.call(x -> new Message.ExistsRequest(x, "/s0", false));
             assertInstanceOf(Message.StatBody.class, read.body());
+            // a sync pipelined behind writes of the same session is answered after them
+            int w = writer.nextXid();
+            int s = writer.nextXid();
+            writer.send(new Message.CreateRequest(w, "/before-sync", b("x"), CreateMode.PERSISTENT));
+            writer.send(new Message.SyncRequest(s, "/"));
+            assertEquals(0, writer.reply(w).code());
+            assertEquals(0, writer.reply(s).code());
         }
     }
 
@@ -118,7 +125,8 @@ class ServerBasicsTest {
 
     @Test
     void expiredSessionLosesItsEphemeralsAndFiresWatches() {
-        try (RawClient owner = RawClient.session(server.port(), 300);
+        // the owner sends no pings: its session must outlive a slow fsync on a busy machine, then expire
+        try (RawClient owner = RawClient.session(server.port(), 1500);
              RawClient watcher = RawClient.session(server.port(), 5000)) {
             assertEquals(0, owner.call(x -> new Message.CreateRequest(x, "/e", b(""), CreateMode.EPHEMERAL)).code());
             Message.Reply st = watcher.call(x -> new Message.ExistsRequest(x, "/e", true));
@@ -198,6 +206,22 @@ class ServerBasicsTest {
             assertEquals(0, other.call(y -> new Message.SetDataRequest(y, "/stable", b("2"), -1)).code());
             Message.WatchEvent later = assertInstanceOf(Message.WatchEvent.class, back.receive());
             assertEquals("/stable", later.path());
+        }
+    }
+
+    @Test
+    void writesAreAcknowledgedOnlyAfterTheirTxnIsFsynced() {
+        try (RawClient c = RawClient.session(server.port(), 10_000)) {
+            for (int i = 0; i < 100; i++) {
+                String path = "/d" + i;
+                Message.Reply r = c.call(x -> new Message.CreateRequest(x, path, new byte[100], CreateMode.PERSISTENT));
+                assertEquals(0, r.code());
+                long czxid = ((Message.CreateBody) r.body()).stat().czxid();
+                long durable = server.durableZxid();
+                org.junit.jupiter.api.Assertions.assertTrue(durable >= czxid,
+                        "create 0x" + Long.toHexString(czxid) + " acknowledged before its fsync (durable 0x"
+                                + Long.toHexString(durable) + ")");
+            }
         }
     }
 }

@@ -1,0 +1,135 @@
+package dev.zkr.samples.mapreduce;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What to run: the input (seed and size), the shape of the job (map tasks, reducers, workers, master candidates),
+ * the faults to inject, and where the servers are.
+ *
+ * @param seed        seed of the generated text
+ * @param inputBytes  size of the generated text
+ * @param mapTasks    number of input splits (map tasks)
+ * @param reducers    number of reducer partitions (shuffle and reduce tasks)
+ * @param workers     number of workers
+ * @param masters     number of master candidates
+ * @param killWorker  where to kill a worker, or null
+ * @param killMaster  the phase in the middle of which to kill the master, or null
+ * @param connect     external servers ({@code host:port,...}), or null for an embedded ensemble
+ * @param apache      the external servers are Apache ZooKeeper
+ * @param root        the job's root znode
+ * @param timeout     how long the whole job may take
+ */
+public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, int workers, int masters,
+                         KillPoint killWorker, Phase killMaster, String connect, boolean apache, String root,
+                         Duration timeout) {
+
+    public JobOptions {
+        positive(inputBytes, "input size");
+        positive(mapTasks, "map tasks");
+        positive(reducers, "reducers");
+        positive(workers, "workers");
+        positive(masters, "masters");
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(timeout, "timeout");
+        if (killMaster != null && !killMaster.hasTasks()) {
+            throw new IllegalArgumentException("--kill-master takes map, shuffle or reduce");
+        }
+        if (killMaster != null && masters < 2) {
+            throw new IllegalArgumentException("--kill-master needs at least 2 master candidates");
+        }
+        if (killWorker != null && workers < 2) {
+            throw new IllegalArgumentException("--kill-worker needs at least 2 workers");
+        }
+        if (apache && connect == null) {
+            throw new IllegalArgumentException("--apache needs --connect host:port,...");
+        }
+    }
+
+    /** 4 MiB of text from seed 42, 32 map tasks, 4 reducers, 4 workers, 2 master candidates, no faults. */
+    public static JobOptions defaults() {
+        return new JobOptions(42, 4 << 20, 32, 4, 4, 2, null, null, null, false, "/mapreduce", Duration.ofSeconds(60));
+    }
+
+    public JobOptions withKillWorker(KillPoint point) {
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, point, killMaster, connect,
+                apache, root, timeout);
+    }
+
+    public JobOptions withKillMaster(Phase phase) {
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, phase, connect,
+                apache, root, timeout);
+    }
+
+    public JobOptions withSize(long seed, int inputBytes, int mapTasks) {
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster,
+                connect, apache, root, timeout);
+    }
+
+    private static void positive(int n, String what) {
+        if (n < 1) {
+            throw new IllegalArgumentException(what + " must be at least 1: " + n);
+        }
+    }
+
+    static final String USAGE = """
+            usage: java -jar samples/target/zkr-samples.jar [options]
+              --seed N              seed of the generated text (default 42)
+              --mb N                size of the generated text in MiB (default 4)
+              --maps N              map tasks / input splits (default 32)
+              --reducers N          reducer partitions (default 4)
+              --workers N           workers (default 4)
+              --masters N           master candidates (default 2)
+              --kill-worker WHERE   kill a worker: map | barrier | shuffle | reduce
+              --kill-master [PHASE] kill the master in the middle of map (default) | shuffle | reduce
+              --connect HOSTS       run against external servers host:port,... (default: embedded ensemble)
+              --apache              the external servers are Apache ZooKeeper (through ApacheZkClient)
+              --root PATH           the job's root znode (default /mapreduce; deleted at the start)
+              --timeout SECONDS     give up after this long (default 60)
+            """;
+
+    /** Parses the command line; IllegalArgumentException with a clear message on bad input. */
+    public static JobOptions parse(String[] args) {
+        JobOptions o = defaults();
+        long seed = o.seed;
+        int bytes = o.inputBytes;
+        int maps = o.mapTasks;
+        int reducers = o.reducers;
+        int workers = o.workers;
+        int masters = o.masters;
+        KillPoint killWorker = null;
+        Phase killMaster = null;
+        String connect = null;
+        boolean apache = false;
+        String root = o.root;
+        Duration timeout = o.timeout;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            boolean hasValue = i + 1 < args.length && !args[i + 1].startsWith("--");
+            switch (a) {
+                case "--seed" -> seed = Long.parseLong(value(args, ++i, a));
+                case "--mb" -> bytes = (int) Math.round(Double.parseDouble(value(args, ++i, a)) * 1048576);
+                case "--maps" -> maps = Integer.parseInt(value(args, ++i, a));
+                case "--reducers" -> reducers = Integer.parseInt(value(args, ++i, a));
+                case "--workers" -> workers = Integer.parseInt(value(args, ++i, a));
+                case "--masters" -> masters = Integer.parseInt(value(args, ++i, a));
+                case "--kill-worker" -> killWorker = KillPoint.parse(value(args, ++i, a));
+                case "--kill-master" -> killMaster = hasValue ? Phase.parse(args[++i]) : Phase.MAP;
+                case "--connect" -> connect = value(args, ++i, a);
+                case "--apache" -> apache = true;
+                case "--root" -> root = value(args, ++i, a);
+                case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(value(args, ++i, a)));
+                default -> throw new IllegalArgumentException("unknown option: " + a);
+            }
+        }
+        return new JobOptions(seed, bytes, maps, reducers, workers, masters, killWorker, killMaster, connect, apache,
+                root, timeout);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+}

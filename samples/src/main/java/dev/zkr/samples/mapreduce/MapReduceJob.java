@@ -1,0 +1,156 @@
+package dev.zkr.samples.mapreduce;
+
+import dev.zkr.client.ZkClient;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Runs a word-count job with workers and master candidates in this JVM, each with its own client and session, and
+ * checks the result against a single-threaded count. The coordinator's API: {@link MapReduceMain} and the tests call
+ * {@link #run}.
+ */
+public final class MapReduceJob {
+
+    private MapReduceJob() {
+    }
+
+    /** Runs the job on the cluster; prints progress to {@code out} (null: silent). */
+    public static JobResult run(JobOptions options, Cluster cluster, PrintStream out) {
+        Console console = new Console(out);
+        Layout layout = new Layout(options.root());
+        Faults faults = new Faults(options.killWorker(), options.killMaster());
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        ZkClient admin = cluster.newClient("driver");
+        try {
+            Nodes.deleteTree(admin, layout.root());
+            console.event("%d workers and %d master candidates on %s", options.workers(), options.masters(),
+                    cluster.description());
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 1; i <= options.workers(); i++) {
+                String id = "worker-" + i;
+                Worker w = new Worker(id, cluster.newClient(id), layout, cluster, faults, console, failures);
+                threads.add(start(w, id));
+            }
+            for (int i = 1; i <= options.masters(); i++) {
+                String id = "master-" + i;
+                MasterCandidate m = new MasterCandidate(id, cluster.newClient(id), layout, options, cluster, faults,
+                        console, failures);
+                awaitQueued(m, id);
+                threads.add(start(m, id));
+            }
+            long deadline = System.nanoTime() + options.timeout().toNanos();
+            for (Thread t : threads) {
+                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                t.join(left);
+            }
+            boolean finished = threads.stream().noneMatch(Thread::isAlive);
+            return check(options, layout, admin, faults, console, failures, finished);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            admin.close();
+        }
+    }
+
+    private static Thread start(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void awaitQueued(MasterCandidate m, String id) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!m.queued()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(id + " did not join the election in time");
+            }
+            Thread.sleep(5); // polling the election's children with a deadline
+        }
+    }
+
+    /** Reads the result from the znodes and compares it with the reference count. */
+    private static JobResult check(JobOptions options, Layout layout, ZkClient admin, Faults faults, Console console,
+                                   List<Throwable> failures, boolean finished) {
+        Map<Phase, Long> millis = new EnumMap<>(Phase.class);
+        Map<Phase, List<String>> masters = new EnumMap<>(Phase.class);
+        long redone = 0;
+        int barrierForms = 0;
+        String state = Nodes.readOrNull(admin, layout.state());
+        Map<String, Long> counts = new HashMap<>();
+        String problem = null;
+        if (!finished || !Phase.DONE.name().equals(state)) {
+            problem = "the job did not finish (phase " + state + ", " + failures.size() + " failures)";
+        } else {
+            JobSpec job = JobSpec.read(admin, layout);
+            for (Phase p : List.of(Phase.SPLIT, Phase.MAP, Phase.SHUFFLE, Phase.REDUCE)) {
+                Map<String, String> t = Nodes.props(Nodes.readOrNull(admin, layout.timeline(p)));
+                millis.put(p, Long.parseLong(t.get("end")) - Long.parseLong(t.get("start")));
+                masters.put(p, List.of(t.get("masters").split(",")));
+                if (p.hasTasks()) {
+                    long claimed = counter(admin, layout.counter(p, "claimed"));
+                    redone += Math.max(0, claimed - job.tasks(p));
+                }
+            }
+            barrierForms = BarrierSpec.decode(admin.getData(layout.barrierSpec()).data()).attempt() + 1;
+            for (int p = 0; p < job.reducers(); p++) {
+                for (Runs.Entry e : Runs.decode(Nodes.readBlob(admin, layout.reduceOut(p)))) {
+                    if (Runs.partition(e.word(), job.reducers()) != p || counts.put(e.word(), e.count()) != null) {
+                        problem = "word '" + e.word() + "' is in the wrong partition or in two";
+                    }
+                }
+            }
+        }
+        Map<String, Long> reference = Corpus.count(Corpus.generate(options.seed(), options.inputBytes()));
+        long words = counts.values().stream().mapToLong(Long::longValue).sum();
+        long refWords = reference.values().stream().mapToLong(Long::longValue).sum();
+        if (problem == null && !counts.equals(reference)) {
+            problem = differences(counts, reference);
+        }
+        String verdict = problem == null
+                ? String.format("VERDICT: correct (%d words, %d distinct)", words, counts.size())
+                : String.format("VERDICT: WRONG: %s (job: %d words, %d distinct; reference: %d words, %d distinct)",
+                        problem, words, counts.size(), refWords, reference.size());
+        console.plain("checked against a single-threaded count of the same text");
+        console.plain("%s", verdict);
+        return new JobResult(problem == null, verdict, words, counts.size(), millis, masters, redone, barrierForms,
+                faults.workerKilled(), faults.masterKilled(), console.lines());
+    }
+
+    private static long counter(ZkClient client, String path) {
+        return dev.zkr.recipes.Recipes.using(client).counter(path).get();
+    }
+
+    private static String differences(Map<String, Long> got, Map<String, Long> want) {
+        int missing = 0;
+        int extra = 0;
+        int wrong = 0;
+        String example = null;
+        for (Map.Entry<String, Long> e : want.entrySet()) {
+            Long g = got.get(e.getKey());
+            if (g == null) {
+                missing++;
+            } else if (!g.equals(e.getValue())) {
+                wrong++;
+                if (example == null) {
+                    example = "'" + e.getKey() + "' counted " + g + ", expected " + e.getValue();
+                }
+            }
+        }
+        for (String w : got.keySet()) {
+            if (!want.containsKey(w)) {
+                extra++;
+            }
+        }
+        return missing + " words missing, " + extra + " extra, " + wrong + " miscounted"
+                + (example == null ? "" : " (e.g. " + example + ")");
+    }
+}

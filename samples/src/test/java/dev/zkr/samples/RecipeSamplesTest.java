@@ -1,0 +1,46 @@
+package dev.zkr.samples;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+
+/** Runs every per-recipe sample once, so they keep working as the recipes change (they throw on a broken invariant). */
+class RecipeSamplesTest {
+
+    private static final String[] NO_ARGS = new String[0];
+
+    @Test
+    void leaderLatch() {
+        assertDoesNotThrow(() -> LeaderLatchSample.main(NO_ARGS));
+    }
+
+    @Test
+    void lock() {
+        assertDoesNotThrow(() -> LockSample.main(NO_ARGS));
+    }
+
+    @Test
+    void readWriteLock() {
+        assertDoesNotThrow(() -> ReadWriteLockSample.main(NO_ARGS));
+    }
+
+    @Test
+    void doubleBarrier() {
+        assertDoesNotThrow(() -> DoubleBarrierSample.main(NO_ARGS));
+    }
+
+    @Test
+    void group() {
+        assertDoesNotThrow(() -> GroupSample.main(NO_ARGS));
+    }
+
+    @Test
+    void counter() {
+        assertDoesNotThrow(() -> CounterSample.main(NO_ARGS));
+    }
+
+    @Test
+    void queue() {
+        assertDoesNotThrow(() -> QueueSample.main(NO_ARGS));
+    }
+}
