@@ -47,6 +47,16 @@ final class Backends implements AutoCloseable {
                 .connectTimeout(Duration.ofSeconds(10)).build();
     }
 
+    /** Expires a session on the zkr server (a CloseSession txn, as a timeout would). */
+    void expireOnZkr(long sessionId) {
+        zkr.expireSession(sessionId);
+    }
+
+    /** Expires a session on ZooKeeper (a closeSession request, as a timeout would). */
+    void expireOnZooKeeper(long sessionId) {
+        zooKeeper.expireSession(sessionId);
+    }
+
     @Override
     public void close() {
         try {

@@ -248,6 +248,23 @@ class ConformanceExamplesTest {
     }
 
     @Test
+    void expiringASessionRemovesItsEphemeralsAndFiresTheirWatches() {
+        run(create("a", CreateMode.PERSISTENT),
+                createByOther("a/b", CreateMode.EPHEMERAL),
+                createByOther("a/s-", CreateMode.EPHEMERAL_SEQUENTIAL),
+                new Step.GetData(p("a/b"), 0),
+                new Step.GetChildren(p("a"), 1),
+                new Step.AddWatch(p("a"), AddWatchMode.PERSISTENT_RECURSIVE, 2),
+                new Step.ExpireOther(),
+                new Step.GetChildren(p("a"), -1),
+                new Step.ExpireOther())
+                .expect(6, "expired; events [w0=[NODE_DELETED a/b zxid:z], w1=[NODE_CHILDREN_CHANGED a zxid:z], "
+                        + "w2=[NODE_DELETED a/b zxid:z, NODE_DELETED a/s-0000000001 zxid:z]]")
+                .expect(7, "[] {v0 cv4 av0 nc0")
+                .expect(8, "no second session");
+    }
+
+    @Test
     void invalidPathsAreRejected() {
         History h = run(create("a", CreateMode.PERSISTENT),
                 new Step.Invalid("/a/", "create"),

@@ -42,7 +42,7 @@ final class Gen {
                         .as(Step.RemoveWatches::new)),
                 Tuple.of(3, multi()),
                 Tuple.of(1, target().map(Step.Sync::new)),
-                Tuple.of(1, Arbitraries.just(new Step.CloseOther())),
+                Tuple.of(1, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())),
                 Tuple.of(1, Combinators.combine(Arbitraries.of(Args.INVALID), Arbitraries.of("create",
                         "createSequential", "delete", "setData", "getData", "exists", "getChildren", "multi"))
                         .as(Step.Invalid::new)));
@@ -81,7 +81,7 @@ final class Gen {
                 Tuple.of(2, Combinators.combine(target(), Arbitraries.of(WatcherType.class), someWatcher())
                         .as(Step.RemoveWatches::new)),
                 Tuple.of(2, multi()),
-                Tuple.of(2, Arbitraries.just(new Step.CloseOther())));
+                Tuple.of(2, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())));
     }
 
     static Arbitrary<Step> create() {

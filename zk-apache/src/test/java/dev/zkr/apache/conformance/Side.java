@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -32,6 +33,7 @@ final class Side implements AutoCloseable {
     final String name;
     final String root;
     private final Supplier<ZkClient> clients;
+    private final LongConsumer expirer;
     final ZkClient main;
     private ZkClient other;
 
@@ -41,6 +43,8 @@ final class Side implements AutoCloseable {
 
     /** Sequential nodes created in this try (relative paths), in creation order. */
     final List<String> sequentials = new ArrayList<>();
+    /** Ephemerals of the second session created in this try (absolute paths). */
+    final Set<String> otherEphemerals = new LinkedHashSet<>();
     /** Container nodes created in this try (absolute paths) that may still exist. */
     final Set<String> containers = new LinkedHashSet<>();
 
@@ -48,10 +52,11 @@ final class Side implements AutoCloseable {
     final List<String> zxidLabels = new ArrayList<>();
     final List<String> history = new ArrayList<>();
 
-    Side(String name, String root, Supplier<ZkClient> clients) {
+    Side(String name, String root, Supplier<ZkClient> clients, LongConsumer expirer) {
         this.name = name;
         this.root = root;
         this.clients = clients;
+        this.expirer = expirer;
         this.main = clients.get();
         for (int i = 0; i < WATCHERS; i++) {
             List<WatchedEvent> list = new CopyOnWriteArrayList<>();
@@ -121,7 +126,29 @@ final class Side implements AutoCloseable {
         }
         other.close();
         other = null;
+        otherEphemerals.clear();
         return true;
+    }
+
+    /**
+     * Has the server expire the second session, waits (bounded) until its ephemerals are gone, then closes its
+     * client; false if none was open.
+     */
+    boolean expireOther() {
+        if (other == null) {
+            return false;
+        }
+        expirer.accept(other.sessionId());
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        for (String p : otherEphemerals) {
+            while (main.exists(p) != null) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(name + ": ephemeral " + p + " still there after its session expired");
+                }
+                pollPause();
+            }
+        }
+        return closeOther();
     }
 
     Watcher watcher(int index) {

@@ -44,6 +44,9 @@ sealed interface Step {
             String r = Side.outcome(() -> {
                 Created cr = ClientSupport.await(c.createAsync(s.abs(path), data.bytes(), mode));
                 s.created(cr.path(), mode);
+                if (byOther && mode.isEphemeral()) {
+                    s.otherEphemerals.add(cr.path());
+                }
                 return "created " + s.rel(cr.path()) + " " + s.stat(cr.stat(), "create@" + index);
             });
             return data.big() ? r + stillConnected(s) : r;
@@ -122,6 +125,25 @@ sealed interface Step {
         @Override
         public String toString() {
             return "closeOtherSession()";
+        }
+    }
+
+    /** The server expires the second session (its ephemerals go, their watches fire), then its client closes. */
+    record ExpireOther() implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return s.expireOther() ? "expired" : "no second session";
+        }
+
+        /** ZooKeeper deletes an expired session's ephemerals in hash-set order. */
+        @Override
+        public boolean unorderedEvents() {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "expireOtherSession()";
         }
     }
 
