@@ -47,14 +47,55 @@ final class Backends implements AutoCloseable {
                 .connectTimeout(Duration.ofSeconds(10)).build();
     }
 
-    /** Expires a session on the zkr server (a CloseSession txn, as a timeout would). */
-    void expireOnZkr(long sessionId) {
-        zkr.expireSession(sessionId);
+    /** One server as a {@link Side} uses it. */
+    interface Backend {
+        ZkClient newClient();
+
+        /** Expires a session now, as its timeout would (its ephemerals go, their watches fire). */
+        void expire(long sessionId);
+
+        /** Stops the server and starts it again on the same port and data; sessions survive. */
+        void restart();
     }
 
-    /** Expires a session on ZooKeeper (a closeSession request, as a timeout would). */
-    void expireOnZooKeeper(long sessionId) {
-        zooKeeper.expireSession(sessionId);
+    Backend zkr() {
+        return new Backend() {
+            @Override
+            public ZkClient newClient() {
+                return zkrClient();
+            }
+
+            @Override
+            public void expire(long sessionId) {
+                zkr.expireSession(sessionId);
+            }
+
+            @Override
+            public void restart() {
+                zkr.stop(0);
+                zkr.restart(0);
+            }
+        };
+    }
+
+    Backend zooKeeper() {
+        return new Backend() {
+            @Override
+            public ZkClient newClient() {
+                return zooKeeperClient();
+            }
+
+            @Override
+            public void expire(long sessionId) {
+                zooKeeper.expireSession(sessionId);
+            }
+
+            @Override
+            public void restart() {
+                zooKeeper.stop();
+                zooKeeper.restart();
+            }
+        };
     }
 
     @Override

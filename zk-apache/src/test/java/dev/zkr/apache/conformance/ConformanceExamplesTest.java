@@ -265,6 +265,28 @@ class ConformanceExamplesTest {
     }
 
     @Test
+    void sessionsEphemeralsAndWatchesSurviveAServerRestart() {
+        run(create("a", CreateMode.PERSISTENT),
+                createByOther("a/b", CreateMode.EPHEMERAL),
+                create("d", CreateMode.CONTAINER),
+                create("d/x", CreateMode.EPHEMERAL),
+                new Step.GetData(p("a/b"), 0),
+                new Step.GetChildren(p("a"), 1),
+                new Step.Exists(p("a/c"), 1),
+                new Step.AddWatch(p("d"), AddWatchMode.PERSISTENT_RECURSIVE, 2),
+                new Step.RestartServer(),
+                new Step.Exists(p("a/b"), -1),
+                create("a/c", CreateMode.PERSISTENT),
+                new Step.CloseOther(),
+                new Step.Delete(p("d/x"), Version.ANY))
+                .expect(8, "restarted, sessions kept")
+                .expect(9, "{v0 cv0 av0 nc0 len2 eph(other)}")
+                .expect(10, "events [w1=[NODE_CREATED a/c zxid:z, NODE_CHILDREN_CHANGED a zxid:z]]")
+                .expect(11, "events [w0=[NODE_DELETED a/b zxid:z]]")
+                .expect(12, "containers removed [d]; events [w2=[NODE_DELETED d/x zxid:z, NODE_DELETED d zxid:z]]");
+    }
+
+    @Test
     void invalidPathsAreRejected() {
         History h = run(create("a", CreateMode.PERSISTENT),
                 new Step.Invalid("/a/", "create"),

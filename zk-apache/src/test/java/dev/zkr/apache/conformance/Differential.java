@@ -31,8 +31,8 @@ final class Differential {
      */
     static List<String> run(Backends backends, List<Step> steps) {
         String root = "/t" + TRIES.incrementAndGet() + "-" + ProcessHandle.current().pid();
-        try (Side zkr = new Side("zkr", root, backends::zkrClient, backends::expireOnZkr);
-             Side zk = new Side("zookeeper", root, backends::zooKeeperClient, backends::expireOnZooKeeper)) {
+        try (Side zkr = new Side("zkr", root, backends.zkr());
+             Side zk = new Side("zookeeper", root, backends.zooKeeper())) {
             new Differential(zkr, zk).run(steps);
             return List.copyOf(zkr.history);
         }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -32,8 +31,7 @@ final class Side implements AutoCloseable {
 
     final String name;
     final String root;
-    private final Supplier<ZkClient> clients;
-    private final LongConsumer expirer;
+    private final Backends.Backend backend;
     final ZkClient main;
     private ZkClient other;
 
@@ -52,12 +50,11 @@ final class Side implements AutoCloseable {
     final List<String> zxidLabels = new ArrayList<>();
     final List<String> history = new ArrayList<>();
 
-    Side(String name, String root, Supplier<ZkClient> clients, LongConsumer expirer) {
+    Side(String name, String root, Backends.Backend backend) {
         this.name = name;
         this.root = root;
-        this.clients = clients;
-        this.expirer = expirer;
-        this.main = clients.get();
+        this.backend = backend;
+        this.main = backend.newClient();
         for (int i = 0; i < WATCHERS; i++) {
             List<WatchedEvent> list = new CopyOnWriteArrayList<>();
             events.add(list);
@@ -114,7 +111,7 @@ final class Side implements AutoCloseable {
             return main;
         }
         if (other == null) {
-            other = clients.get();
+            other = backend.newClient();
         }
         return other;
     }
@@ -131,6 +128,36 @@ final class Side implements AutoCloseable {
     }
 
     /**
+     * Restarts the server and waits (bounded) until the main client and the second one, if any, serve again with
+     * the same sessions; returns whether both kept their sessions.
+     */
+    boolean restartServer() {
+        long mainSession = main.sessionId();
+        long otherSession = other == null ? 0 : other.sessionId();
+        backend.restart();
+        awaitServing(main);
+        if (other != null) {
+            awaitServing(other);
+        }
+        return main.sessionId() == mainSession && (other == null || other.sessionId() == otherSession);
+    }
+
+    private void awaitServing(ZkClient client) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        while (true) {
+            try {
+                client.sync("/");
+                return;
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(name + ": " + client + " not serving " + SETTLE + " after a restart", e);
+                }
+                pollPause();
+            }
+        }
+    }
+
+    /**
      * Has the server expire the second session, waits (bounded) until its ephemerals are gone, then closes its
      * client; false if none was open.
      */
@@ -138,7 +165,7 @@ final class Side implements AutoCloseable {
         if (other == null) {
             return false;
         }
-        expirer.accept(other.sessionId());
+        backend.expire(other.sessionId());
         long deadline = System.nanoTime() + SETTLE.toNanos();
         for (String p : otherEphemerals) {
             while (main.exists(p) != null) {

@@ -147,6 +147,19 @@ sealed interface Step {
         }
     }
 
+    /** The server stops and starts again on the same data; clients re-attach their sessions and watches. */
+    record RestartServer() implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return s.restartServer() ? "restarted, sessions kept" : "restarted, a session was lost";
+        }
+
+        @Override
+        public String toString() {
+            return "restartServer()";
+        }
+    }
+
     // ---- reads and watches ------------------------------------------------------------------------------------
 
     record GetData(PathRef path, int watcher) implements Step {
