@@ -5,6 +5,7 @@ import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.Parents;
+import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
@@ -21,29 +22,31 @@ import java.util.function.LongFunction;
  * a distinct value.
  *
  * <p>Layout under the counter path {@code C}: {@code C/value} holds {@code (base, c0, tag)} and the value is
- * {@code base + (cversion(C/value) - c0)} (one read gives data and cversion atomically). An increment by {@code k}
+ * {@code base + (creates - c0)}, where {@code creates} is the number of children ever created under {@code C/value}
+ * (its next sequence number; one read gives data and Stat atomically, see {@link CounterState}). An increment by {@code k}
  * (1..{@value #MAX_FAST_DELTA}) is one multi: check {@code C/value}'s version (the cached base and c0 are current),
  * test the freeze gate (see {@link CounterGate}), and create {@code k} ephemeral sequential children
  * {@code C/value/i-<random>-}; the last child's sequence number {@code s} gives the new value
  * {@code base + (s + 1 - c0)}. Concurrent increments all succeed. A child of an earlier increment is deleted in a
- * later increment's multi (deletes do not change cversion). Everything else (decrements, larger deltas, CAS, set)
- * takes the gate, reads, and writes {@code (new value, c0 := cversion, tag)} with a versioned setData in the same
+ * later increment's multi (deletes do not change {@code creates}). Everything else (decrements, larger deltas, CAS,
+ * set) takes the gate, reads, and writes {@code (new value, c0 := creates, tag)} with a versioned setData in the same
  * multi that releases the gate.
  *
  * <p>If the connection drops while an update is in flight, the counter finds out whether it was applied (an
  * increment by its random child name, a write by its tag and its gate) and returns its result; if that cannot be
  * decided (the session ended meanwhile and others wrote since) it throws {@link ZkException.ConnectionLoss} and the
- * update may or may not have happened. Once {@code C/value}'s cversion passes 2^30 (about a billion increments),
+ * update may or may not have happened. Once {@code C/value} has had 2^30 children (about a billion increments),
  * increments take the gate path too: correct, but slower.
  */
 public final class DistributedCounter {
 
     /** Largest delta applied by the non-conflicting increment (one child per unit). */
     static final int MAX_FAST_DELTA = 64;
-    /** Above this cversion increments take the gate path, so cversion never nears int overflow. */
-    static final int FAST_CVERSION_LIMIT = 1 << 30;
+    /** Above this many creates increments take the gate path, so no cversion nears int overflow. */
+    static final int FAST_CREATES_LIMIT = 1 << 30;
     static final String VALUE = "value";
     private static final String CHILD_PREFIX = "i-";
+    private static final String PROBE_PREFIX = "probe-";
     /** At most this many earlier children are deleted by one increment. */
     private static final int MAX_DELETES = 64;
     private static final byte[] EMPTY = new byte[0];
@@ -59,6 +62,7 @@ public final class DistributedCounter {
     private final CounterGate gate;
     private final AtomicReference<CounterState> cached = new AtomicReference<>(); // last read or written; may be stale
     private final ConcurrentLinkedQueue<Leftover> leftovers = new ConcurrentLinkedQueue<>();
+    private volatile Boolean cversionCountsDeletes; // how the server reports cversion; probed once
 
     DistributedCounter(ZkClient client, String path) {
         if ("/".equals(path)) {
@@ -118,7 +122,7 @@ public final class DistributedCounter {
     private long increment(int k) {
         while (true) {
             CounterState s = state();
-            if (s.cversion() >= FAST_CVERSION_LIMIT - k) {
+            if (s.creates() >= FAST_CREATES_LIMIT - k) {
                 return update(current -> current + k) + k;
             }
             List<Leftover> old = takeLeftovers();
@@ -186,9 +190,9 @@ public final class DistributedCounter {
             last = Math.max(last, (int) ZkPaths.sequenceOf(p));
             leftovers.add(new Leftover(p, session));
         }
-        int cversion = last + 1;
+        int creates = last + 1;
         cached.accumulateAndGet(s, (now, was) -> now != null && now.version() == was.version()
-                ? now.withCversion(cversion) : now);
+                ? now.withCreates(creates) : now);
         return s.valueAfter(last);
     }
 
@@ -259,9 +263,9 @@ public final class DistributedCounter {
                         return current;
                     }
                     long tag = ThreadLocalRandom.current().nextLong();
-                    CounterState written = new CounterState(value, s.cversion(), tag, s.version() + 1, s.cversion());
+                    CounterState written = new CounterState(value, s.creates(), tag, s.version() + 1, s.creates());
                     List<Op> ops = new ArrayList<>(3);
-                    ops.add(Op.setData(valuePath, CounterState.encode(value, s.cversion(), tag), s.version()));
+                    ops.add(Op.setData(valuePath, CounterState.encode(value, s.creates(), tag), s.version()));
                     ops.addAll(gate.releaseOps(held));
                     Outcome outcome;
                     try {
@@ -346,9 +350,42 @@ public final class DistributedCounter {
     /** Reads {@code C/value} (NoNode if missing) and caches it. */
     private CounterState readValueNode() {
         NodeData d = Connection.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
-        CounterState s = CounterState.decode(d.data(), d.stat());
+        CounterState s = CounterState.decode(d.data(), d.stat(), cversionCountsDeletes());
         cached.set(s);
         return s;
+    }
+
+    /**
+     * Whether the server's cversion counts child deletes (Apache ZooKeeper) or only creates (zkr). Found once with a
+     * probe under {@code C}: a container with one child created and deleted has cversion 2 or 1. The probe is
+     * deleted afterwards (and, being a container, cleaned up by the server if we die first).
+     */
+    boolean cversionCountsDeletes() {
+        Boolean known = cversionCountsDeletes;
+        while (known == null) {
+            String probe = ZkPaths.join(path, PROBE_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            String child = ZkPaths.join(probe, "c");
+            try {
+                client.multi(List.of(Op.create(probe, EMPTY, CreateMode.CONTAINER),
+                        Op.create(child, EMPTY, CreateMode.PERSISTENT), Op.delete(child, -1)));
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (!Connection.recover(client, Deadline.NONE)) {
+                    throw e;
+                }
+            } catch (ZkException.SessionExpired e) {
+                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                    throw e;
+                }
+                continue;
+            }
+            Stat stat = Connection.retrying(client, Deadline.NONE, () -> client.exists(probe));
+            if (stat != null) {
+                Connection.deleteQuietly(client, probe, 0);
+                known = stat.cversion() >= 2;
+                cversionCountsDeletes = known;
+            } // else: not applied, or the container was reaped already: probe again
+        }
+        return known;
     }
 
     /** Creates {@code C} and {@code C/value} (value 0) if missing; concurrent creators are fine. */
