@@ -66,7 +66,7 @@ final class CounterGate {
      */
     Held acquire() {
         while (true) {
-            String holder = ZkPaths.join(gate, HOLDER_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            String holder = ZkPaths.join(gate, HOLDER_PREFIX + randomHex());
             long session = client.sessionId();
             try {
                 client.multi(List.of(Op.create(gate, EMPTY, CreateMode.PERSISTENT),
@@ -89,6 +89,10 @@ final class CounterGate {
                 }
             }
         }
+    }
+
+    static String randomHex() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
     }
 
     /** Releases a held gate (no-op if it is gone already: released before a lost response, or its session ended). */

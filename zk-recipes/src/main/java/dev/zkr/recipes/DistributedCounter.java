@@ -23,9 +23,9 @@ import java.util.function.LongFunction;
  *
  * <p>Layout under the counter path {@code C}: {@code C/value} holds {@code (base, c0, tag)} and the value is
  * {@code base + (creates - c0)}, where {@code creates} is the number of children ever created under {@code C/value}
- * (its next sequence number; one read gives data and Stat atomically, see {@link CounterState}). An increment by {@code k}
- * (1..{@value #MAX_FAST_DELTA}) is one multi: check {@code C/value}'s version (the cached base and c0 are current),
- * test the freeze gate (see {@link CounterGate}), and create {@code k} ephemeral sequential children
+ * (its next sequence number; one read gives data and Stat atomically, see {@link CounterState}). An increment by
+ * {@code k} (1..{@value #MAX_FAST_DELTA}) is one multi: check {@code C/value}'s version (the cached base and c0
+ * are current), test the freeze gate (see {@link CounterGate}), and create {@code k} ephemeral sequential children
  * {@code C/value/i-<random>-}; the last child's sequence number {@code s} gives the new value
  * {@code base + (s + 1 - c0)}. Concurrent increments all succeed. A child of an earlier increment is deleted in a
  * later increment's multi (deletes do not change {@code creates}). Everything else (decrements, larger deltas, CAS,
@@ -35,15 +35,15 @@ import java.util.function.LongFunction;
  * <p>If the connection drops while an update is in flight, the counter finds out whether it was applied (an
  * increment by its random child name, a write by its tag and its gate) and returns its result; if that cannot be
  * decided (the session ended meanwhile and others wrote since) it throws {@link ZkException.ConnectionLoss} and the
- * update may or may not have happened. Once {@code C/value} has had 2^30 children (about a billion increments),
+ * update may or may not have happened. Once {@code C/value} has had 2^29 children (about 537 million increments),
  * increments take the gate path too: correct, but slower.
  */
 public final class DistributedCounter {
 
     /** Largest delta applied by the non-conflicting increment (one child per unit). */
     static final int MAX_FAST_DELTA = 64;
-    /** Above this many creates increments take the gate path, so no cversion nears int overflow. */
-    static final int FAST_CREATES_LIMIT = 1 << 30;
+    /** Above this many creates increments take the gate path (ZooKeeper reports cversion ~ 2 * creates, an int). */
+    static final int FAST_CREATES_LIMIT = 1 << 29;
     static final String VALUE = "value";
     private static final String CHILD_PREFIX = "i-";
     private static final String PROBE_PREFIX = "probe-";
@@ -126,7 +126,7 @@ public final class DistributedCounter {
                 return update(current -> current + k) + k;
             }
             List<Leftover> old = takeLeftovers();
-            String prefix = ZkPaths.join(valuePath, CHILD_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()) + "-");
+            String prefix = ZkPaths.join(valuePath, CHILD_PREFIX + CounterGate.randomHex() + "-");
             long session = client.sessionId();
             List<Op> ops = new ArrayList<>(3 + k + old.size());
             ops.add(Op.check(valuePath, s.version()));
@@ -363,7 +363,7 @@ public final class DistributedCounter {
     boolean cversionCountsDeletes() {
         Boolean known = cversionCountsDeletes;
         while (known == null) {
-            String probe = ZkPaths.join(path, PROBE_PREFIX + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            String probe = ZkPaths.join(path, PROBE_PREFIX + CounterGate.randomHex());
             String child = ZkPaths.join(probe, "c");
             try {
                 client.multi(List.of(Op.create(probe, EMPTY, CreateMode.CONTAINER),

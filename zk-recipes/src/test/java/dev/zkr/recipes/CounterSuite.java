@@ -124,7 +124,8 @@ public abstract class CounterSuite extends RecipeSuite {
                 history.add(new HistoryOp(Kind.GET, v, s, m));
                 boolean ok = cas.compareAndSet(v, v + CAS_STEP);
                 long e = System.nanoTime() - t0;
-                history.add(ok ? new HistoryOp(Kind.CAS_OK, v + CAS_STEP, m, e) : new HistoryOp(Kind.CAS_FAIL, v, m, e));
+                history.add(ok ? new HistoryOp(Kind.CAS_OK, v + CAS_STEP, m, e)
+                        : new HistoryOp(Kind.CAS_FAIL, v, m, e));
             }
             return null;
         });
