@@ -244,6 +244,31 @@ public abstract class CounterSuite extends RecipeSuite {
         assertNull(client().exists(p + "/" + CounterGate.NAME), "no gate left");
     }
 
+    /**
+     * Why the gate has a holder child: a write prepared under a gate whose session then expired, and sent from the
+     * client's new session after others incremented, must not apply.
+     */
+    @Test
+    void aWriteFromANewSessionCannotUseTheOldGate() {
+        String p = path("stale");
+        ZkClient x = client();
+        DistributedCounter other = Recipes.using(client()).counter(p);
+        assertEquals(1, other.incrementAndGet());
+        CounterGate gate = new CounterGate(x, p);
+        CounterGate.Held held = gate.acquire();
+        int version = x.getData(p + "/" + DistributedCounter.VALUE).stat().version();
+        long old = x.sessionId();
+        backend.expireSession(x);
+        eventually("a new session", () -> x.sessionId() != old && x.state().isConnected());
+        assertEquals(2, other.incrementAndGet()); // removes the orphaned gate
+        List<Op> write = new ArrayList<>();
+        write.add(Op.setData(p + "/" + DistributedCounter.VALUE, CounterState.encode(100, 0, 1), version));
+        write.addAll(gate.releaseOps(held));
+        assertThrows(ZkException.NoNode.class, () -> x.multi(write));
+        assertEquals(2, other.get());
+        assertEquals(3, Recipes.using(x).counter(p).incrementAndGet());
+    }
+
     @Test
     void incrementerSessionExpiryAndServerRestart() {
         String p = path("expire");
