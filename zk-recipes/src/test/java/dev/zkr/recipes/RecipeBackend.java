@@ -21,6 +21,26 @@ public interface RecipeBackend extends AutoCloseable {
     /** Expires the client's current session on the server (its ephemerals go; the client sees LOST). */
     void expireSession(ZkClient client);
 
+    /**
+     * The client's process dies: nothing more is sent by it, and the server ends its session through the expiry
+     * path (ephemerals deleted, their watches fired, as the session timeout of a dead client would) rather than a
+     * clean close; the client is then discarded. Callers that hand the client to recipes should stop those recipes
+     * reaching the server first (the properties wrap clients for this). A session the server no longer knows
+     * (already gone) is just discarded.
+     */
+    default void crash(ZkClient client) {
+        try {
+            expireSession(client);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // the session is gone already (or the server is down): nothing left to expire
+        }
+        try {
+            client.close();
+        } catch (RuntimeException e) {
+            // a dead client's close may fail; it is discarded anyway
+        }
+    }
+
     /** Stops the server and starts it again with the same data; sessions that reconnect in time survive. */
     void restartServer();
 

@@ -8,10 +8,15 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.Tuple.Tuple2;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.lifecycle.AfterProperty;
+import net.jqwik.api.lifecycle.AfterTry;
 import net.jqwik.api.lifecycle.BeforeProperty;
+import net.jqwik.api.lifecycle.BeforeTry;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -23,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,21 +37,38 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Stateful properties of the recipes on a real server: generated action sequences (run one after another; the
- * concurrency is inside the recipes) with a model, and the invariants checked after every step. Tries come from
- * {@code jqwik.tries.default} (25 by default, more under {@code -Plong}).
+ * concurrency is inside the recipes: waiting acquires, elections, barrier members run on their own threads) against
+ * a model, with faults among the actions:
+ * <ul>
+ *   <li>{@code CRASH} — a participant's process dies: its client is cut off from its recipes and its session is
+ *       expired by the server (never closed cleanly), see {@link RecipeBackend#crash}; a fresh process takes its
+ *       place;</li>
+ *   <li>{@code EXPIRE} — a participant's session expires, the process lives on with a new session;</li>
+ *   <li>{@code RESTART} — the server stops abruptly and starts again on its data; sessions survive.</li>
+ * </ul>
+ * After every step the system is given time to settle (polling with a deadline, never a sleep) and the safety
+ * invariants are asserted at every poll, so a transient violation while the system settles fails too. Holders are
+ * counted conservatively: anyone whose lease or leadership is {@code isValid()}/{@code isLeader()}, certain or
+ * re-confirmed after a restart. Crashed processes hold nothing (their objects are garbage); they are replaced.
+ * Negative checks ("nobody passed the barrier") cannot wait for an event; they watch for a bounded 20 ms.
+ *
+ * <p>Tries scale with {@code jqwik.tries.default} (25 by default, 500 under {@code -Plong}) via {@link ScaledTries}.
  */
 public abstract class RecipeProperties {
 
     private static final AtomicLong PATHS = new AtomicLong();
     private static final Duration SETTLE = Duration.ofSeconds(20);
+    private static final Duration NOBODY_MOVES = Duration.ofMillis(20);
 
     private RecipeBackend backend;
     private final List<ZkClient> clients = Collections.synchronizedList(new ArrayList<>());
+    private final List<Participant> participants = Collections.synchronizedList(new ArrayList<>());
     private ExecutorService pool;
 
     protected abstract RecipeBackend createBackend();
@@ -53,18 +76,17 @@ public abstract class RecipeProperties {
     @BeforeProperty
     void start() {
         backend = createBackend();
+    }
+
+    @BeforeTry
+    void startTry() {
         pool = Executors.newCachedThreadPool();
     }
 
-    @AfterProperty
-    void stop() throws InterruptedException {
+    @AfterTry
+    void stopTry() throws InterruptedException {
         pool.shutdownNow();
         pool.awaitTermination(10, TimeUnit.SECONDS);
-        closeClients();
-        backend.close();
-    }
-
-    private void closeClients() {
         synchronized (clients) {
             for (ZkClient c : clients) {
                 try {
@@ -75,31 +97,98 @@ public abstract class RecipeProperties {
             }
             clients.clear();
         }
+        participants.clear();
     }
 
-    private ZkClient client() {
+    @AfterProperty
+    void stop() {
+        backend.close();
+    }
+
+    // ---- participants and faults ----------------------------------------------------------------------------------
+
+    /** A new participant process with its own client (10 s sessions), closed after the try. */
+    private Participant participant(String name) {
         ZkClient c = backend.newClient(Duration.ofSeconds(10));
         clients.add(c);
-        return c;
+        Participant p = new Participant(name, c);
+        participants.add(p);
+        return p;
+    }
+
+    /** The participant's process dies (see {@link Participant#crash}); a new process with the same name replaces it. */
+    private Participant crash(Participant p) {
+        p.crash(backend);
+        return participant(p.name());
+    }
+
+    /** Expires the participant's session and waits for its new one. */
+    private void expire(Participant p) {
+        long old = p.sessionId();
+        backend.expireSession(p.client());
+        settle("a new session for " + p, () -> { }, () -> p.sessionId() != old && p.isConnected());
+    }
+
+    /** Restarts the server and waits until every live participant is connected again. */
+    private void restart() {
+        backend.restartServer();
+        settle("every participant reconnected", () -> { }, () -> {
+            synchronized (participants) {
+                return participants.stream().allMatch(p -> p.isDead() || p.isConnected());
+            }
+        });
+    }
+
+    // ---- settling -------------------------------------------------------------------------------------------------
+
+    /**
+     * Polls until {@code done} holds (reads failing with a {@link ZkException} while the server restarts count as
+     * "not yet"), asserting {@code invariant} at every poll and once more at the end.
+     */
+    private static void settle(String what, Runnable invariant, BooleanSupplier done) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        while (true) {
+            invariant.run();
+            if (test(done)) {
+                invariant.run();
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                fail("did not settle within " + SETTLE.toSeconds() + " s: " + what);
+            }
+            pause(5); // polling with a deadline
+        }
+    }
+
+    /** Asserts that {@code nobody} stays true for a bounded while (a negative check cannot wait for an event). */
+    private static void nobodyMoves(String what, BooleanSupplier nobody) {
+        long end = System.nanoTime() + NOBODY_MOVES.toNanos();
+        do {
+            assertTrue(nobody.getAsBoolean(), what);
+            pause(2);
+        } while (System.nanoTime() - end < 0);
+        assertTrue(nobody.getAsBoolean(), what);
+    }
+
+    private static boolean test(BooleanSupplier condition) {
+        try {
+            return condition.getAsBoolean();
+        } catch (ZkException e) {
+            return false;
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        }
     }
 
     private static String freshPath(String name) {
         return "/prop-" + name + "-" + PATHS.incrementAndGet();
-    }
-
-    private static void eventually(String what, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + SETTLE.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                fail("did not settle: " + what);
-            }
-            try {
-                Thread.sleep(5); // polling with a deadline
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted");
-            }
-        }
     }
 
     private static List<String> children(ZkClient c, String path) {
@@ -110,13 +199,6 @@ public abstract class RecipeProperties {
         }
     }
 
-    /** Expires the client's session and waits for its new one. */
-    private void expire(ZkClient c) {
-        long old = c.sessionId();
-        backend.expireSession(c);
-        eventually("a new session", () -> c.sessionId() != old && c.state().isConnected());
-    }
-
     /** True when every child of path is an ephemeral of one of the given sessions. */
     private static boolean ownedBy(ZkClient observer, String path, Set<Long> sessions) {
         for (String child : children(observer, path)) {
@@ -124,170 +206,222 @@ public abstract class RecipeProperties {
                 if (!sessions.contains(observer.exists(path + "/" + child).ephemeralOwner())) {
                     return false;
                 }
-            } catch (RuntimeException e) {
+            } catch (ZkException.NoNode e) {
                 return false;
             }
         }
         return true;
     }
 
-    // ---- actions ------------------------------------------------------------------------------------------------
+    // ---- actions ----------------------------------------------------------------------------------------------------
 
-    enum Kind { REQUEST, RELEASE, EXPIRE, READ, WRITE }
+    /** What a step does; which participant it concerns is {@link Step#who}. */
+    enum Kind {
+        NONE, ACQUIRE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        TAKE_ACROSS_RESTART, CRASH, EXPIRE, RESTART
+    }
 
     record Step(Kind kind, int who) {
+        @Override
+        public String toString() {
+            return kind == Kind.RESTART || kind == Kind.OFFER || kind == Kind.DRAIN ? kind.name() : kind + "(p" + who + ")";
+        }
     }
 
-    private static Arbitrary<List<Step>> steps(int participants, Kind... kinds) {
-        Arbitrary<Kind> kind = Arbitraries.of(kinds);
+    @SafeVarargs
+    private static Arbitrary<List<Step>> steps(int participants, int maxSteps, Tuple2<Integer, Kind>... weighted) {
+        Arbitrary<Kind> kind = Arbitraries.frequency(weighted);
         Arbitrary<Integer> who = Arbitraries.integers().between(0, participants - 1);
-        return Combinators.combine(kind, who).as(Step::new).list().ofMinSize(1).ofMaxSize(10);
+        return Combinators.combine(kind, who).as(Step::new).list().ofMinSize(1).ofMaxSize(maxSteps);
     }
 
-    @Provide
-    Arbitrary<List<Step>> lockSteps() {
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(5, Arbitraries.just(Kind.REQUEST)),
-                net.jqwik.api.Tuple.of(4, Arbitraries.just(Kind.RELEASE)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.EXPIRE)))
-                .list().ofMinSize(1).ofMaxSize(10)
-                .flatMap(ks -> Arbitraries.integers().between(0, 2).list().ofSize(ks.size())
-                        .map(ws -> {
-                            List<Step> out = new ArrayList<>();
-                            for (int i = 0; i < ks.size(); i++) {
-                                out.add(new Step(ks.get(i), ws.get(i)));
-                            }
-                            return out;
-                        }));
+    private static Tuple2<Integer, Kind> w(int weight, Kind kind) {
+        return Tuple.of(weight, kind);
     }
 
-    @Provide
-    Arbitrary<List<Step>> rwSteps() {
-        return steps(4, Kind.READ, Kind.WRITE, Kind.RELEASE, Kind.RELEASE);
-    }
-
-    // ---- lock: at most one holder, FIFO, expiry ----------------------------------------------------------------
+    // ---- lock: at most one holder, FIFO, fencing tokens increase ------------------------------------------------------
 
     private final class LockUser {
-        final ZkClient client;
+        final Participant proc;
         final DistributedLock lock;
+        final boolean write;
         Future<LockLease> pending;
-        boolean write;
 
-        LockUser(String path) {
-            this.client = client();
-            this.lock = Recipes.using(client).lock(path);
+        LockUser(Participant proc, String path) {
+            this.proc = proc;
+            this.lock = Recipes.using(proc.client()).lock(path);
+            this.write = true;
         }
 
-        LockUser(ZkClient client, String path, boolean write) {
-            this.client = client;
-            ReadWriteLock rw = Recipes.using(client).readWriteLock(path);
+        LockUser(Participant proc, String path, boolean write) {
+            this.proc = proc;
+            ReadWriteLock rw = Recipes.using(proc.client()).readWriteLock(path);
             this.lock = write ? rw.writeLock() : rw.readLock();
             this.write = write;
         }
 
-        boolean holds() {
-            if (pending == null || !pending.isDone()) {
-                return false;
+        void acquire() {
+            pending = pool.submit(lock::acquire);
+        }
+
+        /** The lease, if the acquire returned; an acquire that failed fails the property. */
+        LockLease lease() {
+            if (pending == null || !pending.isDone() || pending.isCancelled()) {
+                return null;
             }
             try {
-                return pending.get().isValid();
-            } catch (Exception e) {
-                return false;
+                return pending.get();
+            } catch (ExecutionException e) {
+                throw new AssertionError("acquire of " + proc + " failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted");
             }
+        }
+
+        boolean holds() {
+            LockLease l = lease();
+            return l != null && l.isValid();
         }
 
         void release() throws Exception {
             pending.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
             pending = null;
         }
+
+        /** After an expiry of a holder: its lease must report LOST; it is closed (harmless). */
+        void lost() throws Exception {
+            LockLease lease = pending.get(SETTLE.toSeconds(), TimeUnit.SECONDS);
+            settle("the lease of " + proc + " is LOST", () -> { }, () -> lease.state() == LeaseState.LOST);
+            lease.close();
+            pending = null;
+        }
+
+        /** Releases a held lease, or abandons a pending acquire (which removes its node). */
+        void finish() throws Exception {
+            if (pending == null) {
+                return;
+            }
+            if (pending.isDone()) {
+                pending.get().close();
+            } else {
+                pending.cancel(true);
+            }
+            pending = null;
+        }
+    }
+
+    /** Fencing tokens of successive holders strictly increase (a re-confirmed holder keeps its token). */
+    private static final class Fencing {
+        private Object last;
+        private long lastToken = Long.MIN_VALUE;
+
+        void observe(Object holder, long token) {
+            if (holder == last && token == lastToken) {
+                return; // the same holder, still or again (re-confirmed after a reconnect)
+            }
+            assertTrue(token > lastToken, "fencing token " + token + " of a new holder after " + lastToken);
+            last = holder;
+            lastToken = token;
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Step>> lockSteps() {
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
     }
 
     @Property
     void lockIsExclusiveAndFifo(@ForAll("lockSteps") List<Step> steps) throws Exception {
         String p = freshPath("lock");
-        ZkClient observer = client();
+        ZkClient observer = participant("observer").client();
         List<LockUser> users = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            users.add(new LockUser(p));
+            users.add(new LockUser(participant("p" + i), p));
         }
-        Deque<Integer> model = new ArrayDeque<>();
+        Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
+        Fencing fencing = new Fencing();
         for (Step s : steps) {
-            LockUser u = users.get(s.who());
+            int w = s.who();
+            LockUser u = users.get(w);
             switch (s.kind()) {
-                case REQUEST -> {
+                case ACQUIRE -> {
                     if (u.pending == null) {
-                        u.pending = pool.submit(u.lock::acquire);
-                        model.addLast(s.who());
+                        u.acquire();
+                        model.addLast(w);
                     }
                 }
                 case RELEASE -> {
-                    if (u.pending != null && model.peekFirst() == s.who()) {
+                    if (u.pending != null && model.peekFirst() == w) {
                         u.release();
                         model.removeFirst();
                     }
                 }
                 case EXPIRE -> {
-                    boolean holder = u.pending != null && model.peekFirst() == s.who();
-                    expire(u.client);
+                    boolean holder = u.pending != null && model.peekFirst() == w;
+                    expire(u.proc);
                     if (holder) {
-                        LockLease lost = u.pending.get();
-                        eventually("lease lost", () -> lost.state() == LeaseState.LOST);
-                        lost.close();
-                        u.pending = null;
+                        u.lost();
                         model.removeFirst();
                     } else if (u.pending != null) {
-                        model.remove(s.who());
-                        model.addLast(s.who()); // a waiter queues again with its new session
+                        model.remove(w);
+                        model.addLast(w); // a waiter queues again with its new session
                     }
                 }
-                default -> throw new IllegalStateException();
+                case CRASH -> {
+                    model.remove(w);
+                    users.set(w, new LockUser(crash(u.proc), p));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
             }
-            settleExclusive(observer, p, users, model);
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(users.get(i).proc.sessionId());
+            }
+            settle("the queue matches " + model + " and its head holds",
+                    () -> exclusive(users, model, fencing),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && (model.isEmpty() || users.get(model.peekFirst()).holds()));
         }
         for (LockUser u : users) {
-            finish(u);
+            u.finish();
         }
-        eventually("all nodes gone", () -> children(observer, p).isEmpty());
+        settle("all lock nodes gone", () -> { }, () -> children(observer, p).isEmpty());
     }
 
-    /** Releases a held lease, or abandons a pending acquire (which removes its node). */
-    private static void finish(LockUser u) throws Exception {
-        if (u == null || u.pending == null) {
-            return;
-        }
-        if (u.pending.isDone()) {
-            u.pending.get().close();
-        } else {
-            u.pending.cancel(true);
-        }
-    }
-
-    private void settleExclusive(ZkClient observer, String p, List<LockUser> users, Deque<Integer> model) {
-        Set<Long> sessions = new HashSet<>();
-        for (int i : model) {
-            sessions.add(users.get(i).client.sessionId());
-        }
-        eventually("queue matches the model " + model, () -> children(observer, p).size() == model.size()
-                && ownedBy(observer, p, sessions)
-                && (model.isEmpty() || users.get(model.peekFirst()).holds()));
+    /** At most one holder (any valid lease counts), it is the earliest arrival, and its token is newer. */
+    private static void exclusive(List<LockUser> users, Deque<Integer> model, Fencing fencing) {
         int holders = 0;
         for (int i = 0; i < users.size(); i++) {
-            if (users.get(i).holds()) {
+            LockUser u = users.get(i);
+            LockLease lease = u.lease();
+            if (lease != null && lease.isValid()) {
                 holders++;
-                assertEquals(model.peekFirst(), i, "the holder is the earliest arrival");
+                assertEquals(model.peekFirst(), i, "the holder is the earliest arrival " + model);
+                fencing.observe(lease, lease.fencingToken());
             }
         }
-        assertTrue(holders <= 1, "at most one holder");
+        assertTrue(holders <= 1, "at most one holder, have " + holders);
     }
 
     // ---- read/write lock: no writer alongside anyone, order kept --------------------------------------------------
 
+    @Provide
+    Arbitrary<List<Step>> rwSteps() {
+        return steps(4, 10, w(3, Kind.READ), w(3, Kind.WRITE), w(5, Kind.RELEASE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
     @Property
     void readWriteLockExcludesWriters(@ForAll("rwSteps") List<Step> steps) throws Exception {
         String p = freshPath("rw");
-        ZkClient observer = client();
-        List<ZkClient> cs = List.of(client(), client(), client(), client());
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            procs.add(participant("p" + i));
+        }
         List<LockUser> users = new ArrayList<>(Collections.nCopies(4, null));
         List<Integer> model = new ArrayList<>(); // arrival order
         for (Step s : steps) {
@@ -296,10 +430,9 @@ public abstract class RecipeProperties {
             switch (s.kind()) {
                 case READ, WRITE -> {
                     if (u == null) {
-                        u = new LockUser(cs.get(w), p, s.kind() == Kind.WRITE);
+                        u = new LockUser(procs.get(w), p, s.kind() == Kind.WRITE);
                         users.set(w, u);
-                        LockUser started = u;
-                        u.pending = pool.submit(started.lock::acquire);
+                        u.acquire();
                         model.add(w);
                     }
                 }
@@ -310,25 +443,61 @@ public abstract class RecipeProperties {
                         model.remove(Integer.valueOf(w));
                     }
                 }
-                default -> throw new IllegalStateException();
+                case EXPIRE -> {
+                    boolean holder = u != null && expectedHolders(model, users).contains(w);
+                    expire(procs.get(w));
+                    if (holder) {
+                        u.lost();
+                        users.set(w, null);
+                        model.remove(Integer.valueOf(w));
+                    } else if (u != null) {
+                        model.remove(Integer.valueOf(w));
+                        model.add(w); // a waiter queues again with its new session
+                    }
+                }
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    users.set(w, null);
+                    model.remove(Integer.valueOf(w));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
             }
             Set<Integer> expected = expectedHolders(model, users);
-            eventually("holders " + expected, () -> children(observer, p).size() == model.size()
-                    && expected.stream().allMatch(i -> users.get(i).holds()));
-            Set<Integer> holding = new TreeSet<>();
-            for (int i = 0; i < users.size(); i++) {
-                if (users.get(i) != null && users.get(i).holds()) {
-                    holding.add(i);
-                }
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(procs.get(i).sessionId());
             }
-            assertEquals(expected, holding, "holders follow the classic rules");
-            long writers = holding.stream().filter(i -> users.get(i).write).count();
-            assertTrue(writers == 0 || holding.size() == 1, "no writer alongside any other holder");
+            settle("holders " + expected + " of " + model,
+                    () -> readersOrOneWriter(users, expected),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && expected.stream().allMatch(i -> users.get(i).holds()));
+            assertEquals(expected, holding(users), "holders follow the classic rules");
         }
         for (LockUser u : users) {
-            finish(u);
+            if (u != null) {
+                u.finish();
+            }
         }
-        eventually("all nodes gone", () -> children(observer, p).isEmpty());
+        settle("all rw nodes gone", () -> { }, () -> children(observer, p).isEmpty());
+    }
+
+    private static Set<Integer> holding(List<LockUser> users) {
+        Set<Integer> holding = new TreeSet<>();
+        for (int i = 0; i < users.size(); i++) {
+            if (users.get(i) != null && users.get(i).holds()) {
+                holding.add(i);
+            }
+        }
+        return holding;
+    }
+
+    /** Only holders the classic rules allow, and no writer alongside any other holder (valid leases count). */
+    private static void readersOrOneWriter(List<LockUser> users, Set<Integer> expected) {
+        Set<Integer> holding = holding(users);
+        assertTrue(expected.containsAll(holding), "holders " + holding + " beyond the allowed " + expected);
+        long writers = holding.stream().filter(i -> users.get(i).write).count();
+        assertTrue(writers == 0 || holding.size() == 1, "no writer alongside any other holder: " + holding);
     }
 
     private static Set<Integer> expectedHolders(List<Integer> model, List<LockUser> users) {
@@ -348,23 +517,30 @@ public abstract class RecipeProperties {
 
     // ---- fair leader election ------------------------------------------------------------------------------------
 
+    @Provide
+    Arbitrary<List<Step>> electionSteps() {
+        return steps(3, 10, w(5, Kind.JOIN), w(3, Kind.LEAVE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
     @Property
-    void fairElectionHasOneLeaderInArrivalOrder(@ForAll("lockSteps") List<Step> steps) {
+    void fairElectionHasOneLeaderInArrivalOrder(@ForAll("electionSteps") List<Step> steps) {
         String p = freshPath("latch");
-        ZkClient observer = client();
-        List<ZkClient> cs = List.of(client(), client(), client());
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
         List<LeaderLatch> latches = new ArrayList<>(Collections.nCopies(3, null));
         Deque<Integer> model = new ArrayDeque<>();
+        Fencing fencing = new Fencing();
         for (Step s : steps) {
             int w = s.who();
             switch (s.kind()) {
-                case REQUEST -> {
+                case JOIN -> {
                     if (latches.get(w) == null) {
-                        latches.set(w, Recipes.using(cs.get(w)).leaderLatch(p).id("p" + w).fair().start());
+                        latches.set(w, Recipes.using(procs.get(w).client()).leaderLatch(p).id("p" + w).fair().start());
                         model.addLast(w);
                     }
                 }
-                case RELEASE -> {
+                case LEAVE -> {
                     if (latches.get(w) != null) {
                         latches.get(w).close();
                         latches.set(w, null);
@@ -372,56 +548,96 @@ public abstract class RecipeProperties {
                     }
                 }
                 case EXPIRE -> {
-                    expire(cs.get(w));
+                    expire(procs.get(w));
                     if (latches.get(w) != null) {
                         model.remove(w);
                         model.addLast(w); // rejoins with its new session, at the end
                     }
                 }
-                default -> throw new IllegalStateException();
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    latches.set(w, null);
+                    model.remove(w);
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
             }
             Set<Long> sessions = new HashSet<>();
             for (int i : model) {
-                sessions.add(cs.get(i).sessionId());
+                sessions.add(procs.get(i).sessionId());
             }
-            eventually("leader is the earliest of " + model, () -> children(observer, p).size() == model.size()
-                    && ownedBy(observer, p, sessions)
-                    && (model.isEmpty() || latches.get(model.peekFirst()).isLeader()));
-            long leaders = latches.stream().filter(l -> l != null && l.isLeader()).count();
-            assertTrue(leaders <= 1, "at most one leader");
-            assertEquals(model.isEmpty() ? 0 : 1, leaders);
+            settle("the leader is the earliest of " + model,
+                    () -> oneLeader(latches, model, fencing),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && (model.isEmpty() || latches.get(model.peekFirst()).isLeader()));
+            assertEquals(model.isEmpty() ? 0 : 1, latches.stream().filter(l -> l != null && l.isLeader()).count());
         }
         latches.stream().filter(l -> l != null).forEach(LeaderLatch::close);
-        for (ZkClient c : cs) {
-            eventually("no watches", () -> c.watchedPaths().isEmpty());
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
         }
+    }
+
+    private static void oneLeader(List<LeaderLatch> latches, Deque<Integer> model, Fencing fencing) {
+        int leaders = 0;
+        for (int i = 0; i < latches.size(); i++) {
+            LeaderLatch l = latches.get(i);
+            if (l != null && l.isLeader()) {
+                leaders++;
+                assertEquals(model.peekFirst(), i, "the leader is the earliest arrival " + model);
+                long token = l.fencingToken();
+                if (l.isLeader()) { // still: the token belongs to this leadership
+                    fencing.observe(l, token);
+                }
+            }
+        }
+        assertTrue(leaders <= 1, "at most one leader, have " + leaders);
     }
 
     // ---- counter --------------------------------------------------------------------------------------------------
 
-    record CounterStep(int who, int op, int delta) {
+    /** op: ADD delta, CAS (right or wrong expectation by the sign of delta), GET, INCREMENT_ALL, or a fault. */
+    record CounterStep(CounterOp op, int who, int delta) {
+        @Override
+        public String toString() {
+            return switch (op) {
+                case ADD -> "ADD(p" + who + ", " + delta + ")";
+                case CAS -> "CAS(p" + who + (delta >= 0 ? ", model -> " : ", wrong -> ") + delta + ")";
+                case INCREMENT_ALL, RESTART -> op.name();
+                default -> op + "(p" + who + ")";
+            };
+        }
     }
+
+    enum CounterOp { ADD, CAS, GET, INCREMENT_ALL, EXPIRE, CRASH, RESTART }
 
     @Provide
     Arbitrary<List<CounterStep>> counterSteps() {
-        return Combinators.combine(Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 3),
-                Arbitraries.integers().between(-5, 70)).as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
+        Arbitrary<CounterOp> op = Arbitraries.frequency(Tuple.of(4, CounterOp.ADD), Tuple.of(3, CounterOp.CAS),
+                Tuple.of(2, CounterOp.GET), Tuple.of(2, CounterOp.INCREMENT_ALL), Tuple.of(1, CounterOp.EXPIRE),
+                Tuple.of(1, CounterOp.CRASH), Tuple.of(1, CounterOp.RESTART));
+        return Combinators.combine(op, Arbitraries.integers().between(0, 2), Arbitraries.integers().between(-5, 70))
+                .as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
     }
 
     @Property
     void counterMatchesTheModel(@ForAll("counterSteps") List<CounterStep> steps) throws Exception {
         String p = freshPath("counter");
-        List<DistributedCounter> counters = List.of(Recipes.using(client()).counter(p),
-                Recipes.using(client()).counter(p), Recipes.using(client()).counter(p));
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
+        List<DistributedCounter> counters = new ArrayList<>();
+        for (Participant proc : procs) {
+            counters.add(Recipes.using(proc.client()).counter(p));
+        }
         long model = 0;
         for (CounterStep s : steps) {
-            DistributedCounter c = counters.get(s.who());
+            int w = s.who();
+            DistributedCounter c = counters.get(w);
             switch (s.op()) {
-                case 0 -> {
+                case ADD -> {
                     model += s.delta();
                     assertEquals(model, c.addAndGet(s.delta()));
                 }
-                case 1 -> {
+                case CAS -> {
                     boolean right = s.delta() >= 0;
                     long expect = right ? model : model + 1;
                     assertEquals(right, c.compareAndSet(expect, s.delta()));
@@ -429,14 +645,14 @@ public abstract class RecipeProperties {
                         model = s.delta();
                     }
                 }
-                case 2 -> assertEquals(model, c.get());
-                default -> { // concurrent increments from every client: distinct results
+                case GET -> assertEquals(model, c.get());
+                case INCREMENT_ALL -> { // concurrent increments from every client: distinct results
                     Set<Long> results = ConcurrentHashMap.newKeySet();
                     List<Future<?>> fs = new ArrayList<>();
                     for (DistributedCounter each : counters) {
                         fs.add(pool.submit(() -> {
                             for (int k = 0; k < 5; k++) {
-                                assertTrue(results.add(each.incrementAndGet()));
+                                assertTrue(results.add(each.incrementAndGet()), "increments return distinct values");
                             }
                             return null;
                         }));
@@ -451,8 +667,17 @@ public abstract class RecipeProperties {
                     assertEquals(expected, results);
                     model += 15;
                 }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    counters.set(w, Recipes.using(procs.get(w).client()).counter(p));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
             }
-            assertEquals(model, counters.get(0).get(), "counter equals the model");
+            for (DistributedCounter each : counters) {
+                assertEquals(model, each.get(), "every client reads the model's value");
+            }
         }
     }
 
@@ -460,41 +685,35 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> queueSteps() {
-        // REQUEST = offer, RELEASE = take by consumer who, EXPIRE = concurrent drain by all consumers
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(5, Arbitraries.just(Kind.REQUEST)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.just(Kind.RELEASE)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.just(Kind.EXPIRE)))
-                .list().ofMinSize(1).ofMaxSize(12)
-                .flatMap(ks -> Arbitraries.integers().between(0, 1).list().ofSize(ks.size())
-                        .map(ws -> {
-                            List<Step> out = new ArrayList<>();
-                            for (int i = 0; i < ks.size(); i++) {
-                                out.add(new Step(ks.get(i), ws.get(i)));
-                            }
-                            return out;
-                        }));
+        return steps(2, 12, w(5, Kind.OFFER), w(3, Kind.TAKE), w(1, Kind.DRAIN), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
     }
 
     @Property
     void queueDeliversEveryItemOnceInOrder(@ForAll("queueSteps") List<Step> steps) throws Exception {
         String p = freshPath("queue");
-        DistributedQueue<byte[]> producer = Recipes.using(client()).queue(p).build();
-        List<DistributedQueue<byte[]>> consumers = List.of(Recipes.using(client()).queue(p).build(),
-                Recipes.using(client()).queue(p).build());
+        DistributedQueue<byte[]> producer = Recipes.using(participant("producer").client()).queue(p).build();
+        List<Participant> procs = new ArrayList<>(List.of(participant("c0"), participant("c1")));
+        List<DistributedQueue<byte[]>> consumers = new ArrayList<>();
+        for (Participant proc : procs) {
+            consumers.add(Recipes.using(proc.client()).queue(p).build());
+        }
         Deque<Integer> model = new ArrayDeque<>();
+        Set<Integer> delivered = new HashSet<>();
         int next = 0;
         for (Step s : steps) {
+            int w = s.who();
             switch (s.kind()) {
-                case REQUEST -> {
+                case OFFER -> {
                     producer.offer(bytes(next));
                     model.addLast(next++);
                 }
-                case RELEASE -> {
-                    Optional<byte[]> got = consumers.get(s.who()).poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
+                case TAKE -> {
+                    Optional<byte[]> got = consumers.get(w).poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
                     assertEquals(Optional.ofNullable(model.pollFirst()), got.map(RecipeProperties::value), "FIFO");
+                    got.ifPresent(b -> assertTrue(delivered.add(value(b)), "delivered once"));
                 }
-                default -> {
+                case DRAIN -> {
                     Set<Integer> got = ConcurrentHashMap.newKeySet();
                     List<Future<?>> fs = new ArrayList<>();
                     for (DistributedQueue<byte[]> q : consumers) {
@@ -509,77 +728,104 @@ public abstract class RecipeProperties {
                     for (Future<?> f : fs) {
                         f.get(30, TimeUnit.SECONDS);
                     }
-                    assertEquals(new HashSet<>(model), got, "every item delivered exactly once");
+                    assertEquals(new HashSet<>(model), got, "every queued item delivered exactly once");
+                    for (int v : got) {
+                        assertTrue(delivered.add(v), "delivered once");
+                    }
                     model.clear();
                 }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).build());
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
             }
-            assertEquals(model.size(), producer.size());
+            assertEquals(model.size(), producer.size(), "items queued");
         }
+        while (!model.isEmpty()) {
+            assertEquals(model.pollFirst(), value(consumers.get(0).poll(SETTLE).orElseThrow()), "FIFO");
+        }
+        assertEquals(Optional.empty(), consumers.get(1).poll(Duration.ofMillis(20)), "nothing delivered twice");
         producer.close();
         consumers.forEach(DistributedQueue::close);
     }
 
+    @Provide
+    Arbitrary<List<Step>> ackSteps() {
+        return steps(3, 10, w(5, Kind.OFFER), w(4, Kind.TAKE), w(1, Kind.TAKE_AND_CRASH), w(1, Kind.TAKE_AND_EXPIRE),
+                w(1, Kind.TAKE_ACROSS_RESTART));
+    }
+
     @Property
-    void acknowledgedQueueRedeliversUntilAcked(@ForAll("lockSteps") List<Step> steps) throws Exception {
-        // REQUEST = offer, RELEASE = take+ack by consumer who, EXPIRE = consumer who takes one and dies
+    void acknowledgedQueueRedeliversUntilAcked(@ForAll("ackSteps") List<Step> steps) throws Exception {
         String p = freshPath("ackq");
-        AcknowledgedQueue<byte[]> producer = Recipes.using(client()).queue(p).buildAcknowledged();
+        AcknowledgedQueue<byte[]> producer = Recipes.using(participant("producer").client()).queue(p)
+                .buildAcknowledged();
+        List<Participant> procs = new ArrayList<>();
         List<AcknowledgedQueue<byte[]>> consumers = new ArrayList<>();
-        List<ZkClient> consumerClients = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            ZkClient c = client();
-            consumerClients.add(c);
-            consumers.add(Recipes.using(c).queue(p).buildAcknowledged());
+            procs.add(participant("c" + i));
+            consumers.add(Recipes.using(procs.get(i).client()).queue(p).buildAcknowledged());
         }
-        Set<Integer> model = new TreeSet<>();
+        Set<Integer> model = new TreeSet<>(); // offered, not acknowledged
         Set<Integer> acked = new HashSet<>();
         int next = 0;
         for (Step s : steps) {
             int w = s.who();
-            switch (s.kind()) {
-                case REQUEST -> {
-                    producer.offer(bytes(next));
-                    model.add(next++);
-                }
-                case RELEASE -> {
-                    Optional<QueueItem<byte[]>> item = consumers.get(w).poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
-                    assertEquals(!model.isEmpty(), item.isPresent());
-                    if (item.isPresent()) {
-                        int v = value(item.get().value());
-                        assertTrue(model.remove(v), "an unacknowledged item");
-                        assertTrue(item.get().ack());
-                        assertTrue(acked.add(v), "acknowledged once");
-                    }
-                }
-                default -> {
-                    Optional<QueueItem<byte[]>> item = consumers.get(w).poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
-                    consumerClients.get(w).close(); // dies holding the item
-                    ZkClient c = client();
-                    consumerClients.set(w, c);
-                    consumers.set(w, Recipes.using(c).queue(p).buildAcknowledged());
-                }
+            if (s.kind() == Kind.OFFER) {
+                producer.offer(bytes(next));
+                model.add(next++);
+                assertEquals(model.size(), producer.size(), "unacknowledged items stay queued");
+                continue;
             }
-            assertEquals(model.size(), producer.size(), "unacknowledged items stay queued");
+            Optional<QueueItem<byte[]>> item = consumers.get(w).poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
+            assertEquals(!model.isEmpty(), item.isPresent(), "an item whenever one is unacknowledged");
+            item.ifPresent(i -> assertTrue(model.contains(value(i.value())), "only unacknowledged items"));
+            switch (s.kind()) {
+                case TAKE -> item.ifPresent(i -> ack(i, model, acked));
+                case TAKE_AND_CRASH -> { // dies holding the item: it is delivered again
+                    procs.set(w, crash(procs.get(w)));
+                    consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).buildAcknowledged());
+                }
+                case TAKE_AND_EXPIRE -> { // the claim goes with the session: ack fails, the item comes again
+                    expire(procs.get(w));
+                    item.ifPresent(i -> assertFalse(i.ack(), "ack after the claim's session expired"));
+                }
+                case TAKE_ACROSS_RESTART -> { // the session and its claim survive the restart
+                    restart();
+                    item.ifPresent(i -> ack(i, model, acked));
+                }
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle(model.size() + " unacknowledged items stay queued", () -> { },
+                    () -> model.size() == producer.size());
         }
         // whatever is left is delivered again and acknowledged once
         while (!model.isEmpty()) {
-            QueueItem<byte[]> item = consumers.get(0).poll(SETTLE).orElseThrow();
-            int v = value(item.value());
-            assertTrue(model.remove(v));
-            assertTrue(item.ack());
-            assertTrue(acked.add(v));
+            ack(consumers.get(0).poll(SETTLE).orElseThrow(() -> new AssertionError("not redelivered: " + model)),
+                    model, acked);
         }
-        assertEquals(next, acked.size());
+        assertEquals(next, acked.size(), "every item acknowledged once");
+        assertEquals(0, producer.size());
         producer.close();
         consumers.forEach(AcknowledgedQueue::close);
     }
 
+    private static void ack(QueueItem<byte[]> item, Set<Integer> model, Set<Integer> acked) {
+        int v = value(item.value());
+        assertTrue(model.remove(v), "an unacknowledged item: " + v);
+        assertTrue(item.ack(), "ack of a live claim");
+        assertTrue(acked.add(v), "acknowledged once: " + v);
+    }
+
     private static byte[] bytes(int v) {
-        return Integer.toString(v).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return Integer.toString(v).getBytes(StandardCharsets.UTF_8);
     }
 
     private static int value(byte[] b) {
-        return Integer.parseInt(new String(b, java.nio.charset.StandardCharsets.UTF_8));
+        return Integer.parseInt(new String(b, StandardCharsets.UTF_8));
     }
 
     // ---- double barrier ---------------------------------------------------------------------------------------------
@@ -589,37 +835,71 @@ public abstract class RecipeProperties {
         return Arbitraries.just(List.of(0, 1, 2, 3)).flatMap(l -> Arbitraries.shuffle(l));
     }
 
+    /** A fault in the barrier run: after step {@code after} (arrivals, then departures) of the run. */
+    record BarrierFault(Kind kind, int after, int who) {
+        @Override
+        public String toString() {
+            return kind == Kind.NONE ? "none" : kind + (kind == Kind.EXPIRE ? "(m" + who + ")" : "") + " after step " + after;
+        }
+    }
+
+    @Provide
+    Arbitrary<BarrierFault> barrierFaults() {
+        Arbitrary<Kind> kind = Arbitraries.frequency(Tuple.of(1, Kind.NONE), Tuple.of(1, Kind.RESTART),
+                Tuple.of(1, Kind.EXPIRE));
+        return Combinators.combine(kind, Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 3))
+                .as(BarrierFault::new);
+    }
+
+    /**
+     * Members enter in the generated order; after each arrival but the last nobody may be past enter. Then they
+     * leave (or crash, by {@code crashMask}) in the generated order; until the last is gone nobody may be past
+     * leave. One fault strikes after a step: a server restart (anywhere; nobody moves because of it), or the
+     * session expiry of a member waiting in enter (it enters again with its new session).
+     */
     @Property
+    @ScaledTries(15)
     void barrierHoldsEveryoneUntilAllArrivedAndAllLeft(@ForAll @IntRange(min = 2, max = 4) int parties,
                                                        @ForAll("orders") List<Integer> arrival,
                                                        @ForAll("orders") List<Integer> departure,
-                                                       @ForAll @IntRange(min = 0, max = 15) int diesMask)
+                                                       @ForAll @IntRange(min = 0, max = 15) int crashMask,
+                                                       @ForAll("barrierFaults") BarrierFault fault)
             throws Exception {
         String p = freshPath("barrier");
-        ZkClient observer = client();
-        List<ZkClient> cs = new ArrayList<>();
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>();
         List<DoubleBarrier> bs = new ArrayList<>();
         for (int i = 0; i < parties; i++) {
-            ZkClient c = client();
-            cs.add(c);
-            bs.add(Recipes.using(c).doubleBarrier(p).parties(parties).memberId("m" + i).build());
+            procs.add(participant("m" + i));
+            bs.add(Recipes.using(procs.get(i).client()).doubleBarrier(p).parties(parties).memberId("m" + i).build());
         }
         List<Future<?>> entered = new ArrayList<>(Collections.nCopies(parties, null));
-        int arrived = 0;
+        List<Integer> arrived = new ArrayList<>();
+        int step = 0;
         for (int i : arrival) {
             if (i >= parties) {
                 continue;
             }
             DoubleBarrier b = bs.get(i);
             entered.set(i, pool.submit(() -> b.enter()));
-            arrived++;
-            int n = arrived;
-            eventually(n + " arrived", () -> children(observer, p).stream().filter(x -> !x.equals("ready")).count() == n);
-            if (arrived < parties) {
-                for (Future<?> f : entered) {
-                    assertTrue(f == null || !f.isDone(), "nobody past enter before all arrived");
+            arrived.add(i);
+            int n = arrived.size();
+            if (n < parties) {
+                settle(n + " arrived", () -> { }, () -> members(observer, p) == n
+                        && ownedBy(observer, p, sessions(procs, arrived)));
+                nobodyMoves("nobody past enter before all arrived", () -> noneDone(entered));
+                if (fault.after() == step && fault.kind() == Kind.RESTART) {
+                    restart();
+                    settle(n + " still there after the restart", () -> { }, () -> members(observer, p) == n);
+                    nobodyMoves("nobody past enter after a restart", () -> noneDone(entered));
+                } else if (fault.after() == step && fault.kind() == Kind.EXPIRE && arrived.contains(fault.who())) {
+                    expire(procs.get(fault.who()));
+                    settle("m" + fault.who() + " entered again", () -> { }, () -> members(observer, p) == n
+                            && ownedBy(observer, p, sessions(procs, arrived)));
+                    nobodyMoves("nobody past enter after an expiry", () -> noneDone(entered));
                 }
             }
+            step++;
         }
         for (Future<?> f : entered) {
             f.get(20, TimeUnit.SECONDS);
@@ -631,65 +911,99 @@ public abstract class RecipeProperties {
                 continue;
             }
             gone++;
-            if ((diesMask & (1 << i)) != 0) {
-                cs.get(i).close(); // dies inside the barrier
+            if ((crashMask & (1 << i)) != 0) {
+                procs.get(i).crash(backend); // dies inside the barrier: counts as left
             } else {
                 DoubleBarrier b = bs.get(i);
                 left.add(pool.submit(() -> b.leave()));
             }
             if (gone < parties) {
-                // someone is still inside: nobody may be out yet (give the leavers a moment to go wrong)
-                Thread.sleep(20);
-                for (Future<?> f : left) {
-                    assertTrue(!f.isDone(), "nobody past leave before all left or died");
+                // (no node count to wait for: the lowest member keeps its node until the others are gone)
+                nobodyMoves("nobody past leave before all left or died", () -> noneDone(left));
+                if (fault.after() == step && fault.kind() == Kind.RESTART) {
+                    restart();
+                    nobodyMoves("nobody past leave after a restart", () -> noneDone(left));
                 }
             }
+            step++;
         }
         for (Future<?> f : left) {
             f.get(20, TimeUnit.SECONDS);
         }
     }
 
+    private static Set<Long> sessions(List<Participant> procs, List<Integer> which) {
+        Set<Long> out = new HashSet<>();
+        for (int i : which) {
+            out.add(procs.get(i).sessionId());
+        }
+        return out;
+    }
+
+    private static long members(ZkClient observer, String path) {
+        return children(observer, path).stream().filter(x -> !x.equals("ready")).count();
+    }
+
+    private static boolean noneDone(List<Future<?>> futures) {
+        for (Future<?> f : futures) {
+            if (f != null && f.isDone()) {
+                try {
+                    f.get();
+                } catch (Exception e) {
+                    throw new AssertionError("a member failed: " + e, e);
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
     // ---- group membership ----------------------------------------------------------------------------------------
 
+    @Provide
+    Arbitrary<List<Step>> groupSteps() {
+        return steps(3, 10, w(5, Kind.JOIN), w(3, Kind.LEAVE), w(1, Kind.EXPIRE), w(2, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
     @Property
-    void membershipViewConvergesToTheLiveSet(@ForAll("lockSteps") List<Step> steps) {
-        // REQUEST = join, RELEASE = leave (or crash for participant 2), EXPIRE = session expiry (rejoins)
+    void membershipViewConvergesToTheLiveSet(@ForAll("groupSteps") List<Step> steps) {
         String p = freshPath("group");
-        List<ZkClient> cs = new ArrayList<>(List.of(client(), client(), client()));
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
         List<GroupMembership> gs = new ArrayList<>(Collections.nCopies(3, null));
         Set<String> model = new TreeSet<>();
         for (Step s : steps) {
             int w = s.who();
             switch (s.kind()) {
-                case REQUEST -> {
+                case JOIN -> {
                     if (gs.get(w) == null) {
-                        gs.set(w, Recipes.using(cs.get(w)).group(p).memberId("m" + w).join());
+                        gs.set(w, Recipes.using(procs.get(w).client()).group(p).memberId("m" + w).join());
                         model.add("m" + w);
                     }
                 }
-                case RELEASE -> {
+                case LEAVE -> {
                     if (gs.get(w) != null) {
-                        if (w == 2) {
-                            cs.get(w).close(); // crash
-                            cs.set(w, client());
-                        } else {
-                            gs.get(w).close();
-                        }
+                        gs.get(w).close();
                         gs.set(w, null);
                         model.remove("m" + w);
                     }
                 }
-                case EXPIRE -> expire(cs.get(w));
-                default -> throw new IllegalStateException();
+                case CRASH -> { // a crashed member shows up as a leave once its session is gone
+                    procs.set(w, crash(procs.get(w)));
+                    gs.set(w, null);
+                    model.remove("m" + w);
+                }
+                case EXPIRE -> expire(procs.get(w)); // a member rejoins with its new session
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
             }
             List<String> expected = List.copyOf(model);
-            eventually("views converge to " + expected, () -> gs.stream().allMatch(g -> g == null
+            settle("views converge to " + expected, () -> { }, () -> gs.stream().allMatch(g -> g == null
                     || (g.memberIds().equals(expected) && g.isMember())));
         }
         gs.stream().filter(g -> g != null).forEach(GroupMembership::close);
-        for (ZkClient c : cs) {
-            eventually("no watches", () -> c.watchedPaths().isEmpty());
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
         }
     }
 }
