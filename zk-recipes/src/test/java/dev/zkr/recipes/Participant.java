@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One participant process of a property: a client that recipes use, and that can {@link #crash()} like its process
- * would. After the crash nothing the recipes ask reaches the server (every call fails with {@code ConnectionLoss}),
- * and the backend ends the session through the expiry path, so the others see exactly what a dead process leaves.
+ * would. After the crash nothing its recipes ask reaches the server (every call fails with {@code Closed}, so their
+ * threads end), and the backend ends the session through the expiry path: the others see what a dead process leaves.
  */
 final class Participant {
 
@@ -30,7 +30,7 @@ final class Participant {
         this.client = (ZkClient) Proxy.newProxyInstance(ZkClient.class.getClassLoader(),
                 new Class<?>[] {ZkClient.class}, (proxy, method, args) -> {
                     if (dead && !ALWAYS_ALLOWED.contains(method.getName())) {
-                        ZkException gone = new ZkException.ConnectionLoss(null, name + " crashed");
+                        ZkException gone = new ZkException.Closed(null, name + " crashed");
                         if (CompletableFuture.class.isAssignableFrom(method.getReturnType())) {
                             return CompletableFuture.failedFuture(gone);
                         }

@@ -15,6 +15,8 @@ import net.jqwik.api.lifecycle.AfterProperty;
 import net.jqwik.api.lifecycle.AfterTry;
 import net.jqwik.api.lifecycle.BeforeProperty;
 import net.jqwik.api.lifecycle.BeforeTry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -35,6 +38,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -64,12 +68,15 @@ public abstract class RecipeProperties {
 
     private static final AtomicLong PATHS = new AtomicLong();
     private static final Duration SETTLE = Duration.ofSeconds(20);
+    private static final long SLOW_SETTLE_MS = 2000;
+    private static final Logger LOG = LoggerFactory.getLogger(RecipeProperties.class);
     private static final Duration NOBODY_MOVES = Duration.ofMillis(20);
 
     private RecipeBackend backend;
     private final List<ZkClient> clients = Collections.synchronizedList(new ArrayList<>());
     private final List<Participant> participants = Collections.synchronizedList(new ArrayList<>());
     private ExecutorService pool;
+    private final List<Thread> threads = Collections.synchronizedList(new ArrayList<>());
 
     protected abstract RecipeBackend createBackend();
 
@@ -86,7 +93,16 @@ public abstract class RecipeProperties {
     @AfterTry
     void stopTry() throws InterruptedException {
         pool.shutdownNow();
+        synchronized (threads) {
+            threads.forEach(Thread::interrupt);
+        }
         pool.awaitTermination(10, TimeUnit.SECONDS);
+        synchronized (threads) {
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            }
+            threads.clear();
+        }
         synchronized (clients) {
             for (ZkClient c : clients) {
                 try {
@@ -131,7 +147,12 @@ public abstract class RecipeProperties {
 
     /** Restarts the server and waits until every live participant is connected again. */
     private void restart() {
+        long start = System.nanoTime();
         backend.restartServer();
+        long took = (System.nanoTime() - start) / 1_000_000;
+        if (took > SLOW_SETTLE_MS / 4) {
+            LOG.warn("slow server restart: {} ms", took);
+        }
         settle("every participant reconnected", () -> { }, () -> {
             synchronized (participants) {
                 return participants.stream().allMatch(p -> p.isDead() || p.isConnected());
@@ -146,15 +167,31 @@ public abstract class RecipeProperties {
      * "not yet"), asserting {@code invariant} at every poll and once more at the end.
      */
     private static void settle(String what, Runnable invariant, BooleanSupplier done) {
-        long deadline = System.nanoTime() + SETTLE.toNanos();
+        settle(what, invariant, done, () -> "");
+    }
+
+    /** As {@link #settle(String, Runnable, BooleanSupplier)}, describing the state with {@code state} on failure. */
+    private static void settle(String what, Runnable invariant, BooleanSupplier done, Supplier<String> state) {
+        long start = System.nanoTime();
+        long deadline = start + SETTLE.toNanos();
         while (true) {
             invariant.run();
             if (test(done)) {
                 invariant.run();
+                long took = (System.nanoTime() - start) / 1_000_000;
+                if (took > SLOW_SETTLE_MS) {
+                    LOG.warn("slow to settle ({} ms): {}", took, what);
+                }
                 return;
             }
             if (System.nanoTime() - deadline > 0) {
-                fail("did not settle within " + SETTLE.toSeconds() + " s: " + what);
+                String now;
+                try {
+                    now = state.get();
+                } catch (RuntimeException e) {
+                    now = "(cannot describe: " + e + ")";
+                }
+                fail("did not settle within " + SETTLE.toSeconds() + " s: " + what + (now.isEmpty() ? "" : "; " + now));
             }
             pause(5); // polling with a deadline
         }
@@ -197,6 +234,27 @@ public abstract class RecipeProperties {
         } catch (ZkException.NoNode e) {
             return List.of();
         }
+    }
+
+    /** The children of path with their owners, and the participants' sessions: for failure messages. */
+    private String describe(ZkClient observer, String path) {
+        StringBuilder out = new StringBuilder("nodes under " + path + ":");
+        for (String child : children(observer, path)) {
+            try {
+                out.append(' ').append(child).append("@0x")
+                        .append(Long.toHexString(observer.exists(path + "/" + child).ephemeralOwner()));
+            } catch (ZkException e) {
+                out.append(' ').append(child).append("@?");
+            }
+        }
+        out.append("; sessions:");
+        synchronized (participants) {
+            for (Participant p : participants) {
+                out.append(' ').append(p).append("=0x").append(Long.toHexString(p.sessionId()))
+                        .append(p.isConnected() ? "" : "(disconnected)");
+            }
+        }
+        return out.toString();
     }
 
     /** True when every child of path is an ephemeral of one of the given sessions. */
@@ -246,6 +304,7 @@ public abstract class RecipeProperties {
         final DistributedLock lock;
         final boolean write;
         Future<LockLease> pending;
+        Thread waiter;
 
         LockUser(Participant proc, String path) {
             this.proc = proc;
@@ -260,8 +319,23 @@ public abstract class RecipeProperties {
             this.write = write;
         }
 
+        /**
+         * Acquires on a thread of its own (not the pool's): {@link #finish()} interrupts it, and a thread that is
+         * never reused cannot be interrupted in someone else's task.
+         */
         void acquire() {
-            pending = pool.submit(lock::acquire);
+            CompletableFuture<LockLease> f = new CompletableFuture<>();
+            waiter = new Thread(() -> {
+                try {
+                    f.complete(lock.acquire());
+                } catch (Throwable e) {
+                    f.completeExceptionally(e);
+                }
+            }, proc + "-acquire");
+            waiter.setDaemon(true);
+            threads.add(waiter);
+            waiter.start();
+            pending = f;
         }
 
         /** The lease, if the acquire returned; an acquire that failed fails the property. */
@@ -297,15 +371,23 @@ public abstract class RecipeProperties {
             pending = null;
         }
 
-        /** Releases a held lease, or abandons a pending acquire (which removes its node). */
+        /**
+         * Releases a held lease, or interrupts a pending acquire (which must remove its node); an acquire that
+         * returned just before the interrupt gives its lease, which is released.
+         */
         void finish() throws Exception {
             if (pending == null) {
                 return;
             }
-            if (pending.isDone()) {
-                pending.get().close();
-            } else {
-                pending.cancel(true);
+            if (!pending.isDone()) {
+                waiter.interrupt();
+            }
+            try {
+                pending.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof ZkException.Interrupted)) {
+                    throw new AssertionError("acquire of " + proc + " failed: " + e.getCause(), e.getCause());
+                }
             }
             pending = null;
         }
@@ -383,12 +465,14 @@ public abstract class RecipeProperties {
             settle("the queue matches " + model + " and its head holds",
                     () -> exclusive(users, model, fencing),
                     () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
-                            && (model.isEmpty() || users.get(model.peekFirst()).holds()));
+                            && (model.isEmpty() || users.get(model.peekFirst()).holds()),
+                    () -> describe(observer, p));
         }
         for (LockUser u : users) {
             u.finish();
         }
-        settle("all lock nodes gone", () -> { }, () -> children(observer, p).isEmpty());
+        settle("all lock nodes gone", () -> { }, () -> children(observer, p).isEmpty(),
+                () -> describe(observer, p));
     }
 
     /** At most one holder (any valid lease counts), it is the earliest arrival, and its token is newer. */
@@ -471,7 +555,8 @@ public abstract class RecipeProperties {
             settle("holders " + expected + " of " + model,
                     () -> readersOrOneWriter(users, expected),
                     () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
-                            && expected.stream().allMatch(i -> users.get(i).holds()));
+                            && expected.stream().allMatch(i -> users.get(i).holds()),
+                    () -> "holding " + holding(users) + ", " + describe(observer, p));
             assertEquals(expected, holding(users), "holders follow the classic rules");
         }
         for (LockUser u : users) {
@@ -479,7 +564,8 @@ public abstract class RecipeProperties {
                 u.finish();
             }
         }
-        settle("all rw nodes gone", () -> { }, () -> children(observer, p).isEmpty());
+        settle("all rw nodes gone", () -> { }, () -> children(observer, p).isEmpty(),
+                () -> describe(observer, p));
     }
 
     private static Set<Integer> holding(List<LockUser> users) {
@@ -569,7 +655,8 @@ public abstract class RecipeProperties {
             settle("the leader is the earliest of " + model,
                     () -> oneLeader(latches, model, fencing),
                     () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
-                            && (model.isEmpty() || latches.get(model.peekFirst()).isLeader()));
+                            && (model.isEmpty() || latches.get(model.peekFirst()).isLeader()),
+                    () -> describe(observer, p));
             assertEquals(model.isEmpty() ? 0 : 1, latches.stream().filter(l -> l != null && l.isLeader()).count());
         }
         latches.stream().filter(l -> l != null).forEach(LeaderLatch::close);
