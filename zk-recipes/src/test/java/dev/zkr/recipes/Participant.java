@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 
@@ -7,6 +8,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One participant process of a property: a client that recipes use, and that can {@link #crash()} like its process
@@ -22,6 +24,7 @@ final class Participant {
     private final String name;
     private final ZkClient real;
     private final ZkClient client;
+    private final AtomicLong suspensions = new AtomicLong();
     private volatile boolean dead;
 
     Participant(String name, ZkClient real) {
@@ -42,6 +45,11 @@ final class Participant {
                         throw e.getCause();
                     }
                 });
+        real.addConnectionStateListener((c, state) -> {
+            if (state == ConnectionState.SUSPENDED) {
+                suspensions.incrementAndGet();
+            }
+        });
     }
 
     /** The client to hand to recipes. */
@@ -63,6 +71,19 @@ final class Participant {
 
     boolean isConnected() {
         return real.state().isConnected();
+    }
+
+    /** How often the connection was suspended so far: a mark for {@link #reconnectedSince}. */
+    long suspensions() {
+        return suspensions.get();
+    }
+
+    /**
+     * True once the client lost its connection after the mark and is connected again (a client's state alone may
+     * still say "connected" before it noticed that the server went away).
+     */
+    boolean reconnectedSince(long mark) {
+        return suspensions.get() > mark && real.state().isConnected();
     }
 
     /** The process dies: its recipes are cut off from the server, then its session is expired. */

@@ -24,8 +24,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -145,19 +147,20 @@ public abstract class RecipeProperties {
         settle("a new session for " + p, () -> { }, () -> p.sessionId() != old && p.isConnected());
     }
 
-    /** Restarts the server and waits until every live participant is connected again. */
+    /** Restarts the server and waits until every live participant has lost its connection and is connected again. */
     private void restart() {
+        Map<Participant, Long> marks = new HashMap<>();
+        synchronized (participants) {
+            participants.forEach(p -> marks.put(p, p.suspensions()));
+        }
         long start = System.nanoTime();
         backend.restartServer();
         long took = (System.nanoTime() - start) / 1_000_000;
         if (took > SLOW_SETTLE_MS / 4) {
             LOG.warn("slow server restart: {} ms", took);
         }
-        settle("every participant reconnected", () -> { }, () -> {
-            synchronized (participants) {
-                return participants.stream().allMatch(p -> p.isDead() || p.isConnected());
-            }
-        });
+        settle("every participant reconnected", () -> { }, () -> marks.entrySet().stream()
+                .allMatch(e -> e.getKey().isDead() || e.getKey().reconnectedSince(e.getValue())));
     }
 
     // ---- settling -------------------------------------------------------------------------------------------------
@@ -945,7 +948,6 @@ public abstract class RecipeProperties {
      * session expiry of a member waiting in enter (it enters again with its new session).
      */
     @Property
-    @ScaledTries(15)
     void barrierHoldsEveryoneUntilAllArrivedAndAllLeft(@ForAll @IntRange(min = 2, max = 4) int parties,
                                                        @ForAll("orders") List<Integer> arrival,
                                                        @ForAll("orders") List<Integer> departure,

@@ -2,6 +2,7 @@ package dev.zkr.recipes;
 
 import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.lifecycle.AroundPropertyHook;
+import net.jqwik.api.lifecycle.PropagationMode;
 import net.jqwik.api.lifecycle.PropertyExecutionResult;
 import net.jqwik.api.lifecycle.PropertyExecutor;
 import net.jqwik.api.lifecycle.PropertyLifecycleContext;
@@ -20,7 +21,7 @@ import java.lang.annotation.Target;
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.METHOD, ElementType.TYPE})
-@AddLifecycleHook(ScaledTries.Hook.class)
+@AddLifecycleHook(value = ScaledTries.Hook.class, propagateTo = PropagationMode.DIRECT_DESCENDANTS)
 public @interface ScaledTries {
 
     /** Tries at the default budget of 25. */
@@ -44,8 +45,7 @@ public @interface ScaledTries {
             if (onMethod != null) {
                 tries = (double) onMethod.value() * budget / DEFAULT_BUDGET;
             }
-            ScaledTries onClass = context.containerClass().getAnnotation(ScaledTries.class);
-            if (onClass != null) {
+            for (ScaledTries onClass : context.findAnnotationsInContainer(ScaledTries.class)) {
                 tries = tries * onClass.value() / DEFAULT_BUDGET;
             }
             return Math.max(1, (int) Math.round(tries));
