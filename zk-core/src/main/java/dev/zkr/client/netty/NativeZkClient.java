@@ -1,16 +1,392 @@
 package dev.zkr.client.netty;
 
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.Children;
+import dev.zkr.client.ClientSupport;
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkClientBuilder;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+import io.netty.channel.EventLoop;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Entry point of the native Netty client; use {@link ZkClient#builder()} instead of calling this directly. */
-public final class NativeZkClient {
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
-    private NativeZkClient() {
+/**
+ * The native zkr client: one Netty connection at a time to a server of the connect string, one event thread that
+ * runs watchers, state listeners and future completions in arrival order. Obtain one with
+ * {@link ZkClient#builder()} or {@link ZkClient#connect}; the {@link ZkClient} Javadoc is its contract.
+ */
+public final class NativeZkClient implements ZkClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NativeZkClient.class);
+    private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
+    private static final byte[] EMPTY = new byte[0];
+    private static final long MAX_CLOSE_WAIT_MS = 2000;
+
+    private final ZkClientBuilder config;
+    private final long requestTimeoutNanos;
+    private final EventThread events;
+    private final WatchRegistry watches = new WatchRegistry();
+    private final CopyOnWriteArrayList<ListenerEntry> listeners = new CopyOnWriteArrayList<>();
+    private final ConnectionManager connection;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private record ListenerEntry(ConnectionStateListener listener, Executor executor) {
+    }
+
+    private NativeZkClient(ZkClientBuilder config, EventLoop loop) {
+        this.config = config;
+        this.requestTimeoutNanos = config.requestTimeout().toNanos();
+        this.events = new EventThread("zkr-client-event-" + CLIENT_IDS.incrementAndGet());
+        this.connection = new ConnectionManager(config, loop, events, watches, this::stateChanged);
     }
 
     /** Opens a native client with the builder's settings and waits for its first session. */
     public static ZkClient open(ZkClientBuilder config) {
-        throw new UnsupportedOperationException("native client not implemented yet");
+        Objects.requireNonNull(config, "config");
+        EventLoop loop = EventLoops.acquire();
+        NativeZkClient client;
+        try {
+            client = new NativeZkClient(config, loop);
+        } catch (RuntimeException e) {
+            EventLoops.release();
+            throw e;
+        }
+        client.connection.start();
+        try {
+            client.connection.awaitFirstSession(config.connectTimeout().toMillis());
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return client;
+    }
+
+    // ---- session and connection ---------------------------------------------------------------------------------
+
+    @Override
+    public long sessionId() {
+        return connection.sessionId();
+    }
+
+    @Override
+    public Duration sessionTimeout() {
+        return Duration.ofMillis(connection.negotiatedTimeoutMs());
+    }
+
+    @Override
+    public ConnectionState state() {
+        return closed.get() ? ConnectionState.LOST : connection.state();
+    }
+
+    @Override
+    public int maxDataSize() {
+        return connection.maxDataSize();
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener) {
+        listeners.add(new ListenerEntry(Objects.requireNonNull(listener, "listener"), null));
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener, Executor executor) {
+        listeners.add(new ListenerEntry(Objects.requireNonNull(listener, "listener"),
+                Objects.requireNonNull(executor, "executor")));
+    }
+
+    @Override
+    public void removeConnectionStateListener(ConnectionStateListener listener) {
+        listeners.removeIf(e -> e.listener() == listener);
+    }
+
+    @Override
+    public Set<String> watchedPaths() {
+        return watches.paths();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        long waitMs = Math.min(MAX_CLOSE_WAIT_MS, config.requestTimeout().toMillis());
+        try {
+            connection.close(waitMs);
+        } finally {
+            events.shutdown(5, TimeUnit.SECONDS);
+            EventLoops.release();
+        }
+    }
+
+    /** Called on the I/O thread when the state changes: listeners run on the event thread (or their executor). */
+    private void stateChanged(ConnectionState state) {
+        events.execute(() -> {
+            for (ListenerEntry e : listeners) {
+                if (e.executor() == null) {
+                    notify(e.listener(), state);
+                } else {
+                    try {
+                        e.executor().execute(() -> notify(e.listener(), state));
+                    } catch (RuntimeException ex) {
+                        LOG.warn("state listener executor refused {}: {}", state, ex.toString());
+                    }
+                }
+            }
+        });
+    }
+
+    private void notify(ConnectionStateListener listener, ConnectionState state) {
+        try {
+            listener.stateChanged(this, state);
+        } catch (RuntimeException ex) {
+            LOG.warn("state listener {} failed on {}: {}", listener, state, ex.toString(), ex);
+        }
+    }
+
+    // ---- async primitives ---------------------------------------------------------------------------------------
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
+        Pending p;
+        try {
+            checkOpen(path);
+            if (mode == null) {
+                throw new ZkException.BadArguments(path, "create mode is null");
+            }
+            ZkPaths.validate(path, mode.isSequential());
+            p = pending(Pending.Kind.CREATE, path);
+            p.data = checkData(path, data);
+            p.createMode = mode;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<Void> deleteAsync(String path, int version) {
+        Pending p;
+        try {
+            p = pending(Pending.Kind.DELETE, checkPath(path));
+            p.version = version;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<Stat> existsAsync(String path, Watcher watcher) {
+        return read(Pending.Kind.EXISTS, path, watcher);
+    }
+
+    @Override
+    public CompletableFuture<NodeData> getDataAsync(String path, Watcher watcher) {
+        return read(Pending.Kind.GET_DATA, path, watcher);
+    }
+
+    @Override
+    public CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher) {
+        return read(Pending.Kind.GET_CHILDREN, path, watcher);
+    }
+
+    private <T> CompletableFuture<T> read(Pending.Kind kind, String path, Watcher watcher) {
+        Pending p;
+        try {
+            p = pending(kind, checkPath(path));
+            p.watcher = watcher;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
+        Pending p;
+        try {
+            p = pending(Pending.Kind.SET_DATA, checkPath(path));
+            p.data = checkData(path, data);
+            p.version = version;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
+        Pending p;
+        try {
+            checkOpen(null);
+            if (ops == null) {
+                throw new ZkException.BadArguments(null, "ops is null");
+            }
+            if (ops.isEmpty()) {
+                return CompletableFuture.completedFuture(List.of());
+            }
+            Op[] checked = new Op[ops.size()];
+            for (int i = 0; i < checked.length; i++) {
+                checked[i] = checkOp(ops.get(i));
+            }
+            p = pending(Pending.Kind.MULTI, null);
+            p.ops = checked;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    private Op checkOp(Op op) {
+        if (op == null) {
+            throw new ZkException.BadArguments(null, "null operation in multi");
+        }
+        if (op instanceof Op.Create c) {
+            if (c.mode() == null) {
+                throw new ZkException.BadArguments(c.path(), "create mode is null");
+            }
+            ZkPaths.validate(c.path(), c.mode().isSequential());
+            byte[] data = checkData(c.path(), c.data());
+            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode());
+        }
+        ZkPaths.validate(op.path());
+        if (op instanceof Op.SetData s) {
+            byte[] data = checkData(s.path(), s.data());
+            return data == s.data() ? s : new Op.SetData(s.path(), data, s.version());
+        }
+        return op;
+    }
+
+    @Override
+    public CompletableFuture<Void> syncAsync(String path) {
+        Pending p;
+        try {
+            p = pending(Pending.Kind.SYNC, checkPath(path));
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
+        Pending p;
+        try {
+            p = pending(Pending.Kind.ADD_WATCH, checkPath(path));
+            if (mode == null || watcher == null) {
+                throw new ZkException.BadArguments(path, "addWatch needs a mode and a watcher");
+            }
+            p.addWatchMode = mode;
+            p.watcher = watcher;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    /**
+     * Removes the watcher's watches (a null watcher: every watcher's) of the type locally at once, delivering the
+     * removal events; tells the server only about types no local watcher holds on the path any more.
+     */
+    @Override
+    public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {
+        WatchRegistry.Removal removal;
+        try {
+            checkPath(path);
+            if (type == null) {
+                throw new ZkException.BadArguments(path, "watcher type is null");
+            }
+            removal = watches.remove(path, watcher, type);
+            if (removal == null) {
+                throw new ZkException.NoWatcher(path, "no " + type + " watch" + (watcher == null ? "" : " of " + watcher));
+            }
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        List<WatchRegistry.Removed> removed = removal.removed();
+        events.execute(() -> {
+            for (WatchRegistry.Removed r : removed) {
+                ConnectionManager.deliver(List.of(r.watcher()), r.event());
+            }
+        });
+        if (removal.serverTypes().isEmpty() || (local && !state().isConnected())) {
+            events.execute(() -> result.complete(null));
+            return result;
+        }
+        CompletableFuture<?>[] sent = removal.serverTypes().stream().map(t -> {
+            Pending p = pending(Pending.Kind.REMOVE_WATCHES, path);
+            p.watcherType = t;
+            return submit(p);
+        }).toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(sent).whenComplete((v, e) -> {
+            if (e == null || local) {
+                result.complete(null);
+            } else {
+                result.completeExceptionally(ClientSupport.unwrap(e));
+            }
+        });
+        return result;
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------------------
+
+    private void checkOpen(String path) {
+        if (closed.get()) {
+            throw new ZkException.Closed(path, "the client is closed");
+        }
+    }
+
+    private String checkPath(String path) {
+        checkOpen(path);
+        return ZkPaths.validate(path);
+    }
+
+    private byte[] checkData(String path, byte[] data) {
+        if (data == null) {
+            return EMPTY;
+        }
+        int max = connection.maxDataSize();
+        if (data.length > max) {
+            throw new ZkException.DataTooLarge(path, data.length + " bytes exceed the limit of " + max);
+        }
+        return data;
+    }
+
+    private Pending pending(Pending.Kind kind, String path) {
+        return new Pending(kind, path, System.nanoTime() + requestTimeoutNanos);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> CompletableFuture<T> submit(Pending p) {
+        connection.submit(p);
+        return (CompletableFuture<T>) (CompletableFuture<?>) p.future;
+    }
+
+    @Override
+    public String toString() {
+        return "NativeZkClient[session 0x" + Long.toHexString(sessionId()) + ", " + state() + ", " + config.connectString() + "]";
     }
 }

@@ -1,0 +1,652 @@
+package dev.zkr.apache;
+
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.Children;
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A {@link ZkClient} over the official Apache ZooKeeper client, so zkr recipes run on an existing ZooKeeper ensemble.
+ *
+ * <p>Every primitive uses ZooKeeper's async API; futures complete on ZooKeeper's event thread, in the order of its
+ * callbacks and watch events, which keeps ZooKeeper's ordering guarantee. Connection states follow the
+ * {@link ZkClient} contract: the first session is {@link ConnectionState#CONNECTED}, a dropped connection
+ * {@link ConnectionState#SUSPENDED}, the same session back {@link ConnectionState#RECONNECTED}, an expired session
+ * {@link ConnectionState#LOST} followed (unless disabled) by a new ZooKeeper handle and session reported
+ * {@link ConnectionState#CONNECTED}. Paths and data sizes are checked before any I/O.
+ *
+ * <pre>{@code
+ * ZkClient client = ApacheZkClient.connect("zk1:2181,zk2:2181", Duration.ofSeconds(10));
+ * }</pre>
+ */
+public final class ApacheZkClient implements ZkClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApacheZkClient.class);
+
+    private final Builder config;
+    private final ConnectionListeners listeners = new ConnectionListeners();
+    private final CompletableFuture<Void> firstSession = new CompletableFuture<>();
+
+    /** Guarded by this; read without the lock where a stale value is harmless. */
+    private volatile Session current;
+    private volatile ConnectionState state;
+    private volatile boolean closed;
+
+    private ApacheZkClient(Builder config) {
+        this.config = config;
+    }
+
+    /** Connects to a ZooKeeper ensemble ({@code host:port,host:port,...}) and waits for the first session. */
+    public static ApacheZkClient connect(String connectString, Duration sessionTimeout) {
+        return builder().connectString(connectString).sessionTimeout(sessionTimeout).build();
+    }
+
+    /** A builder with defaults: 10 s session timeout, 15 s connect timeout, ZooKeeper's default size limits. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    private void start() {
+        synchronized (this) {
+            current = openSession();
+        }
+        try {
+            firstSession.get(config.connectTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            close();
+            throw new ZkException.ConnectionLoss(null,
+                    "no ZooKeeper session with " + config.connectString + " within " + config.connectTimeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new ZkException.Interrupted(null, "interrupted while connecting to " + config.connectString);
+        } catch (ExecutionException e) {
+            close();
+            ZkException failure = new ZkException.ConnectionLoss(null,
+                    "connecting to " + config.connectString + " failed: " + e.getCause().getMessage());
+            failure.initCause(e.getCause());
+            throw failure;
+        }
+    }
+
+    private Session openSession() {
+        ZKClientConfig clientConfig = new ZKClientConfig();
+        // the largest response this client accepts (children lists can be long); requests are checked separately
+        clientConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, String.valueOf(4L * config.juteMaxBuffer));
+        Session session = new Session();
+        try {
+            session.zk = new WatchableZooKeeper(config.connectString, (int) config.sessionTimeout.toMillis(),
+                    session, clientConfig);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ZkException.BadArguments(null, "cannot connect to " + config.connectString + ": " + e);
+        }
+        return session;
+    }
+
+    /** One ZooKeeper handle (one session) and its default watcher, which turns connection events into states. */
+    private final class Session implements org.apache.zookeeper.Watcher {
+        volatile WatchableZooKeeper zk;
+        private boolean connectedOnce;
+
+        @Override
+        public void process(org.apache.zookeeper.WatchedEvent event) {
+            if (event.getType() == Event.EventType.None) {
+                onConnectionEvent(this, event.getState());
+            }
+        }
+    }
+
+    private void onConnectionEvent(Session session, KeeperState keeperState) {
+        ConnectionState next = null;
+        synchronized (this) {
+            if (closed || session != current) {
+                return;
+            }
+            switch (keeperState) {
+                case SyncConnected, ConnectedReadOnly -> {
+                    if (!session.connectedOnce) {
+                        session.connectedOnce = true;
+                        next = ConnectionState.CONNECTED;
+                    } else if (state == ConnectionState.SUSPENDED) {
+                        next = ConnectionState.RECONNECTED;
+                    }
+                }
+                case Disconnected -> {
+                    if (state != null && state.isConnected()) {
+                        next = ConnectionState.SUSPENDED;
+                    }
+                }
+                case Expired -> {
+                    if (state != ConnectionState.LOST) {
+                        next = ConnectionState.LOST;
+                    }
+                }
+                case AuthFailed -> {
+                    LOG.warn("ZooKeeper authentication failed for session 0x{}",
+                            Long.toHexString(session.zk.getSessionId()));
+                    firstSession.completeExceptionally(new ZkException.AuthFailed(null, "authentication failed"));
+                }
+                default -> {
+                    // SaslAuthenticated, Closed (close() reports LOST itself), Unknown: nothing to report
+                }
+            }
+            if (next != null) {
+                state = next;
+            }
+        }
+        if (next == null) {
+            return;
+        }
+        LOG.debug("ZooKeeper session 0x{}: {}", Long.toHexString(session.zk.getSessionId()), next);
+        listeners.fire(this, next);
+        if (next == ConnectionState.CONNECTED) {
+            firstSession.complete(null);
+        } else if (next == ConnectionState.LOST && config.renewSessionOnExpiry) {
+            renewSession();
+        }
+    }
+
+    private void renewSession() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            try {
+                current = openSession();
+            } catch (ZkException e) {
+                LOG.error("Cannot open a new ZooKeeper session after expiry; the client stays LOST", e);
+            }
+        }
+    }
+
+    // ---- session and connection -------------------------------------------------------------------------------
+
+    @Override
+    public long sessionId() {
+        return current.zk.getSessionId();
+    }
+
+    @Override
+    public Duration sessionTimeout() {
+        return Duration.ofMillis(current.zk.getSessionTimeout());
+    }
+
+    @Override
+    public ConnectionState state() {
+        return state;
+    }
+
+    @Override
+    public int maxDataSize() {
+        return config.maxDataSize;
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener) {
+        listeners.add(listener, null);
+    }
+
+    @Override
+    public void addConnectionStateListener(ConnectionStateListener listener, Executor executor) {
+        listeners.add(listener, Objects.requireNonNull(executor, "executor"));
+    }
+
+    @Override
+    public void removeConnectionStateListener(ConnectionStateListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public Set<String> watchedPaths() {
+        return closed ? Set.of() : current.zk.watchedPaths();
+    }
+
+    @Override
+    public void close() {
+        Session session;
+        boolean reportLost;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            session = current;
+            reportLost = state != ConnectionState.LOST;
+            state = ConnectionState.LOST;
+        }
+        firstSession.completeExceptionally(new ZkException.Closed(null, "client closed"));
+        if (session != null) {
+            try {
+                session.zk.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (reportLost) {
+            listeners.fire(this, ConnectionState.LOST);
+        }
+    }
+
+    @Override
+    public String toString() {
+        Session s = current;
+        return "ApacheZkClient[" + config.connectString + ", session 0x"
+                + (s == null ? "?" : Long.toHexString(s.zk.getSessionId())) + ", " + state + "]";
+    }
+
+    // ---- async primitives -------------------------------------------------------------------------------------
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
+        CompletableFuture<Created> f = new CompletableFuture<>();
+        try {
+            require(mode, "mode");
+            ZkPaths.validate(path, mode.isSequential());
+            byte[] bytes = checkData(path, data, RequestSize.of(path, data));
+            zk().create(path, bytes, ZooDefs.Ids.OPEN_ACL_UNSAFE, Convert.mode(mode),
+                    (rc, p, ctx, name, stat) -> {
+                        if (rc == 0) {
+                            f.complete(new Created(name, Convert.stat(stat)));
+                        } else {
+                            f.completeExceptionally(failure(rc, path));
+                        }
+                    }, null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Void> deleteAsync(String path, int version) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            zk().delete(path, version, (rc, p, ctx) -> completeVoid(f, rc, path), null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Stat> existsAsync(String path, Watcher watcher) {
+        CompletableFuture<Stat> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            zk().exists(path, adapt(watcher), (rc, p, ctx, stat) -> {
+                if (rc == 0) {
+                    f.complete(Convert.stat(stat));
+                } else if (rc == KeeperException.Code.NONODE.intValue()) {
+                    f.complete(null);
+                } else {
+                    f.completeExceptionally(failure(rc, path));
+                }
+            }, null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<NodeData> getDataAsync(String path, Watcher watcher) {
+        CompletableFuture<NodeData> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            zk().getData(path, adapt(watcher), (rc, p, ctx, data, stat) -> {
+                if (rc == 0) {
+                    f.complete(new NodeData(Convert.nonNull(data), Convert.stat(stat)));
+                } else {
+                    f.completeExceptionally(failure(rc, path));
+                }
+            }, null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
+        CompletableFuture<Stat> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            byte[] bytes = checkData(path, data, RequestSize.of(path, data));
+            zk().setData(path, bytes, version, (rc, p, ctx, stat) -> {
+                if (rc == 0) {
+                    f.complete(Convert.stat(stat));
+                } else {
+                    f.completeExceptionally(failure(rc, path));
+                }
+            }, null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher) {
+        CompletableFuture<Children> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            zk().getChildren(path, adapt(watcher), (rc, p, ctx, children, stat) -> {
+                if (rc == 0) {
+                    f.complete(new Children(List.copyOf(children), Convert.stat(stat)));
+                } else {
+                    f.completeExceptionally(failure(rc, path));
+                }
+            }, null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
+        CompletableFuture<List<OpResult>> f = new CompletableFuture<>();
+        try {
+            require(ops, "ops");
+            for (Op op : ops) {
+                checkOp(op);
+            }
+            if (RequestSize.of(ops) > config.juteMaxBuffer) {
+                throw new ZkException.DataTooLarge(null, "multi request of about " + RequestSize.of(ops)
+                        + " bytes exceeds jute.maxbuffer " + config.juteMaxBuffer);
+            }
+            zk().multi(Convert.ops(ops), (rc, p, ctx, results) -> {
+                if (rc == 0) {
+                    f.complete(Convert.results(results));
+                } else {
+                    f.completeExceptionally(multiFailure(rc, ops, results));
+                }
+            }, null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, null));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Void> syncAsync(String path) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            zk().sync(path, (rc, p, ctx) -> completeVoid(f, rc, path), null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            require(mode, "mode");
+            require(watcher, "watcher");
+            zk().addWatch(path, new WatcherAdapter(watcher), Convert.mode(mode),
+                    (rc, p, ctx) -> completeVoid(f, rc, path), null);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    @Override
+    public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        try {
+            ZkPaths.validate(path);
+            require(watcher, "watcher");
+            require(type, "type");
+            removeWatches(zk(), path, new WatcherAdapter(watcher), Convert.watcherTypes(type), local, false, f);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    /**
+     * Removes the watcher's watches of each ZooKeeper type in turn (zkr's PERSISTENT is two ZooKeeper types).
+     * Fails with NoWatcher only if no type had a watch.
+     */
+    private void removeWatches(WatchableZooKeeper zk, String path, WatcherAdapter watcher,
+                               List<org.apache.zookeeper.Watcher.WatcherType> types, boolean local,
+                               boolean removedAny, CompletableFuture<Void> f) {
+        zk.removeWatches(path, watcher, types.get(0), local, (rc, p, ctx) -> {
+            boolean noWatcher = rc == KeeperException.Code.NOWATCHER.intValue();
+            if (rc != 0 && !noWatcher) {
+                f.completeExceptionally(failure(rc, path));
+                return;
+            }
+            boolean removed = removedAny || rc == 0;
+            if (types.size() > 1) {
+                removeWatches(zk, path, watcher, types.subList(1, types.size()), local, removed, f);
+            } else if (removed) {
+                f.complete(null);
+            } else {
+                f.completeExceptionally(failure(rc, path));
+            }
+        }, null);
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------------
+
+    private WatchableZooKeeper zk() {
+        if (closed) {
+            throw new ZkException.Closed(null, "client closed");
+        }
+        return current.zk;
+    }
+
+    private static WatcherAdapter adapt(Watcher watcher) {
+        return watcher == null ? null : new WatcherAdapter(watcher);
+    }
+
+    private static void require(Object value, String name) {
+        if (value == null) {
+            throw new ZkException.BadArguments(null, name + " is null");
+        }
+    }
+
+    private void checkOp(Op op) {
+        require(op, "op");
+        if (op instanceof Op.Create c) {
+            require(c.mode(), "mode");
+            ZkPaths.validate(c.path(), c.mode().isSequential());
+            checkData(c.path(), c.data(), 0);
+        } else if (op instanceof Op.SetData s) {
+            ZkPaths.validate(s.path());
+            checkData(s.path(), s.data(), 0);
+        } else {
+            ZkPaths.validate(op.path());
+        }
+    }
+
+    /** Data as sent (null becomes empty); fails with DataTooLarge if the data or the whole request is too big. */
+    private byte[] checkData(String path, byte[] data, long requestSize) {
+        byte[] bytes = Convert.nonNull(data);
+        if (bytes.length > config.maxDataSize) {
+            throw new ZkException.DataTooLarge(path,
+                    "data of " + bytes.length + " bytes exceeds the limit of " + config.maxDataSize);
+        }
+        if (requestSize > config.juteMaxBuffer) {
+            throw new ZkException.DataTooLarge(path,
+                    "request of about " + requestSize + " bytes exceeds jute.maxbuffer " + config.juteMaxBuffer);
+        }
+        return bytes;
+    }
+
+    /** A failure raised before any I/O; ZooKeeper's own argument checks become InvalidPath. */
+    private static Throwable beforeIo(RuntimeException e, String path) {
+        if (e instanceof ZkException) {
+            return e;
+        }
+        if (e instanceof IllegalArgumentException) {
+            return new ZkException.InvalidPath(path, e.getMessage());
+        }
+        ZkException z = new ZkException.SystemError(path, e.toString());
+        z.initCause(e);
+        return z;
+    }
+
+    private void completeVoid(CompletableFuture<Void> f, int rc, String path) {
+        if (rc == 0) {
+            f.complete(null);
+        } else {
+            f.completeExceptionally(failure(rc, path));
+        }
+    }
+
+    /** The exception of a ZooKeeper result code; requests cut off by close() fail with Closed. */
+    private ZkException failure(int rc, String path) {
+        if (closed && (rc == KeeperException.Code.SESSIONEXPIRED.intValue()
+                || rc == KeeperException.Code.CONNECTIONLOSS.intValue())) {
+            return new ZkException.Closed(path, "client closed");
+        }
+        return Convert.exception(rc, path);
+    }
+
+    /** The exception of the first failing operation, carrying every operation's ErrorResult, as ZooKeeper does. */
+    private ZkException multiFailure(int rc, List<Op> ops, List<org.apache.zookeeper.OpResult> results) {
+        if (results == null || results.size() != ops.size()) {
+            return failure(rc, null);
+        }
+        String failedPath = null;
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) instanceof org.apache.zookeeper.OpResult.ErrorResult e && e.getErr() == rc) {
+                failedPath = ops.get(i).path();
+                break;
+            }
+        }
+        return failure(rc, failedPath).withMultiResults(Convert.results(results));
+    }
+
+    /** Configures an {@link ApacheZkClient}. */
+    public static final class Builder {
+
+        /** ZooKeeper's default {@code jute.maxbuffer}: the largest request a default server accepts. */
+        public static final int DEFAULT_JUTE_MAX_BUFFER = 0xfffff;
+
+        private String connectString;
+        private Duration sessionTimeout = Duration.ofSeconds(10);
+        private Duration connectTimeout = Duration.ofSeconds(15);
+        private int juteMaxBuffer = DEFAULT_JUTE_MAX_BUFFER;
+        private int maxDataSize = DEFAULT_JUTE_MAX_BUFFER - 1024;
+        private boolean renewSessionOnExpiry = true;
+
+        private Builder() {
+        }
+
+        /** ZooKeeper servers, {@code host:port,host:port,...}, optionally with a chroot suffix (required). */
+        public Builder connectString(String connectString) {
+            Objects.requireNonNull(connectString, "connectString");
+            if (connectString.isBlank()) {
+                throw new IllegalArgumentException("connectString is empty");
+            }
+            this.connectString = connectString;
+            return this;
+        }
+
+        /** Requested session timeout; the server negotiates it within its bounds. Default 10 s. */
+        public Builder sessionTimeout(Duration sessionTimeout) {
+            this.sessionTimeout = positive(sessionTimeout, "sessionTimeout");
+            return this;
+        }
+
+        /** How long {@link #build()} waits for the first session before failing with ConnectionLoss. Default 15 s. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = positive(connectTimeout, "connectTimeout");
+            return this;
+        }
+
+        /**
+         * The servers' {@code jute.maxbuffer} (default 1 MiB - 1 byte, ZooKeeper's default). A server closes the
+         * connection of a client that sends a larger request, so such requests fail with DataTooLarge instead.
+         */
+        public Builder juteMaxBuffer(int juteMaxBuffer) {
+            if (juteMaxBuffer <= 1024) {
+                throw new IllegalArgumentException("juteMaxBuffer too small: " + juteMaxBuffer);
+            }
+            this.juteMaxBuffer = juteMaxBuffer;
+            return this;
+        }
+
+        /** Largest node data accepted (default {@code jute.maxbuffer} - 1 KiB = 1,047,551 bytes). */
+        public Builder maxDataSize(int maxDataSize) {
+            if (maxDataSize <= 0) {
+                throw new IllegalArgumentException("maxDataSize must be positive: " + maxDataSize);
+            }
+            this.maxDataSize = maxDataSize;
+            return this;
+        }
+
+        /** Whether a new session is opened after an expired one was reported LOST (default true). */
+        public Builder renewSessionOnExpiry(boolean renew) {
+            this.renewSessionOnExpiry = renew;
+            return this;
+        }
+
+        /** Connects and waits for the first session; fails with ConnectionLoss after the connect timeout. */
+        public ApacheZkClient build() {
+            if (connectString == null) {
+                throw new IllegalStateException("connectString is required");
+            }
+            ApacheZkClient client = new ApacheZkClient(this.copy());
+            client.start();
+            return client;
+        }
+
+        private Builder copy() {
+            Builder b = new Builder();
+            b.connectString = connectString;
+            b.sessionTimeout = sessionTimeout;
+            b.connectTimeout = connectTimeout;
+            b.juteMaxBuffer = juteMaxBuffer;
+            b.maxDataSize = maxDataSize;
+            b.renewSessionOnExpiry = renewSessionOnExpiry;
+            return b;
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive: " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,650 @@
+package dev.zkr.client.netty;
+
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.ZkClientBuilder;
+import dev.zkr.client.ZkException;
+import dev.zkr.wire.Frames;
+import dev.zkr.wire.Message;
+import dev.zkr.wire.MessageCodec;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * The connection side of one client: connects to one server of the connect string at a time (failing over to the
+ * next), performs the handshake, writes requests in batches, matches replies to requests, routes watch events,
+ * sends heartbeats and detects dead connections, re-attaches the session and its watches after a disconnect and
+ * reports session loss.
+ *
+ * <p>Threading: every field below "event loop only" is touched on the client's Netty event loop and nowhere else.
+ * Callers hand requests over through a lock-free queue ({@link #submit}); outcomes go to the {@link EventThread}
+ * in the order the server's messages arrived, never completed on the I/O thread.
+ */
+final class ConnectionManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionManager.class);
+    private static final long TICK_MS = 50;
+    private static final byte[] NO_PASSWORD = new byte[0];
+    private static final long NO_DEADLINE = Long.MAX_VALUE / 2;
+
+    private final ZkClientBuilder config;
+    private final HostList hosts;
+    private final EventLoop loop;
+    private final EventThread events;
+    private final WatchRegistry watches;
+    private final Consumer<ConnectionState> stateSink;
+    private final Bootstrap bootstrap;
+    private final long attemptTimeoutNanos;
+    private final CompletableFuture<Void> firstSession = new CompletableFuture<>();
+
+    private final ConcurrentLinkedQueue<Pending> outbox = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+
+    private volatile long sessionId;
+    private volatile int negotiatedTimeoutMs;
+    private volatile int maxDataSize;
+    private volatile ConnectionState state;
+    private volatile boolean closing;
+    private volatile boolean expiredForGood;
+
+    // ---- event loop only ----
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private byte[] password = NO_PASSWORD;
+    private Channel channel;
+    private InetSocketAddress server;
+    private boolean established;
+    private boolean suspended;
+    private boolean needsFlush;
+    private long lastZxid;
+    private int lastXid;
+    private long lastSendNanos;
+    private long lastRecvNanos;
+    private long attemptDeadlineNanos;
+    private int failedAttempts;
+    private ScheduledFuture<?> ticker;
+
+    ConnectionManager(ZkClientBuilder config, EventLoop loop, EventThread events, WatchRegistry watches,
+                      Consumer<ConnectionState> stateSink) {
+        this.config = config;
+        this.hosts = new HostList(config.connectString(), new Random());
+        this.loop = loop;
+        this.events = events;
+        this.watches = watches;
+        this.stateSink = stateSink;
+        this.maxDataSize = config.maxDataSize();
+        this.negotiatedTimeoutMs = (int) Math.min(Integer.MAX_VALUE, config.sessionTimeout().toMillis());
+        long attemptMs = Math.max(1000, config.sessionTimeout().toMillis() / hosts.size());
+        attemptMs = Math.min(attemptMs, Math.max(1000, config.connectTimeout().toMillis()));
+        this.attemptTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(attemptMs);
+        int inboundLimit = MessageCodec.maxFrameSize(
+                Math.max(config.maxDataSize(), ZkClientBuilder.DEFAULT_MAX_DATA_SIZE));
+        Handler handler = new Handler();
+        this.bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) attemptMs)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        Frames.install(ch.pipeline(), inboundLimit);
+                        ch.pipeline().addLast("client", handler);
+                    }
+                });
+    }
+
+    // ---- any thread ---------------------------------------------------------------------------------------------
+
+    void start() {
+        loop.execute(() -> {
+            ticker = loop.scheduleAtFixedRate(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+            connectNext();
+        });
+    }
+
+    /** Waits for the first session; fails with ConnectionLoss after the timeout. */
+    void awaitFirstSession(long timeoutMs) {
+        try {
+            firstSession.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new ZkException.ConnectionLoss(null,
+                    "no session with any of " + hosts + " within " + timeoutMs + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZkException.Interrupted(null, "interrupted while connecting");
+        } catch (ExecutionException e) {
+            throw dev.zkr.client.ClientSupport.unwrap(e.getCause());
+        }
+    }
+
+    long sessionId() {
+        return sessionId;
+    }
+
+    int negotiatedTimeoutMs() {
+        return negotiatedTimeoutMs;
+    }
+
+    int maxDataSize() {
+        return maxDataSize;
+    }
+
+    ConnectionState state() {
+        ConnectionState s = state;
+        return s == null ? ConnectionState.SUSPENDED : s;
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
+
+    /** Queues a request; it is written as soon as a session is attached (the caller's future gets the outcome). */
+    void submit(Pending p) {
+        if (closing) {
+            p.future.completeExceptionally(closed(p.path));
+            return;
+        }
+        if (expiredForGood) {
+            p.future.completeExceptionally(expired(p.path));
+            return;
+        }
+        outbox.offer(p);
+        if (closing && outbox.remove(p)) {
+            p.future.completeExceptionally(closed(p.path));
+            return;
+        }
+        if (drainScheduled.compareAndSet(false, true)) {
+            loop.execute(drainTask);
+        }
+    }
+
+    /**
+     * Ends the session: writes what is queued, then CloseSessionRequest, waits (bounded) for its reply, closes the
+     * connection, fails everything left with Closed and reports LOST (once). Not on the event loop.
+     */
+    void close(long waitMs) {
+        closing = true;
+        CompletableFuture<Object> sessionClosed = new CompletableFuture<>();
+        loop.execute(() -> {
+            if (!established) {
+                sessionClosed.complete(null);
+                return;
+            }
+            drain();
+            Pending close = new Pending(Pending.Kind.CLOSE_SESSION, null, NO_DEADLINE);
+            close.future.whenComplete((v, e) -> sessionClosed.complete(null));
+            write(close);
+            flush();
+        });
+        try {
+            sessionClosed.get(waitMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOG.debug("session 0x{} close not confirmed: {}", Long.toHexString(sessionId), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                finishClose();
+            } finally {
+                finished.complete(null);
+            }
+        });
+        try {
+            finished.get(5, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            LOG.warn("client close did not finish: {}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- event loop ---------------------------------------------------------------------------------------------
+
+    private void finishClose() {
+        if (ticker != null) {
+            ticker.cancel(false);
+        }
+        Channel ch = channel;
+        channel = null;
+        established = false;
+        if (ch != null) {
+            ch.close();
+        }
+        failInFlight(true);
+        Pending p;
+        while ((p = outbox.poll()) != null) {
+            complete(p, null, closed(p.path));
+        }
+        watches.clear();
+        firstSession.completeExceptionally(closed(null));
+        if (state != ConnectionState.LOST) {
+            setState(ConnectionState.LOST);
+        }
+    }
+
+    private void connectNext() {
+        if (closing || channel != null) {
+            return;
+        }
+        InetSocketAddress address = hosts.next();
+        server = address;
+        attemptDeadlineNanos = System.nanoTime() + attemptTimeoutNanos;
+        ChannelFuture connect = bootstrap.connect(address);
+        channel = connect.channel();
+        connect.addListener((ChannelFutureListener) f -> {
+            if (f.channel() != channel) {
+                return;
+            }
+            if (f.isSuccess()) {
+                byte[] pw = sessionId == 0 ? NO_PASSWORD : password;
+                f.channel().writeAndFlush(new Message.ConnectRequest(Message.PROTOCOL_VERSION, sessionId, pw,
+                        (int) Math.min(Integer.MAX_VALUE, config.sessionTimeout().toMillis()), lastZxid),
+                        f.channel().voidPromise());
+            } else {
+                LOG.debug("cannot connect to {}: {}", address, f.cause() == null ? "?" : f.cause().toString());
+                channel = null;
+                attemptFailed();
+            }
+        });
+    }
+
+    /** After a failed attempt: the next server at once, or a short pause once every server failed in a row. */
+    private void attemptFailed() {
+        if (closing) {
+            return;
+        }
+        failedAttempts++;
+        if (failedAttempts % hosts.size() != 0) {
+            connectNext();
+            return;
+        }
+        int rounds = failedAttempts / hosts.size();
+        long delay = Math.min(500, 25L << Math.min(5, rounds));
+        delay += (long) (Math.random() * delay / 2);
+        if (rounds == 1 || rounds % 20 == 0) {
+            LOG.info("cannot reach any of {}; retrying in {} ms", hosts, delay);
+        }
+        loop.schedule(this::connectNext, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void onChannelClosed(Channel ch) {
+        if (ch != channel) {
+            return;
+        }
+        channel = null;
+        boolean wasEstablished = established;
+        established = false;
+        failInFlight(closing);
+        if (closing) {
+            return;
+        }
+        if (wasEstablished) {
+            LOG.info("connection to {} lost (session 0x{}); reconnecting", server, Long.toHexString(sessionId));
+            if (!suspended) {
+                suspended = true;
+                setState(ConnectionState.SUSPENDED);
+            }
+            failedAttempts = 0;
+            connectNext();
+        } else {
+            attemptFailed();
+        }
+    }
+
+    private void onMessage(Channel ch, Object msg) {
+        if (ch != channel) {
+            return;
+        }
+        lastRecvNanos = System.nanoTime();
+        if (msg instanceof Message.Reply reply) {
+            onReply(reply);
+        } else if (msg instanceof Message.WatchEvent event) {
+            onWatchEvent(event);
+        } else if (msg instanceof Message.ConnectResponse response) {
+            onConnectResponse(response);
+        } else if (msg instanceof Message.ConnectRefused refused) {
+            onRefused(refused);
+        } else if (msg instanceof Message.ProtocolError error) {
+            LOG.warn("server {} reports a protocol error ({}): {}", server, error.code(), error.message());
+            ch.close();
+        } else {
+            LOG.warn("unexpected {} from server {}; closing the connection", msg.getClass().getSimpleName(), server);
+            ch.close();
+        }
+    }
+
+    private void onConnectResponse(Message.ConnectResponse r) {
+        if (established) {
+            LOG.warn("second handshake response from {}; closing the connection", server);
+            channel.close();
+            return;
+        }
+        negotiatedTimeoutMs = r.negotiatedTimeoutMs() > 0 ? r.negotiatedTimeoutMs() : negotiatedTimeoutMs;
+        if (r.maxDataSize() > 0) {
+            maxDataSize = Math.min(config.maxDataSize(), r.maxDataSize());
+            widenInboundFrames(r.maxDataSize());
+        }
+        boolean reattached = sessionId != 0 && r.sessionId() == sessionId;
+        if (sessionId != 0 && !reattached) {
+            loseSession("server " + server + " opened a new session instead of 0x" + Long.toHexString(sessionId));
+        }
+        sessionId = r.sessionId();
+        password = r.password() == null ? NO_PASSWORD : r.password();
+        established = true;
+        suspended = false;
+        failedAttempts = 0;
+        lastSendNanos = lastRecvNanos = System.nanoTime();
+        if (reattached) {
+            LOG.info("session 0x{} re-attached at {}", Long.toHexString(sessionId), server);
+            setState(ConnectionState.RECONNECTED);
+            resendWatches();
+        } else {
+            LOG.debug("session 0x{} opened at {} (timeout {} ms)", Long.toHexString(sessionId), server,
+                    negotiatedTimeoutMs);
+            setState(ConnectionState.CONNECTED);
+        }
+        firstSession.complete(null);
+        drain();
+    }
+
+    private void widenInboundFrames(int serverMaxDataSize) {
+        int wanted = MessageCodec.maxFrameSize(serverMaxDataSize);
+        if (serverMaxDataSize > Math.max(config.maxDataSize(), ZkClientBuilder.DEFAULT_MAX_DATA_SIZE)) {
+            channel.pipeline().replace("frameDecoder", "frameDecoder",
+                    new LengthFieldBasedFrameDecoder(wanted, 0, 4, 0, 4));
+        }
+    }
+
+    private void onRefused(Message.ConnectRefused r) {
+        if (r.code() != ZkException.Code.SESSION_EXPIRED.intValue()) {
+            LOG.info("server {} refused the connection: {} {}", server, ZkException.Code.of(r.code()), r.message());
+            channel.close();
+            return;
+        }
+        Channel ch = channel;
+        channel = null;
+        ch.close();
+        loseSession("session 0x" + Long.toHexString(sessionId) + " expired");
+        failedAttempts = 0;
+        if (config.renewSessionOnExpiry()) {
+            connectNext();
+        } else {
+            expiredForGood = true;
+            drain();
+        }
+    }
+
+    /** The session is gone: its watches go, requests waiting for it fail, LOST is reported. */
+    private void loseSession(String reason) {
+        LOG.info("{}; reporting LOST", reason);
+        watches.clear();
+        sessionId = 0;
+        password = NO_PASSWORD;
+        suspended = false;
+        Pending p;
+        while ((p = outbox.poll()) != null) {
+            complete(p, null, expired(p.path));
+        }
+        setState(ConnectionState.LOST);
+    }
+
+    private void resendWatches() {
+        WatchRegistry.Snapshot snapshot = watches.snapshot();
+        if (snapshot.isEmpty()) {
+            return;
+        }
+        Pending set = new Pending(Pending.Kind.SET_WATCHES, null, NO_DEADLINE);
+        set.watches = snapshot;
+        set.relativeZxid = lastZxid;
+        write(set);
+    }
+
+    private void onReply(Message.Reply r) {
+        Pending p = inFlight.poll();
+        if (!established || p == null || p.xid != r.xid()) {
+            LOG.warn("reply xid {} from {} does not match the oldest request ({}); closing the connection",
+                    r.xid(), server, p);
+            if (p != null) {
+                inFlight.addFirst(p);
+            }
+            channel.close();
+            return;
+        }
+        if (r.zxid() > lastZxid) {
+            lastZxid = r.zxid();
+        }
+        if (p.kind.internal()) {
+            onInternalReply(p, r);
+            return;
+        }
+        if (p.done) {
+            return; // timed out already
+        }
+        Object result;
+        try {
+            result = Replies.result(p, r);
+        } catch (ZkException e) {
+            complete(p, null, e);
+            if (e.code() == ZkException.Code.SESSION_EXPIRED) {
+                channel.close(); // the re-attach attempt learns and reports the expiry
+            }
+            return;
+        }
+        registerWatch(p, result);
+        complete(p, result, null);
+    }
+
+    private void onInternalReply(Pending p, Message.Reply r) {
+        if (r.code() != 0) {
+            LOG.warn("{} failed on {}: {} {}", p.kind, server, ZkException.Code.of(r.code()), r.message());
+        }
+        p.done = true;
+        p.future.complete(null);
+    }
+
+    private void registerWatch(Pending p, Object result) {
+        Watcher w = p.watcher;
+        if (w == null) {
+            return;
+        }
+        switch (p.kind) {
+            case EXISTS -> watches.add(result != null ? WatchRegistry.Kind.DATA : WatchRegistry.Kind.EXIST, p.path, w);
+            case GET_DATA -> watches.add(WatchRegistry.Kind.DATA, p.path, w);
+            case GET_CHILDREN -> watches.add(WatchRegistry.Kind.CHILD, p.path, w);
+            case ADD_WATCH -> watches.add(p.addWatchMode == dev.zkr.client.AddWatchMode.PERSISTENT_RECURSIVE
+                    ? WatchRegistry.Kind.RECURSIVE : WatchRegistry.Kind.PERSISTENT, p.path, w);
+            default -> {
+            }
+        }
+    }
+
+    private void onWatchEvent(Message.WatchEvent e) {
+        if (e.zxid() > lastZxid) {
+            lastZxid = e.zxid();
+        }
+        Set<Watcher> targets = watches.materialize(e.type(), e.path());
+        if (targets.isEmpty()) {
+            return;
+        }
+        WatchedEvent event = new WatchedEvent(e.type(), e.path(), e.zxid());
+        events.execute(() -> deliver(targets, event));
+    }
+
+    static void deliver(Iterable<Watcher> targets, WatchedEvent event) {
+        for (Watcher w : targets) {
+            try {
+                w.process(event);
+            } catch (RuntimeException ex) {
+                LOG.warn("watcher {} failed on {}: {}", w, event, ex.toString(), ex);
+            }
+        }
+    }
+
+    private void drain() {
+        drainScheduled.set(false);
+        if (!established) {
+            if (expiredForGood || closing) {
+                Pending p;
+                while ((p = outbox.poll()) != null) {
+                    complete(p, null, closing ? closed(p.path) : expired(p.path));
+                }
+            }
+            return;
+        }
+        Pending p;
+        while ((p = outbox.poll()) != null) {
+            if (!p.done) {
+                write(p);
+            }
+        }
+        flush();
+    }
+
+    private void write(Pending p) {
+        lastXid = lastXid == Integer.MAX_VALUE ? 1 : lastXid + 1;
+        p.xid = lastXid;
+        inFlight.add(p);
+        channel.write(p.toMessage(), channel.voidPromise());
+        needsFlush = true;
+    }
+
+    private void flush() {
+        if (needsFlush) {
+            needsFlush = false;
+            lastSendNanos = System.nanoTime();
+            channel.flush();
+        }
+    }
+
+    private void tick() {
+        long now = System.nanoTime();
+        if (established) {
+            long timeout = TimeUnit.MILLISECONDS.toNanos(negotiatedTimeoutMs);
+            if (now - lastRecvNanos > timeout * 2 / 3) {
+                LOG.info("no message from {} for {} ms; closing the connection", server,
+                        TimeUnit.NANOSECONDS.toMillis(now - lastRecvNanos));
+                channel.close();
+            } else if (now - lastSendNanos > timeout / 3) {
+                write(new Pending(Pending.Kind.PING, null, NO_DEADLINE));
+                flush();
+            }
+        } else if (channel != null && now - attemptDeadlineNanos > 0) {
+            LOG.info("no session from {} within {} ms; trying the next server", server,
+                    TimeUnit.NANOSECONDS.toMillis(attemptTimeoutNanos));
+            channel.close();
+        }
+        expireRequests(now);
+    }
+
+    private void expireRequests(long now) {
+        Pending p;
+        while ((p = outbox.peek()) != null && now - p.deadlineNanos > 0) {
+            outbox.poll();
+            timeout(p);
+        }
+        for (Pending q : inFlight) {
+            if (q.kind.internal() || q.done) {
+                continue;
+            }
+            if (now - q.deadlineNanos <= 0) {
+                break;
+            }
+            timeout(q);
+        }
+    }
+
+    private void timeout(Pending p) {
+        complete(p, null, new ZkException.OperationTimeout(p.path,
+                "no response within " + config.requestTimeout().toMillis() + " ms"));
+    }
+
+    /** Fails every request written on the lost connection (ConnectionLoss, or Closed when closing). */
+    private void failInFlight(boolean closed) {
+        Pending p;
+        while ((p = inFlight.poll()) != null) {
+            if (p.kind.internal()) {
+                p.done = true;
+                p.future.complete(null);
+            } else {
+                complete(p, null, closed ? closed(p.path)
+                        : new ZkException.ConnectionLoss(p.path, "connection to " + server + " lost"));
+            }
+        }
+    }
+
+    private void complete(Pending p, Object result, ZkException error) {
+        boolean recorded = error == null ? p.succeed(result) : p.fail(error);
+        if (recorded) {
+            events.execute(p);
+        }
+    }
+
+    private void setState(ConnectionState s) {
+        state = s;
+        stateSink.accept(s);
+    }
+
+    private static ZkException closed(String path) {
+        return new ZkException.Closed(path, "the client is closed");
+    }
+
+    private static ZkException expired(String path) {
+        return new ZkException.SessionExpired(path, "the session expired");
+    }
+
+    /** Forwards the channel's events to the manager (all channels of a client share its event loop). */
+    @ChannelHandler.Sharable
+    private final class Handler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            onMessage(ctx.channel(), msg);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            onChannelClosed(ctx.channel());
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (cause instanceof IOException) {
+                LOG.debug("connection to {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            } else {
+                LOG.warn("closing connection to {}: {}", ctx.channel().remoteAddress(), cause.toString());
+            }
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package dev.zkr.client.netty;
+
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Op;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
+import dev.zkr.wire.Message;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One request of a client from submission to completion: its arguments, the future of its caller, the xid it got
+ * when it was written and its deadline. Runs (as a task of the event thread) to complete the caller's future with
+ * the result or error set on the I/O thread.
+ */
+final class Pending implements Runnable {
+
+    /** Request kinds; the last three are the client's own and never reach a caller. */
+    enum Kind {
+        CREATE, DELETE, EXISTS, GET_DATA, SET_DATA, GET_CHILDREN, MULTI, SYNC, ADD_WATCH, REMOVE_WATCHES,
+        PING, SET_WATCHES, CLOSE_SESSION;
+
+        boolean internal() {
+            return this == PING || this == SET_WATCHES || this == CLOSE_SESSION;
+        }
+    }
+
+    final Kind kind;
+    final String path;
+    final CompletableFuture<Object> future;
+    final long deadlineNanos;
+
+    // arguments (which ones are set depends on the kind)
+    byte[] data;
+    int version;
+    CreateMode createMode;
+    Watcher watcher;
+    Op[] ops;
+    AddWatchMode addWatchMode;
+    WatcherType watcherType;
+    WatchRegistry.Snapshot watches;
+    long relativeZxid;
+
+    // set on the I/O thread
+    int xid;
+    /** True once an outcome is decided (result, error, timeout): later outcomes are ignored. */
+    boolean done;
+    private Object result;
+    private Throwable error;
+
+    Pending(Kind kind, String path, long deadlineNanos) {
+        this.kind = kind;
+        this.path = path;
+        this.deadlineNanos = deadlineNanos;
+        this.future = new CompletableFuture<>();
+    }
+
+    /** Records the outcome; returns false if one was already recorded. The caller then runs this on the event thread. */
+    boolean succeed(Object value) {
+        if (done) {
+            return false;
+        }
+        done = true;
+        result = value;
+        return true;
+    }
+
+    boolean fail(Throwable t) {
+        if (done) {
+            return false;
+        }
+        done = true;
+        error = t;
+        return true;
+    }
+
+    @Override
+    public void run() {
+        if (error != null) {
+            future.completeExceptionally(error);
+        } else {
+            future.complete(result);
+        }
+    }
+
+    /** The wire request for the xid this request got. */
+    Message.Request toMessage() {
+        return switch (kind) {
+            case CREATE -> new Message.CreateRequest(xid, path, data, createMode);
+            case DELETE -> new Message.DeleteRequest(xid, path, version);
+            case EXISTS -> new Message.ExistsRequest(xid, path, watcher != null);
+            case GET_DATA -> new Message.GetDataRequest(xid, path, watcher != null);
+            case SET_DATA -> new Message.SetDataRequest(xid, path, data, version);
+            case GET_CHILDREN -> new Message.GetChildrenRequest(xid, path, watcher != null);
+            case MULTI -> new Message.MultiRequest(xid, ops);
+            case SYNC -> new Message.SyncRequest(xid, path);
+            case ADD_WATCH -> new Message.AddWatchRequest(xid, path, addWatchMode);
+            case REMOVE_WATCHES -> new Message.RemoveWatchesRequest(xid, path, watcherType);
+            case PING -> new Message.PingRequest(xid);
+            case SET_WATCHES -> new Message.SetWatchesRequest(xid, relativeZxid, watches.data(), watches.exist(),
+                    watches.child(), watches.persistent(), watches.recursive());
+            case CLOSE_SESSION -> new Message.CloseSessionRequest(xid);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return kind + (path == null ? "" : " " + path) + " xid=" + xid;
+    }
+}

@@ -1,0 +1,239 @@
+package dev.zkr.server;
+
+import dev.zkr.client.ZkException;
+import dev.zkr.wire.Message;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Per-connection protocol logic on the event loop: the handshake state machine, forwarding requests to the
+ * {@link Core} in batches (one hand-off per socket read), backpressure, liveness, and closing the connection with
+ * one log line on any protocol violation.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
+
+    private enum State { AWAIT_CONNECT, CONNECTING, ATTACHED, CLOSING }
+
+    private final ServerConfig config;
+    private final Core core;
+    private Connection connection;
+    private State state = State.AWAIT_CONNECT;
+    private List<Core.Inbound> batch = new ArrayList<>();
+    /** Requests that arrived while the handshake was in progress. */
+    private List<Message.Request> early;
+    private int inFlight;
+    private boolean readingPaused;
+    private ScheduledFuture<?> handshakeTimer;
+
+    ConnectionHandler(ServerConfig config, Core core) {
+        this.config = config;
+        this.core = core;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        connection = new Connection(ctx.channel(), this, core.outbox());
+        long ms = config.handshakeTimeout().toMillis();
+        handshakeTimer = ctx.executor().schedule(() -> {
+            if (state == State.AWAIT_CONNECT || state == State.CONNECTING) {
+                fail(ctx, "no handshake within " + ms + " ms", false);
+            }
+        }, ms, TimeUnit.MILLISECONDS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof Message m)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        switch (state) {
+            case AWAIT_CONNECT -> {
+                if (!(m instanceof Message.ConnectRequest cr)) {
+                    fail(ctx, "expected ConnectRequest first, got " + m.getClass().getSimpleName(), true);
+                } else if (cr.protocolVersion() != Message.PROTOCOL_VERSION) {
+                    fail(ctx, "unsupported protocol version " + cr.protocolVersion() + " (server speaks "
+                            + Message.PROTOCOL_VERSION + ")", true);
+                } else {
+                    state = State.CONNECTING;
+                    batch.add(new Core.Inbound(connection, cr));
+                }
+            }
+            case CONNECTING -> {
+                if (m instanceof Message.Request r) {
+                    if (early == null) {
+                        early = new ArrayList<>();
+                    }
+                    early.add(r);
+                    inFlight++;
+                    checkBackpressure(ctx);
+                } else {
+                    fail(ctx, "unexpected " + m.getClass().getSimpleName() + " during the handshake", true);
+                }
+            }
+            case ATTACHED -> {
+                if (m instanceof Message.Request r) {
+                    batch.add(new Core.Inbound(connection, r));
+                    inFlight++;
+                    checkBackpressure(ctx);
+                } else {
+                    fail(ctx, "unexpected " + m.getClass().getSimpleName() + " after the handshake", true);
+                }
+            }
+            case CLOSING -> {
+                // drop: the connection is going away
+            }
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        submitBatch();
+        ctx.fireChannelReadComplete();
+    }
+
+    private void submitBatch() {
+        if (!batch.isEmpty()) {
+            List<Core.Inbound> b = batch;
+            batch = new ArrayList<>();
+            core.submit(b);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+        batch.clear();
+        state = State.CLOSING;
+        core.disconnected(connection);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        checkBackpressure(ctx);
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            fail(ctx, "no request or ping within the session timeout of " + connection.timeoutMs + " ms", false);
+        } else {
+            ctx.fireUserEventTriggered(evt);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (state == State.CLOSING) {
+            return;
+        }
+        if (cause instanceof IOException) {
+            // the peer reset or vanished: nothing to tell it
+            closeQuietly(ctx, "connection error: " + cause.getMessage());
+        } else {
+            Throwable c = cause instanceof DecoderException && cause.getCause() != null
+                    && !(cause instanceof TooLongFrameException) ? cause.getCause() : cause;
+            fail(ctx, "bad input: " + c.getClass().getSimpleName() + ": " + firstLine(c.getMessage()), true);
+        }
+    }
+
+    // ---- called by Connection on the event loop ----
+
+    /** The core attached a session: start liveness checks and serve the requests that arrived meanwhile. */
+    void attached(int timeoutMs) {
+        if (state != State.CONNECTING) {
+            return;
+        }
+        state = State.ATTACHED;
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+        connection.channel.pipeline().addBefore("connection", "idle",
+                new IdleStateHandler(timeoutMs, 0, 0, TimeUnit.MILLISECONDS));
+        if (early != null) {
+            for (Message.Request r : early) {
+                batch.add(new Core.Inbound(connection, r));
+            }
+            early = null;
+            submitBatch();
+        }
+    }
+
+    /** The core decided to close this connection (session closed, expired or refused). */
+    void closing() {
+        state = State.CLOSING;
+    }
+
+    /** Replies were written: release backpressure if it was applied. */
+    void replied(int replies) {
+        inFlight -= replies;
+        if (readingPaused) {
+            checkBackpressure(connection.channel.pipeline().context(this));
+        }
+    }
+
+    private void checkBackpressure(ChannelHandlerContext ctx) {
+        if (ctx == null) {
+            return;
+        }
+        boolean pause = inFlight >= config.maxInFlightPerConnection() || !ctx.channel().isWritable();
+        boolean resume = inFlight <= config.maxInFlightPerConnection() / 2 && ctx.channel().isWritable();
+        if (pause && !readingPaused) {
+            readingPaused = true;
+            ctx.channel().config().setAutoRead(false);
+        } else if (resume && readingPaused) {
+            readingPaused = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    /** Logs one line, tells the peer why (if it speaks the protocol) and closes. */
+    private void fail(ChannelHandlerContext ctx, String why, boolean tellPeer) {
+        if (state == State.CLOSING) {
+            return;
+        }
+        state = State.CLOSING;
+        log.warn("closing connection from {}: {}", connection, why);
+        if (tellPeer && ctx.channel().isActive()) {
+            ctx.writeAndFlush(new Message.ProtocolError(ZkException.Code.MARSHALLING_ERROR.intValue(), why))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+
+    private void closeQuietly(ChannelHandlerContext ctx, String why) {
+        state = State.CLOSING;
+        log.debug("closing connection from {}: {}", connection, why);
+        ctx.close();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

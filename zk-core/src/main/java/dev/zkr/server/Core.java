@@ -1,0 +1,304 @@
+package dev.zkr.server;
+
+import dev.zkr.tree.ApplyResult;
+import dev.zkr.tree.DataTree;
+import dev.zkr.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The driver of the request pipeline: one thread that owns the tree, the pending changes, the watches and the
+ * sessions, so none of them needs a lock. Each round it takes every event queued (requests from the event loops,
+ * commit notices from the log, timer ticks), runs them through the stages, appends the round's txns to the log
+ * with one durability request, and flushes each touched connection once.
+ *
+ * <p>Ordering: writes (and syncs and failed writes) are sequenced in {@link #inFlight} in prepare order and
+ * completed strictly in that order once committed; a read waits in its connection's queue behind that
+ * connection's earlier writes, so every session is answered in FIFO order and sees its own writes.
+ */
+final class Core {
+
+    private static final Logger log = LoggerFactory.getLogger(Core.class);
+
+    /** A request (or handshake) from a connection. */
+    record Inbound(Connection connection, Message message) {
+    }
+
+    private record Disconnected(Connection connection) {
+    }
+
+    private record Committed(long zxid) {
+    }
+
+    private record Task(Runnable runnable) {
+    }
+
+    private final ServerConfig config;
+    private final DataTree tree;
+    private final SessionGate gate;
+    private final ReadStage reads;
+    private final PrepStage prep;
+    private final LogStage logStage;
+    private final ApplyStage apply;
+    private final Housekeeping housekeeping;
+    private final Outbox outbox = new Outbox();
+    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private final Thread thread;
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private long committedZxid;
+    private volatile boolean stopping;
+    private volatile boolean killed;
+    private volatile Throwable failure;
+
+    Core(ServerConfig config, DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep,
+         LogStageFactory logStageFactory, ApplyStage apply, Housekeeping housekeeping) {
+        this.config = config;
+        this.tree = tree;
+        this.gate = gate;
+        this.reads = reads;
+        this.prep = prep;
+        this.apply = apply;
+        this.housekeeping = housekeeping;
+        this.committedZxid = tree.lastZxid();
+        this.logStage = logStageFactory.create(new QuorumOfOne(this::committed), this::logFailed);
+        this.thread = new Thread(this::run, "zkr-core");
+        this.thread.setDaemon(true);
+    }
+
+    /** Creates the log stage once the core's commit callback exists. */
+    interface LogStageFactory {
+        LogStage create(Quorum quorum, java.util.function.Consumer<Throwable> onFailure);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Outbox outbox() {
+        return outbox;
+    }
+
+    // ---- entry points (any thread) ------------------------------------------------------------------------------
+
+    /** Requests read from one connection in one socket read. */
+    void submit(List<Inbound> batch) {
+        queue.add(batch);
+    }
+
+    void disconnected(Connection c) {
+        queue.add(new Disconnected(c));
+    }
+
+    /** Runs a task on the core thread (server hooks such as expireSession). */
+    void execute(Runnable r) {
+        queue.add(new Task(r));
+    }
+
+    private void committed(long zxid) {
+        queue.add(new Committed(zxid));
+    }
+
+    private void logFailed(Throwable e) {
+        log.error("transaction log failed, the server stops serving writes: {}", e.toString());
+        failure = e;
+        queue.add(new Task(() -> { }));
+    }
+
+    /**
+     * Stops after the round in progress: no new requests are taken, every txn already prepared is logged and
+     * applied and answered (waiting at most the given time), then the thread ends.
+     */
+    void stop(long timeoutMs) {
+        stopping = true;
+        queue.add(new Task(() -> { }));
+        try {
+            stopped.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            log.warn("core did not finish its last round within {} ms", timeoutMs);
+            kill();
+        }
+    }
+
+    /** Stops at once, abandoning everything in flight (crash simulation). */
+    void kill() {
+        killed = true;
+        thread.interrupt();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- the core thread ----------------------------------------------------------------------------------------
+
+    private void run() {
+        List<Object> events = new ArrayList<>();
+        long nextTick = System.currentTimeMillis();
+        try {
+            while (!killed) {
+                long now = System.currentTimeMillis();
+                Object first = queue.poll(Math.max(1, nextTick - now), TimeUnit.MILLISECONDS);
+                if (killed) {
+                    break;
+                }
+                if (first != null) {
+                    events.add(first);
+                    queue.drainTo(events);
+                }
+                now = System.currentTimeMillis();
+                for (Object e : events) {
+                    handle(e, now);
+                }
+                events.clear();
+                if (now >= nextTick) {
+                    if (!stopping && failure == null) {
+                        housekeeping.tick(now, this);
+                    }
+                    nextTick = now + housekeeping.tickIntervalMs();
+                }
+                completeReady();
+                logStage.endRound();
+                outbox.flush();
+                if (stopping && inFlight.isEmpty()) {
+                    break;
+                }
+                if (failure != null && stopping) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            // killed
+        } catch (Throwable t) {
+            log.error("core thread failed; the server stops serving", t);
+            failure = t;
+        } finally {
+            stopped.complete(null);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void handle(Object e, long now) {
+        if (e instanceof List<?> batch) {
+            for (Inbound in : (List<Inbound>) batch) {
+                if (stopping || failure != null) {
+                    break;
+                }
+                onMessage(in.connection(), in.message(), now);
+            }
+        } else if (e instanceof Committed c) {
+            committedZxid = Math.max(committedZxid, c.zxid());
+        } else if (e instanceof Disconnected d) {
+            d.connection().closed = true;
+            d.connection().queue.clear();
+            gate.disconnected(d.connection());
+        } else if (e instanceof Task t) {
+            t.runnable().run();
+        }
+    }
+
+    private void onMessage(Connection c, Message m, long now) {
+        if (c.closed) {
+            return;
+        }
+        if (m instanceof Message.ConnectRequest cr) {
+            gate.connect(c, cr, now, this);
+            return;
+        }
+        Message.Request r = (Message.Request) m;
+        if (!gate.touch(c, now)) {
+            c.reply(Replies.error(r.xid(), tree.lastZxid(), dev.zkr.client.ZkException.Code.SESSION_EXPIRED,
+                    "session expired"));
+            return;
+        }
+        if (r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
+                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest) {
+            sequence(prep.write(c, r));
+        } else if (r instanceof Message.SyncRequest) {
+            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, null));
+        } else if (r instanceof Message.CloseSessionRequest) {
+            sequence(gate.close(c, r, this));
+        } else if (c.queue.isEmpty()) {
+            reads.serve(c, r);
+        } else {
+            c.queue.addLast(r);
+        }
+    }
+
+    /** Puts an item into the write order (and its txn into the log). */
+    void sequence(Pending p) {
+        inFlight.addLast(p);
+        if (p.connection != null) {
+            p.connection.queue.addLast(p);
+        }
+        if (p.txn != null) {
+            logStage.append(p.header, p.txn);
+        }
+    }
+
+    PrepStage prep() {
+        return prep;
+    }
+
+    /** Completes, in order, every item whose txn is committed (and the txn-less items behind them). */
+    private void completeReady() {
+        while (!inFlight.isEmpty()) {
+            Pending p = inFlight.peekFirst();
+            if (p.txn != null && p.zxid() > committedZxid) {
+                return;
+            }
+            inFlight.pollFirst();
+            ApplyResult result = p.txn == null ? null : apply.apply(p);
+            long zxid = tree.lastZxid();
+            switch (p.kind) {
+                case CLIENT -> answer(p, result == null
+                        ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
+                        : Replies.error(p.request.xid(), zxid, p.failure))
+                        : Replies.fromApply(p.request, result, zxid));
+                case CREATE_SESSION -> {
+                    dequeue(p);
+                    gate.created(p, System.currentTimeMillis());
+                }
+                case CLOSE_SESSION -> {
+                    answer(p, Replies.ok(p.request.xid(), zxid, null));
+                    gate.closed(p);
+                }
+                case EXPIRE_SESSION -> gate.closed(p);
+                case INTERNAL -> housekeeping.applied(p);
+            }
+            housekeeping.afterApply(p, this);
+        }
+    }
+
+    /** Sends the reply of a sequenced item, then serves the reads that were waiting behind it. */
+    private void answer(Pending p, Message.Reply reply) {
+        Connection c = p.connection;
+        if (c == null || c.closed) {
+            return;
+        }
+        dequeue(p);
+        c.reply(reply);
+        while (!c.queue.isEmpty() && !(c.queue.peekFirst() instanceof Pending)) {
+            reads.serve(c, (Message.Request) c.queue.pollFirst());
+        }
+    }
+
+    private static void dequeue(Pending p) {
+        Connection c = p.connection;
+        if (c != null && c.queue.peekFirst() == p) {
+            c.queue.pollFirst();
+        }
+    }
+
+    boolean failed() {
+        return failure != null;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.zkr.server;
+
+import dev.zkr.storage.Snapshotter;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Periodic work of the core thread: session expiry on every tick, container cleanup (empty containers become
+ * delete txns), and telling the snapshotter how much was applied.
+ */
+final class Housekeeping {
+
+    private final ServerConfig config;
+    private final DataTree tree;
+    private final SessionGate gate;
+    private final Snapshotter snapshotter;
+    private final Set<String> containerDeletes = new HashSet<>();
+    private long nextContainerCheck;
+
+    Housekeeping(ServerConfig config, DataTree tree, SessionGate gate, Snapshotter snapshotter) {
+        this.config = config;
+        this.tree = tree;
+        this.gate = gate;
+        this.snapshotter = snapshotter;
+    }
+
+    /** How often {@link #tick} runs: a fraction of the tick time, so expiry is prompt. */
+    long tickIntervalMs() {
+        return Math.max(10, Math.min(config.tickTimeMs() / 4, 250));
+    }
+
+    void tick(long now, Core core) {
+        gate.expireDue(now, core);
+        if (now >= nextContainerCheck) {
+            nextContainerCheck = now + config.containerCheckInterval().toMillis();
+            for (String path : tree.containersToDelete()) {
+                if (containerDeletes.contains(path)) {
+                    continue;
+                }
+                Pending p = core.prep().prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
+                        0);
+                if (p.txn != null) {
+                    containerDeletes.add(path);
+                    core.sequence(p);
+                }
+            }
+        }
+    }
+
+    /** An internal txn was applied. */
+    void applied(Pending p) {
+        if (p.txn instanceof Txn.DeleteNode d) {
+            containerDeletes.remove(d.path());
+        }
+    }
+
+    /** Counts every applied txn towards the next snapshot. */
+    void afterApply(Pending p, Core core) {
+        if (p.txn != null && snapshotter != null) {
+            snapshotter.afterApply(p.zxid(), 1, 0);
+        }
+    }
+}

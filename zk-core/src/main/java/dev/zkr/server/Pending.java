@@ -1,0 +1,60 @@
+package dev.zkr.server;
+
+import dev.zkr.client.ZkException;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnHeader;
+import dev.zkr.wire.Message;
+
+/**
+ * One sequenced item of the write pipeline, in prepare order: a txn to log and apply, or (txn null) a reply that
+ * must wait for every write sequenced before it (sync, a write that failed validation).
+ */
+final class Pending {
+
+    /** What to do once the item is applied. */
+    enum Kind {
+        /** A client write or sync: answer {@link #request}. */
+        CLIENT,
+        /** A new session: answer the handshake. */
+        CREATE_SESSION,
+        /** The client closed its session: answer, then close the connection. */
+        CLOSE_SESSION,
+        /** The server expired the session: close its connection if it has one. */
+        EXPIRE_SESSION,
+        /** Server housekeeping (container cleanup): nobody to answer. */
+        INTERNAL
+    }
+
+    final Kind kind;
+    /** The connection to answer, or null. */
+    final Connection connection;
+    /** The client request, or null for server-initiated items. */
+    final Message.Request request;
+    /** Header and txn, or null when there is nothing to log. */
+    final TxnHeader header;
+    final Txn txn;
+    /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
+    final ZkException failure;
+    /** For CREATE_SESSION: the negotiated timeout and password. */
+    int timeoutMs;
+    byte[] password;
+
+    Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
+            ZkException failure) {
+        this.kind = kind;
+        this.connection = connection;
+        this.request = request;
+        this.header = header;
+        this.txn = txn;
+        this.failure = failure;
+    }
+
+    long zxid() {
+        return header == null ? 0 : header.zxid();
+    }
+
+    @Override
+    public String toString() {
+        return "Pending[" + kind + (txn == null ? "" : ", zxid 0x" + Long.toHexString(zxid()) + ", " + txn) + "]";
+    }
+}

@@ -1,0 +1,100 @@
+package dev.zkr.server;
+
+import dev.zkr.client.Op;
+import dev.zkr.client.ZkException;
+import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Request;
+import dev.zkr.tree.TxnHeader;
+import dev.zkr.tree.TxnPreparer;
+import dev.zkr.wire.Message;
+
+import java.util.Arrays;
+
+/**
+ * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
+ * pending changes by the {@link TxnPreparer}, stamped with the next zxid and the current time. A request that fails
+ * validation becomes a txn-less item that answers with its error in order.
+ */
+final class PrepStage {
+
+    private final TxnPreparer preparer;
+    private long lastZxid;
+
+    PrepStage(TxnPreparer preparer, long lastZxid) {
+        this.preparer = preparer;
+        this.lastZxid = lastZxid;
+    }
+
+    /** A client write (create, delete, setData, multi). */
+    Pending write(Connection c, Message.Request r) {
+        Request request;
+        try {
+            request = toRequest(r);
+        } catch (RuntimeException e) {
+            return new Pending(Pending.Kind.CLIENT, c, r, null, null,
+                    ZkException.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
+        }
+        return prepare(Pending.Kind.CLIENT, c, r, request, c.sessionId);
+    }
+
+    /** Any request, for the given kind; a failure yields a txn-less item carrying the error. */
+    Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
+        long zxid = lastZxid + 1;
+        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId);
+        Prepared prepared = preparer.prepare(request, sessionId, zxid);
+        if (prepared instanceof Prepared.Ok ok) {
+            lastZxid = zxid;
+            return new Pending(kind, c, r, header, ok.txn(), null);
+        }
+        return new Pending(kind, c, r, null, null, ((Prepared.Failed) prepared).toException());
+    }
+
+    /** Releases the pending changes of an applied zxid. */
+    void applied(long zxid) {
+        preparer.applied(zxid);
+    }
+
+    long lastZxid() {
+        return lastZxid;
+    }
+
+    private static Request toRequest(Message.Request r) {
+        if (r instanceof Message.CreateRequest c) {
+            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+        } else if (r instanceof Message.DeleteRequest d) {
+            return new Request.Delete(d.path(), d.version());
+        } else if (r instanceof Message.SetDataRequest s) {
+            return new Request.SetData(s.path(), s.data() == null ? new byte[0] : s.data(), s.version());
+        } else if (r instanceof Message.MultiRequest m) {
+            if (m.ops() == null) {
+                throw new IllegalArgumentException("multi without ops");
+            }
+            return Request.multi(Arrays.asList(m.ops()).stream().map(PrepStage::nonNullOp).map(PrepStage::fixOp)
+                    .toList());
+        }
+        throw new IllegalArgumentException("not a write: " + r.getClass().getSimpleName());
+    }
+
+    private static Op nonNullOp(Op op) {
+        if (op == null) {
+            throw new IllegalArgumentException("null op in multi");
+        }
+        return op;
+    }
+
+    private static Op fixOp(Op op) {
+        if (op instanceof Op.Create c) {
+            return Op.create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+        } else if (op instanceof Op.SetData s && s.data() == null) {
+            return Op.setData(s.path(), new byte[0], s.version());
+        }
+        return op;
+    }
+
+    private static <T> T require(T mode) {
+        if (mode == null) {
+            throw new IllegalArgumentException("create mode missing");
+        }
+        return mode;
+    }
+}

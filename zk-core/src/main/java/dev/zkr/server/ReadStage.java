@@ -1,0 +1,117 @@
+package dev.zkr.server;
+
+import dev.zkr.client.Children;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Stat;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.WatchTable;
+import dev.zkr.wire.Message;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Serves reads and watch management from the applied tree (core thread, so the tree cannot change between the
+ * read and the watch registration) and queues the reply on the connection.
+ */
+final class ReadStage {
+
+    private final DataTree tree;
+    private final WatchTable watches;
+    private final ApplyStage apply;
+
+    ReadStage(DataTree tree, WatchTable watches, ApplyStage apply) {
+        this.tree = tree;
+        this.watches = watches;
+        this.apply = apply;
+    }
+
+    void serve(Connection c, Message.Request r) {
+        Message.Reply reply;
+        try {
+            reply = read(c, r);
+        } catch (ZkException e) {
+            reply = Replies.error(r.xid(), tree.lastZxid(), e.code(), e.getMessage());
+        }
+        c.reply(reply);
+    }
+
+    private Message.Reply read(Connection c, Message.Request r) {
+        long sid = c.sessionId;
+        long zxid = tree.lastZxid();
+        int xid = r.xid();
+        if (r instanceof Message.GetDataRequest g) {
+            String path = valid(g.path());
+            NodeData nd = tree.getData(path);
+            if (nd == null) { // like ZooKeeper, no watch is left on a missing node
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            if (g.watch()) {
+                watches.addDataWatch(sid, path);
+            }
+            return Replies.ok(xid, zxid, new Message.DataBody(nd.data(), nd.stat()));
+        } else if (r instanceof Message.ExistsRequest e) {
+            String path = valid(e.path());
+            Stat stat = tree.exists(path);
+            if (e.watch()) {
+                if (stat != null) {
+                    watches.addDataWatch(sid, path);
+                } else {
+                    watches.addExistsWatch(sid, path);
+                }
+            }
+            return Replies.ok(xid, zxid, new Message.StatBody(stat));
+        } else if (r instanceof Message.GetChildrenRequest g) {
+            String path = valid(g.path());
+            Children ch = tree.getChildren(path);
+            if (ch == null) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            if (g.watch()) {
+                watches.addChildWatch(sid, path);
+            }
+            return Replies.ok(xid, zxid, new Message.ChildrenBody(ch.names().toArray(new String[0]), ch.stat()));
+        } else if (r instanceof Message.PingRequest) {
+            return Replies.ok(xid, zxid, null);
+        } else if (r instanceof Message.AddWatchRequest a) {
+            String path = valid(a.path());
+            if (a.mode() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watch mode missing");
+            }
+            watches.addPersistentWatch(sid, path, a.mode());
+            return Replies.ok(xid, zxid, null);
+        } else if (r instanceof Message.RemoveWatchesRequest rw) {
+            String path = valid(rw.path());
+            if (rw.type() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watcher type missing");
+            }
+            return watches.remove(sid, path, rw.type()) ? Replies.ok(xid, zxid, null)
+                    : Replies.error(xid, zxid, ZkException.Code.NO_WATCHER, null);
+        } else if (r instanceof Message.SetWatchesRequest s) {
+            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, list(s.dataWatches()),
+                    list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
+                    list(s.persistentRecursiveWatches())));
+            return Replies.ok(xid, zxid, null);
+        }
+        return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    private static List<String> list(String[] paths) {
+        if (paths == null) {
+            return List.of();
+        }
+        for (String p : paths) {
+            valid(p);
+        }
+        return Arrays.asList(paths);
+    }
+
+    private static String valid(String path) {
+        if (path == null || !ZkPaths.isValid(path)) {
+            throw ZkException.of(ZkException.Code.INVALID_PATH, path);
+        }
+        return path;
+    }
+}

@@ -1,0 +1,164 @@
+package dev.zkr.server;
+
+import dev.zkr.client.ZkException;
+import dev.zkr.session.SessionTable;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Request;
+import dev.zkr.tree.WatchTable;
+import dev.zkr.wire.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The session gate (core thread): the handshake (new session through a CreateSession txn, re-attach by id and
+ * password, refusal), which connection serves which session, heartbeats, and expiry through a CloseSession txn.
+ */
+final class SessionGate {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionGate.class);
+
+    private final ServerConfig config;
+    private final SessionTable sessions;
+    private final DataTree tree;
+    private final WatchTable watches;
+    private final Map<Long, Connection> bySession = new HashMap<>();
+
+    SessionGate(ServerConfig config, SessionTable sessions, DataTree tree, WatchTable watches) {
+        this.config = config;
+        this.sessions = sessions;
+        this.tree = tree;
+        this.watches = watches;
+    }
+
+    /** The connection currently serving a session, or null. */
+    Connection connectionOf(long sessionId) {
+        return bySession.get(sessionId);
+    }
+
+    void connect(Connection c, Message.ConnectRequest cr, long now, Core core) {
+        if (cr.lastZxidSeen() > tree.lastZxid()) {
+            refuse(c, ZkException.Code.CONNECTION_LOSS, "server has not seen zxid 0x"
+                    + Long.toHexString(cr.lastZxidSeen()) + " yet (it is at 0x" + Long.toHexString(tree.lastZxid())
+                    + ")");
+            return;
+        }
+        if (cr.sessionId() == 0) {
+            long id = sessions.nextSessionId();
+            while (tree.session(id) != null || sessions.timeoutOf(id) >= 0) {
+                id = sessions.nextSessionId();
+            }
+            int timeout = sessions.negotiateTimeout(cr.sessionTimeoutMs());
+            byte[] password = sessions.passwordFor(id);
+            Pending p = core.prep().prepare(Pending.Kind.CREATE_SESSION, c, null,
+                    new Request.CreateSession(id, timeout, password), id);
+            if (p.txn == null) {
+                refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.getMessage());
+                return;
+            }
+            p.timeoutMs = timeout;
+            p.password = password;
+            core.sequence(p);
+            return;
+        }
+        long id = cr.sessionId();
+        if (!sessions.isActive(id) || cr.password() == null || !sessions.checkPassword(id, cr.password())) {
+            refuse(c, ZkException.Code.SESSION_EXPIRED, "session 0x" + Long.toHexString(id) + " expired");
+            return;
+        }
+        sessions.touch(id, now);
+        attach(c, id, sessions.timeoutOf(id), tree.session(id).password());
+    }
+
+    /** The CreateSession txn is applied: the session exists; answer the handshake. */
+    void created(Pending p, long now) {
+        long id = p.header.sessionId();
+        sessions.add(id, p.timeoutMs, p.password, now);
+        if (!p.connection.closed) {
+            attach(p.connection, id, p.timeoutMs, p.password);
+        }
+    }
+
+    private void attach(Connection c, long id, int timeoutMs, byte[] password) {
+        Connection old = bySession.put(id, c);
+        if (old != null && old != c) {
+            old.control(Connection.Control.CLOSE);
+        }
+        c.sessionId = id;
+        c.timeoutMs = timeoutMs;
+        c.send(new Message.ConnectResponse(Message.PROTOCOL_VERSION, id, password, timeoutMs, config.maxDataSize()));
+        c.control(Connection.Control.ATTACHED);
+    }
+
+    private void refuse(Connection c, ZkException.Code code, String why) {
+        log.info("refusing connection from {}: {}", c, why);
+        c.send(new Message.ConnectRefused(code.intValue(), why));
+        c.control(Connection.Control.CLOSE);
+    }
+
+    /** A request or heartbeat of the connection's session; false if the session is gone or closing. */
+    boolean touch(Connection c, long now) {
+        return c.sessionId != 0 && sessions.touch(c.sessionId, now);
+    }
+
+    /** The client asked to close its session: sequence the CloseSession txn. */
+    Pending close(Connection c, Message.Request r, Core core) {
+        sessions.markClosing(c.sessionId);
+        return core.prep().prepare(Pending.Kind.CLOSE_SESSION, c, r, new Request.CloseSession(c.sessionId),
+                c.sessionId);
+    }
+
+    /** Expires the sessions whose deadline passed. */
+    void expireDue(long now, Core core) {
+        for (long id : sessions.expired(now)) {
+            expire(id, core, "timed out");
+        }
+    }
+
+    /** Expires a session now (test hook); false if it is unknown or already closing. */
+    boolean expireNow(long id, Core core) {
+        if (!sessions.markClosing(id)) {
+            return false;
+        }
+        expire(id, core, "expired on request");
+        return true;
+    }
+
+    private void expire(long id, Core core, String why) {
+        log.info("session 0x{} {}: closing it", Long.toHexString(id), why);
+        Pending p = core.prep().prepare(Pending.Kind.EXPIRE_SESSION, null, null, new Request.CloseSession(id), id);
+        if (p.txn == null) {
+            log.warn("cannot expire session 0x{}: {}", Long.toHexString(id), p.failure.getMessage());
+            sessions.remove(id);
+            return;
+        }
+        core.sequence(p);
+    }
+
+    /** The CloseSession txn is applied: forget the session and close its connection. */
+    void closed(Pending p) {
+        long id = p.header == null ? (p.connection == null ? 0 : p.connection.sessionId) : p.header.sessionId();
+        sessions.remove(id);
+        watches.removeSession(id);
+        Connection c = bySession.remove(id);
+        if (c != null) {
+            c.control(Connection.Control.CLOSE);
+        }
+    }
+
+    /** A connection went away: its session lives on until it reconnects or expires; its watches go. */
+    void disconnected(Connection c) {
+        long id = c.sessionId;
+        if (id != 0 && bySession.get(id) == c) {
+            bySession.remove(id);
+            watches.removeSession(id);
+        }
+    }
+
+    /** Live sessions (for tests and metrics). */
+    int sessionCount() {
+        return sessions.size();
+    }
+}

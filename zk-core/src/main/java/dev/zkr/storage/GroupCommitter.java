@@ -1,0 +1,310 @@
+package dev.zkr.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer of the active segment. Appends are queued; the writer thread takes everything queued while
+ * its previous fsync ran, encodes it into one buffer, writes it with one positional write, forces it with one
+ * {@code force(false)} and only then hands the batch to an acknowledgement thread, which completes the futures in
+ * zxid order. A failed write or fsync poisons the log: the batch and everything after it fail.
+ */
+final class GroupCommitter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
+
+    /** A queued record; zxid -1 is a sync marker without a record. */
+    private record Pending(long zxid, byte[] payload, CompletableFuture<Void> future) {
+    }
+
+    private final TxnLog log;
+    private final LogConfig config;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition wake = lock.newCondition();
+    private List<Pending> queue = new ArrayList<>();
+    private long lastAcceptedZxid;
+    private boolean closing;
+    private volatile StorageException failure;
+
+    private final Thread thread;
+    private final ExecutorService acks;
+    private final CRC32C crc = new CRC32C();
+    private ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+
+    // writer-thread state
+    private FileChannel channel;
+    private long writePos;
+    private long allocated;
+    private long lastWrittenZxid;
+
+    private volatile long durableZxid;
+    private volatile long fsyncs;
+    private volatile long records;
+
+    GroupCommitter(TxnLog log, LogConfig config, FileChannel channel, long writePos, long fileSize, long lastZxid) {
+        this.log = log;
+        this.config = config;
+        this.channel = channel;
+        this.writePos = writePos;
+        this.allocated = fileSize;
+        this.lastAcceptedZxid = lastZxid;
+        this.lastWrittenZxid = lastZxid;
+        this.durableZxid = lastZxid;
+        String name = log.directory().getFileName() == null ? "log" : log.directory().getFileName().toString();
+        this.acks = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "zkr-log-ack-" + name);
+            t.setDaemon(true);
+            return t;
+        });
+        this.thread = new Thread(this::run, "zkr-log-writer-" + name);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** Queues a record; {@code future} may be null. */
+    void enqueue(long zxid, byte[] payload, CompletableFuture<Void> future) {
+        lock.lock();
+        try {
+            checkUsable();
+            if (zxid != -1) {
+                if (zxid <= lastAcceptedZxid) {
+                    throw new IllegalArgumentException("zxid 0x" + Long.toHexString(zxid)
+                            + " is not above the last appended zxid 0x" + Long.toHexString(lastAcceptedZxid));
+                }
+                lastAcceptedZxid = zxid;
+            }
+            queue.add(new Pending(zxid, payload, future));
+            if (queue.size() == 1) {
+                wake.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void checkUsable() {
+        if (failure != null) {
+            throw new StorageException("transaction log " + log.directory() + " failed earlier: "
+                    + failure.getMessage(), failure);
+        }
+        if (closing) {
+            throw new StorageException("transaction log " + log.directory() + " is closed");
+        }
+    }
+
+    long lastAcceptedZxid() {
+        lock.lock();
+        try {
+            return lastAcceptedZxid;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long durableZxid() {
+        return durableZxid;
+    }
+
+    long fsyncs() {
+        return fsyncs;
+    }
+
+    long records() {
+        return records;
+    }
+
+    StorageException failure() {
+        return failure;
+    }
+
+    /** Writes out everything queued, stops the threads and trims the preallocated tail of the active segment. */
+    void close() {
+        lock.lock();
+        try {
+            closing = true;
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        acks.shutdown();
+        try {
+            if (!acks.awaitTermination(30, TimeUnit.SECONDS)) {
+                LOG.warn("Log acknowledgement thread of {} did not finish within 30 s", log.directory());
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void run() {
+        List<Pending> batch = null;
+        try {
+            while (true) {
+                lock.lock();
+                try {
+                    while (queue.isEmpty() && !closing) {
+                        wake.awaitUninterruptibly();
+                    }
+                    if (queue.isEmpty()) {
+                        break;
+                    }
+                    batch = queue;
+                    queue = new ArrayList<>(Math.max(16, batch.size()));
+                } finally {
+                    lock.unlock();
+                }
+                write(batch);
+                List<Pending> done = batch;
+                batch = null;
+                acks.execute(() -> complete(done, null));
+            }
+            finish();
+        } catch (Throwable t) {
+            poison(t, batch);
+        }
+    }
+
+    private void write(List<Pending> batch) throws IOException {
+        int bytes = 0;
+        int last = -1;
+        int count = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            Pending p = batch.get(i);
+            if (p.zxid != -1) {
+                bytes += LogFormat.recordBytes(p.payload.length);
+                last = i;
+                count++;
+            }
+        }
+        if (last < 0) {
+            return; // only sync markers: everything before them is already durable
+        }
+        if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
+            roll();
+        }
+        if (buf.capacity() < bytes) {
+            buf = ByteBuffer.allocateDirect(Integer.highestOneBit(bytes - 1) << 1);
+        }
+        buf.clear();
+        for (int i = 0; i <= last; i++) {
+            Pending p = batch.get(i);
+            if (p.zxid != -1) {
+                LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last);
+            }
+        }
+        buf.flip();
+        preallocate(writePos + bytes);
+        long at = writePos;
+        while (buf.hasRemaining()) {
+            at += channel.write(buf, at);
+        }
+        channel.force(false);
+        writePos = at;
+        lastWrittenZxid = batch.get(last).zxid;
+        fsyncs++;
+        records += count;
+        durableZxid = lastWrittenZxid;
+        log.published(writePos, lastWrittenZxid);
+    }
+
+    private void preallocate(long needed) throws IOException {
+        if (needed <= allocated) {
+            return;
+        }
+        long target = needed;
+        if (config.preallocateBytes() > 0) {
+            target = Math.max(needed, Math.min(allocated + config.preallocateBytes(), config.segmentBytes()));
+        }
+        long at = Math.max(allocated, writePos);
+        while (at < target) {
+            ByteBuffer z = ZEROS.duplicate();
+            z.limit((int) Math.min(z.capacity(), target - at));
+            at += channel.write(z, at);
+        }
+        allocated = target;
+    }
+
+    private void roll() throws IOException {
+        trim();
+        channel.close();
+        channel = log.startSegment(lastWrittenZxid);
+        writePos = LogFormat.SEGMENT_HEADER_BYTES;
+        allocated = channel.size();
+    }
+
+    /** Cuts the preallocated zeros after the last record and makes the size durable. */
+    private void trim() throws IOException {
+        if (allocated > writePos) {
+            channel.truncate(writePos);
+            allocated = writePos;
+        }
+        channel.force(true);
+    }
+
+    private void finish() throws IOException {
+        trim();
+        channel.close();
+    }
+
+    private void poison(Throwable t, List<Pending> batch) {
+        StorageException e = t instanceof StorageException s ? s
+                : new StorageException("write to transaction log " + log.directory() + " failed: " + t, t);
+        List<Pending> rest;
+        lock.lock();
+        try {
+            failure = e;
+            rest = queue;
+            queue = new ArrayList<>();
+        } finally {
+            lock.unlock();
+        }
+        LOG.error("Transaction log {} failed; no further appends are accepted: {}", log.directory(), e.toString());
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // the log is already failed; the close error adds nothing
+        }
+        List<Pending> failed = new ArrayList<>();
+        if (batch != null) {
+            failed.addAll(batch);
+        }
+        failed.addAll(rest);
+        acks.execute(() -> complete(failed, e));
+    }
+
+    private static void complete(List<Pending> batch, StorageException error) {
+        for (Pending p : batch) {
+            if (p.future != null) {
+                if (error == null) {
+                    p.future.complete(null);
+                } else {
+                    p.future.completeExceptionally(error);
+                }
+            }
+        }
+    }
+}

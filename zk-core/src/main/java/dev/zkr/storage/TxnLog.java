@@ -1,0 +1,327 @@
+package dev.zkr.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The append-only transaction log: segment files {@code log.<hex>} in one directory, each record carrying its
+ * length, a CRC32C and its zxid (layout in {@code LogFormat}).
+ *
+ * <p>Appends are group-committed by one writer thread: every record queued while the previous fsync ran goes out
+ * with one write and one {@code force}. A future returned by {@link #appendAsync} completes only after its record
+ * is durable; futures complete in zxid order, on the log's acknowledgement thread (so callbacks must not block;
+ * hand heavy work to another executor).
+ *
+ * <p>{@link #open} recovers: the last segment is scanned; a torn or corrupt tail (short record, bad checksum,
+ * garbage, zero-filled preallocated space) is truncated with one warning naming file, offset and bytes dropped.
+ * Damage that cannot be a torn tail (valid batches after it, a bad older segment, a gap between segments) throws
+ * {@link CorruptLogException}, at open or when {@link #read} reaches it.
+ *
+ * <p>Thread-safe. Zxids must be strictly increasing across all appends (callers assign them under one lock or from
+ * one thread).
+ */
+public final class TxnLog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TxnLog.class);
+
+    private final Path dir;
+    private final LogConfig config;
+    /** Segments, oldest first; the last one is the active segment. Guarded by {@code this}. */
+    private final List<Segment> segments;
+    /** End of the durable data of the active segment. Guarded by {@code this} for rollover, volatile for reads. */
+    private volatile long activeEnd;
+    private final GroupCommitter writer;
+    private boolean closed;
+
+    private TxnLog(Path dir, LogConfig config, List<Segment> segments, FileChannel active, long end, long lastZxid)
+            throws IOException {
+        this.dir = dir;
+        this.config = config;
+        this.segments = segments;
+        this.activeEnd = end;
+        this.writer = new GroupCommitter(this, config, active, end, active.size(), lastZxid);
+    }
+
+    /** Opens (creating if needed) the log in {@code dir} with default settings and recovers its tail. */
+    public static TxnLog open(Path dir) {
+        return open(dir, LogConfig.defaults());
+    }
+
+    /**
+     * Opens (creating if needed) the log in {@code dir} and recovers its tail.
+     *
+     * @throws CorruptLogException when the log is damaged beyond a torn tail
+     * @throws StorageException    on I/O errors
+     */
+    public static TxnLog open(Path dir, LogConfig config) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(config, "config");
+        try {
+            Files.createDirectories(dir);
+            List<Segment> segments = listSegments(dir);
+            FileChannel active;
+            long end;
+            long lastZxid;
+            if (segments.isEmpty()) {
+                Segment first = new Segment(dir.resolve(Segment.fileName(0)), 0);
+                active = createSegmentFile(dir, first);
+                segments.add(first);
+                end = LogFormat.SEGMENT_HEADER_BYTES;
+                lastZxid = 0;
+            } else {
+                Segment last = segments.get(segments.size() - 1);
+                active = FileChannel.open(last.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+                try {
+                    RecoveredTail tail = TailRecovery.recover(last, active);
+                    end = tail.end();
+                    lastZxid = tail.lastZxid();
+                } catch (RuntimeException | IOException e) {
+                    active.close();
+                    throw e;
+                }
+            }
+            return new TxnLog(dir, config, segments, active, end, lastZxid);
+        } catch (IOException e) {
+            throw new StorageException("cannot open transaction log in " + dir + ": " + e, e);
+        }
+    }
+
+    record RecoveredTail(long end, long lastZxid) {
+    }
+
+    private static List<Segment> listSegments(Path dir) throws IOException {
+        List<Segment> segments = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, LogFormat.SEGMENT_PREFIX + "*")) {
+            for (Path p : files) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(".tmp")) {
+                    Files.deleteIfExists(p); // a segment whose creation never completed
+                    continue;
+                }
+                long first = Files2.parseHexSuffix(name, LogFormat.SEGMENT_PREFIX);
+                if (first < 0) {
+                    continue;
+                }
+                long prev = readHeader(p);
+                if (prev != first - 1) {
+                    throw new CorruptLogException("log segment " + p + " has a damaged header (prevZxid "
+                            + (prev < 0 ? "unreadable" : "0x" + Long.toHexString(prev)) + ")");
+                }
+                segments.add(new Segment(p, prev));
+            }
+        }
+        segments.sort(Comparator.comparingLong(Segment::prevZxid));
+        return segments;
+    }
+
+    static long readHeader(Path p) throws IOException {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            return readHeader(ch);
+        }
+    }
+
+    static long readHeader(FileChannel ch) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(LogFormat.SEGMENT_HEADER_BYTES);
+        while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
+            // keep reading
+        }
+        header.flip();
+        return LogFormat.readSegmentHeader(header);
+    }
+
+    /** Writes a new segment with its header through a temp file and a rename; returns it open for writing. */
+    private static FileChannel createSegmentFile(Path dir, Segment segment) throws IOException {
+        Path tmp = dir.resolve(segment.name() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            ByteBuffer header = ByteBuffer.allocate(LogFormat.SEGMENT_HEADER_BYTES);
+            LogFormat.putSegmentHeader(header, segment.prevZxid());
+            header.flip();
+            while (header.hasRemaining()) {
+                ch.write(header, header.position());
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, segment.path(), StandardCopyOption.ATOMIC_MOVE);
+        Files2.fsyncDirectory(dir);
+        return FileChannel.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+
+    /** Called by the writer thread at rollover: creates the next segment and makes it the active one. */
+    FileChannel startSegment(long prevZxid) throws IOException {
+        Segment next = new Segment(dir.resolve(Segment.fileName(prevZxid)), prevZxid);
+        FileChannel ch = createSegmentFile(dir, next);
+        synchronized (this) {
+            segments.add(next);
+            activeEnd = LogFormat.SEGMENT_HEADER_BYTES;
+        }
+        return ch;
+    }
+
+    /** Called by the writer thread after each fsync. */
+    void published(long end, long zxid) {
+        activeEnd = end;
+    }
+
+    /**
+     * Queues a record and returns a future that completes once the record is on disk (fsynced), or fails with a
+     * {@link StorageException} if the write or fsync failed.
+     *
+     * @throws IllegalArgumentException if {@code zxid} is not above the last appended zxid or the payload is too big
+     * @throws StorageException         if the log is closed or failed earlier
+     */
+    public CompletableFuture<Void> appendAsync(long zxid, byte[] payload) {
+        checkPayload(payload);
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        writer.enqueue(zxid, payload, f);
+        return f;
+    }
+
+    /**
+     * Queues a record without a future of its own; use {@link #sync()} to learn when it is durable.
+     *
+     * @throws IllegalArgumentException if {@code zxid} is not above the last appended zxid or the payload is too big
+     * @throws StorageException         if the log is closed or failed earlier
+     */
+    public void append(long zxid, byte[] payload) {
+        checkPayload(payload);
+        writer.enqueue(zxid, payload, null);
+    }
+
+    private static void checkPayload(byte[] payload) {
+        Objects.requireNonNull(payload, "payload");
+        if (payload.length > LogFormat.MAX_PAYLOAD) {
+            throw new IllegalArgumentException("log record payload of " + payload.length + " bytes exceeds "
+                    + LogFormat.MAX_PAYLOAD);
+        }
+    }
+
+    /** A future that completes once every record appended before this call is durable. */
+    public CompletableFuture<Void> sync() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        writer.enqueue(-1, null, f);
+        return f;
+    }
+
+    /** The zxid of the last record appended (queued), or recovered at open; 0 for an empty log. */
+    public long lastZxid() {
+        return writer.lastAcceptedZxid();
+    }
+
+    /** The zxid of the last record known to be durable. */
+    public long durableZxid() {
+        return writer.durableZxid();
+    }
+
+    /**
+     * The zxid after which this log's history starts: records with larger zxids are all here (until
+     * {@link #lastZxid()}), earlier ones were purged. 0 when nothing was ever purged.
+     */
+    public synchronized long startsAfterZxid() {
+        return segments.get(0).prevZxid();
+    }
+
+    /** How many fsyncs of record batches the writer did since open (for tests and benchmarks). */
+    public long fsyncCount() {
+        return writer.fsyncs();
+    }
+
+    /** How many records were written since open. */
+    public long recordsWritten() {
+        return writer.records();
+    }
+
+    /** The log directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The segment files, oldest first (a copy). */
+    public synchronized List<Path> segmentFiles() {
+        return segments.stream().map(Segment::path).toList();
+    }
+
+    /**
+     * Reads the durable records with zxid above {@code fromZxid}, oldest first, across segments; records appended
+     * after this call may or may not be seen. Close the reader when done.
+     *
+     * @throws StorageException if {@code fromZxid} is older than the purged history ({@link #startsAfterZxid()})
+     */
+    public LogReader read(long fromZxid) {
+        List<Segment> view;
+        long end;
+        synchronized (this) {
+            if (fromZxid < segments.get(0).prevZxid()) {
+                throw new StorageException("log " + dir + " was purged up to zxid 0x"
+                        + Long.toHexString(segments.get(0).prevZxid()) + "; cannot read from 0x"
+                        + Long.toHexString(fromZxid));
+            }
+            int first = 0;
+            for (int i = segments.size() - 1; i >= 0; i--) {
+                if (segments.get(i).prevZxid() <= fromZxid) {
+                    first = i;
+                    break;
+                }
+            }
+            view = List.copyOf(segments.subList(first, segments.size()));
+            end = activeEnd;
+        }
+        return new LogReader(view, end, fromZxid);
+    }
+
+    /**
+     * Deletes segments that hold only records with zxid {@code <= zxid} (typically: the zxid of the oldest
+     * snapshot kept). The active segment is never deleted. Returns the number of segments deleted.
+     */
+    public int purgeUpTo(long zxid) {
+        List<Segment> doomed = new ArrayList<>();
+        synchronized (this) {
+            // segment i holds zxids in (prev_i, prev_{i+1}]
+            while (segments.size() > 1 && segments.get(1).prevZxid() <= zxid) {
+                doomed.add(segments.remove(0));
+            }
+        }
+        for (Segment s : doomed) {
+            try {
+                Files.deleteIfExists(s.path());
+            } catch (IOException e) {
+                throw new StorageException("cannot delete log segment " + s.path() + ": " + e, e);
+            }
+        }
+        if (!doomed.isEmpty()) {
+            Files2.fsyncDirectory(dir);
+            LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(zxid), dir);
+        }
+        return doomed.size();
+    }
+
+    /** Writes and fsyncs everything queued, completes its futures and closes the files. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        writer.close();
+    }
+
+    @Override
+    public String toString() {
+        return "TxnLog[" + dir + "]";
+    }
+}

@@ -1,0 +1,478 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.Children;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.ZkException;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The znode tree with ZooKeeper's {@link Stat} semantics, plus the committed sessions.
+ *
+ * <p><b>Threads.</b> One thread (the apply thread) calls {@link #apply}; any thread may read
+ * ({@link #getData}, {@link #exists}, {@link #getChildren}, ...) and one background thread may write a snapshot
+ * concurrently. Each node's data and stat are read atomically.
+ *
+ * <p><b>Apply.</b> {@link #apply} is deterministic and tolerant of replay: a create of an existing node keeps the
+ * node (but still raises the parent's cversion/pzxid if the txn's values are higher), a delete of a missing node
+ * still sets the parent's pzxid, a setData of a missing node is ignored. Replaying the log from the zxid a fuzzy
+ * snapshot started at therefore converges to the tree the log describes.
+ *
+ * <p><b>Snapshots.</b> {@link #writeSnapshot(DataOutput)} writes the last applied zxid (as of the start), the
+ * committed sessions and every node, one by one, while applies may continue (fuzzy). {@link #readSnapshot(DataInput)}
+ * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order. Format:
+ * {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0, (byte 1, node)*, byte 0}. Framing, CRC
+ * and files are the storage layer's job.
+ *
+ * <p><b>Containers.</b> A container that had children (cversion &gt; 0) and has none is reported by
+ * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
+ * a grace period; zkr does not, yet). Containers report {@code ephemeralOwner == 0} in their Stat.
+ *
+ * <p>aversion is always 0 (no ACLs yet).
+ */
+public final class DataTree {
+    private static final int SNAPSHOT_MAGIC = 0x5A4B5253; // "ZKRS"
+    private static final int SNAPSHOT_VERSION = 1;
+
+    private final ConcurrentHashMap<String, Node> nodes;
+    private final ConcurrentHashMap<Long, SessionInfo> sessions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
+    private final Set<String> containers = ConcurrentHashMap.newKeySet();
+    private volatile long lastZxid;
+
+    /** An empty tree: only the root, with a zeroed stat. */
+    public DataTree() {
+        this(1024);
+    }
+
+    private DataTree(int initialCapacity) {
+        nodes = new ConcurrentHashMap<>(initialCapacity);
+        nodes.put("/", new Node("/"));
+    }
+
+    // ---- reads ---------------------------------------------------------------------------------------------------
+
+    /** The node's data and stat, read atomically, or null if it does not exist. Do not modify the array. */
+    public NodeData getData(String path) {
+        Node n = nodes.get(path);
+        if (n == null) {
+            return null;
+        }
+        synchronized (n) {
+            return new NodeData(n.data, n.statLocked());
+        }
+    }
+
+    /** The node's stat, or null if it does not exist. */
+    public Stat exists(String path) {
+        Node n = nodes.get(path);
+        return n == null ? null : n.stat();
+    }
+
+    /** The child names (unordered) and the node's stat, or null if it does not exist. */
+    public Children getChildren(String path) {
+        Node n = nodes.get(path);
+        if (n == null) {
+            return null;
+        }
+        synchronized (n) {
+            return new Children(n.children == null ? List.of() : n.children.names(), n.statLocked());
+        }
+    }
+
+    /** The zxid of the last applied txn (or the snapshot's zxid after a restore). */
+    public long lastZxid() {
+        return lastZxid;
+    }
+
+    /** Number of nodes including the root. */
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    /** The paths of the ephemeral nodes the session owns (a copy, sorted). */
+    public List<String> ephemerals(long sessionId) {
+        Set<String> set = ephemerals.get(sessionId);
+        return set == null ? List.of() : new ArrayList<>(new TreeSet<>(set));
+    }
+
+    /** The committed sessions (an unmodifiable copy). */
+    public Map<Long, SessionInfo> sessions() {
+        return Map.copyOf(sessions);
+    }
+
+    /** The committed session, or null. */
+    public SessionInfo session(long sessionId) {
+        return sessions.get(sessionId);
+    }
+
+    /**
+     * Containers that had children and have none now, sorted: the server turns each into a
+     * {@link Request.DeleteContainer} request.
+     */
+    public List<String> containersToDelete() {
+        List<String> due = new ArrayList<>();
+        for (String path : containers) {
+            Node n = nodes.get(path);
+            if (n != null) {
+                synchronized (n) {
+                    if (n.container && n.cversion > 0 && n.numChildren() == 0) {
+                        due.add(path);
+                    }
+                }
+            }
+        }
+        Collections.sort(due);
+        return due;
+    }
+
+    /** Projected-state view of one node for Prep, or null if it does not exist. */
+    NodeRecord record(String path) {
+        Node n = nodes.get(path);
+        if (n == null) {
+            return null;
+        }
+        synchronized (n) {
+            return new NodeRecord(n.version, n.cversion, n.numChildren(), n.ephemeralOwner, n.container);
+        }
+    }
+
+    // ---- apply ---------------------------------------------------------------------------------------------------
+
+    /** Applies one txn (apply thread only) and returns the client-visible outcome and the watch triggers. */
+    public ApplyResult apply(TxnHeader header, Txn txn) {
+        List<WatchTrigger> triggers = new ArrayList<>(2);
+        ApplyResult result;
+        if (txn instanceof Txn.Multi m) {
+            List<OpResult> results = new ArrayList<>(m.ops().size());
+            for (Txn op : m.ops()) {
+                results.add(applyOp(header, op, triggers));
+            }
+            result = new ApplyResult(ZkException.Code.OK, null, results, triggers);
+        } else if (txn instanceof Txn.CreateSession cs) {
+            sessions.put(cs.sessionId(), new SessionInfo(cs.sessionId(), cs.timeoutMs(), cs.password()));
+            result = new ApplyResult(ZkException.Code.OK, null, List.of(), List.of());
+        } else if (txn instanceof Txn.CloseSession close) {
+            closeSession(header, close, triggers);
+            result = new ApplyResult(ZkException.Code.OK, null, List.of(), triggers);
+        } else if (txn instanceof Txn.Error e) {
+            List<OpResult> results = new ArrayList<>(e.multiCodes().size());
+            for (ZkException.Code c : e.multiCodes()) {
+                results.add(new OpResult.ErrorResult(c));
+            }
+            result = new ApplyResult(e.code(), e.path(), results, List.of());
+        } else {
+            result = new ApplyResult(ZkException.Code.OK, null, List.of(applyOp(header, txn, triggers)), triggers);
+        }
+        if (header.zxid() > lastZxid) {
+            lastZxid = header.zxid();
+        }
+        return result;
+    }
+
+    private OpResult applyOp(TxnHeader h, Txn op, List<WatchTrigger> triggers) {
+        if (op instanceof Txn.CreateNode c) {
+            return create(h, c, triggers);
+        } else if (op instanceof Txn.DeleteNode d) {
+            delete(h.zxid(), d.path(), triggers);
+            return new OpResult.DeleteResult();
+        } else if (op instanceof Txn.SetData s) {
+            return setData(h, s, triggers);
+        } else if (op instanceof Txn.Check) {
+            return new OpResult.CheckResult();
+        }
+        throw new IllegalArgumentException("not a node op: " + op);
+    }
+
+    private OpResult create(TxnHeader h, Txn.CreateNode c, List<WatchTrigger> triggers) {
+        String path = c.path();
+        String parentPath = parentOf(path);
+        Node parent = nodes.get(parentPath);
+        if (parent == null) {
+            // only possible when replaying a create whose parent a later txn deletes again
+            return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
+        }
+        Node node = nodes.get(path);
+        if (node == null) {
+            node = new Node(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container());
+            nodes.put(path, node);
+            if (c.ephemeralOwner() != 0) {
+                ephemerals.computeIfAbsent(c.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(path);
+            }
+            if (c.container()) {
+                containers.add(path);
+            }
+        }
+        synchronized (parent) {
+            parent.addChild(node);
+            if (c.parentCversion() > parent.cversion) {
+                parent.cversion = c.parentCversion();
+                parent.pzxid = h.zxid();
+            }
+        }
+        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_CREATED, h.zxid()));
+        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, h.zxid()));
+        return new OpResult.CreateResult(path, node.stat());
+    }
+
+    private void delete(long zxid, String path, List<WatchTrigger> triggers) {
+        if ("/".equals(path)) {
+            throw new IllegalArgumentException("cannot delete /");
+        }
+        String parentPath = parentOf(path);
+        Node parent = nodes.get(parentPath);
+        if (parent != null) {
+            synchronized (parent) {
+                parent.removeChild(path);
+                if (zxid > parent.pzxid) {
+                    parent.pzxid = zxid;
+                }
+            }
+        }
+        Node node = nodes.remove(path);
+        if (node != null) {
+            if (node.ephemeralOwner != 0) {
+                Set<String> owned = ephemerals.get(node.ephemeralOwner);
+                if (owned != null) {
+                    owned.remove(path);
+                    if (owned.isEmpty()) {
+                        ephemerals.remove(node.ephemeralOwner);
+                    }
+                }
+            }
+            if (node.container) {
+                containers.remove(path);
+            }
+        }
+        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid));
+        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid));
+    }
+
+    private OpResult setData(TxnHeader h, Txn.SetData s, List<WatchTrigger> triggers) {
+        Node node = nodes.get(s.path());
+        if (node == null) {
+            return new OpResult.ErrorResult(ZkException.Code.NO_NODE); // replay: deleted later anyway
+        }
+        Stat stat;
+        synchronized (node) {
+            node.data = s.data();
+            node.version = s.version();
+            node.mzxid = h.zxid();
+            node.mtime = h.time();
+            stat = node.statLocked();
+        }
+        triggers.add(new WatchTrigger(s.path(), WatchedEvent.Type.NODE_DATA_CHANGED, h.zxid()));
+        return new OpResult.SetDataResult(stat);
+    }
+
+    private void closeSession(TxnHeader h, Txn.CloseSession close, List<WatchTrigger> triggers) {
+        long id = close.sessionId();
+        sessions.remove(id);
+        TreeSet<String> paths = new TreeSet<>(close.ephemerals());
+        Set<String> owned = ephemerals.get(id);
+        if (owned != null) {
+            paths.addAll(owned);
+        }
+        for (String path : paths) {
+            Node n = nodes.get(path);
+            if (n != null && n.ephemeralOwner == id) {
+                delete(h.zxid(), path, triggers);
+            }
+        }
+    }
+
+    static String parentOf(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash == 0 ? "/" : path.substring(0, slash);
+    }
+
+    // ---- snapshots -----------------------------------------------------------------------------------------------
+
+    /**
+     * Writes the tree (fuzzy: applies may run concurrently) and the committed sessions. The zxid written is the last
+     * applied zxid when the call starts; replay every txn after it on the restored tree.
+     */
+    public void writeSnapshot(DataOutput out) throws IOException {
+        writeSnapshot(out, null);
+    }
+
+    /** As {@link #writeSnapshot(DataOutput)}; {@code afterEachNode} (tests) runs after every node written. */
+    void writeSnapshot(DataOutput out, Runnable afterEachNode) throws IOException {
+        out.writeInt(SNAPSHOT_MAGIC);
+        out.writeInt(SNAPSHOT_VERSION);
+        out.writeLong(lastZxid);
+        for (SessionInfo s : sessions.values()) {
+            out.writeByte(1);
+            out.writeLong(s.sessionId());
+            out.writeInt(s.timeoutMs());
+            TxnCodec.writeBytes(out, s.password());
+        }
+        out.writeByte(0);
+        for (Node n : nodes.values()) {
+            byte[] data;
+            long czxid, mzxid, pzxid, ctime, mtime, owner;
+            int version, cversion;
+            boolean container;
+            synchronized (n) {
+                data = n.data;
+                czxid = n.czxid;
+                mzxid = n.mzxid;
+                pzxid = n.pzxid;
+                ctime = n.ctime;
+                mtime = n.mtime;
+                owner = n.ephemeralOwner;
+                version = n.version;
+                cversion = n.cversion;
+                container = n.container;
+            }
+            out.writeByte(1);
+            TxnCodec.writeString(out, n.path);
+            out.writeLong(czxid);
+            out.writeLong(mzxid);
+            out.writeLong(pzxid);
+            out.writeLong(ctime);
+            out.writeLong(mtime);
+            out.writeInt(version);
+            out.writeInt(cversion);
+            out.writeLong(owner);
+            out.writeBoolean(container);
+            TxnCodec.writeBytes(out, data);
+            if (afterEachNode != null) {
+                afterEachNode.run();
+            }
+        }
+        out.writeByte(0);
+    }
+
+    /**
+     * Reads a snapshot written by {@link #writeSnapshot(DataOutput)}. Throws {@link IOException} on a malformed
+     * stream (bad magic or version, truncated input).
+     */
+    public static DataTree readSnapshot(DataInput in) throws IOException {
+        if (in.readInt() != SNAPSHOT_MAGIC) {
+            throw new IOException("not a zkr snapshot (bad magic)");
+        }
+        int version = in.readInt();
+        if (version != SNAPSHOT_VERSION) {
+            throw new IOException("unsupported snapshot version " + version);
+        }
+        DataTree tree = new DataTree(1024);
+        tree.lastZxid = in.readLong();
+        while (readMarker(in)) {
+            long id = in.readLong();
+            int timeout = in.readInt();
+            byte[] password = TxnCodec.readBytes(in);
+            tree.sessions.put(id, new SessionInfo(id, timeout, password));
+        }
+        while (readMarker(in)) {
+            String path = TxnCodec.readString(in);
+            if (path == null || path.isEmpty() || path.charAt(0) != '/') {
+                throw new IOException("bad node path in snapshot: " + path);
+            }
+            Node n = new Node(path);
+            n.czxid = in.readLong();
+            n.mzxid = in.readLong();
+            n.pzxid = in.readLong();
+            n.ctime = in.readLong();
+            n.mtime = in.readLong();
+            n.version = in.readInt();
+            n.cversion = in.readInt();
+            n.ephemeralOwner = in.readLong();
+            n.container = in.readBoolean();
+            n.data = TxnCodec.readBytes(in);
+            tree.nodes.put(path, n);
+        }
+        tree.link();
+        return tree;
+    }
+
+    private static boolean readMarker(DataInput in) throws IOException {
+        byte b = in.readByte();
+        if (b != 0 && b != 1) {
+            throw new IOException("corrupt snapshot: bad record marker " + b);
+        }
+        return b == 1;
+    }
+
+    /** Rebuilds children sets and the ephemeral/container indexes from the node map. */
+    private void link() {
+        for (Node n : nodes.values()) {
+            if (!"/".equals(n.path)) {
+                Node parent = nodes.get(parentOf(n.path));
+                if (parent != null) {
+                    parent.addChild(n); // orphans (fuzzy) stay unlinked until replay deletes them
+                }
+            }
+            if (n.ephemeralOwner != 0) {
+                ephemerals.computeIfAbsent(n.ephemeralOwner, k -> ConcurrentHashMap.newKeySet()).add(n.path);
+            }
+            if (n.container) {
+                containers.add(n.path);
+            }
+        }
+    }
+
+    // ---- diagnostics ---------------------------------------------------------------------------------------------
+
+    /**
+     * A canonical text dump of the whole state (nodes sorted by path with stat, data and children; sessions sorted),
+     * for comparing trees in tests and tools. Not for large trees.
+     */
+    public String canonicalDump() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("lastZxid=").append(lastZxid).append('\n');
+        Map<String, Node> sorted = new TreeMap<>(nodes);
+        for (Node n : sorted.values()) {
+            synchronized (n) {
+                List<String> names = n.children == null ? new ArrayList<>() : n.children.names();
+                Collections.sort(names);
+                sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
+                        .append(" data=").append(java.util.HexFormat.of().formatHex(n.data))
+                        .append(" children=").append(names).append('\n');
+            }
+        }
+        new TreeMap<>(sessions).values().forEach(s -> sb.append(s).append(' ')
+                .append(java.util.HexFormat.of().formatHex(s.password())).append('\n'));
+        Map<Long, Set<String>> eph = new TreeMap<>();
+        ephemerals.forEach((k, v) -> eph.put(k, new TreeSet<>(v)));
+        sb.append("ephemerals=").append(eph).append('\n');
+        sb.append("containers=").append(new TreeSet<>(containers)).append('\n');
+        return sb.toString();
+    }
+
+    /** Internal consistency check for tests: children sets match the node map, indexes match the nodes. */
+    void checkInvariants() {
+        Map<String, Set<String>> expectedChildren = new HashMap<>();
+        for (Node n : nodes.values()) {
+            if (!"/".equals(n.path)) {
+                String parent = parentOf(n.path);
+                if (!nodes.containsKey(parent)) {
+                    throw new IllegalStateException("orphan " + n.path);
+                }
+                expectedChildren.computeIfAbsent(parent, k -> new HashSet<>()).add(dev.zkr.client.ZkPaths.name(n.path));
+            }
+        }
+        for (Node n : nodes.values()) {
+            Set<String> actual = new HashSet<>(n.childNames());
+            Set<String> expected = expectedChildren.getOrDefault(n.path, Set.of());
+            if (!actual.equals(expected)) {
+                throw new IllegalStateException("children of " + n.path + ": " + actual + " != " + expected);
+            }
+        }
+    }
+}

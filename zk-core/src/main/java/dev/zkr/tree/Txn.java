@@ -1,0 +1,156 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.ZkException;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A state change as written to the txn log and applied by {@link DataTree#apply}. Txns carry absolute values
+ * (the new version, the parent's new cversion, the data) so that applying is deterministic and replaying a txn
+ * on a tree that already contains its effect (fuzzy snapshots) converges to the same tree.
+ *
+ * <p>Byte arrays inside txns are owned by the txn after construction: nobody may modify them.
+ */
+public sealed interface Txn {
+
+    /**
+     * Create a node.
+     *
+     * @param path           the full path (sequence suffix already applied)
+     * @param data           the data (never null)
+     * @param ephemeralOwner the owning session for ephemeral nodes, else 0
+     * @param container      true for CONTAINER nodes
+     * @param parentCversion the parent's cversion after this create
+     */
+    record CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion)
+            implements Txn {
+        public CreateNode {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(data, "data");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CreateNode c && c.path.equals(path) && Arrays.equals(c.data, data)
+                    && c.ephemeralOwner == ephemeralOwner && c.container == container
+                    && c.parentCversion == parentCversion;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion);
+        }
+
+        @Override
+        public String toString() {
+            return "CreateNode[" + path + ", " + data.length + " B, owner=0x" + Long.toHexString(ephemeralOwner)
+                    + (container ? ", container" : "") + ", parentCversion=" + parentCversion + "]";
+        }
+    }
+
+    /** Delete a node (the parent's pzxid becomes this zxid; ZooKeeper does not change cversion on delete). */
+    record DeleteNode(String path) implements Txn {
+        public DeleteNode {
+            Objects.requireNonNull(path, "path");
+        }
+    }
+
+    /**
+     * Replace a node's data.
+     *
+     * @param path    the node
+     * @param data    the new data (never null)
+     * @param version the node's version after this change
+     */
+    record SetData(String path, byte[] data, int version) implements Txn {
+        public SetData {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(data, "data");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SetData s && s.path.equals(path) && Arrays.equals(s.data, data) && s.version == version;
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(path, Arrays.hashCode(data), version);
+        }
+
+        @Override
+        public String toString() {
+            return "SetData[" + path + ", " + data.length + " B, version=" + version + "]";
+        }
+    }
+
+    /** A version check inside a multi; changes nothing (kept so the multi's results line up with its ops). */
+    record Check(String path, int version) implements Txn {
+        public Check {
+            Objects.requireNonNull(path, "path");
+        }
+    }
+
+    /** Several txns applied atomically under one zxid; ops are CreateNode, DeleteNode, SetData or Check. */
+    record Multi(List<Txn> ops) implements Txn {
+        public Multi {
+            ops = List.copyOf(ops);
+            for (Txn op : ops) {
+                if (!(op instanceof CreateNode || op instanceof DeleteNode || op instanceof SetData
+                        || op instanceof Check)) {
+                    throw new IllegalArgumentException("not allowed in a multi: " + op);
+                }
+            }
+        }
+    }
+
+    /** A new session. */
+    record CreateSession(long sessionId, int timeoutMs, byte[] password) implements Txn {
+        public CreateSession {
+            Objects.requireNonNull(password, "password");
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof CreateSession c && c.sessionId == sessionId && c.timeoutMs == timeoutMs
+                    && Arrays.equals(c.password, password);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(sessionId, timeoutMs, Arrays.hashCode(password));
+        }
+
+        @Override
+        public String toString() {
+            return "CreateSession[0x" + Long.toHexString(sessionId) + ", timeoutMs=" + timeoutMs + "]";
+        }
+    }
+
+    /**
+     * End a session (close or expiry). Deletes {@code ephemerals} (computed at Prep time) and, to be safe, any other
+     * node the session still owns when the txn is applied, in path order.
+     */
+    record CloseSession(long sessionId, List<String> ephemerals) implements Txn {
+        public CloseSession {
+            ephemerals = List.copyOf(ephemerals);
+        }
+    }
+
+    /**
+     * A request that failed validation but was still sequenced (optional: the server may answer failures directly
+     * instead). Applying it changes nothing; the result carries the error.
+     *
+     * @param code       the error
+     * @param path       the path it concerns, or null
+     * @param multiCodes for a failed multi, the per-op codes (OK, the failing code, RUNTIME_INCONSISTENCY); else empty
+     */
+    record Error(ZkException.Code code, String path, List<ZkException.Code> multiCodes) implements Txn {
+        public Error {
+            Objects.requireNonNull(code, "code");
+            multiCodes = List.copyOf(multiCodes);
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.ZkException;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compact binary encoding of a {@link TxnHeader} plus {@link Txn}, for the txn log. Layout: zxid, time, sessionId
+ * (longs), a one-byte txn tag, then the txn's fields; strings and byte arrays are length-prefixed (int, -1 = null).
+ * The codec does no framing or checksumming: that is the log's job.
+ */
+public final class TxnCodec {
+    private static final byte CREATE = 1;
+    private static final byte DELETE = 2;
+    private static final byte SET_DATA = 3;
+    private static final byte CHECK = 4;
+    private static final byte MULTI = 5;
+    private static final byte CREATE_SESSION = 6;
+    private static final byte CLOSE_SESSION = 7;
+    private static final byte ERROR = 8;
+
+    /** Upper bound for any length field, to fail fast on corrupt input instead of allocating huge arrays. */
+    private static final int MAX_LENGTH = 64 << 20;
+
+    private TxnCodec() {
+    }
+
+    /** A decoded log entry. */
+    public record Entry(TxnHeader header, Txn txn) {
+    }
+
+    /** Encodes header and txn to a new byte array. */
+    public static byte[] encode(TxnHeader header, Txn txn) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + estimateSize(txn));
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            write(out, header, txn);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // cannot happen on a byte array
+        }
+        return bytes.toByteArray();
+    }
+
+    /** Decodes what {@link #encode} produced; throws {@link IllegalArgumentException} on malformed input. */
+    public static Entry decode(byte[] bytes) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            Entry e = read(in);
+            if (in.available() != 0) {
+                throw new IllegalArgumentException("corrupt txn: " + in.available() + " trailing bytes");
+            }
+            return e;
+        } catch (EOFException e) {
+            throw new IllegalArgumentException("corrupt txn: truncated", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("corrupt txn: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes header and txn. */
+    public static void write(DataOutput out, TxnHeader header, Txn txn) throws IOException {
+        out.writeLong(header.zxid());
+        out.writeLong(header.time());
+        out.writeLong(header.sessionId());
+        writeTxn(out, txn);
+    }
+
+    /** Reads one entry; throws {@link IOException} ({@link EOFException} if truncated) on malformed input. */
+    public static Entry read(DataInput in) throws IOException {
+        TxnHeader header = new TxnHeader(in.readLong(), in.readLong(), in.readLong());
+        return new Entry(header, readTxn(in, true));
+    }
+
+    private static void writeTxn(DataOutput out, Txn txn) throws IOException {
+        if (txn instanceof Txn.CreateNode c) {
+            out.writeByte(CREATE);
+            writeString(out, c.path());
+            writeBytes(out, c.data());
+            out.writeLong(c.ephemeralOwner());
+            out.writeBoolean(c.container());
+            out.writeInt(c.parentCversion());
+        } else if (txn instanceof Txn.DeleteNode d) {
+            out.writeByte(DELETE);
+            writeString(out, d.path());
+        } else if (txn instanceof Txn.SetData s) {
+            out.writeByte(SET_DATA);
+            writeString(out, s.path());
+            writeBytes(out, s.data());
+            out.writeInt(s.version());
+        } else if (txn instanceof Txn.Check c) {
+            out.writeByte(CHECK);
+            writeString(out, c.path());
+            out.writeInt(c.version());
+        } else if (txn instanceof Txn.Multi m) {
+            out.writeByte(MULTI);
+            out.writeInt(m.ops().size());
+            for (Txn op : m.ops()) {
+                writeTxn(out, op);
+            }
+        } else if (txn instanceof Txn.CreateSession cs) {
+            out.writeByte(CREATE_SESSION);
+            out.writeLong(cs.sessionId());
+            out.writeInt(cs.timeoutMs());
+            writeBytes(out, cs.password());
+        } else if (txn instanceof Txn.CloseSession cs) {
+            out.writeByte(CLOSE_SESSION);
+            out.writeLong(cs.sessionId());
+            out.writeInt(cs.ephemerals().size());
+            for (String p : cs.ephemerals()) {
+                writeString(out, p);
+            }
+        } else if (txn instanceof Txn.Error e) {
+            out.writeByte(ERROR);
+            out.writeInt(e.code().intValue());
+            writeString(out, e.path());
+            out.writeInt(e.multiCodes().size());
+            for (ZkException.Code c : e.multiCodes()) {
+                out.writeInt(c.intValue());
+            }
+        } else {
+            throw new IllegalArgumentException("unknown txn " + txn);
+        }
+    }
+
+    private static Txn readTxn(DataInput in, boolean topLevel) throws IOException {
+        byte tag = in.readByte();
+        switch (tag) {
+            case CREATE:
+                return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
+                        in.readInt());
+            case DELETE:
+                return new Txn.DeleteNode(requirePath(in));
+            case SET_DATA:
+                return new Txn.SetData(requirePath(in), nonNull(readBytes(in)), in.readInt());
+            case CHECK:
+                return new Txn.Check(requirePath(in), in.readInt());
+            case MULTI: {
+                if (!topLevel) {
+                    throw new IOException("nested multi");
+                }
+                int n = readLength(in);
+                List<Txn> ops = new ArrayList<>(Math.min(n, 1024));
+                for (int i = 0; i < n; i++) {
+                    ops.add(readTxn(in, false));
+                }
+                try {
+                    return new Txn.Multi(ops);
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(e.getMessage());
+                }
+            }
+            case CREATE_SESSION:
+                return new Txn.CreateSession(in.readLong(), in.readInt(), nonNull(readBytes(in)));
+            case CLOSE_SESSION: {
+                long id = in.readLong();
+                int n = readLength(in);
+                List<String> paths = new ArrayList<>(Math.min(n, 1024));
+                for (int i = 0; i < n; i++) {
+                    paths.add(requirePath(in));
+                }
+                return new Txn.CloseSession(id, paths);
+            }
+            case ERROR: {
+                ZkException.Code code = ZkException.Code.of(in.readInt());
+                String path = readString(in);
+                int n = readLength(in);
+                List<ZkException.Code> codes = new ArrayList<>(Math.min(n, 1024));
+                for (int i = 0; i < n; i++) {
+                    codes.add(ZkException.Code.of(in.readInt()));
+                }
+                return new Txn.Error(code, path, codes);
+            }
+            default:
+                throw new IOException("unknown txn tag " + tag);
+        }
+    }
+
+    private static String requirePath(DataInput in) throws IOException {
+        String s = readString(in);
+        if (s == null || s.isEmpty() || s.charAt(0) != '/') {
+            throw new IOException("bad path " + s);
+        }
+        return s;
+    }
+
+    private static byte[] nonNull(byte[] b) throws IOException {
+        if (b == null) {
+            throw new IOException("unexpected null bytes");
+        }
+        return b;
+    }
+
+    private static int readLength(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > MAX_LENGTH) {
+            throw new IOException("bad length " + n);
+        }
+        return n;
+    }
+
+    private static int estimateSize(Txn txn) {
+        if (txn instanceof Txn.CreateNode c) {
+            return c.path().length() + c.data().length;
+        } else if (txn instanceof Txn.SetData s) {
+            return s.path().length() + s.data().length;
+        }
+        return 64;
+    }
+
+    /** Writes a length-prefixed UTF-8 string (length -1 = null). */
+    static void writeString(DataOutput out, String s) throws IOException {
+        writeBytes(out, s == null ? null : s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String readString(DataInput in) throws IOException {
+        byte[] b = readBytes(in);
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** Writes a length-prefixed byte array (length -1 = null). */
+    static void writeBytes(DataOutput out, byte[] b) throws IOException {
+        if (b == null) {
+            out.writeInt(-1);
+        } else {
+            out.writeInt(b.length);
+            out.write(b);
+        }
+    }
+
+    static byte[] readBytes(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n == -1) {
+            return null;
+        }
+        if (n < 0 || n > MAX_LENGTH) {
+            throw new IOException("bad length " + n);
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
+    }
+}

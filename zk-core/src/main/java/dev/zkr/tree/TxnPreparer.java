@@ -1,0 +1,269 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkException.Code;
+import dev.zkr.client.ZkPaths;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The Prep stage, pure: validates a write {@link Request} against the applied {@link DataTree} plus the changes
+ * prepared but not yet applied, and builds the {@link Txn}. Successful prepares are recorded in a pending overlay
+ * under their zxid so later requests see them (e.g. consecutive sequential creates get increasing numbers before
+ * any is applied); {@link #applied(long)} releases them once the tree has applied that zxid.
+ *
+ * <p>Zxids passed to {@link #prepare} must increase. Both methods are synchronized, so the apply thread may call
+ * {@link #applied(long)} (after {@code tree.apply} returned) while another thread prepares.
+ */
+public final class TxnPreparer {
+    /** Default maximum node data size: 1 MiB. */
+    public static final int DEFAULT_MAX_DATA_SIZE = 1 << 20;
+
+    private final DataTree tree;
+    private final int maxDataSize;
+    private final PendingChanges pending = new PendingChanges();
+
+    /** A preparer with the default 1 MiB data limit. */
+    public TxnPreparer(DataTree tree) {
+        this(tree, DEFAULT_MAX_DATA_SIZE);
+    }
+
+    /** A preparer rejecting data longer than {@code maxDataSize} bytes with DATA_TOO_LARGE. */
+    public TxnPreparer(DataTree tree, int maxDataSize) {
+        if (maxDataSize < 0) {
+            throw new IllegalArgumentException("maxDataSize < 0");
+        }
+        this.tree = tree;
+        this.maxDataSize = maxDataSize;
+    }
+
+    /**
+     * Validates the request issued by {@code sessionId} and builds its txn, to be logged and applied under
+     * {@code zxid}. On failure nothing is recorded.
+     */
+    public synchronized Prepared prepare(Request request, long sessionId, long zxid) {
+        Scratch scratch = new Scratch();
+        if (request instanceof Request.Multi multi) {
+            List<Txn> txns = new ArrayList<>(multi.ops().size());
+            for (int i = 0; i < multi.ops().size(); i++) {
+                Request op = multi.ops().get(i);
+                try {
+                    if (!(op instanceof Request.Create || op instanceof Request.Delete
+                            || op instanceof Request.SetData || op instanceof Request.Check)) {
+                        throw new Failure(Code.BAD_ARGUMENTS, null);
+                    }
+                    txns.add(prepareOne(op, sessionId, scratch));
+                } catch (Failure f) {
+                    List<OpResult> results = new ArrayList<>(multi.ops().size());
+                    for (int j = 0; j < multi.ops().size(); j++) {
+                        Code c = j < i ? Code.OK : j == i ? f.code : Code.RUNTIME_INCONSISTENCY;
+                        results.add(new OpResult.ErrorResult(c));
+                    }
+                    return new Prepared.Failed(f.code, f.path, results);
+                }
+            }
+            scratch.commit(zxid);
+            return new Prepared.Ok(new Txn.Multi(txns));
+        }
+        try {
+            Txn txn = prepareOne(request, sessionId, scratch);
+            scratch.commit(zxid);
+            return new Prepared.Ok(txn);
+        } catch (Failure f) {
+            return new Prepared.Failed(f.code, f.path, List.of());
+        }
+    }
+
+    /** The tree has applied every txn up to {@code zxid}: release their pending changes. */
+    public synchronized void applied(long zxid) {
+        pending.applied(zxid);
+    }
+
+    /** Number of paths with pending (prepared, unapplied) changes. */
+    public synchronized int pendingCount() {
+        return pending.size();
+    }
+
+    private Txn prepareOne(Request request, long sessionId, Scratch s) throws Failure {
+        if (request instanceof Request.Create c) {
+            return create(c, sessionId, s);
+        } else if (request instanceof Request.Delete d) {
+            String path = validPath(d.path(), false);
+            if ("/".equals(path)) {
+                throw new Failure(Code.BAD_ARGUMENTS, path);
+            }
+            return delete(path, d.version(), s);
+        } else if (request instanceof Request.SetData sd) {
+            String path = validPath(sd.path(), false);
+            checkData(sd.data(), path);
+            NodeRecord node = s.require(path);
+            int newVersion = checkVersion(node, sd.version(), path) + 1;
+            s.put(path, node.withVersion(newVersion));
+            return new Txn.SetData(path, sd.data(), newVersion);
+        } else if (request instanceof Request.Check c) {
+            String path = validPath(c.path(), false);
+            checkVersion(s.require(path), c.version(), path);
+            return new Txn.Check(path, c.version());
+        } else if (request instanceof Request.CreateSession cs) {
+            if (cs.timeoutMs() <= 0 || cs.password() == null || cs.sessionId() == 0) {
+                throw new Failure(Code.BAD_ARGUMENTS, null);
+            }
+            return new Txn.CreateSession(cs.sessionId(), cs.timeoutMs(), cs.password());
+        } else if (request instanceof Request.CloseSession cs) {
+            return closeSession(cs.sessionId(), s);
+        } else if (request instanceof Request.DeleteContainer dc) {
+            String path = validPath(dc.path(), false);
+            NodeRecord node = s.require(path);
+            if (!node.container()) {
+                throw new Failure(Code.BAD_ARGUMENTS, path);
+            }
+            return delete(path, -1, s);
+        }
+        throw new Failure(Code.BAD_ARGUMENTS, null);
+    }
+
+    private Txn create(Request.Create c, long sessionId, Scratch s) throws Failure {
+        CreateMode mode = c.mode();
+        if (mode == null) {
+            throw new Failure(Code.BAD_ARGUMENTS, c.path());
+        }
+        String path = validPath(c.path(), mode.isSequential());
+        if ("/".equals(path) && !mode.isSequential()) {
+            throw new Failure(Code.BAD_ARGUMENTS, path);
+        }
+        checkData(c.data(), path);
+        long owner = mode.isEphemeral() ? sessionId : 0;
+        if (mode.isEphemeral() && sessionId == 0) {
+            throw new Failure(Code.BAD_ARGUMENTS, path);
+        }
+        String parentPath = DataTree.parentOf(path);
+        NodeRecord parent = s.get(parentPath);
+        if (parent == null) {
+            throw new Failure(Code.NO_NODE, parentPath);
+        }
+        if (mode.isSequential()) {
+            path = path + ZkPaths.sequenceSuffix(parent.cversion());
+        }
+        if (s.get(path) != null) {
+            throw new Failure(Code.NODE_EXISTS, path);
+        }
+        if (parent.ephemeralOwner() != 0) {
+            throw new Failure(Code.NO_CHILDREN_FOR_EPHEMERALS, path);
+        }
+        int parentCversion = parent.cversion() + 1;
+        s.put(parentPath, parent.withChild(parentCversion, +1));
+        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer()));
+        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion);
+    }
+
+    private Txn delete(String path, int version, Scratch s) throws Failure {
+        NodeRecord node = s.require(path);
+        checkVersion(node, version, path);
+        if (node.numChildren() > 0) {
+            throw new Failure(Code.NOT_EMPTY, path);
+        }
+        markDeleted(path, s);
+        return new Txn.DeleteNode(path);
+    }
+
+    private void markDeleted(String path, Scratch s) {
+        String parentPath = DataTree.parentOf(path);
+        NodeRecord parent = s.get(parentPath);
+        if (parent != null) {
+            s.put(parentPath, parent.withChild(parent.cversion(), -1));
+        }
+        s.put(path, null);
+    }
+
+    private Txn closeSession(long sessionId, Scratch s) {
+        TreeSet<String> paths = new TreeSet<>();
+        for (String p : tree.ephemerals(sessionId)) {
+            paths.add(p);
+        }
+        for (PendingChanges.Change c : pending.latest()) {
+            if (c.record() != null && c.record().ephemeralOwner() == sessionId) {
+                paths.add(c.path());
+            }
+        }
+        List<String> owned = new ArrayList<>(paths.size());
+        for (String p : paths) {
+            NodeRecord r = s.get(p);
+            if (r != null && r.ephemeralOwner() == sessionId) {
+                owned.add(p);
+                markDeleted(p, s);
+            }
+        }
+        return new Txn.CloseSession(sessionId, owned);
+    }
+
+    private static String validPath(String path, boolean sequential) throws Failure {
+        try {
+            return ZkPaths.validate(path, sequential);
+        } catch (ZkException.InvalidPath e) {
+            throw new Failure(Code.INVALID_PATH, path);
+        }
+    }
+
+    private void checkData(byte[] data, String path) throws Failure {
+        if (data == null) {
+            throw new Failure(Code.BAD_ARGUMENTS, path);
+        }
+        if (data.length > maxDataSize) {
+            throw new Failure(Code.DATA_TOO_LARGE, path);
+        }
+    }
+
+    private static int checkVersion(NodeRecord node, int expected, String path) throws Failure {
+        if (expected != -1 && expected != node.version()) {
+            throw new Failure(Code.BAD_VERSION, path);
+        }
+        return node.version();
+    }
+
+    /** The view of one prepare call: its own changes over the pending overlay over the applied tree. */
+    private final class Scratch {
+        private final Map<String, NodeRecord> local = new LinkedHashMap<>();
+
+        NodeRecord get(String path) {
+            if (local.containsKey(path)) {
+                return local.get(path);
+            }
+            PendingChanges.Change c = pending.get(path);
+            return c != null ? c.record() : tree.record(path);
+        }
+
+        NodeRecord require(String path) throws Failure {
+            NodeRecord r = get(path);
+            if (r == null) {
+                throw new Failure(Code.NO_NODE, path);
+            }
+            return r;
+        }
+
+        void put(String path, NodeRecord record) {
+            local.put(path, record);
+        }
+
+        void commit(long zxid) {
+            local.forEach((path, record) -> pending.put(zxid, path, record));
+        }
+    }
+
+    /** A validation failure (no stack trace: used for control flow). */
+    private static final class Failure extends Exception {
+        final Code code;
+        final String path;
+
+        Failure(Code code, String path) {
+            super(null, null, false, false);
+            this.code = code;
+            this.path = path;
+        }
+    }
+}

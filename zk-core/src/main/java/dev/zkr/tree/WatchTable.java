@@ -1,0 +1,281 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.Stat;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.WatcherType;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Server-side watches per (session, path) with ZooKeeper's firing rules:
+ * <ul>
+ *   <li>NODE_CREATED / NODE_DATA_CHANGED fire data watches (getData and exists watches share one table, as in
+ *       ZooKeeper), persistent watches on the path and recursive watches on the path or an ancestor;</li>
+ *   <li>NODE_DELETED additionally fires child watches on the path;</li>
+ *   <li>NODE_CHILDREN_CHANGED fires child watches and persistent (non-recursive) watches on the path only;</li>
+ *   <li>one-shot watches are removed when they fire, persistent ones stay (also across deletes);</li>
+ *   <li>a session receives each event at most once even if several of its watches match.</li>
+ * </ul>
+ * All methods are synchronized (register from read threads, trigger from the apply thread).
+ */
+public final class WatchTable {
+    private static final int DATA = 1;
+    private static final int CHILD = 2;
+    private static final int PERSISTENT = 4;
+    private static final int RECURSIVE = 8;
+
+    private final Map<String, Set<Long>> data = new HashMap<>();
+    private final Map<String, Set<Long>> child = new HashMap<>();
+    private final Map<String, Set<Long>> persistent = new HashMap<>();
+    private final Map<String, Set<Long>> recursive = new HashMap<>();
+    /** Reverse index: session to path to bitmask of watch kinds. */
+    private final Map<Long, Map<String, Integer>> bySession = new HashMap<>();
+
+    /** One-shot data watch (getData): fires on data change and delete. */
+    public synchronized void addDataWatch(long sessionId, String path) {
+        add(data, DATA, sessionId, path);
+    }
+
+    /** One-shot exists watch: fires on create, data change and delete (same table as data watches). */
+    public synchronized void addExistsWatch(long sessionId, String path) {
+        add(data, DATA, sessionId, path);
+    }
+
+    /** One-shot child watch (getChildren): fires on child create/delete and on delete of the node. */
+    public synchronized void addChildWatch(long sessionId, String path) {
+        add(child, CHILD, sessionId, path);
+    }
+
+    /** Persistent or persistent-recursive watch ({@code addWatch}); stays until removed. */
+    public synchronized void addPersistentWatch(long sessionId, String path, AddWatchMode mode) {
+        if (mode == AddWatchMode.PERSISTENT_RECURSIVE) {
+            add(recursive, RECURSIVE, sessionId, path);
+        } else {
+            add(persistent, PERSISTENT, sessionId, path);
+        }
+    }
+
+    /** Fires the triggers of one applied txn, in order; returns the deliveries in firing order. */
+    public synchronized List<WatchDelivery> trigger(List<WatchTrigger> triggers) {
+        List<WatchDelivery> out = new ArrayList<>();
+        for (WatchTrigger t : triggers) {
+            Set<Long> sessions = new LinkedHashSet<>();
+            String path = t.path();
+            switch (t.type()) {
+                case NODE_CREATED, NODE_DATA_CHANGED -> {
+                    fireOnce(data, DATA, path, sessions);
+                    collect(persistent, path, sessions);
+                    collectRecursive(path, sessions);
+                }
+                case NODE_DELETED -> {
+                    fireOnce(data, DATA, path, sessions);
+                    fireOnce(child, CHILD, path, sessions);
+                    collect(persistent, path, sessions);
+                    collectRecursive(path, sessions);
+                }
+                case NODE_CHILDREN_CHANGED -> {
+                    fireOnce(child, CHILD, path, sessions);
+                    collect(persistent, path, sessions);
+                }
+                default -> {
+                }
+            }
+            if (!sessions.isEmpty()) {
+                WatchedEvent event = t.event();
+                for (long s : sessions) {
+                    out.add(new WatchDelivery(s, event));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Removes the session's watches of this type on the path (DATA: data and exists watches; CHILDREN: child
+     * watches; PERSISTENT: persistent and recursive watches; ANY: all). Returns whether anything was removed.
+     */
+    public synchronized boolean remove(long sessionId, String path, WatcherType type) {
+        boolean removed = false;
+        if (type == WatcherType.DATA || type == WatcherType.ANY) {
+            removed |= removeOne(data, DATA, sessionId, path);
+        }
+        if (type == WatcherType.CHILDREN || type == WatcherType.ANY) {
+            removed |= removeOne(child, CHILD, sessionId, path);
+        }
+        if (type == WatcherType.PERSISTENT || type == WatcherType.ANY) {
+            removed |= removeOne(persistent, PERSISTENT, sessionId, path);
+            removed |= removeOne(recursive, RECURSIVE, sessionId, path);
+        }
+        return removed;
+    }
+
+    /** Drops every watch of a session (closed or expired). */
+    public synchronized void removeSession(long sessionId) {
+        Map<String, Integer> paths = bySession.remove(sessionId);
+        if (paths == null) {
+            return;
+        }
+        paths.forEach((path, kinds) -> {
+            if ((kinds & DATA) != 0) {
+                unregister(data, sessionId, path);
+            }
+            if ((kinds & CHILD) != 0) {
+                unregister(child, sessionId, path);
+            }
+            if ((kinds & PERSISTENT) != 0) {
+                unregister(persistent, sessionId, path);
+            }
+            if ((kinds & RECURSIVE) != 0) {
+                unregister(recursive, sessionId, path);
+            }
+        });
+    }
+
+    /**
+     * Re-registers a reconnecting session's watches (ZooKeeper's setWatches) against the tree as of now and returns
+     * the events it missed since {@code lastZxid}: a data watch on a missing node gets NODE_DELETED, on a node with
+     * mzxid &gt; lastZxid NODE_DATA_CHANGED; an exists watch on an existing node gets NODE_CREATED; a child watch on
+     * a missing node gets NODE_DELETED, on a node with pzxid &gt; lastZxid NODE_CHILDREN_CHANGED. Watches that fire
+     * are not registered (one-shot); the others are, and persistent ones always are. Call it on the apply thread
+     * (or with applies paused) so no event falls between the check and the registration.
+     */
+    public synchronized List<WatchDelivery> setWatches(long sessionId, long lastZxid, DataTree tree,
+                                                       Collection<String> dataWatches,
+                                                       Collection<String> existWatches,
+                                                       Collection<String> childWatches,
+                                                       Collection<String> persistentWatches,
+                                                       Collection<String> recursiveWatches) {
+        List<WatchDelivery> missed = new ArrayList<>();
+        long now = tree.lastZxid();
+        for (String path : dataWatches) {
+            Stat st = tree.exists(path);
+            if (st == null) {
+                missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DELETED, path, now));
+            } else if (st.mzxid() > lastZxid) {
+                missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DATA_CHANGED, path, st.mzxid()));
+            } else {
+                add(data, DATA, sessionId, path);
+            }
+        }
+        for (String path : existWatches) {
+            Stat st = tree.exists(path);
+            if (st != null) {
+                missed.add(delivery(sessionId, WatchedEvent.Type.NODE_CREATED, path, st.czxid()));
+            } else {
+                add(data, DATA, sessionId, path);
+            }
+        }
+        for (String path : childWatches) {
+            Stat st = tree.exists(path);
+            if (st == null) {
+                missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DELETED, path, now));
+            } else if (st.pzxid() > lastZxid) {
+                missed.add(delivery(sessionId, WatchedEvent.Type.NODE_CHILDREN_CHANGED, path, st.pzxid()));
+            } else {
+                add(child, CHILD, sessionId, path);
+            }
+        }
+        for (String path : persistentWatches) {
+            add(persistent, PERSISTENT, sessionId, path);
+        }
+        for (String path : recursiveWatches) {
+            add(recursive, RECURSIVE, sessionId, path);
+        }
+        return missed;
+    }
+
+    /** Total number of (session, path, kind) watches. */
+    public synchronized int size() {
+        int n = 0;
+        for (Map<String, Integer> m : bySession.values()) {
+            for (int kinds : m.values()) {
+                n += Integer.bitCount(kinds);
+            }
+        }
+        return n;
+    }
+
+    private static WatchDelivery delivery(long sessionId, WatchedEvent.Type type, String path, long zxid) {
+        return new WatchDelivery(sessionId, new WatchedEvent(type, path, zxid));
+    }
+
+    private void add(Map<String, Set<Long>> table, int kind, long sessionId, String path) {
+        table.computeIfAbsent(path, k -> new LinkedHashSet<>(2)).add(sessionId);
+        bySession.computeIfAbsent(sessionId, k -> new HashMap<>()).merge(path, kind, (a, b) -> a | b);
+    }
+
+    private boolean removeOne(Map<String, Set<Long>> table, int kind, long sessionId, String path) {
+        if (!unregister(table, sessionId, path)) {
+            return false;
+        }
+        clearKind(sessionId, path, kind);
+        return true;
+    }
+
+    private static boolean unregister(Map<String, Set<Long>> table, long sessionId, String path) {
+        Set<Long> sessions = table.get(path);
+        if (sessions == null || !sessions.remove(sessionId)) {
+            return false;
+        }
+        if (sessions.isEmpty()) {
+            table.remove(path);
+        }
+        return true;
+    }
+
+    private void clearKind(long sessionId, String path, int kind) {
+        Map<String, Integer> paths = bySession.get(sessionId);
+        if (paths == null) {
+            return;
+        }
+        Integer kinds = paths.get(path);
+        if (kinds != null) {
+            int left = kinds & ~kind;
+            if (left == 0) {
+                paths.remove(path);
+                if (paths.isEmpty()) {
+                    bySession.remove(sessionId);
+                }
+            } else {
+                paths.put(path, left);
+            }
+        }
+    }
+
+    private void fireOnce(Map<String, Set<Long>> table, int kind, String path, Set<Long> into) {
+        Set<Long> sessions = table.remove(path);
+        if (sessions != null) {
+            for (Iterator<Long> it = sessions.iterator(); it.hasNext(); ) {
+                long s = it.next();
+                into.add(s);
+                clearKind(s, path, kind);
+            }
+        }
+    }
+
+    private static void collect(Map<String, Set<Long>> table, String path, Set<Long> into) {
+        Set<Long> sessions = table.get(path);
+        if (sessions != null) {
+            into.addAll(sessions);
+        }
+    }
+
+    private void collectRecursive(String path, Set<Long> into) {
+        if (recursive.isEmpty()) {
+            return;
+        }
+        String p = path;
+        while (p != null) {
+            collect(recursive, p, into);
+            p = "/".equals(p) ? null : DataTree.parentOf(p);
+        }
+    }
+}

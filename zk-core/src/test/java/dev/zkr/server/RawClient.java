@@ -1,0 +1,137 @@
+package dev.zkr.server;
+
+import dev.zkr.wire.Message;
+import dev.zkr.wire.MessageCodec;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+/** A blocking test client speaking the raw wire protocol over a plain socket (and able to send anything). */
+final class RawClient implements AutoCloseable {
+
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private int xid;
+    long sessionId;
+    byte[] password;
+
+    RawClient(int port) {
+        try {
+            socket = new Socket();
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(10_000);
+            socket.setTcpNoDelay(true);
+            in = new DataInputStream(socket.getInputStream());
+            out = new DataOutputStream(socket.getOutputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Connects and opens a new session. */
+    static RawClient session(int port, int timeoutMs) {
+        RawClient c = new RawClient(port);
+        c.handshake(0, null, timeoutMs);
+        return c;
+    }
+
+    Message.ConnectResponse handshake(long sessionId, byte[] password, int timeoutMs) {
+        send(new Message.ConnectRequest(Message.PROTOCOL_VERSION, sessionId, password == null ? new byte[16]
+                : password, timeoutMs, 0));
+        Message m = receive();
+        Message.ConnectResponse r = assertInstanceOf(Message.ConnectResponse.class, m);
+        this.sessionId = r.sessionId();
+        this.password = r.password();
+        return r;
+    }
+
+    int nextXid() {
+        return ++xid;
+    }
+
+    void send(Message m) {
+        byte[] body = MessageCodec.encode(m);
+        sendRaw(frame(body));
+    }
+
+    static byte[] frame(byte[] body) {
+        byte[] f = new byte[body.length + 4];
+        f[0] = (byte) (body.length >>> 24);
+        f[1] = (byte) (body.length >>> 16);
+        f[2] = (byte) (body.length >>> 8);
+        f[3] = (byte) body.length;
+        System.arraycopy(body, 0, f, 4, body.length);
+        return f;
+    }
+
+    void sendRaw(byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The next message; fails on timeout or EOF. */
+    Message receive() {
+        try {
+            int len = in.readInt();
+            byte[] body = new byte[len];
+            in.readFully(body);
+            return MessageCodec.decode(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The next reply, skipping nothing: fails if the next message is not a reply to this xid. */
+    Message.Reply reply(int expectedXid) {
+        Message.Reply r = assertInstanceOf(Message.Reply.class, receive());
+        assertEquals(expectedXid, r.xid(), "reply out of order");
+        return r;
+    }
+
+    /** Sends a request and returns its reply. */
+    Message.Reply call(java.util.function.IntFunction<Message.Request> request) {
+        int x = nextXid();
+        send(request.apply(x));
+        return reply(x);
+    }
+
+    /** True if the server closes the connection within the timeout (messages before the close are skipped). */
+    boolean closedByServer(int timeoutMs) {
+        try {
+            socket.setSoTimeout(timeoutMs);
+            while (true) {
+                int len = in.readInt();
+                in.skipNBytes(len);
+            }
+        } catch (EOFException | java.net.SocketException e) {
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing a test socket
+        }
+    }
+}

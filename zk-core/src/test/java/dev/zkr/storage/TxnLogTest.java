@@ -1,0 +1,199 @@
+package dev.zkr.storage;
+
+import static dev.zkr.storage.LogTesting.payload;
+import static dev.zkr.storage.LogTesting.readAll;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TxnLogTest {
+
+    @TempDir
+    Path dir;
+
+    private static final LogConfig SMALL = LogConfig.defaults().withSegmentBytes(8192).withPreallocateBytes(4096);
+
+    private static void assertRecords(List<LogRecord> records, long fromExclusive, long toInclusive) {
+        assertEquals(toInclusive - fromExclusive, records.size(), "record count");
+        long z = fromExclusive;
+        for (LogRecord r : records) {
+            z++;
+            assertEquals(z, r.zxid());
+            assertArrayEquals(payload(z), r.payload(), "payload of " + z);
+        }
+    }
+
+    @Test
+    void roundTripAcrossSegmentsAndReopen() {
+        try (TxnLog log = TxnLog.open(dir, SMALL)) {
+            for (long z = 1; z <= 400; z++) {
+                log.append(z, payload(z));
+                if (z % 37 == 0) {
+                    log.sync().join();
+                }
+            }
+            log.sync().join();
+            assertEquals(400, log.durableZxid());
+            assertTrue(log.segmentFiles().size() > 5, "rolled over: " + log.segmentFiles());
+            assertRecords(readAll(log, 0), 0, 400);
+            assertRecords(readAll(log, 123), 123, 400);
+            assertRecords(readAll(log, 400), 400, 400);
+        }
+        var reopened = LogTesting.captureStderr(() -> {
+            try (TxnLog log = TxnLog.open(dir, SMALL)) {
+                assertEquals(400, log.lastZxid());
+                assertRecords(readAll(log, 0), 0, 400);
+                for (long z = 401; z <= 450; z++) {
+                    log.appendAsync(z, payload(z)).join();
+                }
+            }
+            return null;
+        });
+        assertEquals(0, reopened.lines("WARN"), "a clean reopen warns nothing");
+        try (TxnLog log = TxnLog.open(dir, SMALL)) {
+            assertRecords(readAll(log, 0), 0, 450);
+            assertRecords(readAll(log, 440), 440, 450);
+        }
+    }
+
+    @Test
+    void emptyLogReopens() {
+        TxnLog.open(dir).close();
+        try (TxnLog log = TxnLog.open(dir)) {
+            assertEquals(0, log.lastZxid());
+            assertEquals(0, log.startsAfterZxid());
+            assertTrue(readAll(log, 0).isEmpty());
+        }
+    }
+
+    @Test
+    void rejectsZxidsThatDoNotIncrease() {
+        try (TxnLog log = TxnLog.open(dir)) {
+            log.append(5, new byte[1]);
+            assertThrows(IllegalArgumentException.class, () -> log.append(5, new byte[1]));
+            assertThrows(IllegalArgumentException.class, () -> log.appendAsync(3, new byte[1]));
+            assertThrows(IllegalArgumentException.class, () -> log.append(0, new byte[1]));
+            log.append(9, new byte[1]);
+            log.sync().join();
+            assertEquals(List.of(5L, 9L), readAll(log, 0).stream().map(LogRecord::zxid).toList());
+        }
+    }
+
+    @Test
+    void appendAfterCloseFailsWithStorageException() {
+        TxnLog log = TxnLog.open(dir);
+        log.close();
+        log.close();
+        assertThrows(StorageException.class, () -> log.append(1, new byte[0]));
+    }
+
+    @Test
+    void closeMakesQueuedAppendsDurable() {
+        List<CompletableFuture<Void>> futures = new ArrayList<>();
+        try (TxnLog log = TxnLog.open(dir)) {
+            for (long z = 1; z <= 1000; z++) {
+                futures.add(log.appendAsync(z, payload(z)));
+            }
+        }
+        futures.forEach(f -> assertTrue(f.isDone() && !f.isCompletedExceptionally()));
+        try (TxnLog log = TxnLog.open(dir)) {
+            assertRecords(readAll(log, 0), 0, 1000);
+        }
+    }
+
+    @Test
+    void groupCommitAcknowledgesInZxidOrderOnlyAfterFsync() throws Exception {
+        int threads = 6;
+        int perThread = 1500;
+        List<Long> completed = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger early = new AtomicInteger();
+        ReentrantLock zxidLock = new ReentrantLock();
+        long[] nextZxid = {1};
+        try (TxnLog log = TxnLog.open(dir, LogConfig.defaults().withSegmentBytes(256 << 10))) {
+            CountDownLatch start = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(threads * perThread);
+            List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread w = new Thread(() -> {
+                    try {
+                        start.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    for (int i = 0; i < perThread; i++) {
+                        CompletableFuture<Void> f;
+                        long z;
+                        zxidLock.lock();
+                        try {
+                            z = nextZxid[0]++;
+                            f = log.appendAsync(z, payload(z));
+                        } finally {
+                            zxidLock.unlock();
+                        }
+                        f.whenComplete((v, e) -> {
+                            if (e != null || log.durableZxid() < z) {
+                                early.incrementAndGet();
+                            }
+                            completed.add(z);
+                            done.countDown();
+                        });
+                    }
+                });
+                workers.add(w);
+                w.start();
+            }
+            start.countDown();
+            assertTrue(done.await(20, TimeUnit.SECONDS), "all appends acknowledged");
+            for (Thread w : workers) {
+                w.join();
+            }
+            int total = threads * perThread;
+            assertEquals(0, early.get(), "no acknowledgement before the record's fsync");
+            List<Long> sorted = new ArrayList<>(completed);
+            Collections.sort(sorted);
+            assertEquals(sorted, completed, "completion order = zxid order");
+            assertEquals(total, completed.size());
+            assertTrue(log.fsyncCount() < total / 4, "batched: " + log.fsyncCount() + " fsyncs for " + total);
+            assertEquals(total, log.recordsWritten());
+            assertRecords(readAll(log, 0), 0, total);
+        }
+    }
+
+    @Test
+    void purgeDeletesOnlySegmentsWhollyCovered() {
+        try (TxnLog log = TxnLog.open(dir, SMALL)) {
+            for (long z = 1; z <= 300; z++) {
+                log.append(z, payload(z));
+                if (z % 10 == 0) {
+                    log.sync().join();
+                }
+            }
+            log.sync().join();
+            int before = log.segmentFiles().size();
+            int purged = log.purgeUpTo(150);
+            assertTrue(purged > 0 && log.segmentFiles().size() == before - purged);
+            assertTrue(log.startsAfterZxid() <= 150, "still has everything after 150");
+            assertRecords(readAll(log, 150), 150, 300);
+            assertThrows(StorageException.class, () -> log.read(0));
+            log.purgeUpTo(Long.MAX_VALUE);
+            assertEquals(1, log.segmentFiles().size(), "the active segment is never purged");
+        }
+        try (TxnLog log = TxnLog.open(dir, SMALL)) {
+            assertEquals(300, log.lastZxid());
+            assertTrue(log.startsAfterZxid() > 0);
+        }
+    }
+}
