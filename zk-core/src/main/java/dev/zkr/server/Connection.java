@@ -86,21 +86,29 @@ final class Connection {
     // ---- event loop ----
 
     private void writeOut(List<Object> batch, int replies) {
-        boolean close = false;
+        boolean close = batch.contains(Control.CLOSE);
+        io.netty.channel.ChannelFuture last = null;
         for (Object o : batch) {
             if (o instanceof Message m) {
-                channel.write(m, channel.voidPromise());
+                if (close) {
+                    last = channel.write(m);
+                } else {
+                    channel.write(m, channel.voidPromise());
+                }
             } else if (o == Control.ATTACHED) {
                 handler.attached(timeoutMs);
             } else if (o == Control.CLOSE) {
-                close = true;
+                break;
             }
         }
+        channel.flush();
         if (close) {
             handler.closing();
-            channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            channel.flush();
+            if (last == null) {
+                channel.close();
+            } else {
+                last.addListener(ChannelFutureListener.CLOSE);
+            }
         }
         handler.replied(replies);
     }

@@ -76,11 +76,18 @@ public final class NativeZkClient implements ZkClient {
         client.connection.start();
         try {
             client.connection.awaitFirstSession(config.connectTimeout().toMillis());
+            client.awaitEventThread(); // the first CONNECTED is reported before any listener can be added
         } catch (RuntimeException e) {
             client.close();
             throw e;
         }
         return client;
+    }
+
+    private void awaitEventThread() {
+        CompletableFuture<Void> barrier = new CompletableFuture<>();
+        events.execute(() -> barrier.complete(null));
+        ClientSupport.await(barrier);
     }
 
     // ---- session and connection ---------------------------------------------------------------------------------
