@@ -1,0 +1,181 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.ClientSupport;
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/** Connection-aware helpers: waiting for a usable connection, retrying on ConnectionLoss, cleanup. */
+final class Connection {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+
+    /** How long a clean-up (node delete, watch removal) may wait for a response. */
+    private static final long CLEANUP_WAIT_MS = 5_000;
+    /** After a ConnectionLoss while the state still reads connected: wait this long for the state to change. */
+    private static final long LOSS_SETTLE_MS = 50;
+
+    private Connection() {
+    }
+
+    /**
+     * Waits until the client is connected (CONNECTED or RECONNECTED) or the deadline passes; true if connected.
+     * A closed client fails with {@link ZkException.Closed}.
+     */
+    static boolean awaitConnected(ZkClient client, Deadline deadline) {
+        if (client.state().isConnected()) {
+            return true;
+        }
+        Signal signal = new Signal();
+        ConnectionStateListener l = (c, s) -> {
+            if (s.isConnected()) {
+                signal.fire();
+            }
+        };
+        client.addConnectionStateListener(l);
+        try {
+            while (!client.state().isConnected()) {
+                if (!signal.await(deadline)) {
+                    return client.state().isConnected();
+                }
+            }
+            return true;
+        } finally {
+            client.removeConnectionStateListener(l);
+        }
+    }
+
+    /** After a ConnectionLoss: give the client a moment to notice, then wait for the connection. */
+    static boolean recover(ZkClient client, Deadline deadline) {
+        if (client.state().isConnected()) {
+            Signal changed = new Signal();
+            ConnectionStateListener l = (c, s) -> changed.fire();
+            client.addConnectionStateListener(l);
+            try {
+                Deadline settle = Deadline.after(Duration.ofMillis(
+                        Math.min(LOSS_SETTLE_MS, TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()))));
+                changed.await(settle);
+            } finally {
+                client.removeConnectionStateListener(l);
+            }
+        }
+        return awaitConnected(client, deadline);
+    }
+
+    /**
+     * Runs a client call, retrying after ConnectionLoss once the connection is back. Calls that must not be
+     * repeated blindly (creates) do not belong here. Throws ConnectionLoss if the deadline passes first.
+     */
+    static <T> T retrying(ZkClient client, Deadline deadline, Supplier<T> call) {
+        while (true) {
+            try {
+                return call.get();
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (!recover(client, deadline)) {
+                    throw e;
+                }
+            } catch (ZkException.SessionExpired e) {
+                if (!awaitConnected(client, deadline)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static void retrying(ZkClient client, Deadline deadline, Runnable call) {
+        retrying(client, deadline, () -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /**
+     * Deletes a node of the given session, ignoring an interrupt of the calling thread (the flag is kept). If it
+     * cannot be done now (connection down) it goes on in the background until done or the session is gone.
+     */
+    static void deleteQuietly(ZkClient client, String path, long owner) {
+        CompletableFuture<Void> f = deleteEventually(client, path, owner, 20);
+        awaitQuietly(f);
+    }
+
+    private static CompletableFuture<Void> deleteEventually(ZkClient client, String path, long owner, int attempts) {
+        if (owner != 0 && client.sessionId() != owner) {
+            return CompletableFuture.completedFuture(null); // the old session's ephemerals are gone with it
+        }
+        CompletableFuture<Void> attempt;
+        try {
+            attempt = client.deleteAsync(path, -1);
+        } catch (RuntimeException e) {
+            attempt = CompletableFuture.failedFuture(e);
+        }
+        return attempt.handle((v, err) -> {
+            if (err == null) {
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            RuntimeException cause = ClientSupport.unwrap(err);
+            if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
+                    && attempts > 1) {
+                return whenConnected(client).thenCompose(x -> deleteEventually(client, path, owner, attempts - 1));
+            }
+            if (!(cause instanceof ZkException.NoNode || cause instanceof ZkException.SessionExpired
+                    || cause instanceof ZkException.Closed)) {
+                LOG.warn("could not delete {}: {}", path, cause.toString());
+            }
+            return CompletableFuture.<Void>completedFuture(null);
+        }).thenCompose(f -> f);
+    }
+
+    /** A future completed when the client is next connected (at once if it is). */
+    static CompletableFuture<Void> whenConnected(ZkClient client) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        ConnectionStateListener[] holder = new ConnectionStateListener[1];
+        holder[0] = (c, s) -> {
+            if (s.isConnected() || s == ConnectionState.LOST) {
+                f.complete(null);
+            }
+        };
+        client.addConnectionStateListener(holder[0]);
+        if (client.state().isConnected()) {
+            f.complete(null);
+        }
+        f.whenComplete((v, e) -> client.removeConnectionStateListener(holder[0]));
+        return f;
+    }
+
+    /** Removes a one-shot watch that has not fired, locally; ignores an interrupt of the calling thread. */
+    static void removeWatchQuietly(ZkClient client, String path, Watcher watcher, WatcherType type) {
+        CompletableFuture<Void> f;
+        try {
+            f = client.removeWatchesAsync(path, watcher, type, true);
+        } catch (RuntimeException e) {
+            return;
+        }
+        awaitQuietly(f.exceptionally(e -> null));
+    }
+
+    /** Waits a bounded time for a clean-up future, without throwing; an interrupt flag is restored afterwards. */
+    static void awaitQuietly(CompletableFuture<?> f) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            f.get(CLEANUP_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } catch (Exception e) {
+            LOG.debug("clean-up did not finish: {}", e.toString());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

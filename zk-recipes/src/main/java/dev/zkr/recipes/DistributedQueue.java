@@ -1,0 +1,29 @@
+package dev.zkr.recipes;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A FIFO queue (items are persistent-sequential nodes, taken in enqueue order). Each item goes to exactly one
+ * consumer: the claim deletes the item atomically with a note in the consumer's own node, so a claim whose
+ * response was lost is resolved, not guessed. At-most-once: an item taken by a consumer that dies before
+ * processing it is lost; use {@link QueueBuilder#buildAcknowledged()} for redelivery.
+ */
+public interface DistributedQueue<T> extends AutoCloseable {
+
+    /** Adds an item at the tail (exactly once, even if the response is lost). */
+    void offer(T item);
+
+    /** Removes and returns the head, waiting for one. Honours interrupts ({@link dev.zkr.client.ZkException.Interrupted}). */
+    T take();
+
+    /** Like {@link #take()} but waits at most {@code timeout}; empty on timeout. */
+    Optional<T> poll(Duration timeout);
+
+    /** Items currently in the queue (a snapshot count). */
+    int size();
+
+    /** Stops this consumer: blocked takes fail with IllegalStateException; no watch is left. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,105 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.Children;
+import dev.zkr.client.ClientSupport;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Parents;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Protected sequential nodes, named {@code _c_<uuid>-<base><sequence>}: a create whose response is lost is found
+ * again by its per-attempt UUID, so it never leaves an orphan that blocks others.
+ */
+final class ProtectedNames {
+
+    static final String PREFIX = "_c_";
+    private static final int UUID_LENGTH = 36;
+
+    private ProtectedNames() {
+    }
+
+    /** The base of a protected name ({@code lock-}, {@code read-}, ...) without the UUID and sequence. */
+    static String base(String name) {
+        String rest = name;
+        if (name.startsWith(PREFIX) && name.length() > PREFIX.length() + UUID_LENGTH + 1) {
+            rest = name.substring(PREFIX.length() + UUID_LENGTH + 1);
+        }
+        int n = rest.length() - ZkPaths.SEQUENCE_DIGITS;
+        return n >= 0 ? rest.substring(0, n) : rest;
+    }
+
+    /** Sorts sequential names by their sequence number, dropping names that are not sequential. */
+    static List<String> sortBySequence(List<String> names) {
+        List<String> out = new ArrayList<>(names.size());
+        for (String n : names) {
+            if (ZkPaths.sequenceOf(n) >= 0) {
+                out.add(n);
+            }
+        }
+        out.sort(Comparator.comparingLong(ZkPaths::sequenceOf));
+        return out;
+    }
+
+    /**
+     * Creates an ephemeral-sequential protected node under {@code parent} (parents as containers). After a
+     * ConnectionLoss it looks for the node by UUID before trying again; after session expiry it creates anew.
+     * Throws ConnectionLoss if the connection does not come back before the deadline.
+     */
+    static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline) {
+        String uuid = UUID.randomUUID().toString();
+        String prefix = PREFIX + uuid + "-";
+        String path = ZkPaths.join(parent, prefix + base);
+        while (true) {
+            try {
+                Created c = client.createWithStat(path, data, CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER);
+                return new OwnedNode(c.path(), ZkPaths.name(c.path()), c.stat().czxid(), c.stat().ephemeralOwner());
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (!Connection.recover(client, deadline)) {
+                    throw e;
+                }
+                OwnedNode found = Connection.retrying(client, deadline, () -> find(client, parent, prefix));
+                if (found != null) {
+                    if (found.owner() == client.sessionId()) {
+                        return found;
+                    }
+                    // a node of an expired session: it goes with that session; make a new one
+                }
+            } catch (ZkException.SessionExpired e) {
+                if (!Connection.awaitConnected(client, deadline)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** The child of parent whose name starts with the prefix, or null. */
+    static OwnedNode find(ZkClient client, String parent, String prefix) {
+        Children children;
+        try {
+            children = ClientSupport.await(client.getChildrenAsync(parent, null));
+        } catch (ZkException.NoNode e) {
+            return null;
+        }
+        for (String name : children.names()) {
+            if (name.startsWith(prefix)) {
+                String path = ZkPaths.join(parent, name);
+                try {
+                    NodeData d = client.getData(path);
+                    return new OwnedNode(path, name, d.stat().czxid(), d.stat().ephemeralOwner());
+                } catch (ZkException.NoNode gone) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+}

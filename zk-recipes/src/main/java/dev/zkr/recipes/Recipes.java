@@ -1,0 +1,96 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkPaths;
+
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The entry point of the recipe library: {@code Recipes.using(client)} hands out builders and recipes that share
+ * the client. Recipes never block the client's event thread: background work (an election, a membership view,
+ * listener calls) runs on the recipes' executor, by default a cached pool of daemon threads.
+ */
+public final class Recipes {
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+
+    private final ZkClient client;
+    private final Executor executor;
+
+    private Recipes(ZkClient client, Executor executor) {
+        this.client = client;
+        this.executor = executor;
+    }
+
+    /** Recipes over the client, with a default executor for background work and listeners. */
+    public static Recipes using(ZkClient client) {
+        return new Recipes(Objects.requireNonNull(client, "client"), defaultExecutor());
+    }
+
+    /** Recipes over the client, running background work and listeners on the given executor. */
+    public static Recipes using(ZkClient client, Executor executor) {
+        return new Recipes(Objects.requireNonNull(client, "client"), Objects.requireNonNull(executor, "executor"));
+    }
+
+    private static ExecutorService defaultExecutor() {
+        int pool = POOLS.incrementAndGet();
+        AtomicInteger threads = new AtomicInteger();
+        ThreadPoolExecutor e = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "zkr-recipes-" + pool + "-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        return e;
+    }
+
+    /** The client the recipes use. */
+    public ZkClient client() {
+        return client;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    /** A leader election at {@code path}; configure it, then {@link LeaderLatchBuilder#start()}. */
+    public LeaderLatchBuilder leaderLatch(String path) {
+        return new LeaderLatchBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /** A fair, herd-free lock at {@code path}. */
+    public DistributedLock lock(String path) {
+        return new SequentialLock(client, ZkPaths.validate(path), "lock-", NodePredicate.EXCLUSIVE, executor);
+    }
+
+    /** A shared read/write lock at {@code path}. */
+    public ReadWriteLock readWriteLock(String path) {
+        return new ReadWriteLock(client, ZkPaths.validate(path), executor);
+    }
+
+    /** A double barrier at {@code path}; set parties and member id, then {@link DoubleBarrierBuilder#build()}. */
+    public DoubleBarrierBuilder doubleBarrier(String path) {
+        return new DoubleBarrierBuilder(client, ZkPaths.validate(path));
+    }
+
+    /** Group membership at {@code path}; set member id and data, then {@link GroupBuilder#join()}. */
+    public GroupBuilder group(String path) {
+        return new GroupBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /** A linearizable counter stored in the node at {@code path}. */
+    public DistributedCounter counter(String path) {
+        return new DistributedCounter(client, ZkPaths.validate(path));
+    }
+
+    /** A FIFO queue at {@code path} of byte[] items; add a serializer for typed items. */
+    public QueueBuilder<byte[]> queue(String path) {
+        return QueueBuilder.bytes(client, ZkPaths.validate(path));
+    }
+}

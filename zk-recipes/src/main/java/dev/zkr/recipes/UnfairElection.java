@@ -1,0 +1,159 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Parents;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Unfair election: everyone races to create the one ephemeral node {@code <path>/leader}; losers watch it and race
+ * again when it goes (a herd, the documented price of this mode). Participants register ephemeral nodes under
+ * {@code <path>/members} so they can be listed. A create whose response was lost is recognised by the node's
+ * ephemeralOwner being our session.
+ */
+final class UnfairElection implements Election {
+
+    private final ZkClient client;
+    private final String leaderPath;
+    private final String membersPath;
+    private final String memberPath;
+    private final byte[] id;
+    private volatile long memberSession;
+
+    UnfairElection(ZkClient client, String path, String id) {
+        this.client = client;
+        this.leaderPath = ZkPaths.join(path, "leader");
+        this.membersPath = ZkPaths.join(path, "members");
+        this.memberPath = ZkPaths.join(membersPath, "m-" + UUID.randomUUID());
+        this.id = id.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public OwnedNode elect(OwnedNode previous) {
+        while (true) {
+            try {
+                ensureMember();
+                if (previous != null && previous.owner() == client.sessionId()) {
+                    NodeData d = client.getData(leaderPath);
+                    if (d.stat().ephemeralOwner() == client.sessionId()) {
+                        return previous;
+                    }
+                }
+                previous = null;
+                Created c = client.createWithStat(leaderPath, id, CreateMode.EPHEMERAL, Parents.CONTAINER);
+                return new OwnedNode(c.path(), "leader", c.stat().czxid(), c.stat().ephemeralOwner());
+            } catch (ZkException.NodeExists e) {
+                OwnedNode ours = waitForLeaderToGo();
+                if (ours != null) {
+                    return ours;
+                }
+            } catch (ZkException.NoNode e) {
+                // the leader went between our calls: race again
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                Connection.recover(client, Deadline.NONE);
+            } catch (ZkException.SessionExpired e) {
+                Connection.awaitConnected(client, Deadline.NONE);
+            }
+        }
+    }
+
+    /** Watches the leader node until it goes; returns it if it turns out to be ours (lost create response). */
+    private OwnedNode waitForLeaderToGo() {
+        Signal signal = new Signal();
+        AtomicBoolean fired = new AtomicBoolean();
+        Watcher watcher = e -> {
+            fired.set(true);
+            signal.fire();
+        };
+        ConnectionStateListener onState = (c, s) -> signal.fire();
+        client.addConnectionStateListener(onState);
+        try {
+            NodeData d = client.getData(leaderPath, watcher);
+            if (d.stat().ephemeralOwner() == client.sessionId()) {
+                return new OwnedNode(leaderPath, "leader", d.stat().czxid(), d.stat().ephemeralOwner());
+            }
+            signal.await(Deadline.NONE);
+            return null;
+        } catch (ZkException.NoNode gone) {
+            fired.set(true);
+            return null;
+        } finally {
+            client.removeConnectionStateListener(onState);
+            if (!fired.get()) {
+                Connection.removeWatchQuietly(client, leaderPath, watcher, WatcherType.DATA);
+            }
+        }
+    }
+
+    private void ensureMember() {
+        long session = client.sessionId();
+        if (memberSession == session) {
+            return;
+        }
+        try {
+            client.create(memberPath, id, CreateMode.EPHEMERAL, Parents.CONTAINER);
+        } catch (ZkException.NodeExists e) {
+            // ours: a create whose response was lost (an expired session's node is gone before LOST is reported)
+        }
+        memberSession = session;
+    }
+
+    @Override
+    public void resign(OwnedNode node) {
+        Connection.deleteQuietly(client, node.path(), node.owner());
+    }
+
+    @Override
+    public void leave() {
+        Connection.deleteQuietly(client, memberPath, memberSession);
+    }
+
+    @Override
+    public List<String> participants() {
+        List<String> ids = new ArrayList<>();
+        Optional<String> leader = leaderId();
+        leader.ifPresent(ids::add);
+        List<String> names;
+        try {
+            names = client.getChildren(membersPath);
+        } catch (ZkException.NoNode e) {
+            return ids;
+        }
+        boolean leaderSkipped = false;
+        for (String name : names.stream().sorted().toList()) {
+            try {
+                String pid = new String(client.getData(ZkPaths.join(membersPath, name)).data(), StandardCharsets.UTF_8);
+                if (!leaderSkipped && leader.isPresent() && leader.get().equals(pid)) {
+                    leaderSkipped = true;
+                    continue;
+                }
+                ids.add(pid);
+            } catch (ZkException.NoNode gone) {
+                // left meanwhile
+            }
+        }
+        return ids;
+    }
+
+    @Override
+    public Optional<String> leaderId() {
+        try {
+            return Optional.of(new String(client.getData(leaderPath).data(), StandardCharsets.UTF_8));
+        } catch (ZkException.NoNode e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.ZkClient;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** LeaderLatch, fair and unfair: one leader, order, fencing, listeners, failures, no leaks. */
+public abstract class LeaderLatchSuite extends RecipeSuite {
+
+    private LeaderLatch latch(ZkClient c, String path, String id, boolean fair) {
+        LeaderLatchBuilder b = Recipes.using(c).leaderLatch(path).id(id);
+        return (fair ? b.fair() : b.unfair()).start();
+    }
+
+    private static long leaders(List<LeaderLatch> latches) {
+        return latches.stream().filter(LeaderLatch::isLeader).count();
+    }
+
+    @Test
+    void fairElectionFollowsArrivalOrder() {
+        String p = path("fair");
+        ZkClient observer = client();
+        List<LeaderLatch> latches = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            latches.add(latch(client(), p, "w" + i, true));
+            int n = i + 1;
+            eventually("participant " + i + " queued", () -> children(observer, p).size() == n);
+        }
+        assertTrue(latches.get(0).await(WAIT));
+        assertEquals(Optional.of("w0"), latches.get(0).leaderId());
+        assertEquals(List.of("w0", "w1", "w2"), latches.get(1).participants());
+        long token = latches.get(0).fencingToken();
+        assertEquals(1, leaders(latches));
+        for (int i = 0; i < 2; i++) {
+            latches.get(i).close();
+            assertFalse(latches.get(i).isLeader());
+            LeaderLatch next = latches.get(i + 1);
+            assertTrue(next.await(WAIT));
+            assertTrue(next.fencingToken() > token);
+            token = next.fencingToken();
+            assertEquals(1, leaders(latches));
+        }
+        latches.get(2).close();
+        latches.get(2).close(); // idempotent
+        for (LeaderLatch l : latches) {
+            assertFalse(l.isLeader());
+        }
+        eventually("nodes gone", () -> children(observer, p).isEmpty());
+    }
+
+    @Test
+    void unfairElectionHasOneLeaderAndPassesOnClose() {
+        String p = path("unfair");
+        List<LeaderLatch> latches = new ArrayList<>();
+        List<ZkClient> clients = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ZkClient c = client();
+            clients.add(c);
+            latches.add(latch(c, p, "u" + i, false));
+        }
+        eventually("a leader", () -> leaders(latches) == 1);
+        LeaderLatch leader = latches.stream().filter(LeaderLatch::isLeader).findFirst().orElseThrow();
+        assertEquals(Optional.of(leader.id()), latches.get(0).leaderId());
+        eventually("all participants listed", () -> latches.get(0).participants().size() == 3);
+        long token = leader.fencingToken();
+        leader.close();
+        eventually("a new leader", () -> leaders(latches) == 1);
+        LeaderLatch next = latches.stream().filter(LeaderLatch::isLeader).findFirst().orElseThrow();
+        assertTrue(next.fencingToken() > token);
+        for (LeaderLatch l : latches) {
+            l.close();
+        }
+        for (ZkClient c : clients) {
+            assertNoWatches(c);
+        }
+    }
+
+    @Test
+    void listenersSeeElectionAndRevocation() {
+        String p = path("listeners");
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        LeaderLatch l = Recipes.using(client()).leaderLatch(p).id("solo")
+                .onElected(x -> events.add("elected")).onRevoked(x -> events.add("revoked")).start();
+        assertTrue(l.await(WAIT));
+        eventually("elected reported", () -> events.equals(List.of("elected")));
+        l.close();
+        eventually("revoked reported", () -> events.equals(List.of("elected", "revoked")));
+        assertFalse(l.await(Duration.ofMillis(10)), "a closed latch does not lead");
+    }
+
+    @Test
+    void awaitTimesOutForAFollower() {
+        String p = path("await");
+        LeaderLatch leader = latch(client(), p, "a", true);
+        assertTrue(leader.await(WAIT));
+        ZkClient fc = client();
+        LeaderLatch follower = latch(fc, p, "b", true);
+        assertFalse(follower.await(Duration.ofMillis(300)));
+        follower.close();
+        assertNoWatches(fc);
+        leader.close();
+    }
+
+    @Test
+    void leaderSessionExpiryElectsAnotherAndNeverTwo() {
+        for (boolean fair : new boolean[] {true, false}) {
+            String p = path("expire-leader-" + fair);
+            ZkClient a = client();
+            ZkClient b = client();
+            LeaderLatch la = latch(a, p, "a", fair);
+            assertTrue(la.await(WAIT));
+            LeaderLatch lb = latch(b, p, "b", fair);
+            assertFalse(lb.await(Duration.ofMillis(200)));
+            long token = la.fencingToken();
+            long oldSession = a.sessionId();
+            backend.expireSession(a);
+            assertTrue(lb.await(WAIT));
+            assertTrue(lb.fencingToken() > token);
+            eventually("a has a new session", () -> a.sessionId() != oldSession && a.state().isConnected());
+            eventually("a is back in the election", () -> la.participants().contains("a"));
+            assertFalse(la.isLeader(), "never two leaders (fair=" + fair + ")");
+            assertTrue(lb.isLeader());
+            lb.close();
+            assertTrue(la.await(WAIT), "a rejoined and leads with its new session");
+            assertTrue(la.fencingToken() > token);
+            la.close();
+            assertNoWatches(a);
+            assertNoWatches(b);
+        }
+    }
+
+    @Test
+    void followerSessionExpiryWhileWaitingKeepsOneLeader() {
+        String p = path("expire-follower");
+        ZkClient a = client();
+        ZkClient b = client();
+        ZkClient observer = client();
+        LeaderLatch la = latch(a, p, "a", true);
+        assertTrue(la.await(WAIT));
+        LeaderLatch lb = latch(b, p, "b", true);
+        eventually("b queued", () -> children(observer, p).size() == 2);
+        long old = b.sessionId();
+        backend.expireSession(b);
+        eventually("b requeued with its new session", () -> b.sessionId() != old
+                && children(observer, p).size() == 2);
+        assertTrue(la.isLeader());
+        assertFalse(lb.isLeader());
+        la.close();
+        assertTrue(lb.await(WAIT));
+        lb.close();
+    }
+
+    @Test
+    void serverRestartRevokesThenRestoresLeadership() {
+        String p = path("restart");
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        LeaderLatch l = Recipes.using(client(Duration.ofSeconds(20))).leaderLatch(p).id("r")
+                .onElected(x -> events.add("elected")).onRevoked(x -> events.add("revoked")).start();
+        assertTrue(l.await(WAIT));
+        long token = l.fencingToken();
+        backend.restartServer();
+        eventually("revoked while suspended", () -> events.contains("revoked"));
+        assertTrue(l.await(WAIT));
+        assertEquals(token, l.fencingToken(), "same session, same node");
+        l.close();
+    }
+
+    @Test
+    void lostCreateResponseLeavesNoOrphan() {
+        String p = path("lost-create");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client()).loseCreates(1, x -> x.contains("/_c_"));
+        LeaderLatch l = latch(flaky, p, "f", true);
+        assertTrue(l.await(WAIT));
+        assertEquals(1, flaky.lost());
+        assertEquals(1, children(observer, p).size());
+        LeaderLatch other = latch(observer, p, "o", true);
+        l.close();
+        assertTrue(other.await(WAIT));
+        other.close();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.Children;
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A client that loses responses on purpose: the next {@code n} creates (or multis) whose path matches are applied
+ * on the server, then reported as {@link ZkException.ConnectionLoss}, as if the connection dropped before the
+ * response arrived. Everything else is delegated.
+ */
+public final class LostResponseClient implements ZkClient {
+
+    private final ZkClient delegate;
+    private final AtomicInteger createsToLose = new AtomicInteger();
+    private final AtomicInteger multisToLose = new AtomicInteger();
+    private final AtomicInteger lost = new AtomicInteger();
+    private volatile Predicate<String> matching = p -> true;
+
+    public LostResponseClient(ZkClient delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Loses the responses of the next n creates whose path matches. */
+    public LostResponseClient loseCreates(int n, Predicate<String> paths) {
+        matching = paths;
+        createsToLose.set(n);
+        return this;
+    }
+
+    /** Loses the responses of the next n multis. */
+    public LostResponseClient loseMultis(int n) {
+        multisToLose.set(n);
+        return this;
+    }
+
+    /** How many responses were lost so far. */
+    public int lost() {
+        return lost.get();
+    }
+
+    private <T> CompletableFuture<T> loseIf(boolean lose, CompletableFuture<T> f, String path) {
+        if (!lose) {
+            return f;
+        }
+        return f.handle((v, e) -> {
+            lost.incrementAndGet();
+            throw new ZkException.ConnectionLoss(path, "response lost (test)");
+        });
+    }
+
+    private static boolean take(AtomicInteger counter) {
+        return counter.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0;
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
+        boolean lose = matching.test(path) && take(createsToLose);
+        return loseIf(lose, delegate.createAsync(path, data, mode), path);
+    }
+
+    @Override
+    public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
+        return loseIf(take(multisToLose), delegate.multiAsync(ops), null);
+    }
+
+    @Override public long sessionId() { return delegate.sessionId(); }
+    @Override public Duration sessionTimeout() { return delegate.sessionTimeout(); }
+    @Override public ConnectionState state() { return delegate.state(); }
+    @Override public int maxDataSize() { return delegate.maxDataSize(); }
+    @Override public void addConnectionStateListener(ConnectionStateListener l) { delegate.addConnectionStateListener(l); }
+    @Override public void addConnectionStateListener(ConnectionStateListener l, Executor e) { delegate.addConnectionStateListener(l, e); }
+    @Override public void removeConnectionStateListener(ConnectionStateListener l) { delegate.removeConnectionStateListener(l); }
+    @Override public Set<String> watchedPaths() { return delegate.watchedPaths(); }
+    @Override public void close() { delegate.close(); }
+    @Override public CompletableFuture<Void> deleteAsync(String path, int version) { return delegate.deleteAsync(path, version); }
+    @Override public CompletableFuture<Stat> existsAsync(String path, Watcher w) { return delegate.existsAsync(path, w); }
+    @Override public CompletableFuture<NodeData> getDataAsync(String path, Watcher w) { return delegate.getDataAsync(path, w); }
+    @Override public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) { return delegate.setDataAsync(path, data, version); }
+    @Override public CompletableFuture<Children> getChildrenAsync(String path, Watcher w) { return delegate.getChildrenAsync(path, w); }
+    @Override public CompletableFuture<Void> syncAsync(String path) { return delegate.syncAsync(path); }
+    @Override public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher w) { return delegate.addWatchAsync(path, mode, w); }
+    @Override public CompletableFuture<Void> removeWatchesAsync(String path, Watcher w, WatcherType type, boolean local) { return delegate.removeWatchesAsync(path, w, type, local); }
+}
