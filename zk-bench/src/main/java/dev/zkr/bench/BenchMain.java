@@ -191,21 +191,16 @@ public final class BenchMain {
         for (Column column : Column.values()) {
             ServerFlavor flavor = column == Column.ZKR ? zkr : zookeeper;
             RecipeSession.Factory factory = RecipeBackends.factory(column);
-            Measurement m;
-            if (factory == null) {
-                m = Measurement.failed(RecipeBackends.unavailableReason(column));
-            } else {
-                String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-');
-                m = withServer(id, flavor, cs -> {
-                    try {
-                        return scenario.run(factory, cs, root, window());
-                    } catch (RuntimeException e) {
-                        throw e;
-                    } catch (Exception e) {
-                        throw new IllegalStateException(ServerScenarios.describe(e), e);
-                    }
-                });
-            }
+            String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            Measurement m = withServer(id, flavor, cs -> {
+                try {
+                    return scenario.run(factory, cs, root, window());
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException(ServerScenarios.describe(e), e);
+                }
+            });
             row.set(column, m);
             log("  %-9s %-24s %s", id, column.title, ResultTable.cell(m, unit));
         }

@@ -8,15 +8,12 @@ final class RecipeBackends {
     private RecipeBackends() {
     }
 
-    /** The session factory of the column, or null when its code is not available. */
+    /** The session factory of the column. */
     static RecipeSession.Factory factory(Column column) {
         return switch (column) {
+            case ZKR -> ZkrRecipeSession::openNative;
             case ZOOKEEPER -> CuratorSession::open;
-            case ZKR, ZKR_ON_ZOOKEEPER -> null;
+            case ZKR_ON_ZOOKEEPER -> ZkrRecipeSession::openOnZooKeeper;
         };
-    }
-
-    static String unavailableReason(Column column) {
-        return "zkr recipes not built yet";
     }
 }
