@@ -55,8 +55,25 @@ final class ApacheKvClient implements KvClient {
     }
 
     @Override
-    public void getDataAsync(String path, Callback callback) {
-        zk.getData(path, false, (rc, p, ctx, data, stat) -> callback.done(error(rc, p)), null);
+    public void getDataAsync(String path, int expectedLength, Callback callback) {
+        zk.getData(path, false, (rc, p, ctx, data, stat) -> callback.done(rc != 0 ? error(rc, p)
+                : KvClient.checkLength(p, data, expectedLength)), null);
+    }
+
+    @Override
+    public int childCount(String path) {
+        try {
+            org.apache.zookeeper.data.Stat stat = zk.exists(path, false);
+            if (stat == null) {
+                throw new IllegalStateException("no node " + path);
+            }
+            return stat.getNumChildren();
+        } catch (KeeperException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -26,6 +27,7 @@ public final class BenchMain {
     private final ServerFlavor zkr = new ServerFlavor.Zkr();
     private final ServerFlavor zookeeper = new ServerFlavor.ZooKeeper();
     private final Path logDir;
+    private String loadAtStart = "?";
 
     private BenchMain(BenchOptions options) {
         this.options = options;
@@ -63,8 +65,10 @@ public final class BenchMain {
         deleteTree(options.dataRoot());
         Files.createDirectories(options.dataRoot());
         long t0 = System.nanoTime();
-        log("zk-bench: warm-up %s, window %s per scenario and system; scenarios %s; results in %s",
-                seconds(options.warmup()), seconds(options.measure()), ordered(), options.resultsDir());
+        loadAtStart = loadAverage();
+        log("zk-bench: %d round(s) of warm-up %s + window %s per scenario and system; scenarios %s; results in %s",
+                options.rounds(), seconds(options.warmup()), seconds(options.measure()), ordered(),
+                options.resultsDir());
         try {
             if (options.runs("create")) {
                 serverScenario("create", "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
@@ -100,40 +104,119 @@ public final class BenchMain {
         log("written to %s", latest);
     }
 
+    // ---- rounds: both servers alive, the systems take turns --------------------------------------------------
+
+    /** One round of one scenario on one column: a figure per row of the scenario. */
+    @FunctionalInterface
+    private interface ColumnRound {
+        Measurement[] run(Column column, ServerFlavor flavor, String connectString, String root) throws Exception;
+    }
+
+    /**
+     * Starts a fresh zkr server and a fresh ZooKeeper server (each its own JVM and data dir), then runs
+     * {@code options.rounds()} rounds in which every column takes one turn (order alternating between rounds, each
+     * turn on its own root path), and records every round's figures. Kills both servers at the end.
+     */
+    private void rounds(String id, List<ResultTable.Row> rows, List<Column> columns, ColumnRound round) {
+        ServerProcess zkrServer = null;
+        ServerProcess zkServer = null;
+        String zkrDown = null;
+        String zkDown = null;
+        try {
+            zkrDown = zkr.unavailableReason();
+            if (zkrDown == null) {
+                try {
+                    zkrServer = zkr.startServing(dataDir(id, zkr), logDir, id + "-zkr", Duration.ofSeconds(60));
+                } catch (RuntimeException e) {
+                    zkrDown = "server did not start: " + ServerScenarios.describe(e);
+                }
+            }
+            zkDown = zookeeper.unavailableReason();
+            if (zkDown == null) {
+                try {
+                    zkServer = zookeeper.startServing(dataDir(id, zookeeper), logDir, id + "-zookeeper",
+                            Duration.ofSeconds(60));
+                } catch (RuntimeException e) {
+                    zkDown = "server did not start: " + ServerScenarios.describe(e);
+                }
+            }
+            for (int r = 1; r <= options.rounds(); r++) {
+                List<Column> order = new java.util.ArrayList<>(columns);
+                if (r % 2 == 0) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Column column : order) {
+                    boolean onZkr = column == Column.ZKR;
+                    ServerProcess server = onZkr ? zkrServer : zkServer;
+                    String down = onZkr ? zkrDown : zkDown;
+                    Measurement[] ms = turn(id, column, onZkr ? zkr : zookeeper, server, down, r, rows.size(), round);
+                    StringBuilder line = new StringBuilder();
+                    for (int i = 0; i < rows.size(); i++) {
+                        rows.get(i).add(column, ms[i]);
+                        line.append(i == 0 ? "" : ", ").append(ResultTable.cell(ms[i], rows.get(i).unit));
+                    }
+                    log("  %-9s round %d  %-24s %s", id, r, column.title, line);
+                }
+            }
+        } finally {
+            if (zkrServer != null) {
+                zkrServer.kill();
+            }
+            if (zkServer != null) {
+                zkServer.kill();
+            }
+            deleteTree(dataDir(id, zkr));
+            deleteTree(dataDir(id, zookeeper));
+        }
+    }
+
+    private Measurement[] turn(String id, Column column, ServerFlavor flavor, ServerProcess server, String down,
+                               int round, int n, ColumnRound body) {
+        Measurement[] ms = new Measurement[n];
+        if (server == null || !server.alive()) {
+            java.util.Arrays.fill(ms, Measurement.failed(down != null ? down : "server died, see " + logDir));
+            return ms;
+        }
+        String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-') + "/r" + round;
+        try {
+            Measurement[] got = body.run(column, flavor, server.connectString(), root);
+            System.arraycopy(got, 0, ms, 0, n);
+        } catch (Exception e) {
+            System.err.println("[zk-bench] " + id + " round " + round + " on " + column.title + " failed:");
+            e.printStackTrace();
+            java.util.Arrays.fill(ms, Measurement.failed(ServerScenarios.describe(e)));
+        }
+        if (!server.alive()) {
+            java.util.Arrays.fill(ms, Measurement.failed("server died, see " + logDir.resolve(server.name() + ".err")));
+        }
+        return ms;
+    }
+
+    private Path dataDir(String id, ServerFlavor flavor) {
+        return options.dataRoot().resolve(id + "-" + flavor.name());
+    }
+
     // ---- server scenarios ------------------------------------------------------------------------------------
 
     @FunctionalInterface
     private interface LoadScenario {
-        Measurement run(ServerFlavor flavor, String connectString, Window window);
+        Measurement run(ServerFlavor flavor, String connectString, String root, Window window);
     }
 
     private void serverScenario(String id, String label, String unit, LoadScenario scenario) {
         ResultTable.Row row = table.row(label, unit, true, false);
-        for (ServerFlavor flavor : new ServerFlavor[] {zkr, zookeeper}) {
-            Column column = flavor == zkr ? Column.ZKR : Column.ZOOKEEPER;
-            row.set(column, withServer(id, flavor, cs -> scenario.run(flavor, cs, window())));
-            log("  %-9s %-10s %s", id, flavor.name(), ResultTable.cell(row.cells.get(column), unit));
-        }
+        rounds(id, List.of(row), List.of(Column.ZKR, Column.ZOOKEEPER),
+                (column, flavor, cs, root) -> new Measurement[] {scenario.run(flavor, cs, root, window())});
     }
 
     private void setData() {
         String label = "sync setData 100 B, 1 client";
         ResultTable.Row p50 = table.row(label + ", p50", "ms", false, false);
         ResultTable.Row p99 = table.row(label + ", p99", "ms", false, false);
-        for (ServerFlavor flavor : new ServerFlavor[] {zkr, zookeeper}) {
-            Column column = flavor == zkr ? Column.ZKR : Column.ZOOKEEPER;
-            Measurement[] both = new Measurement[2];
-            Measurement m = withServer("setdata", flavor, cs -> {
-                Latencies l = ServerScenarios.syncSetData(flavor, cs, window());
-                both[0] = Measurement.of(l.percentileMillis(50));
-                both[1] = Measurement.of(l.percentileMillis(99));
-                return both[0];
-            });
-            p50.set(column, m.ok() ? both[0] : m);
-            p99.set(column, m.ok() ? both[1] : m);
-            log("  %-9s %-10s p50 %s, p99 %s", "setdata", flavor.name(), ResultTable.cell(p50.cells.get(column), "ms"),
-                    ResultTable.cell(p99.cells.get(column), "ms"));
-        }
+        rounds("setdata", List.of(p50, p99), List.of(Column.ZKR, Column.ZOOKEEPER), (column, flavor, cs, root) -> {
+            Latencies l = ServerScenarios.syncSetData(flavor, cs, root, window());
+            return new Measurement[] {Measurement.of(l.percentileMillis(50)), Measurement.of(l.percentileMillis(99))};
+        });
     }
 
     private void bigTree() {
@@ -170,8 +253,8 @@ public final class BenchMain {
                 deleteTree(dataDir);
             }
             log("  %-9s %-10s %s, heap %s, disk %s, restart %s", "million", flavor.name(),
-                    ResultTable.cell(rate.cells.get(column), "creates/s"), ResultTable.cell(heap.cells.get(column), "MB"),
-                    ResultTable.cell(disk.cells.get(column), "MB"), ResultTable.cell(restart.cells.get(column), "s"));
+                    ResultTable.cell(rate.cell(column), "creates/s"), ResultTable.cell(heap.cell(column), "MB"),
+                    ResultTable.cell(disk.cell(column), "MB"), ResultTable.cell(restart.cell(column), "s"));
         }
     }
 
@@ -188,57 +271,11 @@ public final class BenchMain {
             return;
         }
         ResultTable.Row row = table.row(label, unit, higherIsBetter, true);
-        for (Column column : Column.values()) {
-            ServerFlavor flavor = column == Column.ZKR ? zkr : zookeeper;
-            RecipeSession.Factory factory = RecipeBackends.factory(column);
-            String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            Measurement m = withServer(id, flavor, cs -> {
-                try {
-                    return scenario.run(factory, cs, root, window());
-                } catch (RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new IllegalStateException(ServerScenarios.describe(e), e);
-                }
-            });
-            row.set(column, m);
-            log("  %-9s %-24s %s", id, column.title, ResultTable.cell(m, unit));
-        }
+        rounds(id, List.of(row), List.of(Column.values()), (column, flavor, cs, root) ->
+                new Measurement[] {scenario.run(RecipeBackends.factory(column), cs, root, window())});
     }
 
     // ---- plumbing --------------------------------------------------------------------------------------------
-
-    @FunctionalInterface
-    private interface OnServer {
-        Measurement run(String connectString);
-    }
-
-    /** Runs the body against a fresh server of the flavour (own JVM, own data dir), killed afterwards. */
-    private Measurement withServer(String id, ServerFlavor flavor, OnServer body) {
-        String missing = flavor.unavailableReason();
-        if (missing != null) {
-            return Measurement.failed(missing);
-        }
-        Path dataDir = options.dataRoot().resolve(id + "-" + flavor.name());
-        ServerProcess server = null;
-        try {
-            server = flavor.startServing(dataDir, logDir, id + "-" + flavor.name(), Duration.ofSeconds(60));
-            Measurement m = body.run(server.connectString());
-            if (!server.alive()) {
-                return Measurement.failed("server died, see " + logDir.resolve(server.name() + ".err"));
-            }
-            return m;
-        } catch (RuntimeException e) {
-            System.err.println("[zk-bench] " + id + " on " + flavor.name() + " failed:");
-            e.printStackTrace();
-            return Measurement.failed(ServerScenarios.describe(e));
-        } finally {
-            if (server != null) {
-                server.kill();
-            }
-            deleteTree(dataDir);
-        }
-    }
 
     private Window window() {
         return new Window(options.warmup(), options.measure());
@@ -250,9 +287,10 @@ public final class BenchMain {
         sb.append("Run ").append(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")))
                 .append(" on ").append(machine()).append(".\n");
         sb.append("Each server in its own JVM (`-Xmx2g`, fsync on every write); all clients in the runner's JVM; ")
-                .append("warm-up ").append(seconds(options.warmup())).append(", window ")
-                .append(seconds(options.measure())).append(" per scenario and system; run took ")
-                .append(seconds(took)).append(".\n\n");
+                .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
+                .append(" + window ").append(seconds(options.measure()))
+                .append(" per scenario and system, systems taking turns; load average at start ").append(loadAtStart)
+                .append("; run took ").append(seconds(took)).append(".\n\n");
         sb.append(table.toMarkdown());
         return sb.toString();
     }
@@ -278,6 +316,15 @@ public final class BenchMain {
         return host + " (" + Runtime.getRuntime().availableProcessors() + " cores" + (cpu == null ? "" : " " + cpu)
                 + memText + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version")
                 + ", Java " + System.getProperty("java.version") + ")";
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     private static String firstMatch(Path file, String key) {

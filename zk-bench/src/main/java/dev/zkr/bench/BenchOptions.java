@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 /** Command-line options of the runner. */
-record BenchOptions(Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
+record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick) {
 
     static final List<String> SCENARIOS = List.of(
@@ -15,19 +15,22 @@ record BenchOptions(Duration warmup, Duration measure, Set<String> only, boolean
 
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]
-              --quick                 ~2-minute smoke run (1 s warm-up, 3 s windows, 100,000 instead of 1,000,000 znodes)
+              --quick                 ~2-minute smoke run (1 round, 1 s warm-up, 3 s windows, 100,000 instead of 1,000,000 znodes)
               --only a,b,...          run only these scenarios: %s
               --skip-million          skip the 1,000,000-znode scenarios (heap, data dir, restart)
-              --warmup SECONDS        warm-up per scenario and system (default 3)
-              --measure SECONDS       measuring window per scenario and system (default 8)
+              --rounds N              rounds per scenario; the systems take turns each round, cells are medians (default 3)
+              --warmup SECONDS        warm-up per round and system (default 2)
+              --measure SECONDS       measuring window per round and system (default 4)
               --parents N             parents of the big tree (default 1000; children per parent 1000)
               --results DIR           where latest.md and the server logs go (default zk-bench/results)
               --data DIR              where the servers keep their data (default zk-bench/target/bench-data)
             """.formatted(String.join(",", SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
-        Duration warmup = Duration.ofSeconds(3);
-        Duration measure = Duration.ofSeconds(8);
+        int rounds = 3;
+        Integer roundsArg = null;
+        Duration warmup = Duration.ofSeconds(2);
+        Duration measure = Duration.ofSeconds(4);
         Set<String> only = new LinkedHashSet<>(SCENARIOS);
         boolean skipMillion = false;
         boolean quick = false;
@@ -53,6 +56,7 @@ record BenchOptions(Duration warmup, Duration measure, Set<String> only, boolean
                 }
                 case "--warmup" -> warmupArg = seconds(value(args, ++i, a), a);
                 case "--measure" -> measureArg = seconds(value(args, ++i, a), a);
+                case "--rounds" -> roundsArg = positiveInt(value(args, ++i, a), a);
                 case "--parents" -> parents = positiveInt(value(args, ++i, a), a);
                 case "--results" -> results = Path.of(value(args, ++i, a));
                 case "--data" -> data = Path.of(value(args, ++i, a));
@@ -61,8 +65,12 @@ record BenchOptions(Duration warmup, Duration measure, Set<String> only, boolean
             }
         }
         if (quick) {
+            rounds = 1;
             warmup = Duration.ofSeconds(1);
             measure = Duration.ofSeconds(3);
+        }
+        if (roundsArg != null) {
+            rounds = roundsArg;
         }
         if (warmupArg != null) {
             warmup = warmupArg;
@@ -74,7 +82,7 @@ record BenchOptions(Duration warmup, Duration measure, Set<String> only, boolean
         if (skipMillion) {
             only.remove("million");
         }
-        return new BenchOptions(warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick);
+        return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick);
     }
 
     boolean runs(String scenario) {

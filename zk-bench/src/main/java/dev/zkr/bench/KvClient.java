@@ -15,8 +15,11 @@ interface KvClient extends AutoCloseable {
     /** Async create, PERSISTENT or PERSISTENT_SEQUENTIAL. */
     void createAsync(String path, byte[] data, boolean sequential, Callback callback);
 
-    /** Async getData without a watch. */
-    void getDataAsync(String path, Callback callback);
+    /** Async getData without a watch; a reply whose data is not {@code expectedLength} bytes long is an error. */
+    void getDataAsync(String path, int expectedLength, Callback callback);
+
+    /** Blocking: the number of children of the node (from its Stat), to check what a load really wrote. */
+    int childCount(String path);
 
     /** Blocking setData at any version. */
     void setData(String path, byte[] data);
@@ -29,4 +32,11 @@ interface KvClient extends AutoCloseable {
 
     @Override
     void close();
+
+    /** Null if the data has the expected length, else the error to report. */
+    static Throwable checkLength(String path, byte[] data, int expectedLength) {
+        int n = data == null ? -1 : data.length;
+        return n == expectedLength ? null
+                : new IllegalStateException("read " + n + " bytes from " + path + ", expected " + expectedLength);
+    }
 }

@@ -26,13 +26,13 @@ final class ResultTable {
         }
     }
 
-    /** One figure: its label, unit, direction and the measured cells. */
+    /** One figure: its label, unit, direction and the measured rounds per column (the cell is their median). */
     static final class Row {
         final String scenario;
         final String unit;
         final boolean higherIsBetter;
         final boolean hasZkrOnZooKeeper;
-        final Map<Column, Measurement> cells = new EnumMap<>(Column.class);
+        private final Map<Column, List<Measurement>> rounds = new EnumMap<>(Column.class);
 
         Row(String scenario, String unit, boolean higherIsBetter, boolean hasZkrOnZooKeeper) {
             this.scenario = scenario;
@@ -41,10 +41,42 @@ final class ResultTable {
             this.hasZkrOnZooKeeper = hasZkrOnZooKeeper;
         }
 
-        Row set(Column column, Measurement m) {
-            cells.put(column, m);
+        /** Adds one round's figure. */
+        synchronized Row add(Column column, Measurement m) {
+            rounds.computeIfAbsent(column, c -> new ArrayList<>()).add(m);
             return this;
         }
+
+        /** Replaces the column's figures by this one. */
+        synchronized Row set(Column column, Measurement m) {
+            rounds.put(column, new ArrayList<>(List.of(m)));
+            return this;
+        }
+
+        /** The median of the rounds, the first failure if a round failed, null if never run. */
+        synchronized Measurement cell(Column column) {
+            List<Measurement> ms = rounds.get(column);
+            if (ms == null || ms.isEmpty()) {
+                return null;
+            }
+            for (Measurement m : ms) {
+                if (!m.ok()) {
+                    return m;
+                }
+            }
+            return Measurement.of(median(ms.stream().mapToDouble(Measurement::value).toArray()));
+        }
+
+        synchronized List<Measurement> rounds(Column column) {
+            return List.copyOf(rounds.getOrDefault(column, List.of()));
+        }
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        java.util.Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     }
 
     private final List<Row> rows = new ArrayList<>();
@@ -71,9 +103,9 @@ final class ResultTable {
                 .append(" | ratio¹ | ").append(Column.ZKR_ON_ZOOKEEPER.title).append(" | ratio² |\n");
         sb.append("|---|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
-            Measurement zkr = r.cells.get(Column.ZKR);
-            Measurement zk = r.cells.get(Column.ZOOKEEPER);
-            Measurement onZk = r.cells.get(Column.ZKR_ON_ZOOKEEPER);
+            Measurement zkr = r.cell(Column.ZKR);
+            Measurement zk = r.cell(Column.ZOOKEEPER);
+            Measurement onZk = r.cell(Column.ZKR_ON_ZOOKEEPER);
             sb.append("| ").append(r.scenario)
                     .append(" | ").append(cell(zkr, r.unit))
                     .append(" | ").append(cell(zk, r.unit))
@@ -87,6 +119,26 @@ final class ResultTable {
                 + "(throughput: zkr / ZooKeeper; latency, heap, disk and time: ZooKeeper / zkr).\n");
         sb.append("² zkr recipes through `ApacheZkClient` on the same ZooKeeper server vs Curator: above 1 means "
                 + "the zkr recipe is better (tells recipe efficiency apart from server efficiency).\n");
+        sb.append("Each cell is the median of its rounds (below); the systems take turns round by round.\n");
+        StringBuilder details = new StringBuilder();
+        for (Row r : rows) {
+            StringBuilder line = new StringBuilder();
+            for (Column c : Column.values()) {
+                List<Measurement> ms = r.rounds(c);
+                if (ms.size() > 1) {
+                    line.append(line.length() == 0 ? "" : "; ").append(c.title).append(": ");
+                    line.append(String.join(" / ", ms.stream()
+                            .map(m -> m.ok() ? number(m.value()) : "failed").toList()));
+                }
+            }
+            if (line.length() > 0) {
+                details.append("- ").append(r.scenario).append(" (").append(r.unit).append("): ").append(line)
+                        .append('\n');
+            }
+        }
+        if (details.length() > 0) {
+            sb.append("\nRounds:\n\n").append(details);
+        }
         return sb.toString();
     }
 

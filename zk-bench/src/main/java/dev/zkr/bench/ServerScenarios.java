@@ -38,38 +38,58 @@ final class ServerScenarios {
     }
 
     /** Async PERSISTENT_SEQUENTIAL creates of 100 B, 4 clients × 200 in flight: creates/s. */
-    static Measurement asyncCreates(ServerFlavor flavor, String connectString, Window window) {
+    static Measurement asyncCreates(ServerFlavor flavor, String connectString, String root, Window window) {
         byte[] data = payload();
         try (KvClient setup = flavor.connect(connectString, CONNECT)) {
             for (int k = 0; k < CLIENTS; k++) {
-                setup.ensurePath("/bench/create/c" + k, new byte[0]);
+                setup.ensurePath(root + "/create/c" + k, new byte[0]);
             }
         }
-        return asyncLoad(flavor, connectString, window,
-                (c, k, seq, cb) -> c.createAsync("/bench/create/c" + k + "/n-", data, true, cb));
+        java.util.concurrent.atomic.LongAdder acknowledged = new java.util.concurrent.atomic.LongAdder();
+        Measurement m = asyncLoad(flavor, connectString, window,
+                (c, k, seq, cb) -> c.createAsync(root + "/create/c" + k + "/n-", data, true, error -> {
+                    if (error == null) {
+                        acknowledged.increment();
+                    }
+                    cb.done(error);
+                }));
+        if (!m.ok()) {
+            return m;
+        }
+        // the server must hold every create it acknowledged: guards against counting what was never written
+        long stored = 0;
+        try (KvClient check = flavor.connect(connectString, CONNECT)) {
+            for (int k = 0; k < CLIENTS; k++) {
+                stored += check.childCount(root + "/create/c" + k);
+            }
+        }
+        if (stored != acknowledged.sum()) {
+            return Measurement.failed("server holds " + stored + " nodes but acknowledged " + acknowledged.sum());
+        }
+        return m;
     }
 
     /** Async getData of 100 B nodes (1,000 keys round robin), 4 clients × 200 in flight: reads/s. */
-    static Measurement asyncReads(ServerFlavor flavor, String connectString, Window window) {
+    static Measurement asyncReads(ServerFlavor flavor, String connectString, String root, Window window) {
         byte[] data = payload();
         try (KvClient setup = flavor.connect(connectString, CONNECT)) {
-            setup.ensurePath("/bench/get", new byte[0]);
-            createAll(setup, READ_KEYS, IN_FLIGHT, i -> "/bench/get/k" + i, data);
+            setup.ensurePath(root + "/get", new byte[0]);
+            createAll(setup, READ_KEYS, IN_FLIGHT, i -> root + "/get/k" + i, data);
         }
         return asyncLoad(flavor, connectString, window,
-                (c, k, seq, cb) -> c.getDataAsync("/bench/get/k" + ((seq * CLIENTS + k) % READ_KEYS), cb));
+                (c, k, seq, cb) -> c.getDataAsync(root + "/get/k" + ((seq * CLIENTS + k) % READ_KEYS), data.length, cb));
     }
 
     /** Blocking setData of 100 B with one client; latencies in the window. */
-    static Latencies syncSetData(ServerFlavor flavor, String connectString, Window window) {
+    static Latencies syncSetData(ServerFlavor flavor, String connectString, String root, Window window) {
         byte[] data = payload();
         Latencies latencies = new Latencies();
         try (KvClient c = flavor.connect(connectString, CONNECT)) {
-            c.ensurePath("/bench/set", data);
+            c.ensurePath(root + "/set", data);
             Workers.run("setdata", 1, window, w -> {
                 while (!window.stopped()) {
                     long t0 = System.nanoTime();
-                    c.setData("/bench/set", data);
+                    c.setData(root + "/set", data);
                     long t = System.nanoTime() - t0;
                     if (window.measuring()) {
                         latencies.record(t);
@@ -171,6 +191,9 @@ final class ServerScenarios {
                         i -> "/m/p" + (i / children) + "/c" + (i % children), data);
                 rate = Measurement.of((parents + (double) parents * children) / ((parentsNanos + childrenNanos) / 1e9));
                 c.getData(last);
+                if (c.childCount("/m") != parents || c.childCount("/m/p" + (parents - 1)) != children) {
+                    throw new IllegalStateException("the server does not hold the tree it acknowledged");
+                }
             }
             heap = Measurement.of(p.heapUsedAfterFullGc() / 1048576.0);
             disk = Measurement.of(directorySize(dataDir) / 1048576.0);

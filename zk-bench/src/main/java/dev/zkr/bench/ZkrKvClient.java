@@ -2,6 +2,7 @@ package dev.zkr.bench;
 
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Parents;
+import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 
@@ -32,8 +33,18 @@ final class ZkrKvClient implements KvClient {
     }
 
     @Override
-    public void getDataAsync(String path, Callback callback) {
-        client.getDataAsync(path, null).whenComplete((data, error) -> callback.done(error));
+    public void getDataAsync(String path, int expectedLength, Callback callback) {
+        client.getDataAsync(path, null).whenComplete((data, error) -> callback.done(error != null ? error
+                : KvClient.checkLength(path, data.data(), expectedLength)));
+    }
+
+    @Override
+    public int childCount(String path) {
+        Stat stat = client.exists(path);
+        if (stat == null) {
+            throw new IllegalStateException("no node " + path);
+        }
+        return stat.numChildren();
     }
 
     @Override

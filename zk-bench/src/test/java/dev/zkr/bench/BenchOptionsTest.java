@@ -21,7 +21,8 @@ class BenchOptionsTest {
         BenchOptions o = parse();
         assertTrue(BenchOptions.SCENARIOS.stream().allMatch(o::runs));
         assertEquals(1000, o.millionParents());
-        assertEquals(Duration.ofSeconds(8), o.measure());
+        assertEquals(Duration.ofSeconds(4), o.measure());
+        assertEquals(3, o.rounds());
     }
 
     @Test
@@ -29,6 +30,8 @@ class BenchOptionsTest {
         BenchOptions o = parse("--quick");
         assertEquals(Duration.ofSeconds(3), o.measure());
         assertEquals(100, o.millionParents());
+        assertEquals(1, o.rounds());
+        assertEquals(2, parse("--quick", "--rounds", "2").rounds());
         assertEquals(Duration.ofMillis(500), parse("--quick", "--measure", "0.5").measure());
     }
 
@@ -46,6 +49,7 @@ class BenchOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> parse("--measure"));
         assertThrows(IllegalArgumentException.class, () -> parse("--measure", "-1"));
         assertThrows(IllegalArgumentException.class, () -> parse("--parents", "0"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--rounds", "x"));
         assertThrows(IllegalArgumentException.class, () -> parse("--frobnicate"));
     }
 }

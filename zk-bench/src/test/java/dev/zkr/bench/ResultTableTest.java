@@ -33,6 +33,18 @@ class ResultTableTest {
     }
 
     @Test
+    void cellIsTheMedianOfRoundsAndAFailedRoundWins() {
+        ResultTable.Row row = new ResultTable().row("x", "ops/s", true, false);
+        row.add(Column.ZKR, Measurement.of(30)).add(Column.ZKR, Measurement.of(10)).add(Column.ZKR, Measurement.of(20));
+        assertEquals(20.0, row.cell(Column.ZKR).value());
+        row.add(Column.ZKR, Measurement.of(40));
+        assertEquals(25.0, row.cell(Column.ZKR).value());
+        row.add(Column.ZOOKEEPER, Measurement.of(1)).add(Column.ZOOKEEPER, Measurement.failed("boom"));
+        assertEquals("boom", row.cell(Column.ZOOKEEPER).failure());
+        assertEquals(null, row.cell(Column.ZKR_ON_ZOOKEEPER));
+    }
+
+    @Test
     void markdownHasHeaderRowsAndFootnotes() {
         ResultTable t = new ResultTable();
         t.row("creates", "creates/s", true, false)
@@ -48,6 +60,8 @@ class ResultTableTest {
         assertEquals("| creates | 8,000 creates/s | 4,000 creates/s | 2.00× | – | – |", lines[2]);
         assertEquals("| lock p50 | 1.00 ms | 3.00 ms | 3.00× | 2.00 ms | 1.50× |", lines[3]);
         assertTrue(md.contains("above 1 means zkr is better"), md);
+        t.row("creates", "creates/s", true, false).add(Column.ZKR, Measurement.of(9000));
+        assertTrue(t.toMarkdown().contains("- creates (creates/s): zkr: 8,000 / 9,000"), t.toMarkdown());
         assertEquals(2, t.rows().size());
         assertEquals(t.rows().get(0), t.row("creates", "creates/s", true, false), "rows are found by label");
     }
