@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.wire.Message;
@@ -215,8 +216,9 @@ final class Core {
         }
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
-            c.reply(Replies.error(r.xid(), tree.lastZxid(), dev.zkr.client.ZkException.Code.SESSION_EXPIRED,
-                    "session expired"));
+            // answered in order behind the session's earlier requests
+            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null,
+                    ZkException.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired")));
             return;
         }
         if (r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest

@@ -173,7 +173,8 @@ public final class ZkServer implements AutoCloseable {
         netty.shutdown(true);
         snapshotter.close();
         txnLog.close();
-        log.info("zkr server on {} stopped", hostPort());
+        log.info("zkr server on {} stopped ({} txns logged with {} fsyncs since start)", hostPort(),
+                txnLog.recordsWritten(), txnLog.fsyncCount());
     }
 
     /**

@@ -36,13 +36,18 @@ final class GroupCommitter {
     private final Condition wake = lock.newCondition();
     private List<Pending> queue = new ArrayList<>();
     private long lastAcceptedZxid;
+    /** If >= 0: before the next batch, start a new segment continuing after this zxid. Guarded by lock. */
+    private long rollTo = -1;
     private boolean closing;
     private volatile StorageException failure;
 
     private final Thread thread;
     private final ExecutorService acks;
+    private volatile Thread ackThread;
     private final CRC32C crc = new CRC32C();
-    private ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+    /** Encoding buffer; a big batch is written in several writes of this size, then forced once. */
+    private static final int MAX_BUFFER = 4 << 20;
+    private ByteBuffer buf = ByteBuffer.allocateDirect(MAX_BUFFER);
 
     // writer-thread state
     private FileChannel channel;
@@ -67,6 +72,7 @@ final class GroupCommitter {
         this.acks = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "zkr-log-ack-" + name);
             t.setDaemon(true);
+            ackThread = t;
             return t;
         });
         this.thread = new Thread(this::run, "zkr-log-writer-" + name);
@@ -103,6 +109,26 @@ final class GroupCommitter {
         if (closing) {
             throw new StorageException("transaction log " + log.directory() + " is closed");
         }
+    }
+
+    /** Makes the log continue after {@code zxid} in a new segment (see {@link TxnLog#continueAfter}). */
+    CompletableFuture<Void> continueAfter(long zxid) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        lock.lock();
+        try {
+            checkUsable();
+            if (zxid <= lastAcceptedZxid) {
+                throw new IllegalArgumentException("zxid 0x" + Long.toHexString(zxid)
+                        + " is not above the last appended zxid 0x" + Long.toHexString(lastAcceptedZxid));
+            }
+            lastAcceptedZxid = zxid;
+            rollTo = zxid;
+            queue.add(new Pending(-1, null, f));
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        return f;
     }
 
     long lastAcceptedZxid() {
@@ -148,6 +174,9 @@ final class GroupCommitter {
             }
         }
         acks.shutdown();
+        if (Thread.currentThread() == ackThread) {
+            return; // closed from a completion callback: the remaining completions run after it returns
+        }
         try {
             if (!acks.awaitTermination(30, TimeUnit.SECONDS)) {
                 LOG.warn("Log acknowledgement thread of {} did not finish within 30 s", log.directory());
@@ -162,6 +191,7 @@ final class GroupCommitter {
 
     private void run() {
         List<Pending> batch = null;
+        long roll;
         try {
             while (true) {
                 lock.lock();
@@ -174,8 +204,15 @@ final class GroupCommitter {
                     }
                     batch = queue;
                     queue = new ArrayList<>(Math.max(16, batch.size()));
+                    roll = rollTo;
+                    rollTo = -1;
                 } finally {
                     lock.unlock();
+                }
+                if (roll >= 0) {
+                    roll(roll);
+                    lastWrittenZxid = roll;
+                    durableZxid = roll;
                 }
                 write(batch);
                 List<Pending> done = batch;
@@ -189,7 +226,7 @@ final class GroupCommitter {
     }
 
     private void write(List<Pending> batch) throws IOException {
-        int bytes = 0;
+        long bytes = 0;
         int last = -1;
         int count = 0;
         for (int i = 0; i < batch.size(); i++) {
@@ -204,23 +241,28 @@ final class GroupCommitter {
             return; // only sync markers: everything before them is already durable
         }
         if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
-            roll();
+            roll(lastWrittenZxid);
         }
-        if (buf.capacity() < bytes) {
-            buf = ByteBuffer.allocateDirect(Integer.highestOneBit(bytes - 1) << 1);
-        }
+        preallocate(writePos + bytes);
+        long at = writePos;
         buf.clear();
         for (int i = 0; i <= last; i++) {
             Pending p = batch.get(i);
-            if (p.zxid != -1) {
-                LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last);
+            if (p.zxid == -1) {
+                continue;
             }
+            int size = LogFormat.recordBytes(p.payload.length);
+            if (buf.remaining() < size) {
+                at = flushBuffer(at);
+                if (buf.capacity() < size) {
+                    buf = ByteBuffer.allocateDirect(size);
+                }
+            }
+            LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last);
         }
-        buf.flip();
-        preallocate(writePos + bytes);
-        long at = writePos;
-        while (buf.hasRemaining()) {
-            at += channel.write(buf, at);
+        at = flushBuffer(at);
+        if (buf.capacity() > MAX_BUFFER) {
+            buf = ByteBuffer.allocateDirect(MAX_BUFFER); // do not keep a huge record's buffer
         }
         channel.force(false);
         writePos = at;
@@ -229,6 +271,16 @@ final class GroupCommitter {
         records += count;
         durableZxid = lastWrittenZxid;
         log.published(writePos, lastWrittenZxid);
+    }
+
+    /** Writes the encoded records in {@code buf} at {@code at}; returns the offset after them. */
+    private long flushBuffer(long at) throws IOException {
+        buf.flip();
+        while (buf.hasRemaining()) {
+            at += channel.write(buf, at);
+        }
+        buf.clear();
+        return at;
     }
 
     private void preallocate(long needed) throws IOException {
@@ -248,10 +300,10 @@ final class GroupCommitter {
         allocated = target;
     }
 
-    private void roll() throws IOException {
+    private void roll(long prevZxid) throws IOException {
         trim();
         channel.close();
-        channel = log.startSegment(lastWrittenZxid);
+        channel = log.startSegment(prevZxid);
         writePos = LogFormat.SEGMENT_HEADER_BYTES;
         allocated = channel.size();
     }
@@ -261,8 +313,9 @@ final class GroupCommitter {
         if (allocated > writePos) {
             channel.truncate(writePos);
             allocated = writePos;
+            channel.force(true);
         }
-        channel.force(true);
+        // otherwise every record was already forced with its batch
     }
 
     private void finish() throws IOException {

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
  * started, so records after that zxid may already be partly in the snapshot; the applier must be idempotent for
  * them (the data tree's txns are). With no valid snapshot, recovery starts from {@code empty} and replays the
  * whole log, which is only possible if the log was never purged; otherwise a {@link StorageException} says so.
+ * If the log ends before the snapshot (records lost to outside damage but covered by the snapshot), recovery warns
+ * and continues the log after the snapshot ({@link TxnLog#continueAfter}).
  */
 public final class Recovery {
 
@@ -41,7 +43,7 @@ public final class Recovery {
     /**
      * Loads the newest valid snapshot (or {@code empty.get()}), replays the log after it with {@code applier}.
      *
-     * @throws StorageException    if the log does not reach back to the snapshot (purged history) or ends before it
+     * @throws StorageException    if the log does not reach back to the snapshot (purged history)
      * @throws CorruptLogException if replay meets damaged records
      */
     public static <T> Result<T> recover(SnapshotStore snapshots, TxnLog log, SnapshotReader<T> reader,
@@ -63,9 +65,14 @@ public final class Recovery {
                         + " was purged up to 0x" + Long.toHexString(logStart) + "; cannot recover");
         }
         long logLast = log.lastZxid();
-        if (logLast < base && logLast > logStart) {
-            throw new StorageException("log in " + log.directory() + " ends at 0x" + Long.toHexString(logLast)
-                    + ", before snapshot 0x" + Long.toHexString(base) + "; acknowledged records are missing");
+        if (logLast < base) {
+            // only after outside damage (a torn tail holds unacknowledged, hence unapplied, records): the snapshot
+            // has the newer state; continue the log after it, leaving a visible gap instead of reusing zxids
+            LOG.warn("Log in {} ends at zxid 0x{}, before snapshot 0x{}; records in between exist only in the "
+                    + "snapshot, continuing the log after it", log.directory(), Long.toHexString(logLast),
+                    Long.toHexString(base));
+            log.continueAfter(base);
+            logLast = base;
         }
         long replayed = 0;
         long last = base;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 record Segment(Path path, long prevZxid) {
 
     static String fileName(long prevZxid) {
-        return LogFormat.SEGMENT_PREFIX + Files2.hex(prevZxid + 1);
+        return LogFormat.SEGMENT_PREFIX + StorageFiles.hex(prevZxid + 1);
     }
 
     String name() {

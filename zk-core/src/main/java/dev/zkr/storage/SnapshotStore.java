@@ -78,7 +78,7 @@ public final class SnapshotStore {
 
     /** The file a snapshot of {@code zxid} is stored in. */
     public Path fileOf(long zxid) {
-        return dir.resolve(PREFIX + Files2.hex(zxid));
+        return dir.resolve(PREFIX + StorageFiles.hex(zxid));
     }
 
     /**
@@ -116,7 +116,7 @@ public final class SnapshotStore {
                 ch.force(true);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            Files2.fsyncDirectory(dir);
+            StorageFiles.fsyncDirectory(dir);
             return target;
         } catch (IOException | RuntimeException e) {
             try {
@@ -136,7 +136,7 @@ public final class SnapshotStore {
         List<Long> zxids = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*")) {
             for (Path p : files) {
-                long z = Files2.parseHexSuffix(p.getFileName().toString(), PREFIX);
+                long z = StorageFiles.parseHexSuffix(p.getFileName().toString(), PREFIX);
                 if (z >= 0) {
                     zxids.add(z);
                 }
@@ -250,7 +250,7 @@ public final class SnapshotStore {
             }
         }
         if (deleted) {
-            Files2.fsyncDirectory(dir);
+            StorageFiles.fsyncDirectory(dir);
         }
         return OptionalLong.of(zxids.get(Math.min(keep, zxids.size()) - 1));
     }

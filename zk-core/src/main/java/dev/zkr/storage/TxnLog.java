@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@link CorruptLogException}, at open or when {@link #read} reaches it.
  *
  * <p>Thread-safe. Zxids must be strictly increasing across all appends (callers assign them under one lock or from
- * one thread).
+ * one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
+ * A failed write or fsync fails the pending futures and every later call with {@link StorageException}.
  */
 public final class TxnLog implements AutoCloseable {
 
@@ -111,7 +112,7 @@ public final class TxnLog implements AutoCloseable {
                     Files.deleteIfExists(p); // a segment whose creation never completed
                     continue;
                 }
-                long first = Files2.parseHexSuffix(name, LogFormat.SEGMENT_PREFIX);
+                long first = StorageFiles.parseHexSuffix(name, LogFormat.SEGMENT_PREFIX);
                 if (first < 0) {
                     continue;
                 }
@@ -156,7 +157,7 @@ public final class TxnLog implements AutoCloseable {
             ch.force(true);
         }
         Files.move(tmp, segment.path(), StandardCopyOption.ATOMIC_MOVE);
-        Files2.fsyncDirectory(dir);
+        StorageFiles.fsyncDirectory(dir);
         return FileChannel.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
@@ -214,6 +215,23 @@ public final class TxnLog implements AutoCloseable {
         CompletableFuture<Void> f = new CompletableFuture<>();
         writer.enqueue(-1, null, f);
         return f;
+    }
+
+    /**
+     * Declares that history up to {@code zxid} is held elsewhere (a snapshot newer than this log's end, after
+     * external damage to the log): starts a new segment continuing after {@code zxid} and waits until it is
+     * durable. The missing range stays visible as a gap, so a later read across it fails instead of silently
+     * skipping. Used by {@link Recovery}; call before appending.
+     *
+     * @throws IllegalArgumentException if {@code zxid} is not above {@link #lastZxid()}
+     */
+    public void continueAfter(long zxid) {
+        try {
+            writer.continueAfter(zxid).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof StorageException s ? s
+                    : new StorageException("cannot continue log " + dir + " after 0x" + Long.toHexString(zxid), e);
+        }
     }
 
     /** The zxid of the last record appended (queued), or recovered at open; 0 for an empty log. */
@@ -302,7 +320,7 @@ public final class TxnLog implements AutoCloseable {
             }
         }
         if (!doomed.isEmpty()) {
-            Files2.fsyncDirectory(dir);
+            StorageFiles.fsyncDirectory(dir);
             LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(zxid), dir);
         }
         return doomed.size();

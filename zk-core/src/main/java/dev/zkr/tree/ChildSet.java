@@ -5,12 +5,20 @@ import java.util.List;
 
 /**
  * The children of a node: an open-addressing hash set of child {@link Node}s keyed by their name, which is read
- * from the child's path in place. Costs one array slot per child and no per-child objects. Not thread-safe: guarded
- * by the parent node's monitor.
+ * from the child's path in place. Costs one array slot per child and no per-child objects. Also holds the owner's
+ * child-related stat fields. Not thread-safe: guarded by the parent node's monitor.
  */
 final class ChildSet {
+    /** The owning node's cversion (number of child creations). */
+    int cversion;
+    /** The owning node's pzxid. */
+    long pzxid;
     private Node[] slots = new Node[4];
     private int size;
+
+    ChildSet(long pzxid) {
+        this.pzxid = pzxid;
+    }
 
     int size() {
         return size;

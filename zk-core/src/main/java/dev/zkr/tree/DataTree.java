@@ -69,28 +69,73 @@ public final class DataTree {
 
     /** The node's data and stat, read atomically, or null if it does not exist. Do not modify the array. */
     public NodeData getData(String path) {
+        return getData(path, null, 0);
+    }
+
+    /**
+     * As {@link #getData(String)}, and if the node exists, registers a data watch for the session atomically with
+     * the read (under the node's lock), so no change applied after the read can be missed. {@code watches} may be
+     * null (no watch). The server must fire triggers only after {@link #apply} returned (as it naturally does).
+     */
+    public NodeData getData(String path, WatchTable watches, long sessionId) {
         Node n = nodes.get(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
+            if (n.deleted) {
+                return null;
+            }
+            if (watches != null) {
+                watches.addDataWatch(sessionId, path);
+            }
             return new NodeData(n.data, n.statLocked());
         }
     }
 
     /** The node's stat, or null if it does not exist. */
     public Stat exists(String path) {
-        Node n = nodes.get(path);
-        return n == null ? null : n.stat();
+        return exists(path, null, 0);
     }
 
-    /** The child names (unordered) and the node's stat, or null if it does not exist. */
-    public Children getChildren(String path) {
+    /**
+     * As {@link #exists(String)}, registering an exists watch for the session first (whether or not the node
+     * exists), so a create or change applied after the read cannot be missed. {@code watches} may be null.
+     */
+    public Stat exists(String path, WatchTable watches, long sessionId) {
+        if (watches != null) {
+            watches.addExistsWatch(sessionId, path);
+        }
         Node n = nodes.get(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
+            return n.deleted ? null : n.statLocked();
+        }
+    }
+
+    /** The child names (unordered) and the node's stat, or null if it does not exist. */
+    public Children getChildren(String path) {
+        return getChildren(path, null, 0);
+    }
+
+    /**
+     * As {@link #getChildren(String)}, and if the node exists, registers a child watch for the session atomically
+     * with the read. {@code watches} may be null.
+     */
+    public Children getChildren(String path, WatchTable watches, long sessionId) {
+        Node n = nodes.get(path);
+        if (n == null) {
+            return null;
+        }
+        synchronized (n) {
+            if (n.deleted) {
+                return null;
+            }
+            if (watches != null) {
+                watches.addChildWatch(sessionId, path);
+            }
             return new Children(n.children == null ? List.of() : n.children.names(), n.statLocked());
         }
     }
@@ -131,7 +176,7 @@ public final class DataTree {
             Node n = nodes.get(path);
             if (n != null) {
                 synchronized (n) {
-                    if (n.container && n.cversion > 0 && n.numChildren() == 0) {
+                    if (n.container && n.cversion() > 0 && n.numChildren() == 0) {
                         due.add(path);
                     }
                 }
@@ -148,7 +193,7 @@ public final class DataTree {
             return null;
         }
         synchronized (n) {
-            return new NodeRecord(n.version, n.cversion, n.numChildren(), n.ephemeralOwner, n.container);
+            return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container);
         }
     }
 
@@ -209,7 +254,7 @@ public final class DataTree {
         }
         Node node = nodes.get(path);
         if (node == null) {
-            node = new Node(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container());
+            node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container());
             nodes.put(path, node);
             if (c.ephemeralOwner() != 0) {
                 ephemerals.computeIfAbsent(c.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(path);
@@ -219,10 +264,11 @@ public final class DataTree {
             }
         }
         synchronized (parent) {
-            parent.addChild(node);
-            if (c.parentCversion() > parent.cversion) {
-                parent.cversion = c.parentCversion();
-                parent.pzxid = h.zxid();
+            ChildSet kids = parent.kids();
+            kids.add(node);
+            if (c.parentCversion() > kids.cversion) {
+                kids.cversion = c.parentCversion();
+                kids.pzxid = h.zxid();
             }
         }
         triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_CREATED, h.zxid()));
@@ -238,20 +284,25 @@ public final class DataTree {
         Node parent = nodes.get(parentPath);
         if (parent != null) {
             synchronized (parent) {
-                parent.removeChild(path);
-                if (zxid > parent.pzxid) {
-                    parent.pzxid = zxid;
+                ChildSet kids = parent.kids();
+                kids.remove(path);
+                if (zxid > kids.pzxid) {
+                    kids.pzxid = zxid;
                 }
             }
         }
         Node node = nodes.remove(path);
         if (node != null) {
-            if (node.ephemeralOwner != 0) {
-                Set<String> owned = ephemerals.get(node.ephemeralOwner);
+            synchronized (node) {
+                node.deleted = true;
+            }
+            long owner = node.ephemeralOwner();
+            if (owner != 0) {
+                Set<String> owned = ephemerals.get(owner);
                 if (owned != null) {
                     owned.remove(path);
                     if (owned.isEmpty()) {
-                        ephemerals.remove(node.ephemeralOwner);
+                        ephemerals.remove(owner);
                     }
                 }
             }
@@ -290,7 +341,7 @@ public final class DataTree {
         }
         for (String path : paths) {
             Node n = nodes.get(path);
-            if (n != null && n.ephemeralOwner == id) {
+            if (n != null && n.ephemeralOwner() == id) {
                 delete(h.zxid(), path, triggers);
             }
         }
@@ -332,12 +383,12 @@ public final class DataTree {
                 data = n.data;
                 czxid = n.czxid;
                 mzxid = n.mzxid;
-                pzxid = n.pzxid;
+                pzxid = n.pzxid();
                 ctime = n.ctime;
                 mtime = n.mtime;
-                owner = n.ephemeralOwner;
+                owner = n.ephemeralOwner();
                 version = n.version;
-                cversion = n.cversion;
+                cversion = n.cversion();
                 container = n.container;
             }
             out.writeByte(1);
@@ -384,17 +435,28 @@ public final class DataTree {
             if (path == null || path.isEmpty() || path.charAt(0) != '/') {
                 throw new IOException("bad node path in snapshot: " + path);
             }
-            Node n = new Node(path);
-            n.czxid = in.readLong();
-            n.mzxid = in.readLong();
-            n.pzxid = in.readLong();
-            n.ctime = in.readLong();
-            n.mtime = in.readLong();
-            n.version = in.readInt();
-            n.cversion = in.readInt();
-            n.ephemeralOwner = in.readLong();
-            n.container = in.readBoolean();
-            n.data = TxnCodec.readBytes(in);
+            long czxid = in.readLong();
+            long mzxid = in.readLong();
+            long pzxid = in.readLong();
+            long ctime = in.readLong();
+            long mtime = in.readLong();
+            int dataVersion = in.readInt();
+            int cversion = in.readInt();
+            long owner = in.readLong();
+            boolean container = in.readBoolean();
+            byte[] data = TxnCodec.readBytes(in);
+            if (data == null) {
+                throw new IOException("corrupt snapshot: null data for " + path);
+            }
+            Node n = Node.create(path, data, czxid, ctime, owner, container);
+            n.mzxid = mzxid;
+            n.mtime = mtime;
+            n.version = dataVersion;
+            if (pzxid != czxid || cversion != 0) {
+                ChildSet kids = n.kids();
+                kids.pzxid = pzxid;
+                kids.cversion = cversion;
+            }
             tree.nodes.put(path, n);
         }
         tree.link();
@@ -418,8 +480,8 @@ public final class DataTree {
                     parent.addChild(n); // orphans (fuzzy) stay unlinked until replay deletes them
                 }
             }
-            if (n.ephemeralOwner != 0) {
-                ephemerals.computeIfAbsent(n.ephemeralOwner, k -> ConcurrentHashMap.newKeySet()).add(n.path);
+            if (n.ephemeralOwner() != 0) {
+                ephemerals.computeIfAbsent(n.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(n.path);
             }
             if (n.container) {
                 containers.add(n.path);

@@ -5,25 +5,26 @@ import dev.zkr.client.Stat;
 import java.util.List;
 
 /**
- * One znode. The path string is the same instance as the tree map's key; the node's name is derived from it, so
- * names are not stored twice. All mutable state is guarded by the node's monitor, so a reader sees data and stat
- * of the same version. Only the apply thread mutates nodes.
+ * One znode, kept small because the tree holds millions: the path string is the same instance as the tree map's
+ * key (names are derived from it, not stored); cversion and pzxid live in the {@link ChildSet}, which exists only
+ * for nodes that have had children (for the others cversion is 0 and pzxid equals czxid); the ephemeral owner only
+ * exists in {@link Ephemeral} nodes. All mutable state is guarded by the node's monitor, so readers see data and
+ * stat of the same version. Only the apply thread mutates nodes.
  */
-final class Node {
+class Node {
     static final byte[] EMPTY = new byte[0];
 
     final String path;
     byte[] data;
     long czxid;
     long mzxid;
-    long pzxid;
     long ctime;
     long mtime;
     int version;
-    int cversion;
-    long ephemeralOwner;
     boolean container;
-    /** Null until the node gets its first child. */
+    /** Set (under the monitor) when the node is removed from the tree, so late readers treat it as missing. */
+    boolean deleted;
+    /** Null until the node gets its first child (or a child-related stat change). */
     ChildSet children;
 
     Node(String path) {
@@ -31,16 +32,40 @@ final class Node {
         this.data = EMPTY;
     }
 
-    Node(String path, byte[] data, long zxid, long time, long ephemeralOwner, boolean container) {
+    private Node(String path, byte[] data, long zxid, long time, boolean container) {
         this.path = path;
         this.data = data;
         this.czxid = zxid;
         this.mzxid = zxid;
-        this.pzxid = zxid;
         this.ctime = time;
         this.mtime = time;
-        this.ephemeralOwner = ephemeralOwner;
         this.container = container;
+    }
+
+    /** A new node as created by the txn with this zxid and time. */
+    static Node create(String path, byte[] data, long zxid, long time, long ephemeralOwner, boolean container) {
+        return ephemeralOwner == 0 ? new Node(path, data, zxid, time, container)
+                : new Ephemeral(path, data, zxid, time, ephemeralOwner, container);
+    }
+
+    long ephemeralOwner() {
+        return 0;
+    }
+
+    int cversion() {
+        return children == null ? 0 : children.cversion;
+    }
+
+    long pzxid() {
+        return children == null ? czxid : children.pzxid;
+    }
+
+    /** The children holder, created on demand (its pzxid starts at czxid, as for a node without one). */
+    ChildSet kids() {
+        if (children == null) {
+            children = new ChildSet(czxid);
+        }
+        return children;
     }
 
     synchronized Stat stat() {
@@ -48,7 +73,7 @@ final class Node {
     }
 
     Stat statLocked() {
-        return new Stat(czxid, mzxid, pzxid, ctime, mtime, version, cversion, 0, ephemeralOwner, data.length,
+        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, cversion(), 0, ephemeralOwner(), data.length,
                 numChildren());
     }
 
@@ -61,15 +86,27 @@ final class Node {
     }
 
     void addChild(Node child) {
-        if (children == null) {
-            children = new ChildSet();
-        }
-        children.add(child);
+        kids().add(child);
     }
 
     void removeChild(String childPath) {
         if (children != null) {
             children.remove(childPath);
+        }
+    }
+
+    /** An ephemeral node: the owner is the only extra field. */
+    static final class Ephemeral extends Node {
+        private final long owner;
+
+        Ephemeral(String path, byte[] data, long zxid, long time, long owner, boolean container) {
+            super(path, data, zxid, time, container);
+            this.owner = owner;
+        }
+
+        @Override
+        long ephemeralOwner() {
+            return owner;
         }
     }
 }

@@ -24,7 +24,8 @@ import java.util.Set;
  *   <li>one-shot watches are removed when they fire, persistent ones stay (also across deletes);</li>
  *   <li>a session receives each event at most once even if several of its watches match.</li>
  * </ul>
- * All methods are synchronized (register from read threads, trigger from the apply thread).
+ * Methods are thread-safe (register from read threads, trigger from the apply thread). Prefer registering through
+ * {@link DataTree#getData(String, WatchTable, long)} and its siblings, which register atomically with the read.
  */
 public final class WatchTable {
     private static final int DATA = 1;
@@ -147,13 +148,17 @@ public final class WatchTable {
      * are not registered (one-shot); the others are, and persistent ones always are. Call it on the apply thread
      * (or with applies paused) so no event falls between the check and the registration.
      */
-    public synchronized List<WatchDelivery> setWatches(long sessionId, long lastZxid, DataTree tree,
-                                                       Collection<String> dataWatches,
-                                                       Collection<String> existWatches,
-                                                       Collection<String> childWatches,
-                                                       Collection<String> persistentWatches,
-                                                       Collection<String> recursiveWatches) {
+    public List<WatchDelivery> setWatches(long sessionId, long lastZxid, DataTree tree,
+                                          Collection<String> dataWatches,
+                                          Collection<String> existWatches,
+                                          Collection<String> childWatches,
+                                          Collection<String> persistentWatches,
+                                          Collection<String> recursiveWatches) {
+        // read the tree first, then register under this table's lock: never hold this lock while taking a node's
+        // lock (DataTree's watching reads take them in the other order)
         List<WatchDelivery> missed = new ArrayList<>();
+        List<String> keepData = new ArrayList<>();
+        List<String> keepChild = new ArrayList<>();
         long now = tree.lastZxid();
         for (String path : dataWatches) {
             Stat st = tree.exists(path);
@@ -162,7 +167,7 @@ public final class WatchTable {
             } else if (st.mzxid() > lastZxid) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DATA_CHANGED, path, st.mzxid()));
             } else {
-                add(data, DATA, sessionId, path);
+                keepData.add(path);
             }
         }
         for (String path : existWatches) {
@@ -170,7 +175,7 @@ public final class WatchTable {
             if (st != null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_CREATED, path, st.czxid()));
             } else {
-                add(data, DATA, sessionId, path);
+                keepData.add(path);
             }
         }
         for (String path : childWatches) {
@@ -180,14 +185,14 @@ public final class WatchTable {
             } else if (st.pzxid() > lastZxid) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_CHILDREN_CHANGED, path, st.pzxid()));
             } else {
-                add(child, CHILD, sessionId, path);
+                keepChild.add(path);
             }
         }
-        for (String path : persistentWatches) {
-            add(persistent, PERSISTENT, sessionId, path);
-        }
-        for (String path : recursiveWatches) {
-            add(recursive, RECURSIVE, sessionId, path);
+        synchronized (this) {
+            keepData.forEach(path -> add(data, DATA, sessionId, path));
+            keepChild.forEach(path -> add(child, CHILD, sessionId, path));
+            persistentWatches.forEach(path -> add(persistent, PERSISTENT, sessionId, path));
+            recursiveWatches.forEach(path -> add(recursive, RECURSIVE, sessionId, path));
         }
         return missed;
     }

@@ -36,7 +36,7 @@ class BadInputTest {
     @BeforeEach
     void start() {
         server = ZkServer.start(ServerFixture.config(dir).maxDataSize(MAX_DATA)
-                .handshakeTimeout(Duration.ofMillis(300)).build());
+                .handshakeTimeout(Duration.ofMillis(300)).maxInFlightPerConnection(64).build());
         good = RawClient.session(server.port(), 10_000);
         assertWellBehavedClientServed();
     }
@@ -154,6 +154,29 @@ class BadInputTest {
             assertEquals(ZkException.Code.BAD_ARGUMENTS.intValue(),
                     c.call(x -> new Message.CreateRequest(x, "/m", new byte[0], null)).code());
             assertEquals(0, c.call(x -> new Message.ExistsRequest(x, "/", false)).code());
+        }
+    }
+
+    @Test
+    void clientThatFloodsRequestsWithoutReadingRepliesDoesNotStopOthers() throws Exception {
+        try (RawClient flood = RawClient.session(server.port(), 30_000)) {
+            Thread t = new Thread(() -> {
+                try {
+                    byte[] data = new byte[1000];
+                    for (int i = 0; i < 200_000; i++) {
+                        flood.send(new Message.SetDataRequest(flood.nextXid(), "/", data, -1));
+                    }
+                } catch (RuntimeException blocked) {
+                    // the socket was closed at the end of the test while the flood was blocked on a full buffer
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            for (int i = 0; i < 20; i++) {
+                assertWellBehavedClientServed();
+            }
+            flood.close();
+            t.join(10_000);
         }
     }
 }

@@ -27,7 +27,8 @@ class ServerBasicsTest {
 
     @BeforeEach
     void start() {
-        server = ZkServer.start(ServerFixture.config(dir).build());
+        server = ZkServer.start(ServerFixture.config(dir).containerCheckInterval(java.time.Duration.ofMillis(50))
+                .build());
     }
 
     @AfterEach
@@ -155,6 +156,48 @@ class ServerBasicsTest {
         try (RawClient third = RawClient.session(server.port(), 5000)) {
             Message.Reply st = third.call(x -> new Message.ExistsRequest(x, "/keep", false));
             assertNull(((Message.StatBody) st.body()).stat());
+        }
+    }
+
+    @Test
+    void emptiedContainerIsDeletedByTheServer() {
+        try (RawClient c = RawClient.session(server.port(), 5000)) {
+            assertEquals(0, c.call(x -> new Message.CreateRequest(x, "/box", b(""), CreateMode.CONTAINER)).code());
+            assertEquals(0, c.call(x -> new Message.CreateRequest(x, "/box/item", b(""), CreateMode.PERSISTENT))
+                    .code());
+            assertEquals(0, c.call(x -> new Message.ExistsRequest(x, "/box", true)).code());
+            assertEquals(0, c.call(x -> new Message.DeleteRequest(x, "/box/item", -1)).code());
+            Message.WatchEvent ev = assertInstanceOf(Message.WatchEvent.class, c.receive());
+            assertEquals(WatchedEvent.Type.NODE_DELETED, ev.type());
+            assertEquals("/box", ev.path());
+        }
+    }
+
+    @Test
+    void setWatchesAfterReconnectFiresMissedEventsAndRegistersTheRest() {
+        RawClient first = RawClient.session(server.port(), 5000);
+        assertEquals(0, first.call(x -> new Message.CreateRequest(x, "/changed", b("1"), CreateMode.PERSISTENT))
+                .code());
+        assertEquals(0, first.call(x -> new Message.CreateRequest(x, "/stable", b("1"), CreateMode.PERSISTENT))
+                .code());
+        long seen = first.call(x -> new Message.GetDataRequest(x, "/changed", true)).zxid();
+        long id = first.sessionId;
+        byte[] pw = first.password;
+        first.close();
+        try (RawClient other = RawClient.session(server.port(), 5000);
+             RawClient back = new RawClient(server.port())) {
+            assertEquals(0, other.call(x -> new Message.SetDataRequest(x, "/changed", b("2"), -1)).code());
+            back.handshake(id, pw, 5000);
+            int x = back.nextXid();
+            back.send(new Message.SetWatchesRequest(x, seen, new String[]{"/changed", "/stable"}, new String[0],
+                    new String[0], new String[0], new String[0]));
+            Message.WatchEvent missed = assertInstanceOf(Message.WatchEvent.class, back.receive());
+            assertEquals(WatchedEvent.Type.NODE_DATA_CHANGED, missed.type());
+            assertEquals("/changed", missed.path());
+            assertEquals(0, back.reply(x).code());
+            assertEquals(0, other.call(y -> new Message.SetDataRequest(y, "/stable", b("2"), -1)).code());
+            Message.WatchEvent later = assertInstanceOf(Message.WatchEvent.class, back.receive());
+            assertEquals("/stable", later.path());
         }
     }
 }

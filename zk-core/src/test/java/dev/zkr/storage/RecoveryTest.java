@@ -172,6 +172,35 @@ class RecoveryTest {
         assertTrue(e.getMessage().contains("no valid snapshot"), e.getMessage());
     }
 
+    @Test
+    void logEndingBeforeTheSnapshotContinuesAfterItWithAVisibleGap() throws IOException {
+        writeLog(1, 100);
+        SnapshotStore snaps = SnapshotStore.open(dir.resolve("snap"));
+        snaps.write(100, bodyOf(range(1, 100)));
+        // outside damage removes the last records, which the snapshot covers
+        Path segment = LogTesting.lastSegment(dir.resolve("log"));
+        try (var ch = java.nio.channels.FileChannel.open(segment, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(ch.size() - 5);
+        }
+        var first = LogTesting.captureStderr(this::recover);
+        assertEquals(100, first.value().lastZxid());
+        assertAll(first.value().state(), 100);
+        assertEquals(1, first.lines("before snapshot"), first.stderr());
+        try (TxnLog log = TxnLog.open(dir.resolve("log"), SMALL)) {
+            assertEquals(100, log.lastZxid());
+            assertThrows(IllegalArgumentException.class, () -> log.append(100, payload(100)));
+            for (long z = 101; z <= 150; z++) {
+                log.append(z, payload(z));
+            }
+        }
+        var second = recover();
+        assertAll(second.state(), 150);
+        assertEquals(100, second.snapshotZxid());
+        // without the snapshot the gap in the log is found, not skipped
+        flipInBody(snaps.fileOf(100));
+        assertThrows(CorruptLogException.class, this::recover);
+    }
+
     private static void flipInBody(Path file) {
         try {
             TornTailTest.flip(file, 16 + 3, 0x04);

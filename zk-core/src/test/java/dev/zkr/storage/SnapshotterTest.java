@@ -74,12 +74,14 @@ class SnapshotterTest {
                  }
                  out.writeLong(zxid);
              })) {
-            assertTrue(s.afterApply(7, 1, 1000));
             CompletableFuture<Long> first = s.snapshotNow(7);
             ExecutionException e = assertThrows(ExecutionException.class, () -> first.get(5, TimeUnit.SECONDS));
             assertTrue(e.getCause() instanceof StorageException, e.getCause().toString());
             assertTrue(s.lastFailure() instanceof StorageException);
             assertTrue(store.list().isEmpty(), "nothing half-written left");
+            assertFalse(s.afterApply(8, 1, 999), "below the size threshold");
+            assertTrue(s.afterApply(8, 1, 1), "size threshold reached");
+            // returns the snapshot just started if it still runs, else starts one at the same zxid: 8 either way
             assertEquals(8L, s.snapshotNow(8).get(5, TimeUnit.SECONDS));
             assertEquals(List.of(8L), store.list());
         }

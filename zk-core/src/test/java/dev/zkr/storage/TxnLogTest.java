@@ -196,4 +196,32 @@ class TxnLogTest {
             assertTrue(log.startsAfterZxid() > 0);
         }
     }
+
+    @Test
+    void diskFailurePoisonsTheLogAndFailsEveryPendingFuture() throws Exception {
+        Path logDir = dir.resolve("log");
+        TxnLog log = TxnLog.open(logDir, SMALL);
+        try {
+            log.appendAsync(1, payload(1)).join();
+            // the next rollover cannot create its segment: a real I/O failure on the writer thread
+            LogTesting.deleteRecursively(logDir);
+            List<CompletableFuture<Void>> futures = new ArrayList<>();
+            for (long z = 2; z <= 200; z++) {
+                try {
+                    futures.add(log.appendAsync(z, payload(z)));
+                } catch (StorageException e) {
+                    break; // the failure was already seen: appends are refused
+                }
+            }
+            CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).handle((v, e) -> null)
+                    .get(10, TimeUnit.SECONDS);
+            CompletableFuture<Void> lastOne = futures.get(futures.size() - 1);
+            var e = assertThrows(java.util.concurrent.ExecutionException.class, lastOne::get);
+            assertTrue(e.getCause() instanceof StorageException, e.getCause().toString());
+            assertThrows(StorageException.class, () -> log.append(1000, payload(1000)));
+            assertThrows(StorageException.class, () -> log.sync());
+        } finally {
+            log.close();
+        }
+    }
 }

@@ -148,6 +148,43 @@ class DataTreeTest {
     }
 
     @Test
+    void replayedDeleteOfMissingNodeStillSetsParentPzxid() {
+        // fuzzy snapshot: the parent was written before the child was deleted, the child not at all
+        DataTree tree = new DataTree();
+        tree.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(3, 30, 0), new Txn.DeleteNode("/p/x"));
+        String expected = tree.canonicalDump();
+        DataTree fuzzy = new DataTree();
+        fuzzy.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        fuzzy.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        fuzzy.apply(new TxnHeader(3, 30, 0), new Txn.DeleteNode("/p/x"));
+        // now the same tree but with /p's pzxid from before the delete and /p/x already gone
+        DataTree stale = new DataTree();
+        stale.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0), new Txn.DeleteNode("/p/x")); // removes /p/x, pzxid stays 2
+        assertEquals(2, stale.exists("/p").pzxid());
+        stale.apply(new TxnHeader(3, 30, 0), new Txn.DeleteNode("/p/x")); // replay: node missing
+        assertEquals(3, stale.exists("/p").pzxid());
+        assertEquals(expected, stale.canonicalDump());
+        assertEquals(expected, fuzzy.canonicalDump());
+    }
+
+    @Test
+    void replayedCreateOfExistingNodeRaisesParentCversion() {
+        DataTree tree = new DataTree();
+        tree.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        DataTree stale = new DataTree();
+        stale.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 0)); // stale parent
+        assertEquals(0, stale.exists("/p").cversion());
+        stale.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        assertEquals(tree.canonicalDump(), stale.canonicalDump());
+    }
+
+    @Test
     void deletingRootIsRejected() {
         DataTree tree = new DataTree();
         assertThrows(IllegalArgumentException.class, () -> tree.apply(new TxnHeader(1, 0, 0), new Txn.DeleteNode("/")));

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Protected sequential nodes, named {@code _c_<uuid>-<base><sequence>}: a create whose response is lost is found
@@ -60,7 +61,8 @@ final class ProtectedNames {
         String path = ZkPaths.join(parent, prefix + base);
         while (true) {
             try {
-                Created c = client.createWithStat(path, data, CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER);
+                Created c = awaitOrAbandon(client,
+                        client.createAsync(path, data, CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER));
                 return new OwnedNode(c.path(), ZkPaths.name(c.path()), c.stat().czxid(), c.stat().ephemeralOwner());
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                 if (!Connection.recover(client, deadline)) {
@@ -78,6 +80,23 @@ final class ProtectedNames {
                     throw e;
                 }
             }
+        }
+    }
+
+    /**
+     * Waits for a create of an ephemeral node; if the wait is interrupted, the node the create may still make is
+     * deleted when it arrives, so an abandoned create never leaves a node that blocks others.
+     */
+    static Created awaitOrAbandon(ZkClient client, CompletableFuture<Created> create) {
+        try {
+            return ClientSupport.await(create);
+        } catch (ZkException.Interrupted e) {
+            create.whenComplete((c, err) -> {
+                if (c != null) {
+                    client.deleteAsync(c.path(), -1);
+                }
+            });
+            throw e;
         }
     }
 

@@ -53,7 +53,8 @@ final class UnfairElection implements Election {
                     }
                 }
                 previous = null;
-                Created c = client.createWithStat(leaderPath, id, CreateMode.EPHEMERAL, Parents.CONTAINER);
+                Created c = ProtectedNames.awaitOrAbandon(client,
+                        client.createAsync(leaderPath, id, CreateMode.EPHEMERAL, Parents.CONTAINER));
                 return new OwnedNode(c.path(), "leader", c.stat().czxid(), c.stat().ephemeralOwner());
             } catch (ZkException.NodeExists e) {
                 OwnedNode ours = waitForLeaderToGo();

@@ -1,36 +1,40 @@
 package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
-import org.opentest4j.TestAbortedException;
+import dev.zkr.testkit.TestEnsemble;
 
 import java.time.Duration;
 
-/**
- * The zkr backend of the recipe suites. The zkr test kit ({@code dev.zkr.testkit.TestEnsemble}) has not landed
- * yet: until it does, the zkr runs are skipped (the same suites run on Apache ZooKeeper in zk-apache).
- */
+/** The zkr backend of the recipe suites: a one-server {@link TestEnsemble} from the test kit. */
 final class ZkrBackend implements RecipeBackend {
 
+    private final TestEnsemble ensemble;
+
+    private ZkrBackend(TestEnsemble ensemble) {
+        this.ensemble = ensemble;
+    }
+
     static ZkrBackend start() {
-        throw new TestAbortedException("the zkr test kit (TestEnsemble) is not available yet");
+        return new ZkrBackend(TestEnsemble.builder().servers(1).start());
     }
 
     @Override
     public ZkClient newClient(Duration sessionTimeout) {
-        throw new UnsupportedOperationException();
+        return ensemble.newClient(sessionTimeout);
     }
 
     @Override
     public void expireSession(ZkClient client) {
-        throw new UnsupportedOperationException();
+        ensemble.expireSession(client.sessionId());
     }
 
     @Override
     public void restartServer() {
-        throw new UnsupportedOperationException();
+        ensemble.restart(0);
     }
 
     @Override
     public void close() {
+        ensemble.close();
     }
 }

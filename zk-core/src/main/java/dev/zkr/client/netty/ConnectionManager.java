@@ -183,9 +183,7 @@ final class ConnectionManager {
             p.future.completeExceptionally(closed(p.path));
             return;
         }
-        if (drainScheduled.compareAndSet(false, true)) {
-            loop.execute(drainTask);
-        }
+        scheduleDrain();
     }
 
     /**
@@ -200,7 +198,12 @@ final class ConnectionManager {
                 sessionClosed.complete(null);
                 return;
             }
-            drain();
+            Pending queued;
+            while ((queued = outbox.poll()) != null) { // everything asked before close goes first
+                if (!queued.done) {
+                    write(queued);
+                }
+            }
             Pending close = new Pending(Pending.Kind.CLOSE_SESSION, null, NO_DEADLINE);
             close.future.whenComplete((v, e) -> sessionClosed.complete(null));
             write(close);
@@ -524,12 +527,18 @@ final class ConnectionManager {
             return;
         }
         Pending p;
-        while ((p = outbox.poll()) != null) {
+        while (channel.isWritable() && (p = outbox.poll()) != null) {
             if (!p.done) {
                 write(p);
             }
         }
-        flush();
+        flush(); // if the channel is not writable, the rest waits for channelWritabilityChanged
+    }
+
+    private void scheduleDrain() {
+        if (drainScheduled.compareAndSet(false, true)) {
+            loop.execute(drainTask);
+        }
     }
 
     private void write(Pending p) {
@@ -630,6 +639,13 @@ final class ConnectionManager {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             onMessage(ctx.channel(), msg);
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable() && ctx.channel() == channel) {
+                scheduleDrain();
+            }
         }
 
         @Override

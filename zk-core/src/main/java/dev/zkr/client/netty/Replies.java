@@ -8,6 +8,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkException.Code;
 import dev.zkr.wire.Message;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -46,7 +47,8 @@ final class Replies {
             }
             case GET_CHILDREN -> {
                 Message.ChildrenBody b = body(p, body, Message.ChildrenBody.class);
-                yield new Children(b.names() == null ? List.of() : Arrays.asList(b.names()), b.stat());
+                yield new Children(b.names() == null ? new ArrayList<>() : new ArrayList<>(Arrays.asList(b.names())),
+                        b.stat());
             }
             case MULTI -> List.of(body(p, body, Message.MultiBody.class).results());
             default -> null;

@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /** Small file helpers shared by the log and the snapshot store. */
-final class Files2 {
+final class StorageFiles {
 
-    private Files2() {
+    private StorageFiles() {
     }
 
     /** Makes the creation, rename or deletion of entries in a directory durable. */
