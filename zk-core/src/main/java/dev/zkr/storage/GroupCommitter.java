@@ -55,6 +55,7 @@ final class GroupCommitter {
     private long allocated;
     private long lastWrittenZxid;
 
+    private volatile TxnLog.DurabilityListener listener;
     private volatile long durableZxid;
     private volatile long fsyncs;
     private volatile long records;
@@ -109,6 +110,39 @@ final class GroupCommitter {
         if (closing) {
             throw new StorageException("transaction log " + log.directory() + " is closed");
         }
+    }
+
+    /** Queues records in order under one lock, waking the writer at most once. */
+    void enqueueAll(List<LogRecord> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        lock.lock();
+        try {
+            checkUsable();
+            long last = lastAcceptedZxid;
+            for (LogRecord r : records) {
+                if (r.zxid() <= last) {
+                    throw new IllegalArgumentException("zxid 0x" + Long.toHexString(r.zxid())
+                            + " is not above the last appended zxid 0x" + Long.toHexString(last));
+                }
+                last = r.zxid();
+            }
+            lastAcceptedZxid = last;
+            boolean wasEmpty = queue.isEmpty();
+            for (LogRecord r : records) {
+                queue.add(new Pending(r.zxid(), r.payload(), null));
+            }
+            if (wasEmpty) {
+                wake.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void listen(TxnLog.DurabilityListener l) {
+        listener = l;
     }
 
     /** Makes the log continue after {@code zxid} in a new segment (see {@link TxnLog#continueAfter}). */
@@ -214,10 +248,16 @@ final class GroupCommitter {
                     lastWrittenZxid = roll;
                     durableZxid = roll;
                 }
-                write(batch);
+                boolean wrote = write(batch);
                 List<Pending> done = batch;
                 batch = null;
-                acks.execute(() -> complete(done, null));
+                TxnLog.DurabilityListener l = listener;
+                if (wrote && l != null) {
+                    l.durable(lastWrittenZxid); // straight from this thread: one call per fsync, no hand-off
+                }
+                if (hasFutures(done)) {
+                    acks.execute(() -> complete(done, null));
+                }
             }
             finish();
         } catch (Throwable t) {
@@ -225,7 +265,17 @@ final class GroupCommitter {
         }
     }
 
-    private void write(List<Pending> batch) throws IOException {
+    private static boolean hasFutures(List<Pending> batch) {
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            if (batch.get(i).future != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes and forces the records of a batch; false if it held only sync markers. */
+    private boolean write(List<Pending> batch) throws IOException {
         long bytes = 0;
         int last = -1;
         int count = 0;
@@ -238,7 +288,7 @@ final class GroupCommitter {
             }
         }
         if (last < 0) {
-            return; // only sync markers: everything before them is already durable
+            return false; // only sync markers: everything before them is already durable
         }
         if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
             roll(lastWrittenZxid);
@@ -271,6 +321,7 @@ final class GroupCommitter {
         records += count;
         durableZxid = lastWrittenZxid;
         log.published(writePos, lastWrittenZxid);
+        return true;
     }
 
     /** Writes the encoded records in {@code buf} at {@code at}; returns the offset after them. */
@@ -346,6 +397,14 @@ final class GroupCommitter {
             failed.addAll(batch);
         }
         failed.addAll(rest);
+        TxnLog.DurabilityListener l = listener;
+        if (l != null) {
+            try {
+                l.failed(e);
+            } catch (RuntimeException ex) {
+                LOG.warn("durability listener of {} failed: {}", log.directory(), ex.toString());
+            }
+        }
         acks.execute(() -> complete(failed, e));
     }
 
