@@ -41,6 +41,11 @@ final class LogStage {
         round.add(new LogRecord(header.zxid(), TxnCodec.encode(header, txn)));
     }
 
+    /** True when the log's writer has nothing queued (it may as well complete a round itself). */
+    boolean writerIdle() {
+        return !log.hasQueued();
+    }
+
     /** Hands the round's txns to the log (core thread). */
     void endRound() {
         if (round.isEmpty()) {

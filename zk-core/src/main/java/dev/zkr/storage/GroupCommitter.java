@@ -56,6 +56,8 @@ final class GroupCommitter {
     private long lastWrittenZxid;
 
     private volatile TxnLog.DurabilityListener listener;
+    /** queue.size(), readable without the lock. */
+    private volatile int queued;
     private volatile long durableZxid;
     private volatile long fsyncs;
     private volatile long records;
@@ -94,6 +96,7 @@ final class GroupCommitter {
                 lastAcceptedZxid = zxid;
             }
             queue.add(new Pending(zxid, payload, future));
+            queued = queue.size();
             if (queue.size() == 1) {
                 wake.signal();
             }
@@ -133,12 +136,17 @@ final class GroupCommitter {
             for (LogRecord r : records) {
                 queue.add(new Pending(r.zxid(), r.payload(), null));
             }
+            queued = queue.size();
             if (wasEmpty) {
                 wake.signal();
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    boolean hasQueued() {
+        return queued > 0;
     }
 
     void listen(TxnLog.DurabilityListener l) {
@@ -158,6 +166,7 @@ final class GroupCommitter {
             lastAcceptedZxid = zxid;
             rollTo = zxid;
             queue.add(new Pending(-1, null, f));
+            queued = queue.size();
             wake.signal();
         } finally {
             lock.unlock();
@@ -238,6 +247,7 @@ final class GroupCommitter {
                     }
                     batch = queue;
                     queue = new ArrayList<>(Math.max(16, batch.size()));
+                    queued = 0;
                     roll = rollTo;
                     rollTo = -1;
                 } finally {
@@ -383,6 +393,7 @@ final class GroupCommitter {
             failure = e;
             rest = queue;
             queue = new ArrayList<>();
+            queued = 0;
         } finally {
             lock.unlock();
         }

@@ -238,6 +238,11 @@ public final class TxnLog implements AutoCloseable {
         void failed(StorageException e);
     }
 
+    /** True while records or sync requests wait for the writer (a hint: it may change at once). */
+    public boolean hasQueued() {
+        return writer.hasQueued();
+    }
+
     /** Sets the listener (at most one; set it before appending). */
     public void listen(DurabilityListener listener) {
         writer.listen(Objects.requireNonNull(listener, "listener"));
