@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -279,13 +280,16 @@ public abstract class RecipeProperties {
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
         NONE, ACQUIRE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
-        TAKE_ACROSS_RESTART, CRASH, EXPIRE, RESTART
+        TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
     record Step(Kind kind, int who) {
         @Override
         public String toString() {
-            return kind == Kind.RESTART || kind == Kind.OFFER || kind == Kind.DRAIN ? kind.name() : kind + "(p" + who + ")";
+            return switch (kind) {
+                case RESTART, OFFER, DRAIN, DRAIN_ACROSS_RESTART -> kind.name();
+                default -> kind + "(p" + who + ")";
+            };
         }
     }
 
@@ -693,18 +697,19 @@ public abstract class RecipeProperties {
             return switch (op) {
                 case ADD -> "ADD(p" + who + ", " + delta + ")";
                 case CAS -> "CAS(p" + who + (delta >= 0 ? ", model -> " : ", wrong -> ") + delta + ")";
-                case INCREMENT_ALL, RESTART -> op.name();
+                case INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, RESTART -> op.name();
                 default -> op + "(p" + who + ")";
             };
         }
     }
 
-    enum CounterOp { ADD, CAS, GET, INCREMENT_ALL, EXPIRE, CRASH, RESTART }
+    enum CounterOp { ADD, CAS, GET, INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, EXPIRE, CRASH, RESTART }
 
     @Provide
     Arbitrary<List<CounterStep>> counterSteps() {
         Arbitrary<CounterOp> op = Arbitraries.frequency(Tuple.of(4, CounterOp.ADD), Tuple.of(3, CounterOp.CAS),
-                Tuple.of(2, CounterOp.GET), Tuple.of(2, CounterOp.INCREMENT_ALL), Tuple.of(1, CounterOp.EXPIRE),
+                Tuple.of(2, CounterOp.GET), Tuple.of(2, CounterOp.INCREMENT_ALL),
+                Tuple.of(1, CounterOp.INCREMENT_ALL_ACROSS_RESTART), Tuple.of(1, CounterOp.EXPIRE),
                 Tuple.of(1, CounterOp.CRASH), Tuple.of(1, CounterOp.RESTART));
         return Combinators.combine(op, Arbitraries.integers().between(0, 2), Arbitraries.integers().between(-5, 70))
                 .as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
@@ -736,16 +741,24 @@ public abstract class RecipeProperties {
                     }
                 }
                 case GET -> assertEquals(model, c.get());
-                case INCREMENT_ALL -> { // concurrent increments from every client: distinct results
+                case INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART -> {
+                    // concurrent increments from every client: distinct results; across a restart the sessions
+                    // survive, so every increment whose response was lost is found out and still counts once
                     Set<Long> results = ConcurrentHashMap.newKeySet();
+                    CountDownLatch first = new CountDownLatch(1);
                     List<Future<?>> fs = new ArrayList<>();
                     for (DistributedCounter each : counters) {
                         fs.add(pool.submit(() -> {
                             for (int k = 0; k < 5; k++) {
                                 assertTrue(results.add(each.incrementAndGet()), "increments return distinct values");
+                                first.countDown();
                             }
                             return null;
                         }));
+                    }
+                    if (s.op() == CounterOp.INCREMENT_ALL_ACROSS_RESTART) {
+                        assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first increment");
+                        restart(); // while the other increments are in flight
                     }
                     for (Future<?> f : fs) {
                         f.get(30, TimeUnit.SECONDS);
@@ -775,7 +788,8 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> queueSteps() {
-        return steps(2, 12, w(5, Kind.OFFER), w(3, Kind.TAKE), w(1, Kind.DRAIN), w(1, Kind.EXPIRE),
+        return steps(2, 12, w(5, Kind.OFFER), w(3, Kind.TAKE), w(1, Kind.DRAIN), w(1, Kind.DRAIN_ACROSS_RESTART),
+                w(1, Kind.EXPIRE),
                 w(1, Kind.CRASH), w(1, Kind.RESTART));
     }
 
@@ -803,17 +817,31 @@ public abstract class RecipeProperties {
                     assertEquals(Optional.ofNullable(model.pollFirst()), got.map(RecipeProperties::value), "FIFO");
                     got.ifPresent(b -> assertTrue(delivered.add(value(b)), "delivered once"));
                 }
-                case DRAIN -> {
+                case DRAIN, DRAIN_ACROSS_RESTART -> {
+                    // both consumers take concurrently until all queued items are out (bounded by SETTLE); across a
+                    // restart, claims whose responses were lost are found out: still exactly once
                     Set<Integer> got = ConcurrentHashMap.newKeySet();
+                    CountDownLatch first = new CountDownLatch(1);
+                    int expected = model.size();
+                    long deadline = System.nanoTime() + SETTLE.toNanos();
                     List<Future<?>> fs = new ArrayList<>();
                     for (DistributedQueue<byte[]> q : consumers) {
                         fs.add(pool.submit(() -> {
-                            Optional<byte[]> item;
-                            while ((item = q.poll(Duration.ofMillis(100))).isPresent()) {
-                                assertTrue(got.add(value(item.get())), "delivered once");
+                            while (got.size() < expected && System.nanoTime() - deadline < 0) {
+                                Optional<byte[]> item = q.poll(Duration.ofMillis(100));
+                                if (item.isPresent()) {
+                                    assertTrue(got.add(value(item.get())), "delivered once");
+                                    first.countDown();
+                                }
                             }
                             return null;
                         }));
+                    }
+                    if (s.kind() == Kind.DRAIN_ACROSS_RESTART) {
+                        if (expected > 0) {
+                            assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first item");
+                        }
+                        restart(); // while the others are being taken
                     }
                     for (Future<?> f : fs) {
                         f.get(30, TimeUnit.SECONDS);
