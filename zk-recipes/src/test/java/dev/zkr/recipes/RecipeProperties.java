@@ -71,7 +71,7 @@ public abstract class RecipeProperties {
 
     private static final AtomicLong PATHS = new AtomicLong();
     private static final Duration SETTLE = Duration.ofSeconds(20);
-    private static final long SLOW_SETTLE_MS = 2000;
+    private static final long SLOW_SETTLE_MS = 5000;
     private static final Logger LOG = LoggerFactory.getLogger(RecipeProperties.class);
     private static final Duration NOBODY_MOVES = Duration.ofMillis(20);
 
@@ -157,7 +157,7 @@ public abstract class RecipeProperties {
         long start = System.nanoTime();
         backend.restartServer();
         long took = (System.nanoTime() - start) / 1_000_000;
-        if (took > SLOW_SETTLE_MS / 4) {
+        if (took > SLOW_SETTLE_MS / 2) {
             LOG.warn("slow server restart: {} ms", took);
         }
         settle("every participant reconnected", () -> { }, () -> marks.entrySet().stream()
@@ -821,6 +821,7 @@ public abstract class RecipeProperties {
                     // both consumers take concurrently until all queued items are out (bounded by SETTLE); across a
                     // restart, claims whose responses were lost are found out: still exactly once
                     Set<Integer> got = ConcurrentHashMap.newKeySet();
+                    List<String> failedPolls = Collections.synchronizedList(new ArrayList<>());
                     CountDownLatch first = new CountDownLatch(1);
                     int expected = model.size();
                     long deadline = System.nanoTime() + SETTLE.toNanos();
@@ -828,7 +829,15 @@ public abstract class RecipeProperties {
                     for (DistributedQueue<byte[]> q : consumers) {
                         fs.add(pool.submit(() -> {
                             while (got.size() < expected && System.nanoTime() - deadline < 0) {
-                                Optional<byte[]> item = q.poll(Duration.ofMillis(100));
+                                Optional<byte[]> item;
+                                try {
+                                    item = q.poll(Duration.ofMillis(100));
+                                } catch (ZkException.ConnectionLoss e) {
+                                    // a timed poll may give up with ConnectionLoss while the server is away (Apache
+                                    // clients take ~2 s to reconnect); what it took must still come out once
+                                    failedPolls.add(e.getMessage());
+                                    continue;
+                                }
                                 if (item.isPresent()) {
                                     assertTrue(got.add(value(item.get())), "delivered once");
                                     first.countDown();
@@ -846,7 +855,8 @@ public abstract class RecipeProperties {
                     for (Future<?> f : fs) {
                         f.get(30, TimeUnit.SECONDS);
                     }
-                    assertEquals(new HashSet<>(model), got, "every queued item delivered exactly once");
+                    assertEquals(new HashSet<>(model), got, "every queued item delivered exactly once"
+                            + (failedPolls.isEmpty() ? "" : " (polls failed with ConnectionLoss: " + failedPolls + ")"));
                     for (int v : got) {
                         assertTrue(delivered.add(v), "delivered once");
                     }
