@@ -72,9 +72,15 @@ class Node {
         return statLocked();
     }
 
+    /**
+     * The client-visible Stat. Internally cversion counts child creations (it numbers sequential children); the Stat
+     * reports, as ZooKeeper does, the number of child changes: every creation and every deletion
+     * ({@code 2 * creations - children still present}).
+     */
     Stat statLocked() {
-        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, cversion(), 0, ephemeralOwner(), data.length,
-                numChildren());
+        int kids = numChildren();
+        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, 0, ephemeralOwner(),
+                data.length, kids);
     }
 
     int numChildren() {

@@ -50,7 +50,10 @@ public sealed interface Txn {
         }
     }
 
-    /** Delete a node (the parent's pzxid becomes this zxid; ZooKeeper does not change cversion on delete). */
+    /**
+     * Delete a node (the parent's pzxid becomes this zxid; its count of child creations, which numbers sequential
+     * children, is unchanged; the parent's Stat.cversion still grows by one, as in ZooKeeper).
+     */
     record DeleteNode(String path) implements Txn {
         public DeleteNode {
             Objects.requireNonNull(path, "path");

@@ -121,7 +121,7 @@ class NodeContractTest {
         assertEquals("/seq/lock-0000000001", client.create("/seq/lock-", null, CreateMode.EPHEMERAL_SEQUENTIAL));
         client.create("/seq/plain", null, CreateMode.PERSISTENT);
         client.delete("/seq/plain", -1);
-        // the counter is the parent's cversion: every child creation counts (deletes do not), as in ZooKeeper
+        // the counter is the number of child creations of the parent (deletes do not count), as in ZooKeeper
         String next = client.create("/seq/x", null, CreateMode.PERSISTENT_SEQUENTIAL);
         assertEquals("/seq/x0000000003", next);
         assertEquals(3, dev.zkr.client.ZkPaths.sequenceOf(dev.zkr.client.ZkPaths.name(next)));
@@ -206,7 +206,7 @@ class NodeContractTest {
 
         client.delete("/stat/c", -1);
         Stat after = client.exists("/stat");
-        assertEquals(1, after.cversion(), "ZooKeeper counts child creations only");
+        assertEquals(2, after.cversion(), "ZooKeeper counts child creations and deletions");
         assertEquals(0, after.numChildren());
         assertTrue(after.pzxid() > child.czxid());
         assertEquals(changed.mzxid(), after.mzxid());

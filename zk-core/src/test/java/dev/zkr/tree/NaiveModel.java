@@ -244,8 +244,9 @@ final class NaiveModel {
                     kids.add(ZkPaths.name(q));
                 }
             }
-            Stat st = new Stat(n.czxid, n.mzxid, n.pzxid, n.ctime, n.mtime, n.version, n.cversion, 0, n.owner,
-                    n.data.length, kids.size());
+            // cversion counts creations; the Stat reports creations + deletions, as ZooKeeper does
+            Stat st = new Stat(n.czxid, n.mzxid, n.pzxid, n.ctime, n.mtime, n.version, 2 * n.cversion - kids.size(),
+                    0, n.owner, n.data.length, kids.size());
             v.put(p, st + " " + HexFormat.of().formatHex(n.data) + " " + kids);
         });
         return v;

@@ -65,7 +65,7 @@ class TxnPreparerTest {
         }
         assertEquals(0, p.preparer.pendingCount());
         assertEquals(4, p.tree.exists("/q").numChildren());
-        assertEquals(5, p.tree.exists("/q").cversion());
+        assertEquals(6, p.tree.exists("/q").cversion()); // 5 creations + 1 deletion
     }
 
     @Test
@@ -154,7 +154,7 @@ class TxnPreparerTest {
         assertEquals(z, p.tree.exists("/m").czxid());
         assertEquals(z, p.tree.exists("/m/s-0000000001").czxid());
         assertNull(p.tree.exists("/m/s-0000000000"));
-        assertEquals(2, p.tree.exists("/m").cversion());
+        assertEquals(3, p.tree.exists("/m").cversion()); // 2 creations + 1 deletion
         assertEquals(1, p.tree.exists("/m").numChildren());
         // the deleted node: cannot delete a node a previous op made non-empty
         ZkException e = assertThrows(ZkException.class, () -> p.submit(1, Request.multi(List.of(

@@ -2,46 +2,86 @@ package dev.zkr.recipes;
 
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.NodeData;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
 import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
 
-import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongFunction;
 
 /**
- * A linearizable 64-bit counter in one persistent node (big-endian value; a missing node reads as 0). Updates are
- * a versioned setData compare-and-set loop: no locks, no sleeps, no backoff; a conflict costs one read. Every
- * successful increment returns a distinct value. The last known version is cached, so a lone writer needs one
- * round trip per update.
+ * A linearizable 64-bit counter whose increments do not conflict with each other. Every successful increment returns
+ * a distinct value.
  *
- * <p>If the connection drops while an update is in flight, the counter finds out whether the update was applied
- * (each write carries a random tag) and returns its result; if that cannot be decided (others wrote since) it
- * throws {@link ZkException.ConnectionLoss} and the update may or may not have happened.
+ * <p>Layout under the counter path {@code C}: {@code C/value} holds {@code (base, c0, tag)} and the value is
+ * {@code base + (creates - c0)}, where {@code creates} is the number of children ever created under {@code C/value}
+ * (its next sequence number; one read gives data and Stat atomically, see {@link CounterState}). An increment by
+ * {@code k} (1..{@value #MAX_FAST_DELTA}) is one multi: check {@code C/value}'s version (the cached base and c0
+ * are current), test the freeze gate (see {@link CounterGate}), and create {@code k} ephemeral sequential children
+ * {@code C/value/i-<random>-}; the last child's sequence number {@code s} gives the new value
+ * {@code base + (s + 1 - c0)}. Concurrent increments all succeed. A child of an earlier increment is deleted in a
+ * later increment's multi (deletes do not change {@code creates}). Everything else (decrements, larger deltas, CAS,
+ * set) takes the gate, reads, and writes {@code (new value, c0 := creates, tag)} with a versioned setData in the same
+ * multi that releases the gate.
+ *
+ * <p>If the connection drops while an update is in flight, the counter finds out whether it was applied (an
+ * increment by its random child name, a write by its tag and its gate) and returns its result; if that cannot be
+ * decided (the session ended meanwhile and others wrote since) it throws {@link ZkException.ConnectionLoss} and the
+ * update may or may not have happened. Once {@code C/value} has had 2^29 children (about 537 million increments),
+ * increments take the gate path too: correct, but slower.
  */
 public final class DistributedCounter {
 
-    private static final int VALUE_BYTES = Long.BYTES;
-    private static final int TAG_BYTES = Long.BYTES;
+    /** Largest delta applied by the non-conflicting increment (one child per unit). */
+    static final int MAX_FAST_DELTA = 64;
+    /** Above this many creates increments take the gate path (ZooKeeper reports cversion ~ 2 * creates, an int). */
+    static final int FAST_CREATES_LIMIT = 1 << 29;
+    static final String VALUE = "value";
+    private static final String CHILD_PREFIX = "i-";
+    private static final String PROBE_PREFIX = "probe-";
+    /** At most this many earlier children are deleted by one increment. */
+    private static final int MAX_DELETES = 64;
+    private static final byte[] EMPTY = new byte[0];
 
-    private record Versioned(long value, int version, long tag) {
+    private record Leftover(String path, long session) {
     }
+
+    private enum Outcome { APPLIED, NOT_APPLIED, STILL_HOLDING }
 
     private final ZkClient client;
     private final String path;
-    private volatile Versioned cached; // last value we read or wrote; may be stale
+    private final String valuePath;
+    private final CounterGate gate;
+    private final AtomicReference<CounterState> cached = new AtomicReference<>(); // last read or written; may be stale
+    private final ConcurrentLinkedQueue<Leftover> leftovers = new ConcurrentLinkedQueue<>();
+    private volatile Boolean cversionCountsDeletes; // how the server reports cversion; probed once
 
     DistributedCounter(ZkClient client, String path) {
+        if ("/".equals(path)) {
+            throw new IllegalArgumentException("the counter needs a path below the root");
+        }
         this.client = client;
         this.path = path;
+        this.valuePath = ZkPaths.join(path, VALUE);
+        this.gate = new CounterGate(client, path);
     }
 
-    /** The current value (0 if the node does not exist); linearizable: syncs before reading. */
+    /** The current value (0 if the counter does not exist yet); linearizable: syncs before reading. */
     public long get() {
         Connection.retrying(client, Deadline.NONE, () -> client.sync(path));
-        Versioned v = read();
-        return v == null ? 0 : v.value;
+        try {
+            return readValueNode().value();
+        } catch (ZkException.NoNode e) {
+            return 0;
+        }
     }
 
     public long incrementAndGet() {
@@ -54,145 +94,314 @@ public final class DistributedCounter {
 
     /** Adds delta atomically and returns the new value. */
     public long addAndGet(long delta) {
-        Versioned v = cached;
-        while (true) {
-            if (v == null) {
-                v = read();
-                if (v == null) {
-                    Versioned created = tryCreate(delta);
-                    if (created != null) {
-                        return created.value;
-                    }
-                    continue;
-                }
-            }
-            Versioned written = trySet(v, v.value + delta);
-            if (written != null) {
-                return written.value;
-            }
-            v = null; // conflict: read again
+        if (delta >= 1 && delta <= MAX_FAST_DELTA) {
+            return increment((int) delta);
         }
+        if (delta == 0) {
+            return get();
+        }
+        return update(current -> current + delta) + delta;
     }
 
     /** Sets the value to {@code update} if it is {@code expect}; true if it did. */
     public boolean compareAndSet(long expect, long update) {
-        Versioned v = cached;
-        boolean fresh = false;
-        while (true) {
-            if (v == null) {
-                v = read();
-                fresh = true;
-                if (v == null) {
-                    if (expect != 0) {
-                        return false;
-                    }
-                    if (tryCreate(update) != null) {
-                        return true;
-                    }
-                    continue;
-                }
-            }
-            if (v.value != expect) {
-                if (fresh) {
-                    return false;
-                }
-                v = null;
-                continue;
-            }
-            if (trySet(v, update) != null) {
-                return true;
-            }
-            v = null;
-        }
+        return update(current -> current == expect ? update : null) == expect;
     }
 
     /** Sets the value unconditionally. */
     public void set(long value) {
-        while (true) {
-            Versioned v = read();
-            if (v == null) {
-                if (tryCreate(value) != null) {
-                    return;
-                }
-            } else if (trySet(v, value) != null) {
-                return;
-            }
-        }
+        update(current -> value);
     }
 
     public String path() {
         return path;
     }
 
-    private Versioned read() {
-        try {
-            NodeData d = Connection.retrying(client, Deadline.NONE, () -> client.getData(path));
-            Versioned v = decode(d.data(), d.stat());
-            cached = v;
-            return v;
-        } catch (ZkException.NoNode e) {
-            cached = null;
-            return null;
+    // ---- increments ---------------------------------------------------------------------------------------------
+
+    private long increment(int k) {
+        while (true) {
+            CounterState s = state();
+            if (s.creates() >= FAST_CREATES_LIMIT - k) {
+                return update(current -> current + k) + k;
+            }
+            List<Leftover> old = takeLeftovers();
+            String prefix = ZkPaths.join(valuePath, CHILD_PREFIX + CounterGate.randomHex() + "-");
+            long session = client.sessionId();
+            List<Op> ops = new ArrayList<>(3 + k + old.size());
+            ops.add(Op.check(valuePath, s.version()));
+            ops.addAll(gate.testOps());
+            for (int i = 0; i < k; i++) {
+                ops.add(Op.create(prefix, EMPTY, CreateMode.EPHEMERAL_SEQUENTIAL));
+            }
+            for (Leftover l : old) {
+                ops.add(Op.delete(l.path(), -1));
+            }
+            int firstDelete = 3 + k;
+            try {
+                List<OpResult> results = client.multi(ops);
+                List<String> created = new ArrayList<>(k);
+                for (int i = 3; i < firstDelete; i++) {
+                    created.add(((OpResult.CreateResult) results.get(i)).path());
+                }
+                return applied(s, created, session);
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (!Connection.recover(client, Deadline.NONE)) {
+                    leftovers.addAll(old);
+                    throw e;
+                }
+                List<String> mine = childrenWithPrefix(prefix);
+                if (!mine.isEmpty()) {
+                    return applied(s, mine, session); // it was applied (and deleted the old children)
+                }
+                if (client.sessionId() != session) {
+                    throw e; // our children would have gone with the session: cannot tell
+                }
+                leftovers.addAll(old); // not applied
+            } catch (ZkException.SessionExpired e) {
+                // never sent
+                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                    throw e;
+                }
+            } catch (ZkException e) {
+                int failed = failedOp(e);
+                if (failed == 0 && e instanceof ZkException.BadVersion) {
+                    cached.compareAndSet(s, null); // a write changed base/c0: read again
+                } else if (failed == 0 && e instanceof ZkException.NoNode) {
+                    cached.compareAndSet(s, null);
+                } else if (failed == 1 && e instanceof ZkException.NodeExists) {
+                    gate.awaitRelease();
+                    cached.compareAndSet(s, null); // the holder has most likely written
+                } else if (failed >= firstDelete && e instanceof ZkException.NoNode) {
+                    old.remove(failed - firstDelete); // gone already (its session ended)
+                } else {
+                    leftovers.addAll(old);
+                    throw e;
+                }
+                leftovers.addAll(old);
+            }
         }
     }
 
-    /** Creates the node with the value; null if it exists already. */
-    private Versioned tryCreate(long value) {
-        long tag = ThreadLocalRandom.current().nextLong();
-        try {
-            client.createWithStat(path, encode(value, tag), CreateMode.PERSISTENT, Parents.CONTAINER);
-            Versioned v = new Versioned(value, 0, tag);
-            cached = v;
-            return v;
-        } catch (ZkException.NodeExists e) {
-            return null;
-        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            return resolve(e, -1, tag, value);
+    /** The result of an applied increment that created these children while {@code s} was current. */
+    private long applied(CounterState s, List<String> created, long session) {
+        int last = -1;
+        for (String p : created) {
+            last = Math.max(last, (int) ZkPaths.sequenceOf(p));
+            leftovers.add(new Leftover(p, session));
+        }
+        int creates = last + 1;
+        cached.accumulateAndGet(s, (now, was) -> now != null && now.version() == was.version()
+                ? now.withCreates(creates) : now);
+        return s.valueAfter(last);
+    }
+
+    private List<Leftover> takeLeftovers() {
+        List<Leftover> out = new ArrayList<>();
+        long session = client.sessionId();
+        Leftover l;
+        while (out.size() < MAX_DELETES && (l = leftovers.poll()) != null) {
+            if (l.session() == session) {
+                out.add(l); // children of an ended session are gone with it
+            }
+        }
+        return out;
+    }
+
+    private List<String> childrenWithPrefix(String prefix) {
+        String name = ZkPaths.name(prefix);
+        List<String> mine = new ArrayList<>();
+        for (String child : Connection.retrying(client, Deadline.NONE, () -> client.getChildren(valuePath))) {
+            if (child.startsWith(name)) {
+                mine.add(ZkPaths.join(valuePath, child));
+            }
+        }
+        return mine;
+    }
+
+    /** Index of the op a failed multi failed on, or -1 if not a multi failure. */
+    private static int failedOp(ZkException e) {
+        List<OpResult> results = e.multiResults();
+        if (results == null) {
+            return -1;
+        }
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) instanceof OpResult.ErrorResult r && r.code() != ZkException.Code.OK
+                    && r.code() != ZkException.Code.RUNTIME_INCONSISTENCY) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    // ---- writes under the gate ----------------------------------------------------------------------------------
+
+    /**
+     * Under the gate: reads the value, asks {@code next} for the new value (null: leave it) and writes it in the
+     * multi that releases the gate. Returns the value that was read (the value just before the write).
+     */
+    private long update(LongFunction<Long> next) {
+        while (true) {
+            CounterGate.Held held = acquireGate();
+            boolean holding = true;
+            try {
+                while (true) {
+                    CounterState s;
+                    try {
+                        s = readValueNode();
+                    } catch (ZkException.NoNode e) {
+                        gate.release(held);
+                        holding = false;
+                        initialise();
+                        break;
+                    }
+                    long current = s.value();
+                    Long value = next.apply(current);
+                    if (value == null) {
+                        gate.release(held);
+                        holding = false;
+                        return current;
+                    }
+                    long tag = ThreadLocalRandom.current().nextLong();
+                    CounterState written = new CounterState(value, s.creates(), tag, s.version() + 1, s.creates());
+                    List<Op> ops = new ArrayList<>(3);
+                    ops.add(Op.setData(valuePath, CounterState.encode(value, s.creates(), tag), s.version()));
+                    ops.addAll(gate.releaseOps(held));
+                    Outcome outcome;
+                    try {
+                        client.multi(ops);
+                        outcome = Outcome.APPLIED;
+                    } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                        outcome = resolveWrite(e, held, s, tag);
+                    } catch (ZkException.SessionExpired e) {
+                        outcome = Outcome.NOT_APPLIED; // never sent; the gate went with the session
+                    } catch (ZkException e) {
+                        if (failedOp(e) < 0) {
+                            throw e;
+                        }
+                        outcome = Outcome.NOT_APPLIED; // e.g. our holder child is gone: the gate's session ended
+                    }
+                    if (outcome == Outcome.APPLIED) {
+                        holding = false;
+                        cached.set(written);
+                        return current;
+                    }
+                    if (outcome == Outcome.NOT_APPLIED) {
+                        cached.set(null);
+                        break; // start over; the finally block releases the gate if we still hold it
+                    }
+                    // STILL_HOLDING: read and decide again under the same gate
+                }
+            } finally {
+                if (holding) {
+                    gate.releaseQuietly(held);
+                }
+            }
         }
     }
 
-    /** Writes the value if the version still matches; null on conflict. */
-    private Versioned trySet(Versioned from, long value) {
-        long tag = ThreadLocalRandom.current().nextLong();
-        try {
-            Stat stat = client.setData(path, encode(value, tag), from.version);
-            Versioned v = new Versioned(value, stat.version(), tag);
-            cached = v;
-            return v;
-        } catch (ZkException.BadVersion | ZkException.NoNode e) {
-            return null;
-        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            return resolve(e, from.version, tag, value);
+    private CounterGate.Held acquireGate() {
+        while (true) {
+            try {
+                return gate.acquire();
+            } catch (ZkException.NoNode e) {
+                initialise();
+            }
         }
     }
 
-    /** After a lost response: was our write (version+1, our tag) applied? Null if it clearly was not. */
-    private Versioned resolve(ZkException loss, int fromVersion, long tag, long value) {
+    /** After a lost response to our write multi: was it applied? */
+    private Outcome resolveWrite(ZkException loss, CounterGate.Held held, CounterState read, long tag) {
         if (!Connection.recover(client, Deadline.NONE)) {
             throw loss;
         }
-        Versioned now = read();
-        if (now == null) {
-            return null;
+        Connection.retrying(client, Deadline.NONE, () -> client.sync(valuePath));
+        CounterState now = readValueNode();
+        if (now.tag() == tag && now.version() > read.version()) {
+            return Outcome.APPLIED;
         }
-        if (now.tag == tag) {
-            return now;
+        if (gate.stillHeld(held)) {
+            return Outcome.STILL_HOLDING; // the multi would have deleted our holder child
         }
-        if (now.version == fromVersion + 1 || now.version <= fromVersion) {
-            return null; // someone else's write took that version, or nothing happened: ours was not applied
+        if (now.version() == read.version() || now.version() == read.version() + 1) {
+            return Outcome.NOT_APPLIED; // unchanged, or someone else's write took the version ours needed
         }
-        throw loss; // others wrote since: cannot tell whether ours was applied
+        if (client.sessionId() == held.session()) {
+            return Outcome.APPLIED; // only our multi deletes our holder child while our session lives
+        }
+        throw loss;
     }
 
-    private static byte[] encode(long value, long tag) {
-        return ByteBuffer.allocate(VALUE_BYTES + TAG_BYTES).putLong(value).putLong(tag).array();
+    // ---- reads and set-up -----------------------------------------------------------------------------------------
+
+    /** The cached state, or a fresh read (creating the counter if it does not exist). */
+    private CounterState state() {
+        CounterState s = cached.get();
+        while (s == null) {
+            try {
+                s = readValueNode();
+            } catch (ZkException.NoNode e) {
+                initialise();
+            }
+        }
+        return s;
     }
 
-    private static Versioned decode(byte[] data, Stat stat) {
-        ByteBuffer b = ByteBuffer.wrap(data);
-        long value = data.length >= VALUE_BYTES ? b.getLong() : 0;
-        long tag = data.length >= VALUE_BYTES + TAG_BYTES ? b.getLong() : 0;
-        return new Versioned(value, stat.version(), tag);
+    /** Reads {@code C/value} (NoNode if missing) and caches it. */
+    private CounterState readValueNode() {
+        NodeData d = Connection.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
+        CounterState s = CounterState.decode(d.data(), d.stat(), cversionCountsDeletes());
+        cached.set(s);
+        return s;
+    }
+
+    /**
+     * Whether the server's cversion counts child deletes (Apache ZooKeeper) or only creates (zkr). Found once with a
+     * probe under {@code C}: a container with one child created and deleted has cversion 2 or 1. The probe is
+     * deleted afterwards (and, being a container, cleaned up by the server if we die first).
+     */
+    boolean cversionCountsDeletes() {
+        Boolean known = cversionCountsDeletes;
+        while (known == null) {
+            String probe = ZkPaths.join(path, PROBE_PREFIX + CounterGate.randomHex());
+            String child = ZkPaths.join(probe, "c");
+            try {
+                client.multi(List.of(Op.create(probe, EMPTY, CreateMode.CONTAINER),
+                        Op.create(child, EMPTY, CreateMode.PERSISTENT), Op.delete(child, -1)));
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (!Connection.recover(client, Deadline.NONE)) {
+                    throw e;
+                }
+            } catch (ZkException.SessionExpired e) {
+                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                    throw e;
+                }
+                continue;
+            }
+            Stat stat = Connection.retrying(client, Deadline.NONE, () -> client.exists(probe));
+            if (stat != null) {
+                Connection.deleteQuietly(client, probe, 0);
+                known = stat.cversion() >= 2;
+                cversionCountsDeletes = known;
+            } // else: not applied, or the container was reaped already: probe again
+        }
+        return known;
+    }
+
+    /** Creates {@code C} and {@code C/value} (value 0) if missing; concurrent creators are fine. */
+    private void initialise() {
+        createIfMissing(path, EMPTY, Parents.CONTAINER);
+        createIfMissing(valuePath, CounterState.encode(0, 0, 0), Parents.NONE);
+    }
+
+    private void createIfMissing(String p, byte[] data, Parents parents) {
+        try {
+            Connection.retrying(client, Deadline.NONE, () -> client.create(p, data, CreateMode.PERSISTENT, parents));
+        } catch (ZkException.NodeExists e) {
+            // created by someone else, or by us before a lost response
+        } catch (ZkException.NoNode e) {
+            // C vanished between the two creates (deleted by someone): the caller reads again and retries
+        }
     }
 
     @Override

@@ -72,7 +72,7 @@ public final class DoubleBarrier implements AutoCloseable {
                 ConnectionStateListener onState = (c, s) -> signal.fire();
                 client.addConnectionStateListener(onState);
                 try {
-                    Stat ready = client.exists(readyPath, watcher);
+                    Stat ready = Connection.watchedRead(client, client.existsAsync(readyPath, watcher), readyPath, watcher, WatcherType.DATA);
                     if (ready == null) {
                         if (memberCount() >= parties) {
                             createReady();
@@ -164,7 +164,7 @@ public final class DoubleBarrier implements AutoCloseable {
         ConnectionStateListener onState = (c, s) -> signal.fire();
         client.addConnectionStateListener(onState);
         try {
-            Stat stat = client.exists(node, watcher);
+            Stat stat = Connection.watchedRead(client, client.existsAsync(node, watcher), node, watcher, WatcherType.DATA);
             if (stat == null) {
                 fired.set(true); // exists on a missing node leaves a watch: remove it below
                 Connection.removeWatchQuietly(client, node, watcher, WatcherType.DATA);

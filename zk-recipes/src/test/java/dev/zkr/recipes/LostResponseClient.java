@@ -35,6 +35,7 @@ public final class LostResponseClient implements ZkClient {
     private final AtomicInteger multisToLose = new AtomicInteger();
     private final AtomicInteger lost = new AtomicInteger();
     private volatile Predicate<String> matching = p -> true;
+    private volatile Predicate<List<Op>> matchingMultis = ops -> true;
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -49,6 +50,12 @@ public final class LostResponseClient implements ZkClient {
 
     /** Loses the responses of the next n multis. */
     public LostResponseClient loseMultis(int n) {
+        return loseMultis(n, ops -> true);
+    }
+
+    /** Loses the responses of the next n multis whose ops match. */
+    public LostResponseClient loseMultis(int n, Predicate<List<Op>> which) {
+        matchingMultis = which;
         multisToLose.set(n);
         return this;
     }
@@ -80,7 +87,8 @@ public final class LostResponseClient implements ZkClient {
 
     @Override
     public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
-        return loseIf(take(multisToLose), delegate.multiAsync(ops), null);
+        boolean lose = matchingMultis.test(ops) && take(multisToLose);
+        return loseIf(lose, delegate.multiAsync(ops), null);
     }
 
     @Override public long sessionId() { return delegate.sessionId(); }

@@ -438,7 +438,7 @@ public abstract class RecipeProperties {
     @Provide
     Arbitrary<List<CounterStep>> counterSteps() {
         return Combinators.combine(Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 3),
-                Arbitraries.integers().between(-5, 5)).as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
+                Arbitraries.integers().between(-5, 70)).as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
     }
 
     @Property

@@ -1,0 +1,55 @@
+package dev.zkr.apache.conformance;
+
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+
+import java.util.List;
+
+/**
+ * Differential properties: random sequences of operations run on a zkr server and on Apache ZooKeeper side by side
+ * must give the same results, error codes, Stats (zxids by order), watch events in the same order, and the same
+ * final tree. Tries come from {@code jqwik.tries.default} (25 by default, 500 under {@code -Plong}).
+ */
+class ConformanceProperties {
+
+    private static Backends backends;
+
+    @BeforeContainer
+    static void start() {
+        backends = Backends.start();
+    }
+
+    @AfterContainer
+    static void stop() {
+        if (backends != null) {
+            backends.close();
+        }
+    }
+
+    /** Every kind of step: creates in every mode, versioned writes, multis, reads with watches, sessions closing. */
+    @Property(shrinking = ShrinkingMode.FULL)
+    void zkrAgreesWithZooKeeper(@ForAll("sequences") List<Step> steps) {
+        Differential.run(backends, steps);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> sequences() {
+        return Gen.steps(40);
+    }
+
+    /** Weighted towards watches of every kind, ephemerals of a second session, its close, and containers. */
+    @Property(shrinking = ShrinkingMode.FULL)
+    void watchEventsAgree(@ForAll("watchSequences") List<Step> steps) {
+        Differential.run(backends, steps);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> watchSequences() {
+        return Gen.watchSteps(40);
+    }
+}

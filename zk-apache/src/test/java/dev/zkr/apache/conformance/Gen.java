@@ -1,0 +1,166 @@
+package dev.zkr.apache.conformance;
+
+import dev.zkr.apache.conformance.Args.Data;
+import dev.zkr.apache.conformance.Args.PathRef;
+import dev.zkr.apache.conformance.Args.Version;
+import dev.zkr.apache.conformance.Step.MultiOp;
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.WatcherType;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.RandomDistribution;
+import net.jqwik.api.Tuple;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** jqwik generators of differential sequences over a small path universe. */
+final class Gen {
+
+    private Gen() {
+    }
+
+    /** Sequences of 1..maxSize steps, every kind of step. */
+    static Arbitrary<List<Step>> steps(int maxSize) {
+        return step().list().ofMinSize(1).ofMaxSize(maxSize).withSizeDistribution(RandomDistribution.uniform());
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> step() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(10, create()),
+                Tuple.of(4, delete()),
+                Tuple.of(4, setData()),
+                Tuple.of(3, Combinators.combine(target(), watcher()).as(Step.GetData::new)),
+                Tuple.of(3, Combinators.combine(target(), watcher()).as(Step.Exists::new)),
+                Tuple.of(3, Combinators.combine(target(), watcher()).as(Step.GetChildren::new)),
+                Tuple.of(2, Combinators.combine(target(), Arbitraries.of(AddWatchMode.class), someWatcher())
+                        .as(Step.AddWatch::new)),
+                Tuple.of(1, Combinators.combine(target(), Arbitraries.of(WatcherType.class), someWatcher())
+                        .as(Step.RemoveWatches::new)),
+                Tuple.of(3, multi()),
+                Tuple.of(1, target().map(Step.Sync::new)),
+                Tuple.of(1, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())),
+                Tuple.of(1, Combinators.combine(Arbitraries.of(Args.INVALID), Arbitraries.of("create",
+                        "createSequential", "delete", "setData", "getData", "exists", "getChildren", "multi"))
+                        .as(Step.Invalid::new)));
+    }
+
+    /**
+     * Sequences weighted towards watches, ephemerals of a second session, session close and containers: every
+     * read sets a watch, creates are often ephemeral (mostly by the second session) or containers. Every sequence
+     * starts with a persistent {@code a} and a container {@code d}, so that deeper paths have parents.
+     */
+    static Arbitrary<List<Step>> watchSteps(int maxSize) {
+        return watchStep().list().ofMinSize(1).ofMaxSize(maxSize).withSizeDistribution(RandomDistribution.uniform())
+                .map(steps -> {
+                    List<Step> all = new ArrayList<>(List.of(
+                            new Step.Create("a", new Data(1), CreateMode.PERSISTENT, false),
+                            new Step.Create("d", new Data(1), CreateMode.CONTAINER, false)));
+                    all.addAll(steps);
+                    return all;
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> watchStep() {
+        Arbitrary<CreateMode> modes = Arbitraries.of(CreateMode.PERSISTENT, CreateMode.CONTAINER,
+                CreateMode.EPHEMERAL, CreateMode.EPHEMERAL, CreateMode.EPHEMERAL_SEQUENTIAL);
+        return Arbitraries.frequencyOf(
+                Tuple.of(8, Combinators.combine(createPath(), smallData(), modes, Arbitraries.of(false, true, true))
+                        .as(Step.Create::new)),
+                Tuple.of(3, delete()),
+                Tuple.of(3, Combinators.combine(target(), smallData(), version()).as(Step.SetData::new)),
+                Tuple.of(3, Combinators.combine(target(), someWatcher()).as(Step.GetData::new)),
+                Tuple.of(3, Combinators.combine(target(), someWatcher()).as(Step.Exists::new)),
+                Tuple.of(3, Combinators.combine(target(), someWatcher()).as(Step.GetChildren::new)),
+                Tuple.of(2, Combinators.combine(target(), Arbitraries.of(AddWatchMode.class), someWatcher())
+                        .as(Step.AddWatch::new)),
+                Tuple.of(2, Combinators.combine(target(), Arbitraries.of(WatcherType.class), someWatcher())
+                        .as(Step.RemoveWatches::new)),
+                Tuple.of(2, multi()),
+                Tuple.of(2, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())));
+    }
+
+    static Arbitrary<Step> create() {
+        return Combinators.combine(createPath(), data(), Arbitraries.of(CreateMode.class),
+                Arbitraries.of(false, false, true)).as(Step.Create::new);
+    }
+
+    static Arbitrary<Step> delete() {
+        return Combinators.combine(target(), version()).as(Step.Delete::new);
+    }
+
+    static Arbitrary<Step> setData() {
+        return Combinators.combine(target(), data(), version()).as(Step.SetData::new);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> multi() {
+        Arbitrary<MultiOp> op = Arbitraries.frequencyOf(
+                Tuple.of(3, Combinators.combine(createPath(), smallData(), Arbitraries.of(CreateMode.class))
+                        .as(MultiOp.MCreate::new)),
+                Tuple.of(2, Combinators.combine(target(), version()).as(MultiOp.MDelete::new)),
+                Tuple.of(2, Combinators.combine(target(), smallData(), version()).as(MultiOp.MSetData::new)),
+                Tuple.of(2, Combinators.combine(target(), version()).as(MultiOp.MCheck::new)));
+        return op.list().ofMinSize(1).ofMaxSize(4).map(ops -> new Step.Multi(new ArrayList<>(ops)));
+    }
+
+    /** A node to act on: mostly a fixed path, sometimes a sequential node created earlier. */
+    @SuppressWarnings("unchecked")
+    static Arbitrary<PathRef> target() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(6, path().map(PathRef::of)),
+                Tuple.of(1, Arbitraries.integers().between(0, 3).map(PathRef::seq)));
+    }
+
+    /** A fixed path, shallow ones more often (a deep one needs its parents first). */
+    @SuppressWarnings("unchecked")
+    static Arbitrary<String> path() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(1, Arbitraries.just("")),
+                Tuple.of(8, Arbitraries.of("a", "d")),
+                Tuple.of(6, Arbitraries.of("a/b", "a/c")),
+                Tuple.of(1, Arbitraries.just("a/b/e")));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<String> createPath() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(4, path()),
+                Tuple.of(1, Arbitraries.of(Args.CREATE_ONLY)));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Data> data() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(20, smallData()),
+                Tuple.of(1, Arbitraries.just(Data.BIG)));
+    }
+
+    static Arbitrary<Data> smallData() {
+        return Arbitraries.integers().between(0, 9).map(Data::new);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Version> version() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(2, Arbitraries.just(Version.ANY)),
+                Tuple.of(2, Arbitraries.just(Version.CURRENT)),
+                Tuple.of(1, Arbitraries.just(Version.WRONG)));
+    }
+
+    /** -1 (no watch) or a watcher index. */
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Integer> watcher() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(1, Arbitraries.just(-1)),
+                Tuple.of(1, someWatcher()));
+    }
+
+    static Arbitrary<Integer> someWatcher() {
+        return Arbitraries.integers().between(0, Side.WATCHERS - 1);
+    }
+}

@@ -1,0 +1,393 @@
+package dev.zkr.apache.conformance;
+
+import dev.zkr.apache.conformance.Args.Data;
+import dev.zkr.apache.conformance.Args.PathRef;
+import dev.zkr.apache.conformance.Args.Version;
+import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.Children;
+import dev.zkr.client.ClientSupport;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
+import dev.zkr.client.Stat;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One step of a differential sequence. {@link #run} performs it on one backend and returns its normalised outcome
+ * (results, error codes, the Stat fields that must agree; zxids are recorded in the {@link Side} and compared by
+ * order). The same step runs on both backends and the outcomes must be equal.
+ */
+sealed interface Step {
+
+    String run(Side s, int index);
+
+    /** True if the order of the watch events this step causes is unspecified (compared sorted). */
+    default boolean unorderedEvents() {
+        return false;
+    }
+
+    // ---- writes -----------------------------------------------------------------------------------------------
+
+    /** Create in any mode, by the main client or by the second session. */
+    record Create(String path, Data data, CreateMode mode, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            String r = Side.outcome(() -> {
+                Created cr = ClientSupport.await(c.createAsync(s.abs(path), data.bytes(), mode));
+                s.created(cr.path(), mode);
+                if (byOther && mode.isEphemeral()) {
+                    s.otherEphemerals.add(cr.path());
+                }
+                return "created " + s.rel(cr.path()) + " " + s.stat(cr.stat(), "create@" + index);
+            });
+            return data.big() ? r + stillConnected(s) : r;
+        }
+
+        @Override
+        public String toString() {
+            return "create(" + (path.isEmpty() ? "." : path) + ", " + data + ", " + mode
+                    + (byOther ? ", by other session" : "") + ")";
+        }
+    }
+
+    record Delete(PathRef path, Version version) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            String p = s.abs(path);
+            int v = resolveVersion(s, p, version);
+            return Side.outcome(() -> {
+                s.main.delete(p, v);
+                s.containers.remove(p);
+                return "deleted";
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "delete(" + path + ", " + version + ")";
+        }
+    }
+
+    record SetData(PathRef path, Data data, Version version) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            String p = s.abs(path);
+            int v = resolveVersion(s, p, version);
+            String r = Side.outcome(() -> "set " + s.stat(s.main.setData(p, data.bytes(), v), "set@" + index));
+            return data.big() ? r + stillConnected(s) : r;
+        }
+
+        @Override
+        public String toString() {
+            return "setData(" + path + ", " + data + ", " + version + ")";
+        }
+    }
+
+    /** A multi of 1..4 operations, often with a failing one. */
+    record Multi(List<MultiOp> ops) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            List<Op> resolved = new ArrayList<>();
+            for (MultiOp op : ops) {
+                resolved.add(op.resolve(s));
+            }
+            return Side.outcome(() -> "ok " + results(s.main.multi(resolved), s, "multi@" + index, resolved));
+        }
+
+        @Override
+        public String toString() {
+            return "multi" + ops;
+        }
+    }
+
+    /** Closes the second session (its ephemerals go, their watches fire). */
+    record CloseOther() implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return s.closeOther() ? "closed" : "no second session";
+        }
+
+        /** ZooKeeper deletes a closed session's ephemerals in hash-set order. */
+        @Override
+        public boolean unorderedEvents() {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "closeOtherSession()";
+        }
+    }
+
+    /** The server expires the second session (its ephemerals go, their watches fire), then its client closes. */
+    record ExpireOther() implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return s.expireOther() ? "expired" : "no second session";
+        }
+
+        /** ZooKeeper deletes an expired session's ephemerals in hash-set order. */
+        @Override
+        public boolean unorderedEvents() {
+            return true;
+        }
+
+        @Override
+        public String toString() {
+            return "expireOtherSession()";
+        }
+    }
+
+    /** The server stops and starts again on the same data; clients re-attach their sessions and watches. */
+    record RestartServer() implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return s.restartServer() ? "restarted, sessions kept" : "restarted, a session was lost";
+        }
+
+        @Override
+        public String toString() {
+            return "restartServer()";
+        }
+    }
+
+    // ---- reads and watches ------------------------------------------------------------------------------------
+
+    record GetData(PathRef path, int watcher) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                NodeData d = s.main.getData(s.abs(path), s.watcher(watcher));
+                return Side.data(d.data()) + " " + s.stat(d.stat(), "getData@" + index);
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "getData(" + path + watcherSuffix(watcher) + ")";
+        }
+    }
+
+    record Exists(PathRef path, int watcher) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> s.stat(s.main.exists(s.abs(path), s.watcher(watcher)), "exists@" + index));
+        }
+
+        @Override
+        public String toString() {
+            return "exists(" + path + watcherSuffix(watcher) + ")";
+        }
+    }
+
+    record GetChildren(PathRef path, int watcher) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                Children c = s.main.getChildrenWithStat(s.abs(path), s.watcher(watcher));
+                return c.names().stream().sorted().toList() + " " + s.stat(c.stat(), "getChildren@" + index);
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "getChildren(" + path + watcherSuffix(watcher) + ")";
+        }
+    }
+
+    record AddWatch(PathRef path, AddWatchMode mode, int watcher) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                s.main.addWatch(s.abs(path), mode, s.watcher(watcher));
+                return "watching";
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "addWatch(" + path + ", " + mode + ", w" + watcher + ")";
+        }
+    }
+
+    record RemoveWatches(PathRef path, WatcherType type, int watcher) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                s.main.removeWatches(s.abs(path), s.watcher(watcher), type, false);
+                return "removed";
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "removeWatches(" + path + ", " + type + ", w" + watcher + ")";
+        }
+    }
+
+    record Sync(PathRef path) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                s.main.sync(s.abs(path));
+                return "synced";
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "sync(" + path + ")";
+        }
+    }
+
+    /** An operation on an invalid path ({@link Args#INVALID}; those starting with / are put under the root). */
+    record Invalid(String path, String op) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            String p = path.startsWith("/") ? s.root + path : path;
+            ZkClient c = s.main;
+            return Side.outcome(() -> switch (op) {
+                case "create" -> "created " + s.rel(c.create(p, new byte[0], CreateMode.PERSISTENT));
+                case "createSequential" -> {
+                    String made = c.create(p, new byte[0], CreateMode.PERSISTENT_SEQUENTIAL);
+                    s.created(made, CreateMode.PERSISTENT_SEQUENTIAL);
+                    yield "created " + s.rel(made);
+                }
+                case "delete" -> {
+                    c.delete(p, -1);
+                    yield "deleted";
+                }
+                case "setData" -> "set " + s.stat(c.setData(p, new byte[0], -1), "invalid@" + index);
+                case "getData" -> "data " + Side.data(c.getData(p).data());
+                case "exists" -> "exists " + (c.exists(p) != null);
+                case "getChildren" -> "children " + c.getChildren(p);
+                case "multi" -> "ok " + c.multi(List.of(Op.check(p, -1))).size();
+                default -> throw new IllegalArgumentException(op);
+            });
+        }
+
+        @Override
+        public String toString() {
+            return op + "(\"" + Args.printable(path) + "\")";
+        }
+    }
+
+    // ---- multi operations -------------------------------------------------------------------------------------
+
+    /** One operation of a {@link Multi}, resolved against a side (paths, current versions) before the multi runs. */
+    sealed interface MultiOp {
+        Op resolve(Side s);
+
+        record MCreate(String path, Data data, CreateMode mode) implements MultiOp {
+            @Override
+            public Op resolve(Side s) {
+                return Op.create(s.abs(path), data.bytes(), mode);
+            }
+
+            @Override
+            public String toString() {
+                return "create(" + (path.isEmpty() ? "." : path) + ", " + data + ", " + mode + ")";
+            }
+        }
+
+        record MDelete(PathRef path, Version version) implements MultiOp {
+            @Override
+            public Op resolve(Side s) {
+                String p = s.abs(path);
+                return Op.delete(p, resolveVersion(s, p, version));
+            }
+
+            @Override
+            public String toString() {
+                return "delete(" + path + ", " + version + ")";
+            }
+        }
+
+        record MSetData(PathRef path, Data data, Version version) implements MultiOp {
+            @Override
+            public Op resolve(Side s) {
+                String p = s.abs(path);
+                return Op.setData(p, data.bytes(), resolveVersion(s, p, version));
+            }
+
+            @Override
+            public String toString() {
+                return "setData(" + path + ", " + data + ", " + version + ")";
+            }
+        }
+
+        record MCheck(PathRef path, Version version) implements MultiOp {
+            @Override
+            public Op resolve(Side s) {
+                String p = s.abs(path);
+                return Op.check(p, resolveVersion(s, p, version));
+            }
+
+            @Override
+            public String toString() {
+                return "check(" + path + ", " + version + ")";
+            }
+        }
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------------
+
+    /** -1, the node's current version (0 if it does not exist), or current + 1. */
+    static int resolveVersion(Side s, String path, Version v) {
+        if (v == Version.ANY) {
+            return -1;
+        }
+        Stat st;
+        try {
+            st = s.main.exists(path);
+        } catch (ZkException e) {
+            st = null; // the operation itself reports the problem
+        }
+        int current = st == null ? 0 : st.version();
+        return v == Version.CURRENT ? current : current + 1;
+    }
+
+    /** After an oversized request: the session must still serve. */
+    static String stillConnected(Side s) {
+        return Side.outcome(() -> s.main.exists(s.root) != null ? ", then still connected" : ", then root gone");
+    }
+
+    static String watcherSuffix(int watcher) {
+        return watcher < 0 ? "" : ", w" + watcher;
+    }
+
+    /** Normalised multi results; successful creates are remembered in the side. */
+    static String results(List<OpResult> results, Side s, String label, List<Op> ops) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            OpResult r = results.get(i);
+            String tag = label + "[" + i + "]";
+            if (r instanceof OpResult.CreateResult c) {
+                if (ops != null && ops.get(i) instanceof Op.Create oc) {
+                    s.created(c.path(), oc.mode());
+                }
+                out.add("created " + s.rel(c.path()) + " " + s.stat(c.stat(), tag));
+            } else if (r instanceof OpResult.SetDataResult sd) {
+                out.add("set " + s.stat(sd.stat(), tag));
+            } else if (r instanceof OpResult.DeleteResult) {
+                out.add("deleted");
+            } else if (r instanceof OpResult.CheckResult) {
+                out.add("checked");
+            } else if (r instanceof OpResult.ErrorResult e) {
+                out.add(e.code().name());
+            } else {
+                out.add("unknown " + r);
+            }
+        }
+        return out.stream().collect(Collectors.joining(", ", "[", "]"));
+    }
+}
