@@ -619,7 +619,11 @@ final class ConnectionManager {
     private void complete(Pending p, Object result, ZkException error) {
         boolean recorded = error == null ? p.succeed(result) : p.fail(error);
         if (recorded) {
-            events.execute(p);
+            if (p.blocking && events.idle()) {
+                p.run(); // nothing queued must come first, and only a blocked caller waits on this future
+            } else {
+                events.execute(p);
+            }
         }
     }
 
