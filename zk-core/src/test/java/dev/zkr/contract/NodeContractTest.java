@@ -107,6 +107,22 @@ class NodeContractTest {
     }
 
     @Test
+    void multiLargerThanOneRequestFailsClearlyAndTheConnectionStaysUp() {
+        int max = client.maxDataSize();
+        long session = client.sessionId();
+        List<Op> ops = List.of(Op.create("/multi-big-a", new byte[max], CreateMode.PERSISTENT),
+                Op.create("/multi-big-b", new byte[max], CreateMode.PERSISTENT));
+        CompletableFuture<List<OpResult>> tooBig = client.multiAsync(ops);
+        assertTrue(tooBig.isDone(), "refused before any I/O");
+        assertInstanceOf(ZkException.DataTooLarge.class, failure(tooBig));
+        assertNull(client.exists("/multi-big-a"));
+        assertEquals(session, client.sessionId());
+        assertTrue(client.state().isConnected());
+        client.multi(List.of(Op.create("/multi-big-a", new byte[max], CreateMode.PERSISTENT)));
+        assertEquals(max, client.exists("/multi-big-a").dataLength());
+    }
+
+    @Test
     void nullDataIsEmpty() {
         client.create("/nulldata", null, CreateMode.PERSISTENT);
         assertArrayEquals(new byte[0], client.getData("/nulldata").data());
