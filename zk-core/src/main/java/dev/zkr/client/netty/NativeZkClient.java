@@ -17,6 +17,7 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkClientBuilder;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.wire.MessageCodec;
 import io.netty.channel.EventLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ public final class NativeZkClient implements ZkClient {
     private static final Logger LOG = LoggerFactory.getLogger(NativeZkClient.class);
     private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
     private static final byte[] EMPTY = new byte[0];
+    /** Room left in a frame for the multi request's own header. */
+    private static final int MULTI_FRAME_MARGIN = 1024;
     private static final long MAX_CLOSE_WAIT_MS = 2000;
 
     private final ZkClientBuilder config;
@@ -322,8 +325,15 @@ public final class NativeZkClient implements ZkClient {
                 return CompletableFuture.completedFuture(List.of());
             }
             Op[] checked = new Op[ops.size()];
+            long size = 0;
             for (int i = 0; i < checked.length; i++) {
                 checked[i] = checkOp(ops.get(i));
+                size += estimatedSize(checked[i]);
+            }
+            int limit = MessageCodec.maxFrameSize(connection.maxDataSize()) - MULTI_FRAME_MARGIN;
+            if (size > limit) {
+                throw new ZkException.DataTooLarge(null, "multi of " + checked.length + " operations carries about "
+                        + size + " bytes, more than one request may carry (" + limit + ")");
             }
             p = pending(Pending.Kind.MULTI, null);
             p.ops = checked;
@@ -431,6 +441,12 @@ public final class NativeZkClient implements ZkClient {
         if (closed.get()) {
             throw new ZkException.Closed(path, "the client is closed");
         }
+    }
+
+    /** Upper bound of an operation's encoded size: its data, its path as UTF-8 (at most 3 bytes a char), headers. */
+    private static long estimatedSize(Op op) {
+        long data = op instanceof Op.Create c ? c.data().length : op instanceof Op.SetData d ? d.data().length : 0;
+        return data + 3L * op.path().length() + 32;
     }
 
     private String checkPath(String path) {
