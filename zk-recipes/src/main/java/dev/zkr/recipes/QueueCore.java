@@ -13,6 +13,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -230,11 +231,15 @@ final class QueueCore {
                 }
                 consumerSession = 0; // our consumer node is gone (new session): make it again
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, deadline)) {
+                // the claim may have taken the item: decide it even past the caller's deadline, or the item is
+                // lost with the exception. Bounded: within the session timeout the client is back, or its session
+                // (and the consumer node with it) is gone and the claim is undecidable anyway.
+                Deadline decide = decisionDeadline(deadline);
+                if (!Connection.recover(client, decide)) {
                     throw e;
                 }
                 try {
-                    NodeData mine = Connection.retrying(client, deadline, () -> client.getData(consumerPath));
+                    NodeData mine = Connection.retrying(client, decide, () -> client.getData(consumerPath));
                     if (Arrays.equals(mine.data(), marker)) {
                         return new Claimed(name, d.data(), null); // our claim was applied
                     }
@@ -247,6 +252,12 @@ final class QueueCore {
                 Connection.awaitConnected(client, deadline);
             }
         }
+    }
+
+    /** The caller's deadline, or twice the session timeout from now if that is later. */
+    private Deadline decisionDeadline(Deadline deadline) {
+        Duration bound = client.sessionTimeout().multipliedBy(2);
+        return deadline.remainingNanos() >= bound.toNanos() ? deadline : Deadline.after(bound);
     }
 
     private static boolean failedAt(ZkException e, int index) {
