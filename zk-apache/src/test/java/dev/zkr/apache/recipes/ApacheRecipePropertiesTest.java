@@ -6,11 +6,12 @@ import dev.zkr.recipes.ScaledTries;
 
 /**
  * The recipe properties on Apache ZooKeeper (an embedded server, restarted and expiring sessions on demand), with
- * 4/25 of zkr's tries: Apache sessions are slower to expire and renew, and its restarts slower, than the in-JVM zkr
- * server, and zk-recipes already runs the full default on zkr. The share follows {@code jqwik.tries.default}, so
- * {@code -Plong} runs 80 tries per property here.
+ * 3/25 of zkr's tries: an Apache client takes about 2 s to get a new session or to reconnect after a restart (zkr's
+ * well under 0.5 s), so one try costs several times a zkr try (4 tries per property took 49-72 s in all), and
+ * zk-recipes already runs the full default on zkr. The share follows {@code jqwik.tries.default}, so {@code -Plong}
+ * runs 60 tries per property here.
  */
-@ScaledTries(4)
+@ScaledTries(3)
 class ApacheRecipePropertiesTest extends RecipeProperties {
     @Override
     protected RecipeBackend createBackend() {
