@@ -33,6 +33,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A {@link ZkClient} over the official Apache ZooKeeper client, so zkr recipes run on an existing ZooKeeper ensemble.
@@ -267,116 +269,69 @@ public final class ApacheZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
-        CompletableFuture<Created> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             require(mode, "mode");
             ZkPaths.validate(path, mode.isSequential());
             byte[] bytes = checkData(path, data, RequestSize.of(path, data));
             zk().create(path, bytes, ZooDefs.Ids.OPEN_ACL_UNSAFE, Convert.mode(mode),
-                    (rc, p, ctx, name, stat) -> {
-                        if (rc == 0) {
-                            f.complete(new Created(name, Convert.stat(stat)));
-                        } else {
-                            f.completeExceptionally(failure(rc, path));
-                        }
-                    }, null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+                    (rc, p, ctx, name, stat) -> complete(f, rc, path, () -> new Created(name, Convert.stat(stat))),
+                    null);
+        });
     }
 
     @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
-            zk().delete(path, version, (rc, p, ctx) -> completeVoid(f, rc, path), null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+            zk().delete(path, version, (rc, p, ctx) -> complete(f, rc, path, () -> null), null);
+        });
     }
 
     @Override
     public CompletableFuture<Stat> existsAsync(String path, Watcher watcher) {
-        CompletableFuture<Stat> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
             zk().exists(path, adapt(watcher), (rc, p, ctx, stat) -> {
-                if (rc == 0) {
-                    f.complete(Convert.stat(stat));
-                } else if (rc == KeeperException.Code.NONODE.intValue()) {
+                if (rc == KeeperException.Code.NONODE.intValue()) {
                     f.complete(null);
                 } else {
-                    f.completeExceptionally(failure(rc, path));
+                    complete(f, rc, path, () -> Convert.stat(stat));
                 }
             }, null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+        });
     }
 
     @Override
     public CompletableFuture<NodeData> getDataAsync(String path, Watcher watcher) {
-        CompletableFuture<NodeData> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
-            zk().getData(path, adapt(watcher), (rc, p, ctx, data, stat) -> {
-                if (rc == 0) {
-                    f.complete(new NodeData(Convert.nonNull(data), Convert.stat(stat)));
-                } else {
-                    f.completeExceptionally(failure(rc, path));
-                }
-            }, null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+            zk().getData(path, adapt(watcher), (rc, p, ctx, data, stat) ->
+                    complete(f, rc, path, () -> new NodeData(Convert.nonNull(data), Convert.stat(stat))), null);
+        });
     }
 
     @Override
     public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
-        CompletableFuture<Stat> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
             byte[] bytes = checkData(path, data, RequestSize.of(path, data));
-            zk().setData(path, bytes, version, (rc, p, ctx, stat) -> {
-                if (rc == 0) {
-                    f.complete(Convert.stat(stat));
-                } else {
-                    f.completeExceptionally(failure(rc, path));
-                }
-            }, null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+            zk().setData(path, bytes, version, (rc, p, ctx, stat) -> complete(f, rc, path, () -> Convert.stat(stat)),
+                    null);
+        });
     }
 
     @Override
     public CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher) {
-        CompletableFuture<Children> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
-            zk().getChildren(path, adapt(watcher), (rc, p, ctx, children, stat) -> {
-                if (rc == 0) {
-                    f.complete(new Children(List.copyOf(children), Convert.stat(stat)));
-                } else {
-                    f.completeExceptionally(failure(rc, path));
-                }
-            }, null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+            zk().getChildren(path, adapt(watcher), (rc, p, ctx, children, stat) ->
+                    complete(f, rc, path, () -> new Children(List.copyOf(children), Convert.stat(stat))), null);
+        });
     }
 
     @Override
     public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
-        CompletableFuture<List<OpResult>> f = new CompletableFuture<>();
-        try {
+        return request(null, f -> {
             require(ops, "ops");
             for (Op op : ops) {
                 checkOp(op);
@@ -392,51 +347,36 @@ public final class ApacheZkClient implements ZkClient {
                     f.completeExceptionally(multiFailure(rc, ops, results));
                 }
             }, null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, null));
-        }
-        return f;
+        });
     }
 
     @Override
     public CompletableFuture<Void> syncAsync(String path) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
-            zk().sync(path, (rc, p, ctx) -> completeVoid(f, rc, path), null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+            zk().sync(path, (rc, p, ctx) -> complete(f, rc, path, () -> null), null);
+        });
     }
 
     @Override
     public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
             require(mode, "mode");
             require(watcher, "watcher");
             zk().addWatch(path, new WatcherAdapter(watcher), Convert.mode(mode),
-                    (rc, p, ctx) -> completeVoid(f, rc, path), null);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+                    (rc, p, ctx) -> complete(f, rc, path, () -> null), null);
+        });
     }
 
     @Override
     public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        try {
+        return request(path, f -> {
             ZkPaths.validate(path);
             require(watcher, "watcher");
             require(type, "type");
             removeWatches(zk(), path, new WatcherAdapter(watcher), Convert.watcherTypes(type), local, false, f);
-        } catch (RuntimeException e) {
-            f.completeExceptionally(beforeIo(e, path));
-        }
-        return f;
+        });
     }
 
     /**
@@ -523,9 +463,24 @@ public final class ApacheZkClient implements ZkClient {
         return z;
     }
 
-    private void completeVoid(CompletableFuture<Void> f, int rc, String path) {
+    /**
+     * Starts one request: {@code send} checks the arguments and hands ZooKeeper a callback that completes the future;
+     * a failure before any I/O fails the future instead of being thrown.
+     */
+    private static <T> CompletableFuture<T> request(String path, Consumer<CompletableFuture<T>> send) {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        try {
+            send.accept(f);
+        } catch (RuntimeException e) {
+            f.completeExceptionally(beforeIo(e, path));
+        }
+        return f;
+    }
+
+    /** Completes with the result (built only on success) or with the exception of the result code. */
+    private <T> void complete(CompletableFuture<T> f, int rc, String path, Supplier<T> result) {
         if (rc == 0) {
-            f.complete(null);
+            f.complete(result.get());
         } else {
             f.completeExceptionally(failure(rc, path));
         }

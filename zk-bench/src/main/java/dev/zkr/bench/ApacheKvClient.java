@@ -62,42 +62,21 @@ final class ApacheKvClient implements KvClient {
 
     @Override
     public int childCount(String path) {
-        try {
-            org.apache.zookeeper.data.Stat stat = zk.exists(path, false);
-            if (stat == null) {
-                throw new IllegalStateException("no node " + path);
-            }
-            return stat.getNumChildren();
-        } catch (KeeperException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+        org.apache.zookeeper.data.Stat stat = blocking(() -> zk.exists(path, false));
+        if (stat == null) {
+            throw new IllegalStateException("no node " + path);
         }
+        return stat.getNumChildren();
     }
 
     @Override
     public void setData(String path, byte[] data) {
-        try {
-            zk.setData(path, data, -1);
-        } catch (KeeperException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        blocking(() -> zk.setData(path, data, -1));
     }
 
     @Override
     public byte[] getData(String path) {
-        try {
-            return zk.getData(path, false, null);
-        } catch (KeeperException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        return blocking(() -> zk.getData(path, false, null));
     }
 
     @Override
@@ -106,21 +85,35 @@ final class ApacheKvClient implements KvClient {
         if (slash > 0) {
             ensurePath(path.substring(0, slash), new byte[0]);
         }
+        blocking(() -> {
+            try {
+                return zk.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            } catch (KeeperException.NodeExistsException exists) {
+                return path; // fine
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        close(zk);
+    }
+
+    /** A blocking ZooKeeper call. */
+    private interface Call<T> {
+        T run() throws KeeperException, InterruptedException;
+    }
+
+    /** Runs a blocking call; its failures become IllegalStateException (an interrupt is kept). */
+    private static <T> T blocking(Call<T> call) {
         try {
-            zk.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        } catch (KeeperException.NodeExistsException exists) {
-            // fine
+            return call.run();
         } catch (KeeperException e) {
             throw new IllegalStateException(e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
-    }
-
-    @Override
-    public void close() {
-        close(zk);
     }
 
     private static Throwable error(int rc, String path) {

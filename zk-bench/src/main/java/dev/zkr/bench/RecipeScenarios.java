@@ -8,6 +8,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.time.Duration;
 
 /**
@@ -27,26 +28,23 @@ final class RecipeScenarios {
 
     /** Lock handoffs/s: 8 contenders looping acquire/release on one lock. */
     static Measurement lock(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
-        return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
-            Workers.run("lock", LOCK_CONTENDERS, window, i -> {
-                RecipeSession.Lock lock = sessions.get(i).mutex(root + "/lock");
-                while (!window.stopped()) {
-                    RecipeSession.Held held = lock.acquire();
-                    window.count();
-                    held.release();
-                }
-            });
-            return throughput(window);
-        });
+        return acquisitions(factory, cs, window, "lock", (s, i) -> s.mutex(root + "/lock"));
     }
 
     /** Read/write lock acquisitions/s: 8 contenders, every fourth a writer. */
     static Measurement readWriteLock(RecipeSession.Factory factory, String cs, String root, Window window)
             throws Exception {
+        String path = root + "/rwlock";
+        return acquisitions(factory, cs, window, "rwlock", (s, i) -> i % 4 == 0 ? s.writeLock(path) : s.readLock(path));
+    }
+
+    /** Acquisitions/s: 8 contenders, each looping acquire/release on the lock {@code lockOf} gives contender i. */
+    private static Measurement acquisitions(RecipeSession.Factory factory, String cs, Window window, String name,
+                                            BiFunction<RecipeSession, Integer, RecipeSession.Lock> lockOf)
+            throws Exception {
         return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
-            Workers.run("rwlock", LOCK_CONTENDERS, window, i -> {
-                RecipeSession s = sessions.get(i);
-                RecipeSession.Lock lock = i % 4 == 0 ? s.writeLock(root + "/rwlock") : s.readLock(root + "/rwlock");
+            Workers.run(name, LOCK_CONTENDERS, window, i -> {
+                RecipeSession.Lock lock = lockOf.apply(sessions.get(i), i);
                 while (!window.stopped()) {
                     RecipeSession.Held held = lock.acquire();
                     window.count();

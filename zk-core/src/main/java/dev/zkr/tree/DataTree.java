@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The znode tree with ZooKeeper's {@link Stat} semantics, plus the committed sessions.
@@ -78,19 +79,12 @@ public final class DataTree {
      * null (no watch). The server must fire triggers only after {@link #apply} returned (as it naturally does).
      */
     public NodeData getData(String path, WatchTable watches, long sessionId) {
-        Node n = nodes.get(path);
-        if (n == null) {
-            return null;
-        }
-        synchronized (n) {
-            if (n.deleted) {
-                return null;
-            }
+        return readLive(path, n -> {
             if (watches != null) {
                 watches.addDataWatch(sessionId, path);
             }
             return new NodeData(n.data, n.statLocked());
-        }
+        });
     }
 
     /** The node's stat, or null if it does not exist. */
@@ -106,13 +100,7 @@ public final class DataTree {
         if (watches != null) {
             watches.addExistsWatch(sessionId, path);
         }
-        Node n = nodes.get(path);
-        if (n == null) {
-            return null;
-        }
-        synchronized (n) {
-            return n.deleted ? null : n.statLocked();
-        }
+        return readLive(path, Node::statLocked);
     }
 
     /** The child names (unordered) and the node's stat, or null if it does not exist. */
@@ -125,18 +113,22 @@ public final class DataTree {
      * with the read. {@code watches} may be null.
      */
     public Children getChildren(String path, WatchTable watches, long sessionId) {
+        return readLive(path, n -> {
+            if (watches != null) {
+                watches.addChildWatch(sessionId, path);
+            }
+            return new Children(n.children == null ? List.of() : n.children.names(), n.statLocked());
+        });
+    }
+
+    /** {@code read} applied to the node under its lock, or null if the node does not exist (or was just deleted). */
+    private <T> T readLive(String path, Function<Node, T> read) {
         Node n = nodes.get(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
-            if (n.deleted) {
-                return null;
-            }
-            if (watches != null) {
-                watches.addChildWatch(sessionId, path);
-            }
-            return new Children(n.children == null ? List.of() : n.children.names(), n.statLocked());
+            return n.deleted ? null : read.apply(n);
         }
     }
 

@@ -38,10 +38,15 @@ public final class MessageCodec {
 
     /** Encodes a message to bytes (without the length prefix). */
     public static byte[] encode(Message message) {
+        return serialize(message).toBytes();
+    }
+
+    /** The message written to this thread's reusable buffer, which stays valid until the thread's next write. */
+    private static Output serialize(Message message) {
         Output output = OUTPUT.get();
         output.reset();
         KRYO.get().writeClassAndObject(output, message);
-        return output.toBytes();
+        return output;
     }
 
     /** Decodes the bytes of one frame; throws {@link MalformedMessageException} if they are not one valid message. */
@@ -82,9 +87,7 @@ public final class MessageCodec {
 
         @Override
         protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
-            Output output = OUTPUT.get();
-            output.reset();
-            KRYO.get().writeClassAndObject(output, msg);
+            Output output = serialize(msg);
             out.writeBytes(output.getBuffer(), 0, output.position());
         }
     }
@@ -99,9 +102,7 @@ public final class MessageCodec {
 
         @Override
         protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
-            Output output = OUTPUT.get();
-            output.reset();
-            KRYO.get().writeClassAndObject(output, msg);
+            Output output = serialize(msg);
             int length = output.position();
             out.ensureWritable(4 + length);
             out.writeInt(length);

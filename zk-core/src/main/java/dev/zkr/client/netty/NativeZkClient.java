@@ -32,6 +32,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The native zkr client: one Netty connection at a time to a server of the connect string, one event thread that
@@ -179,13 +180,7 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
-        Pending p;
-        try {
-            p = createRequest(path, data, mode);
-        } catch (ZkException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return submit(p);
+        return submit(() -> createRequest(path, data, mode));
     }
 
     private Pending createRequest(String path, byte[] data, CreateMode mode) {
@@ -202,13 +197,7 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
-        Pending p;
-        try {
-            p = deleteRequest(path, version);
-        } catch (ZkException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return submit(p);
+        return submit(() -> deleteRequest(path, version));
     }
 
     private Pending deleteRequest(String path, int version) {
@@ -219,27 +208,17 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Stat> existsAsync(String path, Watcher watcher) {
-        return read(Pending.Kind.EXISTS, path, watcher);
+        return submit(() -> readRequest(Pending.Kind.EXISTS, path, watcher));
     }
 
     @Override
     public CompletableFuture<NodeData> getDataAsync(String path, Watcher watcher) {
-        return read(Pending.Kind.GET_DATA, path, watcher);
+        return submit(() -> readRequest(Pending.Kind.GET_DATA, path, watcher));
     }
 
     @Override
     public CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher) {
-        return read(Pending.Kind.GET_CHILDREN, path, watcher);
-    }
-
-    private <T> CompletableFuture<T> read(Pending.Kind kind, String path, Watcher watcher) {
-        Pending p;
-        try {
-            p = readRequest(kind, path, watcher);
-        } catch (ZkException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return submit(p);
+        return submit(() -> readRequest(Pending.Kind.GET_CHILDREN, path, watcher));
     }
 
     private Pending readRequest(Pending.Kind kind, String path, Watcher watcher) {
@@ -250,13 +229,7 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
-        Pending p;
-        try {
-            p = setDataRequest(path, data, version);
-        } catch (ZkException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return submit(p);
+        return submit(() -> setDataRequest(path, data, version));
     }
 
     private Pending setDataRequest(String path, byte[] data, int version) {
@@ -365,29 +338,20 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Void> syncAsync(String path) {
-        Pending p;
-        try {
-            p = pending(Pending.Kind.SYNC, checkPath(path));
-        } catch (ZkException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return submit(p);
+        return submit(() -> pending(Pending.Kind.SYNC, checkPath(path)));
     }
 
     @Override
     public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
-        Pending p;
-        try {
-            p = pending(Pending.Kind.ADD_WATCH, checkPath(path));
+        return submit(() -> {
+            Pending p = pending(Pending.Kind.ADD_WATCH, checkPath(path));
             if (mode == null || watcher == null) {
                 throw new ZkException.BadArguments(path, "addWatch needs a mode and a watcher");
             }
             p.addWatchMode = mode;
             p.watcher = watcher;
-        } catch (ZkException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return submit(p);
+            return p;
+        });
     }
 
     /**
@@ -467,6 +431,17 @@ public final class NativeZkClient implements ZkClient {
 
     private Pending pending(Pending.Kind kind, String path) {
         return new Pending(kind, path, System.nanoTime() + requestTimeoutNanos);
+    }
+
+    /** Builds a request and sends it; a request that fails its checks fails the returned future instead. */
+    private <T> CompletableFuture<T> submit(Supplier<Pending> request) {
+        Pending p;
+        try {
+            p = request.get();
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
     }
 
     @SuppressWarnings("unchecked")
