@@ -1,0 +1,384 @@
+package dev.zkr.bench;
+
+import dev.zkr.bench.ResultTable.Column;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * The benchmark runner: measures zkr (server + native client + recipes) against Apache ZooKeeper 3.9 (server + stock
+ * client) and Curator 5.7 recipes in one run, each server in its own JVM, all load from this JVM, and prints one
+ * Markdown table (also written to {@code zk-bench/results/latest.md}).
+ */
+public final class BenchMain {
+
+    private final BenchOptions options;
+    private final ResultTable table = new ResultTable();
+    private final ServerFlavor zkr = new ServerFlavor.Zkr();
+    private final ServerFlavor zookeeper = new ServerFlavor.ZooKeeper();
+    private final Path logDir;
+    private String loadAtStart = "?";
+
+    private BenchMain(BenchOptions options) {
+        this.options = options;
+        this.logDir = options.resultsDir().resolve("logs");
+    }
+
+    public static void main(String[] args) {
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
+        Path benchDir = benchDir();
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args, benchDir.resolve("results"), benchDir.resolve("target/bench-data"));
+        } catch (IllegalArgumentException e) {
+            if (!"help".equals(e.getMessage())) {
+                System.err.println(e.getMessage());
+            }
+            System.err.print(BenchOptions.USAGE);
+            System.exit("help".equals(e.getMessage()) ? 0 : 2);
+            return;
+        }
+        int code = 0;
+        try {
+            new BenchMain(options).run();
+        } catch (Exception e) {
+            e.printStackTrace();
+            code = 1;
+        }
+        System.exit(code); // the shutdown hook kills any server JVM still alive
+    }
+
+    private void run() throws IOException {
+        Files.createDirectories(logDir);
+        deleteTree(options.dataRoot());
+        Files.createDirectories(options.dataRoot());
+        long t0 = System.nanoTime();
+        loadAtStart = loadAverage();
+        log("zk-bench: %d round(s) of warm-up %s + window %s per scenario and system; scenarios %s; results in %s",
+                options.rounds(), seconds(options.warmup()), seconds(options.measure()), ordered(),
+                options.resultsDir());
+        try {
+            if (options.runs("create")) {
+                serverScenario("create", "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
+                        "creates/s", ServerScenarios::asyncCreates);
+            }
+            if (options.runs("setdata")) {
+                setData();
+            }
+            if (options.runs("getdata")) {
+                serverScenario("getdata", "async getData 100 B, 4 clients × 200 in flight", "reads/s",
+                        ServerScenarios::asyncReads);
+            }
+            recipe("lock", "lock handoffs, 8 contenders", "handoffs/s", true, RecipeScenarios::lock);
+            recipe("rwlock", "read/write lock acquisitions, 8 contenders, 1 in 4 writers", "acquisitions/s", true,
+                    RecipeScenarios::readWriteLock);
+            recipe("election", "leader election handover p50, 5 participants (fair)", "ms", false,
+                    RecipeScenarios::election);
+            recipe("barrier", "double barrier enter + leave p50, 10 parties", "ms", false,
+                    RecipeScenarios::doubleBarrier);
+            recipe("counter", "counter increments, 8 contenders", "increments/s", true, RecipeScenarios::counter);
+            recipe("queue", "queue items, 1 producer, 4 consumers", "items/s", true, RecipeScenarios::queue);
+            if (options.runs("million")) {
+                bigTree();
+            }
+        } finally {
+            deleteTree(options.dataRoot());
+        }
+        String report = report(Duration.ofNanos(System.nanoTime() - t0));
+        System.out.println();
+        System.out.println(report);
+        Path latest = options.resultsDir().resolve("latest.md");
+        Files.writeString(latest, report);
+        log("written to %s", latest);
+    }
+
+    // ---- rounds: both servers alive, the systems take turns --------------------------------------------------
+
+    /** One round of one scenario on one column: a figure per row of the scenario. */
+    @FunctionalInterface
+    private interface ColumnRound {
+        Measurement[] run(Column column, ServerFlavor flavor, String connectString, String root) throws Exception;
+    }
+
+    /**
+     * Starts a fresh zkr server and a fresh ZooKeeper server (each its own JVM and data dir), then runs
+     * {@code options.rounds()} rounds in which every column takes one turn (order alternating between rounds, each
+     * turn on its own root path), and records every round's figures. Kills both servers at the end.
+     */
+    private void rounds(String id, List<ResultTable.Row> rows, List<Column> columns, ColumnRound round) {
+        ServerProcess zkrServer = null;
+        ServerProcess zkServer = null;
+        String zkrDown = null;
+        String zkDown = null;
+        try {
+            zkrDown = zkr.unavailableReason();
+            if (zkrDown == null) {
+                try {
+                    zkrServer = zkr.startServing(dataDir(id, zkr), logDir, id + "-zkr", Duration.ofSeconds(60));
+                } catch (RuntimeException e) {
+                    zkrDown = "server did not start: " + ServerScenarios.describe(e);
+                }
+            }
+            zkDown = zookeeper.unavailableReason();
+            if (zkDown == null) {
+                try {
+                    zkServer = zookeeper.startServing(dataDir(id, zookeeper), logDir, id + "-zookeeper",
+                            Duration.ofSeconds(60));
+                } catch (RuntimeException e) {
+                    zkDown = "server did not start: " + ServerScenarios.describe(e);
+                }
+            }
+            for (int r = 1; r <= options.rounds(); r++) {
+                List<Column> order = new java.util.ArrayList<>(columns);
+                if (r % 2 == 0) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Column column : order) {
+                    boolean onZkr = column == Column.ZKR;
+                    ServerProcess server = onZkr ? zkrServer : zkServer;
+                    String down = onZkr ? zkrDown : zkDown;
+                    Measurement[] ms = turn(id, column, onZkr ? zkr : zookeeper, server, down, r, rows.size(), round);
+                    StringBuilder line = new StringBuilder();
+                    for (int i = 0; i < rows.size(); i++) {
+                        rows.get(i).add(column, ms[i]);
+                        line.append(i == 0 ? "" : ", ").append(ResultTable.cell(ms[i], rows.get(i).unit));
+                    }
+                    log("  %-9s round %d  %-24s %s", id, r, column.title, line);
+                }
+            }
+        } finally {
+            if (zkrServer != null) {
+                zkrServer.kill();
+            }
+            if (zkServer != null) {
+                zkServer.kill();
+            }
+            deleteTree(dataDir(id, zkr));
+            deleteTree(dataDir(id, zookeeper));
+        }
+    }
+
+    private Measurement[] turn(String id, Column column, ServerFlavor flavor, ServerProcess server, String down,
+                               int round, int n, ColumnRound body) {
+        Measurement[] ms = new Measurement[n];
+        if (server == null || !server.alive()) {
+            java.util.Arrays.fill(ms, Measurement.failed(down != null ? down : "server died, see " + logDir));
+            return ms;
+        }
+        String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-') + "/r" + round;
+        try {
+            Measurement[] got = body.run(column, flavor, server.connectString(), root);
+            System.arraycopy(got, 0, ms, 0, n);
+        } catch (Exception e) {
+            System.err.println("[zk-bench] " + id + " round " + round + " on " + column.title + " failed:");
+            e.printStackTrace();
+            java.util.Arrays.fill(ms, Measurement.failed(ServerScenarios.describe(e)));
+        }
+        if (!server.alive()) {
+            java.util.Arrays.fill(ms, Measurement.failed("server died, see " + logDir.resolve(server.name() + ".err")));
+        }
+        return ms;
+    }
+
+    private Path dataDir(String id, ServerFlavor flavor) {
+        return options.dataRoot().resolve(id + "-" + flavor.name());
+    }
+
+    // ---- server scenarios ------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface LoadScenario {
+        Measurement run(ServerFlavor flavor, String connectString, String root, Window window);
+    }
+
+    private void serverScenario(String id, String label, String unit, LoadScenario scenario) {
+        ResultTable.Row row = table.row(label, unit, true, false);
+        rounds(id, List.of(row), List.of(Column.ZKR, Column.ZOOKEEPER),
+                (column, flavor, cs, root) -> new Measurement[] {scenario.run(flavor, cs, root, window())});
+    }
+
+    private void setData() {
+        String label = "sync setData 100 B, 1 client";
+        ResultTable.Row p50 = table.row(label + ", p50", "ms", false, false);
+        ResultTable.Row p99 = table.row(label + ", p99", "ms", false, false);
+        rounds("setdata", List.of(p50, p99), List.of(Column.ZKR, Column.ZOOKEEPER), (column, flavor, cs, root) -> {
+            Latencies l = ServerScenarios.syncSetData(flavor, cs, root, window());
+            return new Measurement[] {Measurement.of(l.percentileMillis(50)), Measurement.of(l.percentileMillis(99))};
+        });
+    }
+
+    private void bigTree() {
+        int parents = options.millionParents();
+        int children = options.millionChildren();
+        String n = String.format(Locale.ROOT, "%,d znodes", (long) parents * children);
+        ResultTable.Row rate = table.row(n + ": build, 1 client × 1,000 in flight", "creates/s", true, false);
+        ResultTable.Row heap = table.row(n + ": server heap after full GC", "MB", false, false);
+        ResultTable.Row disk = table.row(n + ": data dir size", "MB", false, false);
+        ResultTable.Row restart = table.row(n + ": restart to serving (kill -9, JVM start included)", "s", false, false);
+        for (ServerFlavor flavor : new ServerFlavor[] {zkr, zookeeper}) {
+            Column column = flavor == zkr ? Column.ZKR : Column.ZOOKEEPER;
+            String missing = flavor.unavailableReason();
+            Path dataDir = options.dataRoot().resolve("bigtree-" + flavor.name());
+            try {
+                if (missing != null) {
+                    throw new IllegalStateException(missing);
+                }
+                log("  %-9s %-10s building %s ...", "million", flavor.name(), n);
+                ServerScenarios.BigTree r = ServerScenarios.bigTree(flavor, parents, children, dataDir, logDir);
+                rate.set(column, r.createRate());
+                heap.set(column, r.heapMb());
+                disk.set(column, r.diskMb());
+                restart.set(column, r.restartSeconds());
+            } catch (RuntimeException e) {
+                Measurement failed = Measurement.failed(missing != null ? missing : ServerScenarios.describe(e));
+                if (missing == null) {
+                    e.printStackTrace();
+                }
+                for (ResultTable.Row row : new ResultTable.Row[] {rate, heap, disk, restart}) {
+                    row.set(column, failed);
+                }
+            } finally {
+                deleteTree(dataDir);
+            }
+            log("  %-9s %-10s %s, heap %s, disk %s, restart %s", "million", flavor.name(),
+                    ResultTable.cell(rate.cell(column), "creates/s"), ResultTable.cell(heap.cell(column), "MB"),
+                    ResultTable.cell(disk.cell(column), "MB"), ResultTable.cell(restart.cell(column), "s"));
+        }
+    }
+
+    // ---- recipe scenarios ------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface RecipeScenario {
+        Measurement run(RecipeSession.Factory factory, String connectString, String root, Window window)
+                throws Exception;
+    }
+
+    private void recipe(String id, String label, String unit, boolean higherIsBetter, RecipeScenario scenario) {
+        if (!options.runs(id)) {
+            return;
+        }
+        ResultTable.Row row = table.row(label, unit, higherIsBetter, true);
+        rounds(id, List.of(row), List.of(Column.values()), (column, flavor, cs, root) ->
+                new Measurement[] {scenario.run(RecipeBackends.factory(column), cs, root, window())});
+    }
+
+    // ---- plumbing --------------------------------------------------------------------------------------------
+
+    private Window window() {
+        return new Window(options.warmup(), options.measure());
+    }
+
+    private String report(Duration took) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# zk-bench: zkr vs Apache ZooKeeper 3.9.3 + Curator 5.7.1\n\n");
+        sb.append("Run ").append(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")))
+                .append(" on ").append(machine()).append(".\n");
+        sb.append("Each server in its own JVM (`-Xmx2g`, fsync on every write); all clients in the runner's JVM; ")
+                .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
+                .append(" + window ").append(seconds(options.measure()))
+                .append(" per scenario and system, systems taking turns; load average at start ").append(loadAtStart)
+                .append("; run took ").append(seconds(took)).append(".\n\n");
+        sb.append(table.toMarkdown());
+        return sb.toString();
+    }
+
+    private static String machine() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown host";
+        }
+        String cpu = firstMatch(Path.of("/proc/cpuinfo"), "model name");
+        String mem = firstMatch(Path.of("/proc/meminfo"), "MemTotal");
+        String memText = "";
+        if (mem != null) {
+            try {
+                long kb = Long.parseLong(mem.replaceAll("[^0-9]", ""));
+                memText = String.format(Locale.ROOT, ", %.0f GiB RAM", kb / 1048576.0);
+            } catch (NumberFormatException ignored) {
+                memText = "";
+            }
+        }
+        return host + " (" + Runtime.getRuntime().availableProcessors() + " cores" + (cpu == null ? "" : " " + cpu)
+                + memText + ", " + System.getProperty("os.name") + " " + System.getProperty("os.version")
+                + ", Java " + System.getProperty("java.version") + ")";
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " / " + f[1] + " / " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
+    }
+
+    private static String firstMatch(Path file, String key) {
+        try (Stream<String> lines = Files.lines(file)) {
+            return lines.filter(l -> l.startsWith(key)).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst().orElse(null);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private String ordered() {
+        return String.join(",", BenchOptions.SCENARIOS.stream().filter(options::runs).toList());
+    }
+
+    private static String seconds(Duration d) {
+        return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+    }
+
+    static void log(String format, Object... args) {
+        System.out.printf(Locale.ROOT, "[zk-bench] " + format + "%n", args);
+        System.out.flush();
+    }
+
+    /** The zk-bench module directory: the jar or classes live in zk-bench/target. */
+    private static Path benchDir() {
+        try {
+            Path code = Path.of(BenchMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path target = code.getParent();
+            if (target != null && target.getFileName() != null && target.getFileName().toString().equals("target")
+                    && target.getParent() != null) {
+                return target.getParent();
+            }
+        } catch (URISyntaxException | RuntimeException ignored) {
+            // fall through
+        }
+        Path cwd = Path.of("").toAbsolutePath();
+        return Files.isDirectory(cwd.resolve("zk-bench")) ? cwd.resolve("zk-bench") : cwd;
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException ignored) {
+                    // best effort
+                }
+            });
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package dev.zkr.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Command-line options of the runner. */
+record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
+                    int millionChildren, Path resultsDir, Path dataRoot, boolean quick) {
+
+    static final List<String> SCENARIOS = List.of(
+            "create", "setdata", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue", "million");
+
+    static final String USAGE = """
+            usage: java -jar zk-bench/target/zk-bench.jar [options]
+              --quick                 ~2-minute smoke run (1 round, 1 s warm-up, 3 s windows, 100,000 instead of 1,000,000 znodes)
+              --only a,b,...          run only these scenarios: %s
+              --skip-million          skip the 1,000,000-znode scenarios (heap, data dir, restart)
+              --rounds N              rounds per scenario; the systems take turns each round, cells are medians (default 3)
+              --warmup SECONDS        warm-up per round and system (default 2)
+              --measure SECONDS       measuring window per round and system (default 4)
+              --parents N             parents of the big tree (default 1000; children per parent 1000)
+              --results DIR           where latest.md and the server logs go (default zk-bench/results)
+              --data DIR              where the servers keep their data (default zk-bench/target/bench-data)
+            """.formatted(String.join(",", SCENARIOS));
+
+    static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
+        int rounds = 3;
+        Integer roundsArg = null;
+        Duration warmup = Duration.ofSeconds(2);
+        Duration measure = Duration.ofSeconds(4);
+        Set<String> only = new LinkedHashSet<>(SCENARIOS);
+        boolean skipMillion = false;
+        boolean quick = false;
+        Integer parents = null;
+        Path results = defaultResults;
+        Path data = defaultData;
+        Duration warmupArg = null;
+        Duration measureArg = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick" -> quick = true;
+                case "--skip-million" -> skipMillion = true;
+                case "--only" -> {
+                    only = new LinkedHashSet<>();
+                    for (String s : value(args, ++i, a).split(",")) {
+                        String id = s.trim().toLowerCase(java.util.Locale.ROOT);
+                        if (!SCENARIOS.contains(id)) {
+                            throw new IllegalArgumentException("unknown scenario '" + id + "'; known: " + SCENARIOS);
+                        }
+                        only.add(id);
+                    }
+                }
+                case "--warmup" -> warmupArg = seconds(value(args, ++i, a), a);
+                case "--measure" -> measureArg = seconds(value(args, ++i, a), a);
+                case "--rounds" -> roundsArg = positiveInt(value(args, ++i, a), a);
+                case "--parents" -> parents = positiveInt(value(args, ++i, a), a);
+                case "--results" -> results = Path.of(value(args, ++i, a));
+                case "--data" -> data = Path.of(value(args, ++i, a));
+                case "-h", "--help" -> throw new IllegalArgumentException("help");
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        if (quick) {
+            rounds = 1;
+            warmup = Duration.ofSeconds(1);
+            measure = Duration.ofSeconds(3);
+        }
+        if (roundsArg != null) {
+            rounds = roundsArg;
+        }
+        if (warmupArg != null) {
+            warmup = warmupArg;
+        }
+        if (measureArg != null) {
+            measure = measureArg;
+        }
+        int p = parents != null ? parents : quick ? 100 : 1000;
+        if (skipMillion) {
+            only.remove("million");
+        }
+        return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick);
+    }
+
+    boolean runs(String scenario) {
+        return only.contains(scenario);
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static Duration seconds(String v, String option) {
+        try {
+            double s = Double.parseDouble(v);
+            if (!(s >= 0)) {
+                throw new NumberFormatException();
+            }
+            return Duration.ofMillis(Math.round(s * 1000));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a number of seconds, got '" + v + "'");
+        }
+    }
+
+    private static int positiveInt(String v, String option) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n <= 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a positive integer, got '" + v + "'");
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.zkr.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+
+/**
+ * The recipe scenarios, written once against {@link RecipeSession} and run for Curator on ZooKeeper, zkr recipes on
+ * the zkr server, and zkr recipes on ZooKeeper. Every contender has its own session.
+ */
+final class RecipeScenarios {
+
+    static final int LOCK_CONTENDERS = 8;
+    static final int ELECTION_PARTICIPANTS = 5;
+    static final int BARRIER_PARTIES = 10;
+    static final int QUEUE_CONSUMERS = 4;
+    static final int QUEUE_BACKLOG = 100;
+
+    private RecipeScenarios() {
+    }
+
+    /** Lock handoffs/s: 8 contenders looping acquire/release on one lock. */
+    static Measurement lock(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
+        return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
+            Workers.run("lock", LOCK_CONTENDERS, window, i -> {
+                RecipeSession.Lock lock = sessions.get(i).mutex(root + "/lock");
+                while (!window.stopped()) {
+                    RecipeSession.Held held = lock.acquire();
+                    window.count();
+                    held.release();
+                }
+            });
+            return throughput(window);
+        });
+    }
+
+    /** Read/write lock acquisitions/s: 8 contenders, every fourth a writer. */
+    static Measurement readWriteLock(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
+            Workers.run("rwlock", LOCK_CONTENDERS, window, i -> {
+                RecipeSession s = sessions.get(i);
+                RecipeSession.Lock lock = i % 4 == 0 ? s.writeLock(root + "/rwlock") : s.readLock(root + "/rwlock");
+                while (!window.stopped()) {
+                    RecipeSession.Held held = lock.acquire();
+                    window.count();
+                    held.release();
+                }
+            });
+            return throughput(window);
+        });
+    }
+
+    /** Counter increments/s: 8 contenders incrementing one counter. */
+    static Measurement counter(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
+        return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
+            Workers.run("counter", LOCK_CONTENDERS, window, i -> {
+                RecipeSession.Counter counter = sessions.get(i).counter(root + "/counter");
+                while (!window.stopped()) {
+                    counter.increment();
+                    window.count();
+                }
+            });
+            return throughput(window);
+        });
+    }
+
+    /** Queue items/s consumed: 1 producer, 4 consumers, at most 100 items waiting in the queue. */
+    static Measurement queue(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
+        return withSessions(factory, cs, 1 + QUEUE_CONSUMERS, sessions -> {
+            Semaphore backlog = new Semaphore(QUEUE_BACKLOG);
+            byte[] item = ServerScenarios.payload();
+            Workers.run("queue", 1 + QUEUE_CONSUMERS, window, i -> {
+                RecipeSession.Queue queue = sessions.get(i).queue(root + "/queue");
+                if (i == 0) {
+                    while (!window.stopped()) {
+                        if (backlog.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                            queue.offer(item);
+                        }
+                    }
+                } else {
+                    while (!window.stopped()) {
+                        if (queue.poll(Duration.ofMillis(200)) != null) {
+                            backlog.release();
+                            window.count();
+                        }
+                    }
+                }
+            });
+            return throughput(window);
+        });
+    }
+
+    /**
+     * Election handover: 5 participants; the leader closes its latch and the time until the next participant is told
+     * it leads is one sample; the old leader then rejoins at the back.
+     */
+    static Measurement election(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return withSessions(factory, cs, ELECTION_PARTICIPANTS, sessions -> {
+            String path = root + "/leader";
+            Latencies latencies = new Latencies();
+            BlockingQueue<long[]> elected = new LinkedBlockingQueue<>();
+            RecipeSession.Participant[] participants = new RecipeSession.Participant[ELECTION_PARTICIPANTS];
+            try {
+                for (int i = 0; i < ELECTION_PARTICIPANTS; i++) {
+                    participants[i] = join(sessions.get(i), path, i, elected);
+                }
+                Workers.run("election", 1, window, unused -> {
+                    long[] leader = next(elected);
+                    while (!window.stopped()) {
+                        int li = (int) leader[0];
+                        long t0 = System.nanoTime();
+                        participants[li].close();
+                        participants[li] = null;
+                        long[] successor = next(elected);
+                        if (window.measuring()) {
+                            latencies.record(successor[1] - t0);
+                        }
+                        participants[li] = join(sessions.get(li), path, li, elected);
+                        leader = successor;
+                    }
+                });
+            } finally {
+                for (RecipeSession.Participant p : participants) {
+                    if (p != null) {
+                        p.close();
+                    }
+                }
+            }
+            return p50(window, latencies);
+        });
+    }
+
+    private static RecipeSession.Participant join(RecipeSession s, String path, int i, BlockingQueue<long[]> elected)
+            throws Exception {
+        return s.join(path, "p" + i, () -> elected.add(new long[] {i, System.nanoTime()}));
+    }
+
+    private static long[] next(BlockingQueue<long[]> elected) throws InterruptedException {
+        long[] e = elected.poll(RecipeSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (e == null) {
+            throw new IllegalStateException("no leader elected within " + RecipeSession.TIMEOUT);
+        }
+        return e;
+    }
+
+    /**
+     * Double barrier: 10 parties start each round together (a local barrier), each one's enter + leave time is a
+     * sample. Every round uses a fresh barrier path.
+     */
+    static Measurement doubleBarrier(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return withSessions(factory, cs, BARRIER_PARTIES, sessions -> {
+            Latencies latencies = new Latencies();
+            int[] round = {0};
+            boolean[] go = {true};
+            CyclicBarrier start = new CyclicBarrier(BARRIER_PARTIES, () -> {
+                go[0] = !window.stopped();
+                round[0]++;
+            });
+            Workers.run("barrier", BARRIER_PARTIES, window, i -> {
+                try {
+                    while (true) {
+                        start.await(2 * RecipeSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                        if (!go[0]) {
+                            return;
+                        }
+                        String path = root + "/barrier/r" + round[0];
+                        RecipeSession.Barrier barrier = sessions.get(i).doubleBarrier(path, BARRIER_PARTIES, "m" + i);
+                        boolean measured = window.measuring();
+                        long t0 = System.nanoTime();
+                        barrier.enter();
+                        barrier.leave();
+                        if (measured && window.measuring()) {
+                            latencies.record(System.nanoTime() - t0);
+                        }
+                    }
+                } catch (BrokenBarrierException stoppedByOther) {
+                    if (window.failure() == null) {
+                        throw stoppedByOther;
+                    }
+                } catch (Exception e) {
+                    start.reset();
+                    throw e;
+                }
+            });
+            return p50(window, latencies);
+        });
+    }
+
+    private static Measurement throughput(Window window) {
+        return window.failure() != null ? Measurement.failed(ServerScenarios.describe(window.failure()))
+                : Measurement.of(window.throughput());
+    }
+
+    private static Measurement p50(Window window, Latencies latencies) {
+        if (window.failure() != null) {
+            return Measurement.failed(ServerScenarios.describe(window.failure()));
+        }
+        if (latencies.count() == 0) {
+            return Measurement.failed("no sample in the window");
+        }
+        return Measurement.of(latencies.percentileMillis(50));
+    }
+
+    /** The scenario body, given its open sessions. */
+    @FunctionalInterface
+    interface Body {
+        Measurement run(List<RecipeSession> sessions) throws Exception;
+    }
+
+    private static Measurement withSessions(RecipeSession.Factory factory, String cs, int n, Body body)
+            throws Exception {
+        List<RecipeSession> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                sessions.add(factory.open(cs));
+            }
+            return body.run(sessions);
+        } finally {
+            for (RecipeSession s : sessions) {
+                try {
+                    s.close();
+                } catch (RuntimeException ignored) {
+                    // best effort: the server is killed after the scenario anyway
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.zkr.bench;
+
+import java.time.Duration;
+
+/**
+ * One session (one client, one connection) of a recipe library: Curator on ZooKeeper, or zkr recipes on the native
+ * client or on {@code ApacheZkClient}. Only what the recipe scenarios need; every blocking call has a deadline.
+ */
+interface RecipeSession extends AutoCloseable {
+
+    Duration TIMEOUT = Duration.ofSeconds(30);
+
+    /** Something held that is given back by {@link #release()}. */
+    interface Held {
+        void release() throws Exception;
+    }
+
+    /** A lock that can be acquired repeatedly. */
+    interface Lock {
+        Held acquire() throws Exception;
+    }
+
+    /** A started election participant; {@code onElected} runs when it becomes leader. */
+    interface Participant {
+        void close() throws Exception;
+    }
+
+    /** A double barrier for one round. */
+    interface Barrier {
+        void enter() throws Exception;
+
+        void leave() throws Exception;
+    }
+
+    interface Counter {
+        long increment() throws Exception;
+    }
+
+    interface Queue {
+        void offer(byte[] item) throws Exception;
+
+        /** The next item, or null after the timeout. */
+        byte[] poll(Duration timeout) throws Exception;
+    }
+
+    Lock mutex(String path);
+
+    Lock readLock(String path);
+
+    Lock writeLock(String path);
+
+    Participant join(String path, String id, Runnable onElected) throws Exception;
+
+    Barrier doubleBarrier(String path, int parties, String memberId);
+
+    Counter counter(String path);
+
+    Queue queue(String path);
+
+    @Override
+    void close();
+
+    /** Opens sessions of one recipe library on one server. */
+    interface Factory {
+        RecipeSession open(String connectString) throws Exception;
+    }
+}

@@ -1,0 +1,238 @@
+package dev.zkr.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/** The server scenarios: raw znode operations through each server's own client, same load for both. */
+final class ServerScenarios {
+
+    static final Duration CONNECT = Duration.ofSeconds(15);
+    static final int CLIENTS = 4;
+    static final int IN_FLIGHT = 200;
+    static final int READ_KEYS = 1000;
+
+    /** Issues one async operation of the load. */
+    @FunctionalInterface
+    interface Issue {
+        void issue(KvClient client, int clientIndex, long seq, KvClient.Callback callback);
+    }
+
+    private ServerScenarios() {
+    }
+
+    static byte[] payload() {
+        byte[] b = new byte[100];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) ('a' + i % 26);
+        }
+        return b;
+    }
+
+    /** Async PERSISTENT_SEQUENTIAL creates of 100 B, 4 clients × 200 in flight: creates/s. */
+    static Measurement asyncCreates(ServerFlavor flavor, String connectString, String root, Window window) {
+        byte[] data = payload();
+        try (KvClient setup = flavor.connect(connectString, CONNECT)) {
+            for (int k = 0; k < CLIENTS; k++) {
+                setup.ensurePath(root + "/create/c" + k, new byte[0]);
+            }
+        }
+        java.util.concurrent.atomic.LongAdder acknowledged = new java.util.concurrent.atomic.LongAdder();
+        Measurement m = asyncLoad(flavor, connectString, window,
+                (c, k, seq, cb) -> c.createAsync(root + "/create/c" + k + "/n-", data, true, error -> {
+                    if (error == null) {
+                        acknowledged.increment();
+                    }
+                    cb.done(error);
+                }));
+        if (!m.ok()) {
+            return m;
+        }
+        // the server must hold every create it acknowledged: guards against counting what was never written
+        long stored = 0;
+        try (KvClient check = flavor.connect(connectString, CONNECT)) {
+            for (int k = 0; k < CLIENTS; k++) {
+                stored += check.childCount(root + "/create/c" + k);
+            }
+        }
+        if (stored != acknowledged.sum()) {
+            return Measurement.failed("server holds " + stored + " nodes but acknowledged " + acknowledged.sum());
+        }
+        return m;
+    }
+
+    /** Async getData of 100 B nodes (1,000 keys round robin), 4 clients × 200 in flight: reads/s. */
+    static Measurement asyncReads(ServerFlavor flavor, String connectString, String root, Window window) {
+        byte[] data = payload();
+        try (KvClient setup = flavor.connect(connectString, CONNECT)) {
+            setup.ensurePath(root + "/get", new byte[0]);
+            createAll(setup, READ_KEYS, IN_FLIGHT, i -> root + "/get/k" + i, data);
+        }
+        return asyncLoad(flavor, connectString, window,
+                (c, k, seq, cb) -> c.getDataAsync(root + "/get/k" + ((seq * CLIENTS + k) % READ_KEYS), data.length, cb));
+    }
+
+    /** Blocking setData of 100 B with one client; latencies in the window. */
+    static Latencies syncSetData(ServerFlavor flavor, String connectString, String root, Window window) {
+        byte[] data = payload();
+        Latencies latencies = new Latencies();
+        try (KvClient c = flavor.connect(connectString, CONNECT)) {
+            c.ensurePath(root + "/set", data);
+            Workers.run("setdata", 1, window, w -> {
+                while (!window.stopped()) {
+                    long t0 = System.nanoTime();
+                    c.setData(root + "/set", data);
+                    long t = System.nanoTime() - t0;
+                    if (window.measuring()) {
+                        latencies.record(t);
+                    }
+                }
+            });
+        }
+        if (window.failure() != null) {
+            throw new IllegalStateException(describe(window.failure()), window.failure());
+        }
+        return latencies;
+    }
+
+    /** CLIENTS sessions, each keeping IN_FLIGHT async operations outstanding (a Semaphore per client). */
+    static Measurement asyncLoad(ServerFlavor flavor, String connectString, Window window, Issue issue) {
+        List<KvClient> clients = new ArrayList<>();
+        try {
+            for (int k = 0; k < CLIENTS; k++) {
+                clients.add(flavor.connect(connectString, CONNECT));
+            }
+            Workers.run("load", CLIENTS, window, k -> {
+                KvClient c = clients.get(k);
+                Semaphore permits = new Semaphore(IN_FLIGHT);
+                long seq = 0;
+                while (!window.stopped()) {
+                    if (!permits.tryAcquire(1, TimeUnit.SECONDS)) {
+                        continue;
+                    }
+                    issue.issue(c, k, seq++, error -> {
+                        if (error != null) {
+                            window.fail(error);
+                        } else {
+                            window.count();
+                        }
+                        permits.release();
+                    });
+                }
+                if (!permits.tryAcquire(IN_FLIGHT, 30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("operations still outstanding 30 s after the window");
+                }
+            });
+        } finally {
+            clients.forEach(KvClient::close);
+        }
+        return window.failure() != null ? Measurement.failed(describe(window.failure()))
+                : Measurement.of(window.throughput());
+    }
+
+    /** Creates n PERSISTENT nodes with up to inFlight outstanding creates; returns the elapsed nanoseconds. */
+    static long createAll(KvClient c, int n, int inFlight, java.util.function.IntFunction<String> path, byte[] data) {
+        Semaphore permits = new Semaphore(inFlight);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        long t0 = System.nanoTime();
+        try {
+            for (int i = 0; i < n && failure.get() == null; i++) {
+                permits.acquire();
+                c.createAsync(path.apply(i), data, false, error -> {
+                    if (error != null) {
+                        failure.compareAndSet(null, error);
+                    }
+                    permits.release();
+                });
+            }
+            if (!permits.tryAcquire(inFlight, 60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("creates still outstanding after 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("create failed: " + describe(failure.get()), failure.get());
+        }
+        return System.nanoTime() - t0;
+    }
+
+    /** The results of the big-tree scenario for one server. */
+    record BigTree(Measurement createRate, Measurement heapMb, Measurement diskMb, Measurement restartSeconds) {
+    }
+
+    /**
+     * Builds parents × children znodes of 100 B with 1,000 creates in flight, measures the server heap after a full
+     * GC and the data dir size, then kills the server (kill -9) and times a new JVM on the same data dir until a
+     * fresh client reads the last znode.
+     */
+    static BigTree bigTree(ServerFlavor flavor, int parents, int children, Path dataDir, Path logDir) {
+        Measurement rate;
+        Measurement heap;
+        Measurement disk;
+        Measurement restart;
+        String last = "/m/p" + (parents - 1) + "/c" + (children - 1);
+        ServerProcess p = flavor.startServing(dataDir, logDir, flavor.name() + "-bigtree", Duration.ofSeconds(60));
+        try {
+            try (KvClient c = flavor.connect(p.connectString(), CONNECT)) {
+                c.ensurePath("/m", new byte[0]);
+                byte[] data = payload();
+                long parentsNanos = createAll(c, parents, 1000, i -> "/m/p" + i, new byte[0]);
+                long childrenNanos = createAll(c, parents * children, 1000,
+                        i -> "/m/p" + (i / children) + "/c" + (i % children), data);
+                rate = Measurement.of((parents + (double) parents * children) / ((parentsNanos + childrenNanos) / 1e9));
+                c.getData(last);
+                if (c.childCount("/m") != parents || c.childCount("/m/p" + (parents - 1)) != children) {
+                    throw new IllegalStateException("the server does not hold the tree it acknowledged");
+                }
+            }
+            heap = Measurement.of(p.heapUsedAfterFullGc() / 1048576.0);
+            disk = Measurement.of(directorySize(dataDir) / 1048576.0);
+        } finally {
+            p.kill();
+        }
+        long t0 = System.nanoTime();
+        ServerProcess again = flavor.start(dataDir, ServerProcess.freePort(), logDir, flavor.name() + "-bigtree-restart");
+        try {
+            flavor.awaitServing(again, Duration.ofMinutes(5), last);
+            restart = Measurement.of((System.nanoTime() - t0) / 1e9);
+        } finally {
+            again.kill();
+        }
+        return new BigTree(rate, heap, disk, restart);
+    }
+
+    static long directorySize(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String describe(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root
+                && (root instanceof java.util.concurrent.CompletionException
+                || root instanceof java.util.concurrent.ExecutionException)) {
+            root = root.getCause();
+        }
+        String msg = root.getMessage();
+        return root.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
+    }
+}

@@ -1,0 +1,134 @@
+package dev.zkr.bench;
+
+import dev.zkr.apache.ApacheZkClient;
+import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.DistributedCounter;
+import dev.zkr.recipes.DistributedLock;
+import dev.zkr.recipes.DistributedQueue;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.LeaderLatch;
+import dev.zkr.recipes.LockLease;
+import dev.zkr.recipes.Recipes;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@link RecipeSession} on zkr recipes over one {@link ZkClient}: the native client or {@link ApacheZkClient}. */
+final class ZkrRecipeSession implements RecipeSession {
+
+    private final ZkClient client;
+    private final Recipes recipes;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    private ZkrRecipeSession(ZkClient client) {
+        this.client = client;
+        this.recipes = Recipes.using(client);
+    }
+
+    /** zkr recipes on the native client (zkr server). */
+    static ZkrRecipeSession openNative(String connectString) {
+        return new ZkrRecipeSession(ZkClient.builder()
+                .connectString(connectString)
+                .sessionTimeout(Duration.ofSeconds(30))
+                .connectTimeout(Duration.ofSeconds(15))
+                .build());
+    }
+
+    /** zkr recipes on {@link ApacheZkClient} (ZooKeeper server). */
+    static ZkrRecipeSession openOnZooKeeper(String connectString) {
+        return new ZkrRecipeSession(ApacheZkClient.builder()
+                .connectString(connectString)
+                .sessionTimeout(Duration.ofSeconds(30))
+                .connectTimeout(Duration.ofSeconds(15))
+                .build());
+    }
+
+    @Override
+    public Lock mutex(String path) {
+        return lock(recipes.lock(path));
+    }
+
+    @Override
+    public Lock readLock(String path) {
+        return lock(recipes.readWriteLock(path).readLock());
+    }
+
+    @Override
+    public Lock writeLock(String path) {
+        return lock(recipes.readWriteLock(path).writeLock());
+    }
+
+    private static Lock lock(DistributedLock lock) {
+        return () -> {
+            LockLease lease = lock.tryAcquire(TIMEOUT)
+                    .orElseThrow(() -> new IllegalStateException("lock not acquired within " + TIMEOUT));
+            return lease::close;
+        };
+    }
+
+    @Override
+    public Participant join(String path, String id, Runnable onElected) {
+        LeaderLatch latch = recipes.leaderLatch(path).id(id).fair().onElected(l -> onElected.run()).start();
+        return latch::close;
+    }
+
+    @Override
+    public Barrier doubleBarrier(String path, int parties, String memberId) {
+        DoubleBarrier barrier = recipes.doubleBarrier(path).parties(parties).memberId(memberId).build();
+        return new Barrier() {
+            @Override
+            public void enter() {
+                if (!barrier.enter(TIMEOUT)) {
+                    throw new IllegalStateException("barrier enter timed out");
+                }
+            }
+
+            @Override
+            public void leave() {
+                if (!barrier.leave(TIMEOUT)) {
+                    throw new IllegalStateException("barrier leave timed out");
+                }
+            }
+        };
+    }
+
+    @Override
+    public Counter counter(String path) {
+        DistributedCounter counter = recipes.counter(path);
+        return counter::incrementAndGet;
+    }
+
+    @Override
+    public Queue queue(String path) {
+        DistributedQueue<byte[]> queue = recipes.queue(path).build();
+        synchronized (owned) {
+            owned.add(queue);
+        }
+        return new Queue() {
+            @Override
+            public void offer(byte[] item) {
+                queue.offer(item);
+            }
+
+            @Override
+            public byte[] poll(Duration timeout) {
+                return queue.poll(timeout).orElse(null);
+            }
+        };
+    }
+
+    @Override
+    public void close() {
+        synchronized (owned) {
+            for (AutoCloseable c : owned) {
+                try {
+                    c.close();
+                } catch (Exception ignored) {
+                    // closing the client below ends the session anyway
+                }
+            }
+        }
+        client.close();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.zkr.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchOptionsTest {
+
+    private static BenchOptions parse(String... args) {
+        return BenchOptions.parse(args, Path.of("r"), Path.of("d"));
+    }
+
+    @Test
+    void defaultsRunEverything() {
+        BenchOptions o = parse();
+        assertTrue(BenchOptions.SCENARIOS.stream().allMatch(o::runs));
+        assertEquals(1000, o.millionParents());
+        assertEquals(Duration.ofSeconds(4), o.measure());
+        assertEquals(3, o.rounds());
+    }
+
+    @Test
+    void quickShortensWindowsAndTree() {
+        BenchOptions o = parse("--quick");
+        assertEquals(Duration.ofSeconds(3), o.measure());
+        assertEquals(100, o.millionParents());
+        assertEquals(1, o.rounds());
+        assertEquals(2, parse("--quick", "--rounds", "2").rounds());
+        assertEquals(Duration.ofMillis(500), parse("--quick", "--measure", "0.5").measure());
+    }
+
+    @Test
+    void onlyAndSkipMillion() {
+        BenchOptions o = parse("--only", "lock,million", "--skip-million");
+        assertTrue(o.runs("lock"));
+        assertFalse(o.runs("million"));
+        assertFalse(o.runs("create"));
+    }
+
+    @Test
+    void badArgumentsAreRejectedClearly() {
+        assertThrows(IllegalArgumentException.class, () -> parse("--only", "nope"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--measure"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--measure", "-1"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--parents", "0"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--rounds", "x"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--frobnicate"));
+    }
+}
