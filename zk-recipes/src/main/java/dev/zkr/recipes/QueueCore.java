@@ -52,7 +52,7 @@ final class QueueCore {
     /**
      * Set when a claim lost a race to another consumer (the item was there when we read it): the consumers are
      * taking concurrently, so this one picks among the first {@link #SPREAD} items rather than always the head.
-     * Cleared when the queue is seen empty. Used under the take lock only.
+     * Cleared when a take ends empty-handed (its wait passed without an item). Used under the take lock only.
      */
     private boolean contended;
     private final ReentrantLock takeLock = new ReentrantLock();
@@ -136,10 +136,8 @@ final class QueueCore {
                         return c;
                     }
                 }
-                if (deadline.expired()) {
-                    return null;
-                }
-                if (!refill(deadline)) {
+                if (deadline.expired() || !refill(deadline)) {
+                    contended = false; // nothing to take for a whole wait: the next take goes for the head again
                     return null;
                 }
             }
@@ -176,7 +174,6 @@ final class QueueCore {
             cacheAll(items);
             return true;
         }
-        contended = false; // the queue is empty: the next take goes for the head again
         Signal signal = new Signal();
         AtomicBoolean fired = new AtomicBoolean();
         Watcher watcher = e -> {
