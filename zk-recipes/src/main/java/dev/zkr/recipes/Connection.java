@@ -153,6 +153,24 @@ final class Connection {
     }
 
     /** Removes a one-shot watch that has not fired, locally; ignores an interrupt of the calling thread. */
+    /**
+     * Waits for a read that registers a watch. If the wait is interrupted while the read is still in flight, the
+     * watch that the read registers when it completes is removed then, so an interrupted wait leaks no watch.
+     */
+    static <T> T watchedRead(ZkClient client, CompletableFuture<T> read, String path, Watcher watcher,
+                             WatcherType type) {
+        try {
+            return ClientSupport.await(read);
+        } catch (ZkException.Interrupted e) {
+            read.whenComplete((value, error) -> {
+                if (error == null) {
+                    client.removeWatchesAsync(path, watcher, type, true).exceptionally(x -> null);
+                }
+            });
+            throw e;
+        }
+    }
+
     static void removeWatchQuietly(ZkClient client, String path, Watcher watcher, WatcherType type) {
         CompletableFuture<Void> f;
         try {

@@ -89,7 +89,7 @@ public final class DoubleBarrier implements AutoCloseable {
                 try {
                     CompletableFuture<Stat> readyF = client.existsAsync(readyPath, watcher);
                     CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
-                    Stat ready = ClientSupport.await(readyF);
+                    Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
                     if (ready != null) {
                         entered = true; // the barrier is already open (our watch on it is removed below)
                         return true;
@@ -225,6 +225,8 @@ public final class DoubleBarrier implements AutoCloseable {
         ConnectionStateListener onState = (c, s) -> signal.fire();
         client.addConnectionStateListener(onState);
         boolean lowestSet = false;
+        CompletableFuture<NodeData> ready = null;
+        CompletableFuture<NodeData> lowest = null;
         try {
             long owner = memberSession;
             CompletableFuture<Void> deleted = null;
@@ -232,8 +234,8 @@ public final class DoubleBarrier implements AutoCloseable {
                 memberSession = 0;
                 deleted = client.deleteAsync(memberPath, -1);
             }
-            CompletableFuture<NodeData> ready = client.getDataAsync(readyPath, onReady);
-            CompletableFuture<NodeData> lowest = client.getDataAsync(lowestPath, onLowest);
+            ready = client.getDataAsync(readyPath, onReady);
+            lowest = client.getDataAsync(lowestPath, onLowest);
             if (deleted != null) {
                 try {
                     ClientSupport.await(deleted);
@@ -264,6 +266,10 @@ public final class DoubleBarrier implements AutoCloseable {
             return onReady.gone.get();
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
             return Connection.recover(client, deadline) ? false : null;
+        } catch (ZkException.Interrupted e) {
+            removeWhenRead(ready, readyPath, onReady); // reads still in flight register their watches later
+            removeWhenRead(lowest, lowestPath, onLowest);
+            throw e;
         } finally {
             client.removeConnectionStateListener(onState);
             if (lowestSet && !lowestFired.get() && !onReady.gone.get()) {
@@ -300,6 +306,17 @@ public final class DoubleBarrier implements AutoCloseable {
         }
     }
 
+    /** For a watched read still in flight when the wait is abandoned: removes its watch once it is registered. */
+    private void removeWhenRead(CompletableFuture<NodeData> read, String node, Watcher watcher) {
+        if (read != null && !read.isDone()) {
+            read.whenComplete((d, err) -> {
+                if (err == null) {
+                    client.removeWatchesAsync(node, watcher, WatcherType.DATA, true).exceptionally(x -> null);
+                }
+            });
+        }
+    }
+
     /** Waits (bounded, quietly) for a read; true if it found its node (so a watch is set). */
     private static boolean settledWithData(CompletableFuture<NodeData> read) {
         Connection.awaitQuietly(read.exceptionally(x -> null));
@@ -326,7 +343,7 @@ public final class DoubleBarrier implements AutoCloseable {
         ConnectionStateListener onState = (c, s) -> signal.fire();
         client.addConnectionStateListener(onState);
         try {
-            client.getData(node, watcher);
+            Connection.watchedRead(client, client.getDataAsync(node, watcher), node, watcher, WatcherType.DATA);
             return signal.await(deadline);
         } catch (ZkException.NoNode e) {
             fired.set(true); // no watch was left

@@ -166,11 +166,11 @@ public final class GroupMembership implements AutoCloseable {
         }
         List<String> names;
         try {
-            Children children = client.getChildrenWithStat(path, childWatcher);
+            Children children = Connection.watchedRead(client, client.getChildrenAsync(path, childWatcher), path, childWatcher, WatcherType.CHILDREN);
             names = children.names();
         } catch (ZkException.NoNode e) {
             try {
-                Stat stat = client.exists(path, existsWatcher);
+                Stat stat = Connection.watchedRead(client, client.existsAsync(path, existsWatcher), path, existsWatcher, WatcherType.DATA);
                 if (stat != null) {
                     Connection.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
                     scheduleRefresh();

@@ -187,7 +187,7 @@ final class QueueCore {
                 items = candidates(watcher);
             } catch (ZkException.NoNode e) {
                 childWatch = false;
-                if (client.exists(path, watcher) != null) {
+                if (Connection.watchedRead(client, client.existsAsync(path, watcher), path, watcher, WatcherType.DATA) != null) {
                     return true; // it came back: list again (the exists watch is removed below)
                 }
                 items = List.of();
@@ -221,7 +221,7 @@ final class QueueCore {
                 return List.of();
             }
         } else {
-            names = client.getChildren(path, watcher);
+            names = Connection.watchedRead(client, client.getChildrenAsync(path, watcher), path, watcher, WatcherType.CHILDREN).names();
         }
         Set<String> claimed = new HashSet<>();
         List<String> items = new ArrayList<>();

@@ -145,7 +145,7 @@ final class SequentialNodeQueue {
         ConnectionStateListener onState = (c, s) -> signal.fire();
         client.addConnectionStateListener(onState);
         try {
-            client.getData(other, watcher);
+            Connection.watchedRead(client, client.getDataAsync(other, watcher), other, watcher, WatcherType.DATA);
             signal.await(deadline);
             return deleted.get();
         } catch (ZkException.NoNode gone) {

@@ -82,7 +82,7 @@ final class UnfairElection implements Election {
         ConnectionStateListener onState = (c, s) -> signal.fire();
         client.addConnectionStateListener(onState);
         try {
-            NodeData d = client.getData(leaderPath, watcher);
+            NodeData d = Connection.watchedRead(client, client.getDataAsync(leaderPath, watcher), leaderPath, watcher, WatcherType.DATA);
             if (d.stat().ephemeralOwner() == client.sessionId()) {
                 return new OwnedNode(leaderPath, "leader", d.stat().czxid(), d.stat().ephemeralOwner());
             }
