@@ -99,6 +99,10 @@ final class SequentialNodeQueue {
                         ours = null;
                         continue;
                     }
+                    if (Thread.currentThread().isInterrupted()) {
+                        // interrupted while (or just after) being woken: honour it as a blocking call would
+                        throw new ZkException.Interrupted(path, "interrupted while acquiring");
+                    }
                     held = true;
                     return ours;
                 }
