@@ -256,10 +256,8 @@ public abstract class RecipeProperties {
         if (u == null || u.pending == null) {
             return;
         }
-        if (u.pending.isDone()) {
-            u.pending.get().close();
-        } else {
-            u.pending.cancel(true);
+        if (u.pending.isDone() || !u.pending.cancel(true)) {
+            u.pending.get().close(); // held, or acquired between isDone() and cancel()
         }
     }
 
