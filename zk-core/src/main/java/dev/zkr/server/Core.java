@@ -8,17 +8,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The driver of the request pipeline: one thread that owns the tree, the pending changes, the watches and the
- * sessions, so none of them needs a lock. Each round it takes every event queued (requests from the event loops,
- * commit notices from the log, timer ticks), runs them through the stages, appends the round's txns to the log
- * with one durability request, and flushes each touched connection once.
+ * The driver of the request pipeline: it owns the tree, the pending changes, the watches and the sessions, which
+ * are only touched inside a round, one round at a time (the {@link #round} lock), so none of them needs a lock of
+ * its own. Each round takes every event queued (requests from the event loops, commit notices from the log, timer
+ * ticks), runs them through the stages, hands the round's txns to the log at once, and flushes each touched
+ * connection once.
+ *
+ * <p>Who runs a round: the core thread, or — when no round is running — the thread that brings the event: an
+ * event loop with the requests it just read, the log writer with its commit notice when it has nothing else to
+ * write. So a lone write costs two thread hand-offs (event loop → log writer → event loop) instead of four, while
+ * under load the core thread takes the rounds and the writer keeps fsyncing.
  *
  * <p>Ordering: writes (and syncs and failed writes) are sequenced in {@link #inFlight} in prepare order and
  * completed strictly in that order once committed; a read waits in its connection's queue behind that
@@ -50,7 +57,13 @@ final class Core {
     private final ApplyStage apply;
     private final Housekeeping housekeeping;
     private final Outbox outbox = new Outbox();
-    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    /** Held by whichever thread runs a round: the core state below is only touched under it. */
+    private final ReentrantLock round = new ReentrantLock();
+    private volatile boolean coreParked;
+    /** The core thread ended: no more rounds. */
+    private volatile boolean finished;
+    private long nextTick;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final Thread thread;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -90,28 +103,73 @@ final class Core {
 
     // ---- entry points (any thread) ------------------------------------------------------------------------------
 
-    /** Requests read from one connection in one socket read. */
+    /**
+     * Requests read from one connection in one socket read (event loop). If no round is running, the event loop
+     * runs one itself instead of waking the core thread: one thread hand-off less per request.
+     */
     void submit(List<Inbound> batch) {
-        queue.add(batch);
+        offerAndRun(batch);
     }
 
     void disconnected(Connection c) {
-        queue.add(new Disconnected(c));
+        offer(new Disconnected(c));
     }
 
     /** Runs a task on the core thread (server hooks such as expireSession). */
     void execute(Runnable r) {
-        queue.add(new Task(r));
+        offer(new Task(r));
     }
 
+    /**
+     * Told by the log's writer thread after each fsync. When the writer has nothing else queued it completes the
+     * round itself (apply, replies) rather than waking the core thread; when more is queued it hands the round
+     * over and goes on with the next fsync.
+     */
     private void committed(long zxid) {
-        queue.add(new Committed(zxid));
+        if (logStage.writerIdle()) {
+            offerAndRun(new Committed(zxid));
+        } else {
+            offer(new Committed(zxid));
+        }
     }
 
     private void logFailed(Throwable e) {
         log.error("transaction log failed, the server stops serving writes: {}", e.toString());
         failure = e;
-        queue.add(new Task(() -> { }));
+        offer(new Task(() -> { }));
+    }
+
+    private void offer(Object event) {
+        queue.add(event);
+        wakeCoreThread();
+    }
+
+    /** Queues the event, then runs a round on this thread if none is running; otherwise the core thread will. */
+    private void offerAndRun(Object event) {
+        queue.add(event);
+        if (killed || finished || !round.tryLock()) {
+            wakeCoreThread();
+            return;
+        }
+        try {
+            if (!finished) {
+                runRound();
+            }
+        } catch (Throwable t) {
+            log.error("request pipeline failed; the server stops serving", t);
+            failure = t;
+        } finally {
+            round.unlock();
+        }
+        if (!queue.isEmpty() || failure != null || stopping) {
+            wakeCoreThread(); // events queued while this thread held the round, or the end to notice
+        }
+    }
+
+    private void wakeCoreThread() {
+        if (coreParked) {
+            LockSupport.unpark(thread);
+        }
     }
 
     /**
@@ -120,7 +178,7 @@ final class Core {
      */
     void stop(long timeoutMs) {
         stopping = true;
-        queue.add(new Task(() -> { }));
+        offer(new Task(() -> { }));
         try {
             stopped.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
@@ -132,7 +190,7 @@ final class Core {
     /** Stops at once, abandoning everything in flight (crash simulation). */
     void kill() {
         killed = true;
-        thread.interrupt();
+        LockSupport.unpark(thread);
         try {
             thread.join(5000);
         } catch (InterruptedException e) {
@@ -140,54 +198,70 @@ final class Core {
         }
     }
 
-    // ---- the core thread ----------------------------------------------------------------------------------------
+    // ---- rounds (the core thread, or an event loop / the log writer while the core thread is idle) ------------
 
     private void run() {
-        List<Object> events = new ArrayList<>();
-        long nextTick = System.currentTimeMillis();
         try {
             while (!killed) {
-                long now = System.currentTimeMillis();
-                Object first = queue.poll(Math.max(1, nextTick - now), TimeUnit.MILLISECONDS);
-                if (killed) {
-                    break;
-                }
-                if (first != null) {
-                    events.add(first);
-                    queue.drainTo(events);
-                }
-                now = System.currentTimeMillis();
-                for (Object e : events) {
-                    handle(e, now);
-                }
-                events.clear();
-                if (now >= nextTick) {
-                    if (!stopping && failure == null) {
-                        housekeeping.tick(now, this);
+                if (queue.isEmpty()) {
+                    long waitMs;
+                    round.lock();
+                    try {
+                        waitMs = nextTick - System.currentTimeMillis();
+                    } finally {
+                        round.unlock();
                     }
-                    nextTick = now + housekeeping.tickIntervalMs();
+                    if (waitMs > 0) {
+                        coreParked = true;
+                        if (queue.isEmpty() && !killed && !stopping && failure == null) {
+                            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(waitMs));
+                        }
+                        coreParked = false;
+                        Thread.interrupted(); // nobody interrupts the core thread on purpose; do not spin on it
+                    }
+                    if (killed) {
+                        break;
+                    }
                 }
-                completeReady();
-                logStage.endRound();
-                outbox.flush();
-                if (stopping && inFlight.isEmpty()) {
-                    break;
-                }
-                if (failure != null) {
-                    break;
+                round.lock();
+                try {
+                    runRound();
+                    if ((stopping && inFlight.isEmpty()) || failure != null) {
+                        finished = true;
+                        break;
+                    }
+                } finally {
+                    round.unlock();
                 }
             }
-        } catch (InterruptedException e) {
-            // killed
         } catch (Throwable t) {
             log.error("core thread failed; the server stops serving", t);
             failure = t;
         } finally {
+            finished = true;
             stopped.complete(null);
         }
         if (failure != null && !killed && !stopping) {
             onFatal.run();
         }
+    }
+
+    /** One round: every queued event, the timer if due, completions, one log hand-off, one flush per connection. */
+    private void runRound() {
+        Object e;
+        long now = System.currentTimeMillis();
+        while ((e = queue.poll()) != null && !killed) {
+            handle(e, now);
+        }
+        if (now >= nextTick) {
+            if (!stopping && failure == null) {
+                housekeeping.tick(now, this);
+            }
+            nextTick = now + housekeeping.tickIntervalMs();
+        }
+        completeReady();
+        logStage.endRound();
+        outbox.flush();
     }
 
     @SuppressWarnings("unchecked")

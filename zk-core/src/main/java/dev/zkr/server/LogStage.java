@@ -1,50 +1,58 @@
 package dev.zkr.server;
 
+import dev.zkr.storage.LogRecord;
+import dev.zkr.storage.StorageException;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Appends prepared txns to the group-commit log. The core thread appends every txn of one round, then calls
- * {@link #endRound()}, which asks for one durability callback covering the round; when the fsync is done the
- * {@link Quorum} learns the round's last zxid.
+ * Appends prepared txns to the group-commit log. The core thread encodes every txn of one round, then
+ * {@link #endRound()} hands them to the log in one piece; the log's writer tells the {@link Quorum} the last zxid
+ * of each fsync straight from its own thread (no future per record or per round, no extra thread in between).
  */
 final class LogStage {
 
     private final TxnLog log;
-    private final Quorum quorum;
-    private final Consumer<Throwable> onFailure;
-    private long lastAppended;
-    private long lastSynced;
+    private List<LogRecord> round = new ArrayList<>();
 
     LogStage(TxnLog log, Quorum quorum, Consumer<Throwable> onFailure) {
         this.log = log;
-        this.quorum = quorum;
-        this.onFailure = onFailure;
-    }
-
-    /** Queues one txn (core thread). */
-    void append(TxnHeader header, Txn txn) {
-        log.append(header.zxid(), TxnCodec.encode(header, txn));
-        lastAppended = header.zxid();
-    }
-
-    /** Requests the durability callback for everything appended since the last round (core thread). */
-    void endRound() {
-        if (lastAppended == lastSynced) {
-            return;
-        }
-        long zxid = lastAppended;
-        lastSynced = zxid;
-        log.sync().whenComplete((v, e) -> {
-            if (e != null) {
-                onFailure.accept(e);
-            } else {
+        log.listen(new TxnLog.DurabilityListener() {
+            @Override
+            public void durable(long zxid) {
                 quorum.logged(zxid);
             }
+
+            @Override
+            public void failed(StorageException e) {
+                onFailure.accept(e);
+            }
         });
+    }
+
+    /** Queues one txn for this round (core thread). */
+    void append(TxnHeader header, Txn txn) {
+        round.add(new LogRecord(header.zxid(), TxnCodec.encode(header, txn)));
+    }
+
+    /** True when the log's writer has nothing queued (it may as well complete a round itself). */
+    boolean writerIdle() {
+        return !log.hasQueued();
+    }
+
+    /** Hands the round's txns to the log (core thread). */
+    void endRound() {
+        if (round.isEmpty()) {
+            return;
+        }
+        List<LogRecord> records = round;
+        round = new ArrayList<>(Math.max(16, records.size()));
+        log.appendAll(records);
     }
 }

@@ -55,6 +55,9 @@ final class GroupCommitter {
     private long allocated;
     private long lastWrittenZxid;
 
+    private volatile TxnLog.DurabilityListener listener;
+    /** queue.size(), readable without the lock. */
+    private volatile int queued;
     private volatile long durableZxid;
     private volatile long fsyncs;
     private volatile long records;
@@ -93,6 +96,7 @@ final class GroupCommitter {
                 lastAcceptedZxid = zxid;
             }
             queue.add(new Pending(zxid, payload, future));
+            queued = queue.size();
             if (queue.size() == 1) {
                 wake.signal();
             }
@@ -111,6 +115,44 @@ final class GroupCommitter {
         }
     }
 
+    /** Queues records in order under one lock, waking the writer at most once. */
+    void enqueueAll(List<LogRecord> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        lock.lock();
+        try {
+            checkUsable();
+            long last = lastAcceptedZxid;
+            for (LogRecord r : records) {
+                if (r.zxid() <= last) {
+                    throw new IllegalArgumentException("zxid 0x" + Long.toHexString(r.zxid())
+                            + " is not above the last appended zxid 0x" + Long.toHexString(last));
+                }
+                last = r.zxid();
+            }
+            lastAcceptedZxid = last;
+            boolean wasEmpty = queue.isEmpty();
+            for (LogRecord r : records) {
+                queue.add(new Pending(r.zxid(), r.payload(), null));
+            }
+            queued = queue.size();
+            if (wasEmpty) {
+                wake.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean hasQueued() {
+        return queued > 0;
+    }
+
+    void listen(TxnLog.DurabilityListener l) {
+        listener = l;
+    }
+
     /** Makes the log continue after {@code zxid} in a new segment (see {@link TxnLog#continueAfter}). */
     CompletableFuture<Void> continueAfter(long zxid) {
         CompletableFuture<Void> f = new CompletableFuture<>();
@@ -124,6 +166,7 @@ final class GroupCommitter {
             lastAcceptedZxid = zxid;
             rollTo = zxid;
             queue.add(new Pending(-1, null, f));
+            queued = queue.size();
             wake.signal();
         } finally {
             lock.unlock();
@@ -204,6 +247,7 @@ final class GroupCommitter {
                     }
                     batch = queue;
                     queue = new ArrayList<>(Math.max(16, batch.size()));
+                    queued = 0;
                     roll = rollTo;
                     rollTo = -1;
                 } finally {
@@ -214,10 +258,16 @@ final class GroupCommitter {
                     lastWrittenZxid = roll;
                     durableZxid = roll;
                 }
-                write(batch);
+                boolean wrote = write(batch);
                 List<Pending> done = batch;
                 batch = null;
-                acks.execute(() -> complete(done, null));
+                TxnLog.DurabilityListener l = listener;
+                if (wrote && l != null) {
+                    l.durable(lastWrittenZxid); // straight from this thread: one call per fsync, no hand-off
+                }
+                if (hasFutures(done)) {
+                    acks.execute(() -> complete(done, null));
+                }
             }
             finish();
         } catch (Throwable t) {
@@ -225,7 +275,17 @@ final class GroupCommitter {
         }
     }
 
-    private void write(List<Pending> batch) throws IOException {
+    private static boolean hasFutures(List<Pending> batch) {
+        for (int i = 0, n = batch.size(); i < n; i++) {
+            if (batch.get(i).future != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Writes and forces the records of a batch; false if it held only sync markers. */
+    private boolean write(List<Pending> batch) throws IOException {
         long bytes = 0;
         int last = -1;
         int count = 0;
@@ -238,7 +298,7 @@ final class GroupCommitter {
             }
         }
         if (last < 0) {
-            return; // only sync markers: everything before them is already durable
+            return false; // only sync markers: everything before them is already durable
         }
         if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
             roll(lastWrittenZxid);
@@ -271,6 +331,7 @@ final class GroupCommitter {
         records += count;
         durableZxid = lastWrittenZxid;
         log.published(writePos, lastWrittenZxid);
+        return true;
     }
 
     /** Writes the encoded records in {@code buf} at {@code at}; returns the offset after them. */
@@ -332,6 +393,7 @@ final class GroupCommitter {
             failure = e;
             rest = queue;
             queue = new ArrayList<>();
+            queued = 0;
         } finally {
             lock.unlock();
         }
@@ -346,6 +408,14 @@ final class GroupCommitter {
             failed.addAll(batch);
         }
         failed.addAll(rest);
+        TxnLog.DurabilityListener l = listener;
+        if (l != null) {
+            try {
+                l.failed(e);
+            } catch (RuntimeException ex) {
+                LOG.warn("durability listener of {} failed: {}", log.directory(), ex.toString());
+            }
+        }
         acks.execute(() -> complete(failed, e));
     }
 

@@ -210,6 +210,44 @@ public final class TxnLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues records in order (zxids strictly increasing) with one hand-off to the writer; use a
+     * {@link DurabilityListener} or {@link #sync()} to learn when they are durable.
+     *
+     * @throws IllegalArgumentException if a zxid is not above the one before it, or a payload is too big; then
+     *                                  none of the records is queued
+     * @throws StorageException         if the log is closed or failed earlier
+     */
+    public void appendAll(List<LogRecord> records) {
+        for (LogRecord r : records) {
+            checkPayload(r.payload());
+        }
+        writer.enqueueAll(records);
+    }
+
+    /**
+     * Told, on the log's writer thread, about every fsync of records: cheaper than a future per record or per
+     * sync when the caller only needs "durable up to zxid". Methods must be quick and must not block (queue the
+     * news to your own thread); they are called in zxid order.
+     */
+    public interface DurabilityListener {
+        /** Every record up to and including {@code zxid} is durable. */
+        void durable(long zxid);
+
+        /** The log failed; nothing appended after the last {@link #durable} call will become durable. */
+        void failed(StorageException e);
+    }
+
+    /** True while records or sync requests wait for the writer (a hint: it may change at once). */
+    public boolean hasQueued() {
+        return writer.hasQueued();
+    }
+
+    /** Sets the listener (at most one; set it before appending). */
+    public void listen(DurabilityListener listener) {
+        writer.listen(Objects.requireNonNull(listener, "listener"));
+    }
+
     /** A future that completes once every record appended before this call is durable. */
     public CompletableFuture<Void> sync() {
         CompletableFuture<Void> f = new CompletableFuture<>();

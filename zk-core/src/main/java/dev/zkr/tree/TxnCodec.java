@@ -10,9 +10,11 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -42,13 +44,46 @@ public final class TxnCodec {
 
     /** Encodes header and txn to a new byte array. */
     public static byte[] encode(TxnHeader header, Txn txn) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + estimateSize(txn));
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            write(out, header, txn);
+        ByteSink bytes = new ByteSink(64 + estimateSize(txn));
+        try {
+            write(new DataOutputStream(bytes), header, txn);
         } catch (IOException e) {
             throw new UncheckedIOException(e); // cannot happen on a byte array
         }
         return bytes.toByteArray();
+    }
+
+    /** A growable byte array without the per-write locking of {@link ByteArrayOutputStream}. */
+    private static final class ByteSink extends OutputStream {
+        private byte[] buf;
+        private int count;
+
+        ByteSink(int capacity) {
+            buf = new byte[capacity];
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        private void ensure(int more) {
+            if (count + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+            }
+        }
+
+        byte[] toByteArray() {
+            return count == buf.length ? buf : Arrays.copyOf(buf, count);
+        }
     }
 
     /** Decodes what {@link #encode} produced; throws {@link IllegalArgumentException} on malformed input. */

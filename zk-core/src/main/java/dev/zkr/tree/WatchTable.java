@@ -39,6 +39,8 @@ public final class WatchTable {
     private final Map<String, Set<Long>> recursive = new HashMap<>();
     /** Reverse index: session to path to bitmask of watch kinds. */
     private final Map<Long, Map<String, Integer>> bySession = new HashMap<>();
+    /** The sessions one trigger fires for, reused across triggers (guarded by this). */
+    private final Set<Long> scratch = new LinkedHashSet<>();
 
     /** One-shot data watch (getData): fires on data change and delete. */
     public synchronized void addDataWatch(long sessionId, String path) {
@@ -66,9 +68,10 @@ public final class WatchTable {
 
     /** Fires the triggers of one applied txn, in order; returns the deliveries in firing order. */
     public synchronized List<WatchDelivery> trigger(List<WatchTrigger> triggers) {
-        List<WatchDelivery> out = new ArrayList<>();
+        List<WatchDelivery> out = null;
+        Set<Long> sessions = scratch;
         for (WatchTrigger t : triggers) {
-            Set<Long> sessions = new LinkedHashSet<>();
+            sessions.clear();
             String path = t.path();
             switch (t.type()) {
                 case NODE_CREATED, NODE_DATA_CHANGED -> {
@@ -90,13 +93,17 @@ public final class WatchTable {
                 }
             }
             if (!sessions.isEmpty()) {
+                if (out == null) {
+                    out = new ArrayList<>();
+                }
                 WatchedEvent event = t.event();
                 for (long s : sessions) {
                     out.add(new WatchDelivery(s, event));
                 }
+                sessions.clear();
             }
         }
-        return out;
+        return out == null ? List.of() : out;
     }
 
     /**

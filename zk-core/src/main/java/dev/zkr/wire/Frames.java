@@ -2,7 +2,6 @@ package dev.zkr.wire;
 
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
 
 /** Installs the framing and codec handlers of the protocol: 4-byte length prefix, then one Kryo message. */
 public final class Frames {
@@ -13,8 +12,7 @@ public final class Frames {
     /** Adds framing (with the given inbound frame limit) and the message codec to a pipeline. */
     public static void install(ChannelPipeline pipeline, int maxInboundFrame) {
         pipeline.addLast("frameDecoder", new LengthFieldBasedFrameDecoder(maxInboundFrame, 0, 4, 0, 4));
-        pipeline.addLast("framePrepender", new LengthFieldPrepender(4));
         pipeline.addLast("messageDecoder", MessageCodec.Decoder.INSTANCE);
-        pipeline.addLast("messageEncoder", MessageCodec.Encoder.INSTANCE);
+        pipeline.addLast("messageEncoder", MessageCodec.FramedEncoder.INSTANCE);
     }
 }

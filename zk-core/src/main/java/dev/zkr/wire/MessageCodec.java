@@ -89,6 +89,26 @@ public final class MessageCodec {
         }
     }
 
+    /**
+     * Netty encoder: Message → 4-byte length prefix + frame bytes, in one buffer (what {@link Encoder} behind a
+     * {@code LengthFieldPrepender(4)} writes, with one buffer and one handler less per message).
+     */
+    @ChannelHandler.Sharable
+    public static final class FramedEncoder extends MessageToByteEncoder<Message> {
+        public static final FramedEncoder INSTANCE = new FramedEncoder();
+
+        @Override
+        protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
+            Output output = OUTPUT.get();
+            output.reset();
+            KRYO.get().writeClassAndObject(output, msg);
+            int length = output.position();
+            out.ensureWritable(4 + length);
+            out.writeInt(length);
+            out.writeBytes(output.getBuffer(), 0, length);
+        }
+    }
+
     /** Netty decoder: frame bytes → Message. Put a {@code LengthFieldBasedFrameDecoder} after it. */
     @ChannelHandler.Sharable
     public static final class Decoder extends MessageToMessageDecoder<ByteBuf> {

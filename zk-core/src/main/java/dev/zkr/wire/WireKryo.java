@@ -31,6 +31,13 @@ final class WireKryo {
 
     /** A new Kryo for one thread (Kryo instances are not thread-safe). */
     static Kryo create() {
+        Kryo kryo = createReflective();
+        HotSerializers.register(kryo);
+        return kryo;
+    }
+
+    /** The same registrations with Kryo's reflective record serializers only (the reference wire format). */
+    static Kryo createReflective() {
         Kryo kryo = new Kryo(new IdOnlyClassResolver(), null);
         kryo.setRegistrationRequired(true);
         kryo.setReferences(false);

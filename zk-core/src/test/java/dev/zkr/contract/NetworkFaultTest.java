@@ -74,7 +74,9 @@ class NetworkFaultTest {
 
     @Test
     void aSilentConnectionIsDetectedAndTheSessionReattached() {
-        ZkClient c = proxied(Duration.ofMillis(1500));
+        // the client gives up on the silent connection after 2/3 of the timeout and has the last third to
+        // re-attach: 3 s leaves a second for that on a loaded machine
+        ZkClient c = proxied(Duration.ofMillis(3000));
         StateRecorder states = new StateRecorder();
         c.addConnectionStateListener(states);
         c.create("/alive", null, CreateMode.EPHEMERAL);
@@ -88,7 +90,8 @@ class NetworkFaultTest {
 
     @Test
     void aSessionThatStaysAwayTooLongIsLost() {
-        ZkClient c = proxied(Duration.ofMillis(1000));
+        // long enough that a scheduling stall during the setup does not already cost the connection
+        ZkClient c = proxied(Duration.ofMillis(2000));
         ZkClient direct = server.client();
         StateRecorder states = new StateRecorder();
         c.addConnectionStateListener(states);

@@ -157,8 +157,21 @@ class WatchContractTest {
         client.create("/t", null, CreateMode.PERSISTENT);
         RecordingWatcher w = new RecordingWatcher();
         client.getData("/t", w);
-        Thread completion = client.setDataAsync("/t", null, -1).thenApply(s -> Thread.currentThread())
-                .get(5, TimeUnit.SECONDS);
+        // a watcher holds the event thread until the callback below is attached, so the reply cannot complete the
+        // future before (a callback attached to a completed future would run right here, on the caller)
+        java.util.concurrent.CountDownLatch attached = new java.util.concurrent.CountDownLatch(1);
+        client.exists("/hold", e -> {
+            try {
+                attached.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        client.createAsync("/hold", null, CreateMode.PERSISTENT); // its event is queued before the replies below
+        java.util.concurrent.CompletableFuture<Thread> completing = client.setDataAsync("/t", null, -1)
+                .thenApply(s -> Thread.currentThread());
+        attached.countDown();
+        Thread completion = completing.get(10, TimeUnit.SECONDS);
         w.next();
         assertSame(completion, w.lastThread);
         assertTrue(completion.getName().startsWith("zkr-client-event"), completion.getName());

@@ -126,6 +126,36 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Every message the server sends until it closes the connection, failing on a frame that is empty or does not
+     * decode (a server must never send one) and on a connection still open after the timeout.
+     */
+    java.util.List<Message> readUntilClosed(int timeoutMs) {
+        java.util.List<Message> messages = new java.util.ArrayList<>();
+        try {
+            socket.setSoTimeout(timeoutMs);
+            while (true) {
+                int len;
+                try {
+                    len = in.readInt();
+                } catch (EOFException | java.net.SocketException closed) {
+                    return messages;
+                }
+                if (len <= 0) {
+                    throw new AssertionError("server sent a frame of " + len + " bytes after " + messages);
+                }
+                byte[] body = new byte[len];
+                in.readFully(body);
+                messages.add(MessageCodec.decode(body));
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("server did not close the connection within " + timeoutMs + " ms; got "
+                    + messages);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         try {

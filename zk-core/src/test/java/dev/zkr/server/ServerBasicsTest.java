@@ -126,7 +126,7 @@ class ServerBasicsTest {
     @Test
     void expiredSessionLosesItsEphemeralsAndFiresWatches() {
         // the owner sends no pings: its session must outlive a slow fsync on a busy machine, then expire
-        try (RawClient owner = RawClient.session(server.port(), 1500);
+        try (RawClient owner = RawClient.session(server.port(), 3000);
              RawClient watcher = RawClient.session(server.port(), 5000)) {
             assertEquals(0, owner.call(x -> new Message.CreateRequest(x, "/e", b(""), CreateMode.EPHEMERAL)).code());
             Message.Reply st = watcher.call(x -> new Message.ExistsRequest(x, "/e", true));

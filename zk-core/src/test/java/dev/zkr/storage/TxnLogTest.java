@@ -232,4 +232,47 @@ class TxnLogTest {
             log.close();
         }
     }
+
+    @Test
+    void durabilityListenerHearsEachFsyncInOrderAfterTheRecordsAreDurable() throws Exception {
+        List<Long> heard = Collections.synchronizedList(new ArrayList<>());
+        List<Boolean> durableWhenHeard = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch all = new CountDownLatch(1);
+        try (TxnLog log = TxnLog.open(dir, SMALL)) {
+            log.listen(new TxnLog.DurabilityListener() {
+                @Override
+                public void durable(long zxid) {
+                    heard.add(zxid);
+                    durableWhenHeard.add(log.durableZxid() >= zxid);
+                    if (zxid == 300) {
+                        all.countDown();
+                    }
+                }
+
+                @Override
+                public void failed(StorageException e) {
+                }
+            });
+            long z = 0;
+            for (int round = 0; round < 30; round++) {
+                List<LogRecord> records = new ArrayList<>();
+                for (int i = 0; i < 10; i++) {
+                    z++;
+                    records.add(new LogRecord(z, payload(z)));
+                }
+                log.appendAll(records);
+            }
+            assertTrue(all.await(30, TimeUnit.SECONDS), "heard up to 300: " + heard);
+            for (int i = 1; i < heard.size(); i++) {
+                assertTrue(heard.get(i) > heard.get(i - 1), "increasing: " + heard);
+            }
+            assertTrue(durableWhenHeard.stream().allMatch(b -> b), "told only after the fsync");
+            assertTrue(log.fsyncCount() <= 30, "at most one fsync per hand-off: " + log.fsyncCount());
+            assertThrows(IllegalArgumentException.class,
+                    () -> log.appendAll(List.of(new LogRecord(301, payload(301)), new LogRecord(301, payload(301)))));
+            log.append(301, payload(301)); // the rejected batch queued nothing
+            log.sync().join();
+            assertRecords(readAll(log, 0), 0, 301);
+        }
+    }
 }

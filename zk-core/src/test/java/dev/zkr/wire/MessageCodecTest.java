@@ -90,4 +90,23 @@ class MessageCodecTest {
         DecoderException e = assertThrows(DecoderException.class, () -> channel.writeInbound(junk));
         assertInstanceOf(MalformedMessageException.class, e.getCause());
     }
+
+    @Test
+    void framedEncoderWritesTheLengthPrefixThenTheMessage() {
+        EmbeddedChannel channel = new EmbeddedChannel();
+        Frames.install(channel.pipeline(), 1 << 20);
+        Message m = new Message.Reply(7, 100, 0, new Message.CreateBody("/a/b0000000001", STAT), null);
+        channel.writeOutbound(m);
+        ByteBuf framed = Unpooled.buffer();
+        for (ByteBuf part; (part = channel.readOutbound()) != null; ) {
+            framed.writeBytes(part);
+            part.release();
+        }
+        byte[] body = MessageCodec.encode(m);
+        assertEquals(4 + body.length, framed.readableBytes());
+        assertEquals(body.length, framed.readInt());
+        byte[] rest = new byte[body.length];
+        framed.readBytes(rest);
+        assertArrayEquals(body, rest);
+    }
 }

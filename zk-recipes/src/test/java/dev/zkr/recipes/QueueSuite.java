@@ -71,16 +71,20 @@ public abstract class QueueSuite extends RecipeSuite {
         List<String> got = Collections.synchronizedList(new ArrayList<>());
         List<DistributedQueue<String>> consumers = new ArrayList<>();
         List<Future<?>> fs = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean produced = new java.util.concurrent.atomic.AtomicBoolean();
         for (int i = 0; i < 3; i++) {
             DistributedQueue<String> q = queue(client(), p);
             consumers.add(q);
             fs.add(pool.submit(() -> {
                 while (true) {
-                    Optional<String> item = q.poll(Duration.ofSeconds(2));
-                    if (item.isEmpty()) {
+                    // stop on an empty poll that began after the last offer, however slow the producer was
+                    boolean allOffered = produced.get();
+                    Optional<String> item = q.poll(Duration.ofMillis(200));
+                    if (item.isPresent()) {
+                        got.add(item.get());
+                    } else if (allOffered) {
                         return null;
                     }
-                    got.add(item.get());
                 }
             }));
         }
@@ -88,6 +92,7 @@ public abstract class QueueSuite extends RecipeSuite {
         for (int i = 0; i < items; i++) {
             producer.offer("x" + i);
         }
+        produced.set(true);
         for (Future<?> f : fs) {
             f.get(60, TimeUnit.SECONDS);
         }

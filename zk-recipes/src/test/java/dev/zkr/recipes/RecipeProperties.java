@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -173,6 +174,9 @@ public abstract class RecipeProperties {
         final DistributedLock lock;
         Future<LockLease> pending;
         boolean write;
+        /** The lease the last acquire returned (kept even if its future was cancelled meanwhile). */
+        private volatile LockLease acquired;
+        private CountDownLatch acquireEnded;
 
         LockUser(String path) {
             this.client = client();
@@ -184,6 +188,41 @@ public abstract class RecipeProperties {
             ReadWriteLock rw = Recipes.using(client).readWriteLock(path);
             this.lock = write ? rw.writeLock() : rw.readLock();
             this.write = write;
+        }
+
+        /** Starts acquiring on the pool. */
+        void startAcquire() {
+            CountDownLatch ended = new CountDownLatch(1);
+            acquired = null;
+            acquireEnded = ended;
+            pending = pool.submit(() -> {
+                try {
+                    LockLease lease = lock.acquire();
+                    acquired = lease;
+                    return lease;
+                } finally {
+                    ended.countDown();
+                }
+            });
+        }
+
+        /**
+         * Releases a held lease, or abandons a pending acquire: interrupted, it removes its node; if it was granted
+         * just as it was cancelled (the future then drops the lease), the lease it got is closed here.
+         */
+        void finish() throws Exception {
+            if (pending == null) {
+                return;
+            }
+            if (!pending.isDone()) {
+                pending.cancel(true);
+            }
+            assertTrue(acquireEnded.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "acquire did not end");
+            LockLease lease = acquired;
+            if (lease != null) {
+                lease.close();
+            }
+            pending = null;
         }
 
         boolean holds() {
@@ -217,7 +256,7 @@ public abstract class RecipeProperties {
             switch (s.kind()) {
                 case REQUEST -> {
                     if (u.pending == null) {
-                        u.pending = pool.submit(u.lock::acquire);
+                        u.startAcquire();
                         model.addLast(s.who());
                     }
                 }
@@ -253,11 +292,8 @@ public abstract class RecipeProperties {
 
     /** Releases a held lease, or abandons a pending acquire (which removes its node). */
     private static void finish(LockUser u) throws Exception {
-        if (u == null || u.pending == null) {
-            return;
-        }
-        if (u.pending.isDone() || !u.pending.cancel(true)) {
-            u.pending.get().close(); // held, or acquired between isDone() and cancel()
+        if (u != null) {
+            u.finish();
         }
     }
 
@@ -296,8 +332,7 @@ public abstract class RecipeProperties {
                     if (u == null) {
                         u = new LockUser(cs.get(w), p, s.kind() == Kind.WRITE);
                         users.set(w, u);
-                        LockUser started = u;
-                        u.pending = pool.submit(started.lock::acquire);
+                        u.startAcquire();
                         model.add(w);
                     }
                 }
@@ -495,11 +530,17 @@ public abstract class RecipeProperties {
                 default -> {
                     Set<Integer> got = ConcurrentHashMap.newKeySet();
                     List<Future<?>> fs = new ArrayList<>();
+                    int expected = model.size();
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                     for (DistributedQueue<byte[]> q : consumers) {
                         fs.add(pool.submit(() -> {
-                            Optional<byte[]> item;
-                            while ((item = q.poll(Duration.ofMillis(100))).isPresent()) {
-                                assertTrue(got.add(value(item.get())), "delivered once");
+                            // drain until every item is out: an empty 100 ms poll only means that consumer's
+                            // deadline passed (e.g. while it lost races for items), not that the queue is empty
+                            while (got.size() < expected && System.nanoTime() < end) {
+                                Optional<byte[]> item = q.poll(Duration.ofMillis(100));
+                                if (item.isPresent()) {
+                                    assertTrue(got.add(value(item.get())), "delivered once");
+                                }
                             }
                             return null;
                         }));

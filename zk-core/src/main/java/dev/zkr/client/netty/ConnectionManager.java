@@ -470,7 +470,10 @@ final class ConnectionManager {
     }
 
     private void onInternalReply(Pending p, Message.Reply r) {
-        if (r.code() != 0) {
+        if (r.code() == ZkException.Code.SESSION_EXPIRED.intValue() && p.kind == Pending.Kind.CLOSE_SESSION) {
+            // closing a session that is already gone: the outcome the caller wanted, nothing to warn about
+            LOG.debug("session 0x{} had already expired when closed", Long.toHexString(sessionId));
+        } else if (r.code() != 0) {
             LOG.warn("{} failed on {}: {} {}", p.kind, server, ZkException.Code.of(r.code()), r.message());
         }
         p.done = true;
@@ -616,7 +619,11 @@ final class ConnectionManager {
     private void complete(Pending p, Object result, ZkException error) {
         boolean recorded = error == null ? p.succeed(result) : p.fail(error);
         if (recorded) {
-            events.execute(p);
+            if (p.blocking && events.idle()) {
+                p.run(); // nothing queued must come first, and only a blocked caller waits on this future
+            } else {
+                events.execute(p);
+            }
         }
     }
 

@@ -36,6 +36,11 @@ final class EventThread implements Executor {
         }
     }
 
+    /** True when the thread waits with nothing queued: no task submitted so far is pending or running. */
+    boolean idle() {
+        return parked && queue.isEmpty();
+    }
+
     /** True when called from this event thread. */
     boolean isCurrent() {
         return Thread.currentThread() == thread;

@@ -17,6 +17,7 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkClientBuilder;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.wire.MessageCodec;
 import io.netty.channel.EventLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,8 @@ public final class NativeZkClient implements ZkClient {
     private static final Logger LOG = LoggerFactory.getLogger(NativeZkClient.class);
     private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
     private static final byte[] EMPTY = new byte[0];
+    /** Room left in a frame for the multi request's own header. */
+    private static final int MULTI_FRAME_MARGIN = 1024;
     private static final long MAX_CLOSE_WAIT_MS = 2000;
 
     private final ZkClientBuilder config;
@@ -178,30 +181,40 @@ public final class NativeZkClient implements ZkClient {
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
         Pending p;
         try {
-            checkOpen(path);
-            if (mode == null) {
-                throw new ZkException.BadArguments(path, "create mode is null");
-            }
-            ZkPaths.validate(path, mode.isSequential());
-            p = pending(Pending.Kind.CREATE, path);
-            p.data = checkData(path, data);
-            p.createMode = mode;
+            p = createRequest(path, data, mode);
         } catch (ZkException e) {
             return CompletableFuture.failedFuture(e);
         }
         return submit(p);
     }
 
+    private Pending createRequest(String path, byte[] data, CreateMode mode) {
+        checkOpen(path);
+        if (mode == null) {
+            throw new ZkException.BadArguments(path, "create mode is null");
+        }
+        ZkPaths.validate(path, mode.isSequential());
+        Pending p = pending(Pending.Kind.CREATE, path);
+        p.data = checkData(path, data);
+        p.createMode = mode;
+        return p;
+    }
+
     @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
         Pending p;
         try {
-            p = pending(Pending.Kind.DELETE, checkPath(path));
-            p.version = version;
+            p = deleteRequest(path, version);
         } catch (ZkException e) {
             return CompletableFuture.failedFuture(e);
         }
         return submit(p);
+    }
+
+    private Pending deleteRequest(String path, int version) {
+        Pending p = pending(Pending.Kind.DELETE, checkPath(path));
+        p.version = version;
+        return p;
     }
 
     @Override
@@ -222,25 +235,82 @@ public final class NativeZkClient implements ZkClient {
     private <T> CompletableFuture<T> read(Pending.Kind kind, String path, Watcher watcher) {
         Pending p;
         try {
-            p = pending(kind, checkPath(path));
-            p.watcher = watcher;
+            p = readRequest(kind, path, watcher);
         } catch (ZkException e) {
             return CompletableFuture.failedFuture(e);
         }
         return submit(p);
     }
 
+    private Pending readRequest(Pending.Kind kind, String path, Watcher watcher) {
+        Pending p = pending(kind, checkPath(path));
+        p.watcher = watcher;
+        return p;
+    }
+
     @Override
     public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
         Pending p;
         try {
-            p = pending(Pending.Kind.SET_DATA, checkPath(path));
-            p.data = checkData(path, data);
-            p.version = version;
+            p = setDataRequest(path, data, version);
         } catch (ZkException e) {
             return CompletableFuture.failedFuture(e);
         }
         return submit(p);
+    }
+
+    private Pending setDataRequest(String path, byte[] data, int version) {
+        Pending p = pending(Pending.Kind.SET_DATA, checkPath(path));
+        p.data = checkData(path, data);
+        p.version = version;
+        return p;
+    }
+
+    // ---- blocking forms of the common calls ---------------------------------------------------------------------
+    // Same requests as the async forms; their future never reaches user code, so when the event thread has nothing
+    // queued (no watcher or completion that must come first) the I/O thread completes it directly: one thread
+    // hand-off less per blocking call, same order.
+
+    @Override
+    public String create(String path, byte[] data, CreateMode mode) {
+        return this.<Created>await(createRequest(path, data, mode)).path();
+    }
+
+    @Override
+    public void delete(String path, int version) {
+        await(deleteRequest(path, version));
+    }
+
+    @Override
+    public Stat exists(String path) {
+        return exists(path, null);
+    }
+
+    @Override
+    public Stat exists(String path, Watcher watcher) {
+        return await(readRequest(Pending.Kind.EXISTS, path, watcher));
+    }
+
+    @Override
+    public NodeData getData(String path) {
+        return getData(path, null);
+    }
+
+    @Override
+    public NodeData getData(String path, Watcher watcher) {
+        return await(readRequest(Pending.Kind.GET_DATA, path, watcher));
+    }
+
+    @Override
+    public Stat setData(String path, byte[] data, int version) {
+        return await(setDataRequest(path, data, version));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T await(Pending p) {
+        p.blocking = true;
+        connection.submit(p);
+        return (T) ClientSupport.await(p.future);
     }
 
     @Override
@@ -255,8 +325,15 @@ public final class NativeZkClient implements ZkClient {
                 return CompletableFuture.completedFuture(List.of());
             }
             Op[] checked = new Op[ops.size()];
+            long size = 0;
             for (int i = 0; i < checked.length; i++) {
                 checked[i] = checkOp(ops.get(i));
+                size += estimatedSize(checked[i]);
+            }
+            int limit = MessageCodec.maxFrameSize(connection.maxDataSize()) - MULTI_FRAME_MARGIN;
+            if (size > limit) {
+                throw new ZkException.DataTooLarge(null, "multi of " + checked.length + " operations carries about "
+                        + size + " bytes, more than one request may carry (" + limit + ")");
             }
             p = pending(Pending.Kind.MULTI, null);
             p.ops = checked;
@@ -364,6 +441,12 @@ public final class NativeZkClient implements ZkClient {
         if (closed.get()) {
             throw new ZkException.Closed(path, "the client is closed");
         }
+    }
+
+    /** Upper bound of an operation's encoded size: its data, its path as UTF-8 (at most 3 bytes a char), headers. */
+    private static long estimatedSize(Op op) {
+        long data = op instanceof Op.Create c ? c.data().length : op instanceof Op.SetData d ? d.data().length : 0;
+        return data + 3L * op.path().length() + 32;
     }
 
     private String checkPath(String path) {

@@ -42,6 +42,9 @@ final class Pending implements Runnable {
     WatchRegistry.Snapshot watches;
     long relativeZxid;
 
+    /** The future belongs to a blocking call (no user callbacks on it): the I/O thread may complete it. */
+    volatile boolean blocking;
+
     // set on the I/O thread
     int xid;
     /** True once an outcome is decided (result, error, timeout): later outcomes are ignored. */

@@ -1,0 +1,138 @@
+package dev.zkr.contract;
+
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.ZkClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Ordinary endings log no warning on the client: closing a client, closing one whose session expired, and a
+ * server shutting down under connected clients. (A warning here once meant the server sent an empty frame on
+ * close, which the client could not decode.) The test binding, slf4j-simple, writes to the current System.err.
+ */
+class QuietCloseTest {
+
+    @TempDir
+    Path dir;
+    TestServer server;
+    private PrintStream original;
+    private ByteArrayOutputStream captured;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start(dir);
+        original = System.err;
+        captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(new Tee(original, captured), true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void stop() {
+        System.setErr(original);
+        server.close();
+    }
+
+    private List<String> clientWarnings() {
+        System.err.flush();
+        String log;
+        synchronized (captured) {
+            log = captured.toString(StandardCharsets.UTF_8);
+        }
+        return log.lines().filter(l -> l.contains("WARN") && l.contains("dev.zkr.client")).toList();
+    }
+
+    @Test
+    void closingClientsLogsNoWarning() {
+        for (int i = 0; i < 10; i++) {
+            ZkClient c = server.builder().build();
+            c.create("/e" + i, null, CreateMode.EPHEMERAL);
+            c.getData("/e" + i, e -> { });
+            c.close();
+        }
+        assertEquals(List.of(), clientWarnings());
+    }
+
+    @Test
+    void closingAClientWhoseSessionExpiredLogsNoWarning() {
+        ZkClient c = server.client(server.builder().renewSessionOnExpiry(false));
+        StateRecorder states = new StateRecorder();
+        c.addConnectionStateListener(states);
+        c.create("/e", null, CreateMode.EPHEMERAL);
+        assertTrue(server.expire(c.sessionId()));
+        states.expect(ConnectionState.SUSPENDED);
+        states.expect(ConnectionState.LOST);
+        c.close();
+        assertEquals(List.of(), clientWarnings());
+    }
+
+    @Test
+    void closingRightAfterAnExpiryLogsNoWarning() {
+        for (int i = 0; i < 10; i++) {
+            ZkClient c = server.builder().renewSessionOnExpiry(false).build();
+            c.create("/e" + i, null, CreateMode.EPHEMERAL);
+            assertTrue(server.expire(c.sessionId()));
+            c.close(); // races the server closing the expired session's connection
+        }
+        assertEquals(List.of(), clientWarnings());
+    }
+
+    @Test
+    void serverShutdownLogsNoClientWarning() {
+        ZkClient a = server.client();
+        ZkClient b = server.client();
+        StateRecorder states = new StateRecorder();
+        a.addConnectionStateListener(states);
+        a.create("/x", null, CreateMode.PERSISTENT);
+        b.getData("/x", e -> { });
+        server.server().close();
+        states.expect(ConnectionState.SUSPENDED);
+        a.close();
+        b.close();
+        assertEquals(List.of(), clientWarnings());
+    }
+
+    /** Writes to the original stream and keeps a copy. */
+    private static final class Tee extends OutputStream {
+        private final PrintStream out;
+        private final ByteArrayOutputStream copy;
+
+        Tee(PrintStream out, ByteArrayOutputStream copy) {
+            this.out = out;
+            this.copy = copy;
+        }
+
+        @Override
+        public void write(int b) {
+            synchronized (copy) {
+                copy.write(b);
+            }
+            out.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            synchronized (copy) {
+                copy.write(b, off, len);
+            }
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void flush() {
+            out.flush();
+        }
+    }
+}
