@@ -1,6 +1,11 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.Children;
+import dev.zkr.client.ClientSupport;
 import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Op;
+import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
@@ -13,6 +18,7 @@ import dev.zkr.client.ZkPaths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -57,6 +63,11 @@ public final class DoubleBarrier implements AutoCloseable {
         return enter(Deadline.after(timeout));
     }
 
+    /**
+     * Round trips: the member create, then {@code exists(ready, watch)} and the listing pipelined (one round
+     * trip); the last arrival creates {@code ready}, whose creation wakes the others through their exists watch
+     * (no re-check).
+     */
     private boolean enter(Deadline deadline) {
         checkOpen();
         boolean entered = false;
@@ -65,27 +76,41 @@ public final class DoubleBarrier implements AutoCloseable {
                 ensureMember(deadline);
                 Signal signal = new Signal();
                 AtomicBoolean fired = new AtomicBoolean();
+                AtomicBoolean created = new AtomicBoolean();
                 Watcher watcher = e -> {
+                    if (e.type() == WatchedEvent.Type.NODE_CREATED) {
+                        created.set(true);
+                    }
                     fired.set(true);
                     signal.fire();
                 };
                 ConnectionStateListener onState = (c, s) -> signal.fire();
                 client.addConnectionStateListener(onState);
                 try {
-                    Stat ready = Connection.watchedRead(client, client.existsAsync(readyPath, watcher), readyPath, watcher, WatcherType.DATA);
-                    if (ready == null) {
-                        if (memberCount() >= parties) {
-                            createReady();
-                            entered = true;
-                            return true;
-                        }
-                        if (!signal.await(deadline)) {
-                            return false;
-                        }
-                        continue;
+                    CompletableFuture<Stat> readyF = client.existsAsync(readyPath, watcher);
+                    CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
+                    Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
+                    if (ready != null) {
+                        entered = true; // the barrier is already open (our watch on it is removed below)
+                        return true;
                     }
-                    entered = true;
-                    return true;
+                    List<String> members = membersOf(ClientSupport.await(listing).names());
+                    if (members.size() >= parties) {
+                        createReady(); // its event reaches our exists watch before the response: nothing to remove
+                        entered = true;
+                        return true;
+                    }
+                    if (!signal.await(deadline)) {
+                        return false;
+                    }
+                    if (created.get()) {
+                        entered = true;
+                        return true;
+                    }
+                    // a connection change or another event: look again
+                } catch (ZkException.NoNode e) {
+                    // the barrier node went (everyone left an earlier round): ensureMember makes ours again
+                    memberSession = 0;
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                     if (!Connection.recover(client, deadline)) {
                         return false;
@@ -118,39 +143,193 @@ public final class DoubleBarrier implements AutoCloseable {
         return leave(Deadline.after(timeout));
     }
 
+    /**
+     * Round trips, for all but the lowest member: the listing, then {@code delete(own)}, {@code getData(ready,
+     * watch)} and {@code getData(lowest, watch)} pipelined; the lowest, alone at last, deletes {@code ready} and
+     * itself in one multi, which wakes everyone (no re-listing). The lowest watches the highest and lists again
+     * when it goes. If the lowest dies, the others list again and go on with a new lowest.
+     */
     private boolean leave(Deadline deadline) {
         checkOpen();
+        ReadyWatch onReady = new ReadyWatch(); // fires when ready goes: everyone has left
         try {
             while (true) {
                 List<String> members = Connection.retrying(client, deadline, this::members);
+                if (onReady.gone.get()) {
+                    return true; // its event came after the lowest's (the listing's response is later than both)
+                }
                 String mine = memberId;
                 boolean present = members.contains(mine) && memberSession == client.sessionId();
-                if (members.isEmpty()) {
-                    cleanUpReady();
-                    return true;
-                }
-                if (present && members.size() == 1) {
-                    deleteMember(deadline);
-                    cleanUpReady();
+                if (members.isEmpty() || present && members.size() == 1) {
+                    lastOut(present, deadline);
                     return true;
                 }
                 String lowest = members.get(0);
-                String highest = members.get(members.size() - 1);
-                String watch;
                 if (present && lowest.equals(mine)) {
-                    watch = highest;
-                } else {
-                    if (present) {
-                        deleteMember(deadline);
+                    if (!waitForDeletion(ZkPaths.join(path, members.get(members.size() - 1)), deadline)) {
+                        return false;
                     }
-                    watch = lowest;
+                    continue;
                 }
-                if (!waitForDeletion(ZkPaths.join(path, watch), deadline)) {
+                Boolean done = awaitLastOut(present, ZkPaths.join(path, lowest), onReady, deadline);
+                if (done == null) {
                     return false;
+                }
+                if (done) {
+                    return true;
                 }
             }
         } catch (ZkException.ConnectionLoss e) {
             return false; // the deadline passed while disconnected
+        } finally {
+            onReady.removeIfSet();
+        }
+    }
+
+    /**
+     * The last one out: deletes {@code ready} and its node (if present) together; {@code ready} first, so the
+     * others' watches on it fire before their watches on our node.
+     */
+    private void lastOut(boolean present, Deadline deadline) {
+        long owner = memberSession;
+        memberSession = 0;
+        if (present && owner == client.sessionId()) {
+            try {
+                Connection.retrying(client, deadline,
+                        () -> client.multi(List.of(Op.delete(readyPath, -1), Op.delete(memberPath, -1))));
+                return;
+            } catch (ZkException.NoNode e) {
+                // ready (or our node) is gone already: delete what is left below
+                deleteMember(owner, deadline);
+            }
+        }
+        try {
+            client.delete(readyPath, -1);
+        } catch (ZkException.NoNode | ZkException.ConnectionLoss e) {
+            // already gone, or someone else will
+        }
+    }
+
+    /**
+     * Leaves (deleting our node if present) and waits for the last one out, who deletes {@code ready} (done:
+     * true), or for the lowest member to go without it (it died: false, list again). Null on timeout.
+     */
+    private Boolean awaitLastOut(boolean present, String lowestPath, ReadyWatch onReady, Deadline deadline) {
+        Signal signal = new Signal();
+        onReady.signal = signal;
+        AtomicBoolean lowestFired = new AtomicBoolean();
+        Watcher onLowest = e -> {
+            lowestFired.set(true);
+            signal.fire();
+        };
+        ConnectionStateListener onState = (c, s) -> signal.fire();
+        client.addConnectionStateListener(onState);
+        boolean lowestSet = false;
+        CompletableFuture<NodeData> ready = null;
+        CompletableFuture<NodeData> lowest = null;
+        try {
+            long owner = memberSession;
+            CompletableFuture<Void> deleted = null;
+            if (present) {
+                memberSession = 0;
+                deleted = client.deleteAsync(memberPath, -1);
+            }
+            ready = client.getDataAsync(readyPath, onReady);
+            lowest = client.getDataAsync(lowestPath, onLowest);
+            if (deleted != null) {
+                try {
+                    ClientSupport.await(deleted);
+                } catch (ZkException.NoNode gone) {
+                    // gone already
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                    onReady.set |= settledWithData(ready);
+                    lowestSet = settledWithData(lowest);
+                    if (!Connection.recover(client, deadline)) {
+                        return null;
+                    }
+                    deleteMember(owner, deadline);
+                    return false; // list again
+                }
+            }
+            if (!exists(ready)) {
+                return true; // ready is gone: everyone has left
+            }
+            onReady.set = true;
+            lowestSet = exists(lowest);
+            if (!lowestSet) {
+                lowestFired.set(true);
+                return false; // the lowest left or died: look again
+            }
+            if (!signal.await(deadline)) {
+                return null;
+            }
+            return onReady.gone.get();
+        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+            return Connection.recover(client, deadline) ? false : null;
+        } catch (ZkException.Interrupted e) {
+            removeWhenRead(ready, readyPath, onReady); // reads still in flight register their watches later
+            removeWhenRead(lowest, lowestPath, onLowest);
+            throw e;
+        } finally {
+            client.removeConnectionStateListener(onState);
+            if (lowestSet && !lowestFired.get() && !onReady.gone.get()) {
+                Connection.removeWatchQuietly(client, lowestPath, onLowest, WatcherType.DATA);
+            }
+        }
+    }
+
+    /**
+     * One leave's watch on {@code ready}: registered again (the same watcher: still one watch) on every look,
+     * kept across them, removed when the leave ends if it never fired.
+     */
+    private final class ReadyWatch implements Watcher {
+        final AtomicBoolean gone = new AtomicBoolean();
+        volatile Signal signal;
+        volatile boolean set;
+
+        @Override
+        public void process(WatchedEvent e) {
+            set = false;
+            if (e.type() == WatchedEvent.Type.NODE_DELETED) {
+                gone.set(true);
+            }
+            Signal s = signal;
+            if (s != null) {
+                s.fire();
+            }
+        }
+
+        void removeIfSet() {
+            if (set && !gone.get()) {
+                Connection.removeWatchQuietly(client, readyPath, this, WatcherType.DATA);
+            }
+        }
+    }
+
+    /** For a watched read still in flight when the wait is abandoned: removes its watch once it is registered. */
+    private void removeWhenRead(CompletableFuture<NodeData> read, String node, Watcher watcher) {
+        if (read != null && !read.isDone()) {
+            read.whenComplete((d, err) -> {
+                if (err == null) {
+                    client.removeWatchesAsync(node, watcher, WatcherType.DATA, true).exceptionally(x -> null);
+                }
+            });
+        }
+    }
+
+    /** Waits (bounded, quietly) for a read; true if it found its node (so a watch is set). */
+    private static boolean settledWithData(CompletableFuture<NodeData> read) {
+        Connection.awaitQuietly(read.exceptionally(x -> null));
+        return read.isDone() && !read.isCompletedExceptionally();
+    }
+
+    /** True if the read found the node (a watch is then set), false on NoNode. */
+    private static boolean exists(CompletableFuture<NodeData> read) {
+        try {
+            ClientSupport.await(read);
+            return true;
+        } catch (ZkException.NoNode e) {
+            return false;
         }
     }
 
@@ -164,13 +343,11 @@ public final class DoubleBarrier implements AutoCloseable {
         ConnectionStateListener onState = (c, s) -> signal.fire();
         client.addConnectionStateListener(onState);
         try {
-            Stat stat = Connection.watchedRead(client, client.existsAsync(node, watcher), node, watcher, WatcherType.DATA);
-            if (stat == null) {
-                fired.set(true); // exists on a missing node leaves a watch: remove it below
-                Connection.removeWatchQuietly(client, node, watcher, WatcherType.DATA);
-                return true;
-            }
+            Connection.watchedRead(client, client.getDataAsync(node, watcher), node, watcher, WatcherType.DATA);
             return signal.await(deadline);
+        } catch (ZkException.NoNode e) {
+            fired.set(true); // no watch was left
+            return true;
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
             return Connection.recover(client, deadline);
         } finally {
@@ -184,17 +361,17 @@ public final class DoubleBarrier implements AutoCloseable {
     /** Member ids present, sorted; the ready node excluded. */
     private List<String> members() {
         try {
-            List<String> names = new ArrayList<>(client.getChildren(path));
-            names.remove(READY);
-            names.sort(null);
-            return names;
+            return membersOf(client.getChildren(path));
         } catch (ZkException.NoNode e) {
             return List.of();
         }
     }
 
-    private int memberCount() {
-        return members().size();
+    private static List<String> membersOf(List<String> children) {
+        List<String> names = new ArrayList<>(children);
+        names.remove(READY);
+        names.sort(null);
+        return names;
     }
 
     /** Creates our ephemeral member node unless our current session already owns it. */
@@ -233,26 +410,13 @@ public final class DoubleBarrier implements AutoCloseable {
         }
     }
 
-    private void deleteMember(Deadline deadline) {
-        long owner = memberSession;
-        memberSession = 0;
+    private void deleteMember(long owner, Deadline deadline) {
         if (owner == client.sessionId()) {
             try {
                 Connection.retrying(client, deadline, () -> client.delete(memberPath, -1));
             } catch (ZkException.NoNode e) {
                 // gone already
             }
-        }
-    }
-
-    /** The last one out removes the ready node (only while nobody is there). */
-    private void cleanUpReady() {
-        try {
-            if (members().isEmpty()) {
-                client.delete(readyPath, -1);
-            }
-        } catch (ZkException.NoNode | ZkException.ConnectionLoss e) {
-            // already gone, or someone else will
         }
     }
 

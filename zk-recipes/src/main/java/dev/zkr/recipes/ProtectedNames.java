@@ -56,13 +56,28 @@ final class ProtectedNames {
      * Throws ConnectionLoss if the connection does not come back before the deadline.
      */
     static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline) {
+        return create(client, parent, base, data, deadline, null);
+    }
+
+    /**
+     * As {@link #create(ZkClient, String, String, byte[], Deadline)}; {@code afterSend} (if not null) runs right
+     * after the first create request is sent, before its response: a caller can pipeline a request that the
+     * server then answers after the create (requests of one client are answered in order).
+     */
+    static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline,
+                            Runnable afterSend) {
         String uuid = UUID.randomUUID().toString();
         String prefix = PREFIX + uuid + "-";
         String path = ZkPaths.join(parent, prefix + base);
         while (true) {
             try {
-                Created c = awaitOrAbandon(client,
-                        client.createAsync(path, data, CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER));
+                CompletableFuture<Created> sent =
+                        client.createAsync(path, data, CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER);
+                if (afterSend != null) {
+                    afterSend.run();
+                    afterSend = null;
+                }
+                Created c = awaitOrAbandon(client, sent);
                 return new OwnedNode(c.path(), ZkPaths.name(c.path()), c.stat().czxid(), c.stat().ephemeralOwner());
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                 if (!Connection.recover(client, deadline)) {

@@ -45,7 +45,17 @@ final class QueueCore {
     private final ZkClient client;
     private final String path;
     private final boolean acknowledged;
-    private final java.util.concurrent.ConcurrentLinkedDeque<String> cache = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    /** How many of the first cached items a consumer that collided with another one picks from. */
+    static final int SPREAD = 4;
+
+    /** Cached item names in enqueue order; guarded by itself. */
+    private final List<String> cache = new ArrayList<>();
+    /**
+     * Set when a claim lost a race to another consumer (the item was there when we read it): the consumers are
+     * taking concurrently, so this one picks among the first {@link #SPREAD} items rather than always the head.
+     * Cleared when a take ends empty-handed (its wait passed without an item). Used under the take lock only.
+     */
+    private boolean contended;
     private final ReentrantLock takeLock = new ReentrantLock();
     private final String consumerPath;
     private final Set<Claimed> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -120,16 +130,15 @@ final class QueueCore {
         try {
             while (true) {
                 checkOpen();
-                while (!cache.isEmpty()) {
-                    Claimed c = claim(cache.poll(), deadline);
+                String name;
+                while ((name = nextCandidate()) != null) {
+                    Claimed c = claim(name, deadline);
                     if (c != null) {
                         return c;
                     }
                 }
-                if (deadline.expired()) {
-                    return null;
-                }
-                if (!refill(deadline)) {
+                if (deadline.expired() || !refill(deadline)) {
+                    contended = false; // nothing to take for a whole wait: the next take goes for the head again
                     return null;
                 }
             }
@@ -138,11 +147,32 @@ final class QueueCore {
         }
     }
 
+    /**
+     * The next cached item to try: the head, or, after a lost race with another consumer, one of the first
+     * {@link #SPREAD} at random (so concurrent consumers stop colliding on the head); null if the cache is dry.
+     */
+    private String nextCandidate() {
+        synchronized (cache) {
+            if (cache.isEmpty()) {
+                return null;
+            }
+            int i = contended ? java.util.concurrent.ThreadLocalRandom.current().nextInt(
+                    Math.min(SPREAD, cache.size())) : 0;
+            return cache.remove(i);
+        }
+    }
+
+    private void cacheAll(List<String> items) {
+        synchronized (cache) {
+            cache.addAll(items);
+        }
+    }
+
     /** Fills the cache from a listing; if empty, waits for a change. False if the deadline passed. */
     private boolean refill(Deadline deadline) {
         List<String> items = Connection.retrying(client, deadline, () -> candidates(null));
         if (!items.isEmpty()) {
-            cache.addAll(items);
+            cacheAll(items);
             return true;
         }
         Signal signal = new Signal();
@@ -164,7 +194,7 @@ final class QueueCore {
                 items = List.of();
             }
             if (!items.isEmpty()) {
-                cache.addAll(items);
+                cacheAll(items);
                 return true;
             }
             if (closed) {
@@ -227,7 +257,8 @@ final class QueueCore {
                 return new Claimed(name, d.data(), null);
             } catch (ZkException.NoNode e) {
                 if (failedAt(e, 0)) {
-                    return null; // another consumer took it
+                    contended = true; // another consumer took it between our read and our claim
+                    return null;
                 }
                 consumerSession = 0; // our consumer node is gone (new session): make it again
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
@@ -296,6 +327,7 @@ final class QueueCore {
             } catch (ZkException.NodeExists e) {
                 Stat stat = Connection.retrying(client, deadline, () -> client.exists(claimPath));
                 if (stat == null || stat.ephemeralOwner() != client.sessionId()) {
+                    contended = stat != null || contended;
                     return null; // claimed by another consumer (or just released: seen at the next listing)
                 }
                 claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
@@ -356,7 +388,9 @@ final class QueueCore {
     void release(Claimed c) {
         outstanding.remove(c);
         Connection.deleteQuietly(client, c.claim().path(), c.claim().owner());
-        cache.addFirst(c.name()); // this consumer sees it again first
+        synchronized (cache) {
+            cache.add(0, c.name()); // this consumer sees it again first
+        }
     }
 
     // ---- lifecycle ------------------------------------------------------------------------------------------------

@@ -1,13 +1,18 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.Children;
+import dev.zkr.client.ClientSupport;
 import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -49,6 +54,14 @@ final class SequentialNodeQueue {
      * Queues (with {@code existing}, if still owned by the current session, or a new node) and waits until the
      * predicate says we hold. Returns the held node, or null if the deadline passed (our node is then deleted).
      * On interrupt or failure our node is deleted and the exception propagates.
+     *
+     * <p>Round trips: a new node's create and the listing are pipelined (the listing is sent before the create's
+     * response; the server answers it after the create). Then only the watched node is read (with a watch). When
+     * it goes, the predicate decides again on the cached listing without it: every node that could precede ours
+     * is in that listing (a node created later has a higher sequence number), so the listing can only have shrunk
+     * since. If that says we hold (the watched node was the last one ahead of us), no further request is needed;
+     * otherwise, or after a connection event or another watch event, we list again (one getChildren, like
+     * Curator) rather than probe the other cached nodes one by one.
      */
     OwnedNode acquire(OwnedNode existing, byte[] data, Deadline deadline) {
         OwnedNode ours = existing;
@@ -58,25 +71,41 @@ final class SequentialNodeQueue {
                 if (ours != null && ours.owner() != client.sessionId()) {
                     ours = null; // its session expired: the node is gone with it
                 }
+                List<String> sorted = null;
                 if (ours == null) {
-                    ours = ProtectedNames.create(client, path, base, data, deadline);
+                    @SuppressWarnings("unchecked")
+                    CompletableFuture<Children>[] listing = new CompletableFuture[1];
+                    ours = ProtectedNames.create(client, path, base, data, deadline,
+                            () -> listing[0] = client.getChildrenAsync(path, null));
+                    sorted = pipelined(listing[0], ours);
                 }
-                List<String> sorted = Connection.retrying(client, deadline, this::sortedChildren);
+                if (sorted == null) {
+                    sorted = Connection.retrying(client, deadline, this::sortedChildren);
+                }
                 int index = sorted.indexOf(ours.name());
                 if (index < 0) {
                     ours = null; // deleted (expiry, or by someone): queue again
                     continue;
                 }
                 NodePredicate.Decision decision = predicate.decide(sorted, index);
+                if (!decision.acquired() && waitForDeletion(ZkPaths.join(path, decision.watch()), deadline)) {
+                    List<String> ahead = new ArrayList<>(sorted.subList(0, index + 1));
+                    ahead.remove(decision.watch());
+                    decision = predicate.decide(ahead, ahead.size() - 1);
+                    // not acquired on the cached listing: the nodes it still names may be gone too: list again
+                }
                 if (decision.acquired()) {
                     if (ours.owner() != client.sessionId()) {
                         ours = null;
                         continue;
                     }
+                    if (Thread.currentThread().isInterrupted()) {
+                        // interrupted while (or just after) being woken: honour it as a blocking call would
+                        throw new ZkException.Interrupted(path, "interrupted while acquiring");
+                    }
                     held = true;
                     return ours;
                 }
-                waitForDeletion(ZkPaths.join(path, decision.watch()), deadline);
             }
             return null;
         } finally {
@@ -86,11 +115,34 @@ final class SequentialNodeQueue {
         }
     }
 
-    /** Waits until the node changes or goes, the connection changes, or the deadline passes. */
-    private void waitForDeletion(String other, Deadline deadline) {
+    /** The pipelined listing, sorted, if it answered and shows our node; null to list again. */
+    private static List<String> pipelined(CompletableFuture<Children> listing, OwnedNode ours) {
+        if (listing == null) {
+            return null;
+        }
+        List<String> sorted;
+        try {
+            sorted = ProtectedNames.sortBySequence(ClientSupport.await(listing).names());
+        } catch (ZkException.Interrupted e) {
+            throw e;
+        } catch (ZkException e) {
+            return null; // e.g. the parent was created after the first create attempt
+        }
+        return sorted.contains(ours.name()) ? sorted : null;
+    }
+
+    /**
+     * Waits until the node goes, something else happens (its data changes, the connection changes) or the
+     * deadline passes; true only if the node is known to be deleted.
+     */
+    private boolean waitForDeletion(String other, Deadline deadline) {
         Signal signal = new Signal();
         AtomicBoolean fired = new AtomicBoolean();
+        AtomicBoolean deleted = new AtomicBoolean();
         Watcher watcher = e -> {
+            if (e.type() == WatchedEvent.Type.NODE_DELETED) {
+                deleted.set(true);
+            }
             fired.set(true);
             signal.fire();
         };
@@ -99,10 +151,16 @@ final class SequentialNodeQueue {
         try {
             Connection.watchedRead(client, client.getDataAsync(other, watcher), other, watcher, WatcherType.DATA);
             signal.await(deadline);
+            return deleted.get();
         } catch (ZkException.NoNode gone) {
             fired.set(true); // no watch was left
+            return true;
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
             Connection.recover(client, deadline);
+            return false;
+        } catch (ZkException.SessionExpired e) {
+            Connection.awaitConnected(client, deadline); // our node went with the session: queue again
+            return false;
         } finally {
             client.removeConnectionStateListener(onState);
             if (!fired.get()) {

@@ -1,0 +1,9 @@
+package dev.zkr.recipes;
+
+/** Round trips per recipe operation on zkr. */
+class ZkrEfficiencyTest extends EfficiencySuite {
+    @Override
+    protected RecipeBackend createBackend() {
+        return ZkrBackend.start();
+    }
+}
