@@ -256,6 +256,25 @@ public abstract class EfficiencySuite extends RecipeSuite {
         assertEquals(items, consumed.get());
         queues.forEach(DistributedQueue::close);
         producer.close();
-        assertTrue(report("queue item, 1 producer + 4 consumers", items) <= 10, breakdown());
+        // racing consumers and empty polls make this count depend on scheduling (9-10.5 per item seen): the bound
+        // only catches a gross regression such as a listing per item; the exact cost is pinned down below
+        assertTrue(report("queue item, 1 producer + 4 consumers", items) <= 14, breakdown());
+    }
+
+    @Test
+    void queueItemCostsOneOfferAndOneClaimWithoutContention() {
+        String queuePath = path("queue-plain");
+        int items = 100;
+        DistributedQueue<byte[]> producer = Recipes.using(counting()).queue(queuePath).build();
+        DistributedQueue<byte[]> consumer = Recipes.using(counting()).queue(queuePath).build();
+        for (int i = 0; i < items; i++) {
+            producer.offer(new byte[100]);
+        }
+        for (int i = 0; i < items; i++) {
+            assertTrue(consumer.poll(Duration.ofSeconds(10)).isPresent());
+        }
+        consumer.close();
+        producer.close();
+        assertTrue(report("queue item, offered then taken, no contention", items) <= 3.5, breakdown());
     }
 }
