@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A distributed counter: four clients increment the same counter concurrently (compare-and-set on the node's
- * version, no lock). The final value is the number of increments, and every increment got a different result, so
- * the counter also hands out unique ids.
+ * A distributed counter: four clients increment the same counter concurrently (increments do not conflict: each
+ * is one atomic multi that adds a sequential child, see zk-recipes/README.md). The final value is the number of
+ * increments, and every increment got a different result, so the counter also hands out unique ids.
  */
 public final class CounterSample {
 
