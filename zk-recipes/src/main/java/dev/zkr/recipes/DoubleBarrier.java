@@ -334,27 +334,13 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     private boolean waitForDeletion(String node, Deadline deadline) {
-        Signal signal = new Signal();
-        AtomicBoolean fired = new AtomicBoolean();
-        Watcher watcher = e -> {
-            fired.set(true);
-            signal.fire();
-        };
-        ConnectionStateListener onState = (c, s) -> signal.fire();
-        client.addConnectionStateListener(onState);
+        NodeWatch watch = NodeWatch.open(client, node);
         try {
-            Connection.watchedRead(client, client.getDataAsync(node, watcher), node, watcher, WatcherType.DATA);
-            return signal.await(deadline);
-        } catch (ZkException.NoNode e) {
-            fired.set(true); // no watch was left
-            return true;
+            return watch.read() == null || watch.await(deadline);
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
             return Connection.recover(client, deadline);
         } finally {
-            client.removeConnectionStateListener(onState);
-            if (!fired.get()) {
-                Connection.removeWatchQuietly(client, node, watcher, WatcherType.DATA);
-            }
+            watch.close();
         }
     }
 

@@ -2,10 +2,6 @@ package dev.zkr.recipes;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
-import dev.zkr.client.ConnectionStateListener;
-import dev.zkr.client.WatchedEvent;
-import dev.zkr.client.Watcher;
-import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
@@ -13,7 +9,6 @@ import dev.zkr.client.ZkPaths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The shared driver of the fair recipes (lock, read/write lock, fair election), like Curator's LockInternals:
@@ -136,25 +131,13 @@ final class SequentialNodeQueue {
      * deadline passes; true only if the node is known to be deleted.
      */
     private boolean waitForDeletion(String other, Deadline deadline) {
-        Signal signal = new Signal();
-        AtomicBoolean fired = new AtomicBoolean();
-        AtomicBoolean deleted = new AtomicBoolean();
-        Watcher watcher = e -> {
-            if (e.type() == WatchedEvent.Type.NODE_DELETED) {
-                deleted.set(true);
-            }
-            fired.set(true);
-            signal.fire();
-        };
-        ConnectionStateListener onState = (c, s) -> signal.fire();
-        client.addConnectionStateListener(onState);
+        NodeWatch watch = NodeWatch.open(client, other);
         try {
-            Connection.watchedRead(client, client.getDataAsync(other, watcher), other, watcher, WatcherType.DATA);
-            signal.await(deadline);
-            return deleted.get();
-        } catch (ZkException.NoNode gone) {
-            fired.set(true); // no watch was left
-            return true;
+            if (watch.read() == null) {
+                return true;
+            }
+            watch.await(deadline);
+            return watch.deleted();
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
             Connection.recover(client, deadline);
             return false;
@@ -162,10 +145,7 @@ final class SequentialNodeQueue {
             Connection.awaitConnected(client, deadline); // our node went with the session: queue again
             return false;
         } finally {
-            client.removeConnectionStateListener(onState);
-            if (!fired.get()) {
-                Connection.removeWatchQuietly(client, other, watcher, WatcherType.DATA);
-            }
+            watch.close();
         }
     }
 

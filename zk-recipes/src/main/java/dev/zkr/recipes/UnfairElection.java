@@ -1,12 +1,9 @@
 package dev.zkr.recipes;
 
-import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Parents;
-import dev.zkr.client.Watcher;
-import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
@@ -16,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Unfair election: everyone races to create the one ephemeral node {@code <path>/leader}; losers watch it and race
@@ -73,29 +69,19 @@ final class UnfairElection implements Election {
 
     /** Watches the leader node until it goes; returns it if it turns out to be ours (lost create response). */
     private OwnedNode waitForLeaderToGo() {
-        Signal signal = new Signal();
-        AtomicBoolean fired = new AtomicBoolean();
-        Watcher watcher = e -> {
-            fired.set(true);
-            signal.fire();
-        };
-        ConnectionStateListener onState = (c, s) -> signal.fire();
-        client.addConnectionStateListener(onState);
+        NodeWatch watch = NodeWatch.open(client, leaderPath);
         try {
-            NodeData d = Connection.watchedRead(client, client.getDataAsync(leaderPath, watcher), leaderPath, watcher, WatcherType.DATA);
+            NodeData d = watch.read();
+            if (d == null) {
+                return null;
+            }
             if (d.stat().ephemeralOwner() == client.sessionId()) {
                 return new OwnedNode(leaderPath, "leader", d.stat().czxid(), d.stat().ephemeralOwner());
             }
-            signal.await(Deadline.NONE);
-            return null;
-        } catch (ZkException.NoNode gone) {
-            fired.set(true);
+            watch.await(Deadline.NONE);
             return null;
         } finally {
-            client.removeConnectionStateListener(onState);
-            if (!fired.get()) {
-                Connection.removeWatchQuietly(client, leaderPath, watcher, WatcherType.DATA);
-            }
+            watch.close();
         }
     }
 

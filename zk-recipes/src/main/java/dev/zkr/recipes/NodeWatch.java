@@ -1,0 +1,74 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A one-shot data watch on one node, for "wait until this node goes": the watch and any connection-state change
+ * wake {@link #await}. {@link #open} registers the state listener; always {@link #close()} in a {@code finally}
+ * (after any recovery in {@code catch}), which removes the listener and, if the watch never fired, the watch.
+ */
+final class NodeWatch {
+
+    private final ZkClient client;
+    private final String path;
+    private final Signal signal = new Signal();
+    private final AtomicBoolean fired = new AtomicBoolean();
+    private final AtomicBoolean deleted = new AtomicBoolean();
+    private final Watcher watcher = this::onEvent;
+    private final ConnectionStateListener onState = (c, s) -> signal.fire();
+
+    private NodeWatch(ZkClient client, String path) {
+        this.client = client;
+        this.path = path;
+    }
+
+    static NodeWatch open(ZkClient client, String path) {
+        NodeWatch watch = new NodeWatch(client, path);
+        client.addConnectionStateListener(watch.onState);
+        return watch;
+    }
+
+    private void onEvent(WatchedEvent e) {
+        if (e.type() == WatchedEvent.Type.NODE_DELETED) {
+            deleted.set(true);
+        }
+        fired.set(true);
+        signal.fire();
+    }
+
+    /** Reads the node and sets the watch; null if the node is gone (no watch is then left). */
+    NodeData read() {
+        try {
+            return Connection.watchedRead(client, client.getDataAsync(path, watcher), path, watcher, WatcherType.DATA);
+        } catch (ZkException.NoNode gone) {
+            fired.set(true); // no watch was left
+            return null;
+        }
+    }
+
+    /** Waits until the watch fires, the connection state changes or the deadline passes; true unless timed out. */
+    boolean await(Deadline deadline) {
+        return signal.await(deadline);
+    }
+
+    /** True if the watch reported the node deleted. */
+    boolean deleted() {
+        return deleted.get();
+    }
+
+    /** Removes the state listener and, if the watch never fired, the watch (quietly, bounded). */
+    void close() {
+        client.removeConnectionStateListener(onState);
+        if (!fired.get()) {
+            Connection.removeWatchQuietly(client, path, watcher, WatcherType.DATA);
+        }
+    }
+}
