@@ -142,10 +142,10 @@ class TxnLogTest {
                         try {
                             z = nextZxid[0]++;
                             f = log.appendAsync(z, payload(z));
+                            futures.put(z, f); // under the lock: every earlier zxid's future is in the map already
                         } finally {
                             zxidLock.unlock();
                         }
-                        futures.put(z, f);
                         // the callback may run on this thread if f is already complete, so completion order is
                         // checked as "every earlier future was already complete", not by the order callbacks ran
                         f.whenComplete((v, e) -> {
