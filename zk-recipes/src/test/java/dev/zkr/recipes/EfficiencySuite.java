@@ -82,47 +82,26 @@ public abstract class EfficiencySuite extends RecipeSuite {
     void lockHandoffWithEightContenders() throws Exception {
         String lockPath = path("lock");
         int contenders = 8;
-        AtomicInteger handoffs = new AtomicInteger();
-        CyclicBarrier start = new CyclicBarrier(contenders);
-        List<Future<?>> workers = new ArrayList<>();
         List<DistributedLock> locks = new ArrayList<>();
         for (int w = 0; w < contenders; w++) {
             locks.add(Recipes.using(counting()).lock(lockPath));
         }
-        locks.get(0).acquire().close();
-        resetCounts();
-        for (DistributedLock lock : locks) {
-            workers.add(pool.submit(() -> {
-                start.await();
-                for (int i = 0; i < ROUNDS; i++) {
-                    lock.acquire().close();
-                    handoffs.incrementAndGet();
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : workers) {
-            f.get(120, TimeUnit.SECONDS);
-        }
+        int handoffs = contend(locks);
         // minimal: create + getChildren (pipelined) + getData(watch on the predecessor) + getChildren when woken
         // (unless the cached listing shows it holds) + delete: 5, as Curator
-        assertTrue(report("lock handoff, 8 contenders", handoffs.get()) <= 5.5, breakdown());
+        assertTrue(report("lock handoff, 8 contenders", handoffs) <= 5.5, breakdown());
     }
 
-    @Test
-    void readWriteLockWithEightContenders() throws Exception {
-        String lockPath = path("rw");
-        int contenders = 8;
-        AtomicInteger acquisitions = new AtomicInteger();
-        CyclicBarrier start = new CyclicBarrier(contenders);
-        List<Future<?>> workers = new ArrayList<>();
-        List<DistributedLock> locks = new ArrayList<>();
-        for (int w = 0; w < contenders; w++) {
-            ReadWriteLock rw = Recipes.using(counting()).readWriteLock(lockPath);
-            locks.add(w % 4 == 0 ? rw.writeLock() : rw.readLock());
-        }
+    /**
+     * Warms the path up with one acquisition, resets the counts, then lets every lock acquire and release
+     * {@link #ROUNDS} times at once; returns the number of acquisitions.
+     */
+    private int contend(List<DistributedLock> locks) throws Exception {
         locks.get(0).acquire().close();
         resetCounts();
+        AtomicInteger acquisitions = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(locks.size());
+        List<Future<?>> workers = new ArrayList<>();
         for (DistributedLock lock : locks) {
             workers.add(pool.submit(() -> {
                 start.await();
@@ -136,7 +115,20 @@ public abstract class EfficiencySuite extends RecipeSuite {
         for (Future<?> f : workers) {
             f.get(120, TimeUnit.SECONDS);
         }
-        assertTrue(report("rw lock acquisition, 8 contenders, 1 in 4 writers", acquisitions.get()) <= 5.5,
+        return acquisitions.get();
+    }
+
+    @Test
+    void readWriteLockWithEightContenders() throws Exception {
+        String lockPath = path("rw");
+        int contenders = 8;
+        List<DistributedLock> locks = new ArrayList<>();
+        for (int w = 0; w < contenders; w++) {
+            ReadWriteLock rw = Recipes.using(counting()).readWriteLock(lockPath);
+            locks.add(w % 4 == 0 ? rw.writeLock() : rw.readLock());
+        }
+        int acquisitions = contend(locks);
+        assertTrue(report("rw lock acquisition, 8 contenders, 1 in 4 writers", acquisitions) <= 5.5,
                 breakdown());
     }
 
