@@ -1,48 +1,17 @@
 package dev.zkr.recipes;
 
-import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** {@link AcknowledgedQueue} over a {@link QueueCore} in claim-node mode. */
-final class AckQueue<T> implements AcknowledgedQueue<T> {
-
-    private final QueueCore core;
-    private final QueueSerializer<T> serializer;
+final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements AcknowledgedQueue<T> {
 
     AckQueue(QueueCore core, QueueSerializer<T> serializer) {
-        this.core = core;
-        this.serializer = serializer;
+        super(core, serializer);
     }
 
     @Override
-    public void offer(T item) {
-        core.offer(serializer.serialize(item));
-    }
-
-    @Override
-    public QueueItem<T> take() {
-        return item(core.take(Deadline.NONE));
-    }
-
-    @Override
-    public Optional<QueueItem<T>> poll(Duration timeout) {
-        QueueCore.Claimed c = core.take(Deadline.after(timeout));
-        return c == null ? Optional.empty() : Optional.of(item(c));
-    }
-
-    private QueueItem<T> item(QueueCore.Claimed c) {
-        return new Item<>(core, c, serializer.deserialize(c.data()));
-    }
-
-    @Override
-    public int size() {
-        return core.size();
-    }
-
-    @Override
-    public void close() {
-        core.close();
+    QueueItem<T> deliver(QueueCore.Claimed claimed) {
+        return new Item<>(core, claimed, serializer.deserialize(claimed.data()));
     }
 
     @Override
