@@ -422,4 +422,32 @@ public abstract class QueueSuite extends RecipeSuite {
         assertEquals(0, q.size());
         q.close();
     }
+
+    /**
+     * The plain queue's claim response is lost with the connection: the claim is decided by the consumer node once
+     * the connection is back, before the poll returns (even past its timeout: the documented relaxation, at most
+     * twice the session timeout), so the item is neither lost nor delivered twice.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLostClaimOfThePlainQueueIsDecidedOnceReconnected() throws Exception {
+        String p = path("lost-take");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client());
+        DistributedQueue<String> q = queue(flaky, p);
+        q.offer("x");
+        q.offer("y");
+        flaky.onLoss(this::stopServer).loseMultis(1);
+        Future<?> restart = pool.submit(() -> {
+            eventually("disconnected", () -> !flaky.state().isConnected());
+            startServer();
+            return null;
+        });
+        assertEquals(Optional.of("x"), q.poll(Duration.ofMillis(500)));
+        restart.get(30, TimeUnit.SECONDS);
+        assertEquals(1, flaky.lost());
+        assertEquals("y", queue(observer, p).take());
+        assertEquals(0, q.size());
+        q.close();
+    }
 }
