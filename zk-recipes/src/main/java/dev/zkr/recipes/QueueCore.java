@@ -432,8 +432,9 @@ final class QueueCore {
         try {
             while (claim == null) {
                 try {
-                    CompletableFuture<Created> create =
-                            client.createAsync(claimPath, new byte[0], CreateMode.EPHEMERAL, Parents.CONTAINER);
+                    // no parent creation: the item's parent exists, and one request keeps the order with the
+                    // exists() that settles an abandoned create
+                    CompletableFuture<Created> create = client.createAsync(claimPath, new byte[0], CreateMode.EPHEMERAL);
                     Stat stat;
                     try {
                         stat = within(create, deadline).stat();
@@ -444,6 +445,8 @@ final class QueueCore {
                         throw e;
                     }
                     claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
+                } catch (ZkException.NoNode e) {
+                    return null; // the queue node is gone, and the item with it
                 } catch (ZkException.NodeExists e) {
                     Stat stat = read(deadline, () -> client.existsAsync(claimPath, null));
                     if (stat == null || stat.ephemeralOwner() != client.sessionId()) {
