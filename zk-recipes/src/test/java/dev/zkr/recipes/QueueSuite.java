@@ -366,6 +366,7 @@ public abstract class QueueSuite extends RecipeSuite {
         try {
             assertTrue(q.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
         } finally {
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
             startServer();
         }
         assertEquals(1, flaky.lost());
@@ -394,6 +395,7 @@ public abstract class QueueSuite extends RecipeSuite {
         try {
             assertTrue(q1.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
         } finally {
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
             startServer();
         }
         AcknowledgedQueue<String> q2 = ackQueue(client(), p);
@@ -439,7 +441,7 @@ public abstract class QueueSuite extends RecipeSuite {
         q.offer("y");
         flaky.onLoss(this::stopServer).loseMultis(1);
         Future<?> restart = pool.submit(() -> {
-            eventually("disconnected", () -> !flaky.state().isConnected());
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
             startServer();
             return null;
         });
