@@ -153,7 +153,7 @@ final class QueueCore {
         Deadline deadline = callerDeadline.cancelledBy(closing);
         try {
             if (deadline.isBounded()) {
-                if (!takeLock.tryLock(deadline.remainingNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+                if (!takeLock.tryLock(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
                     return empty();
                 }
             } else {
