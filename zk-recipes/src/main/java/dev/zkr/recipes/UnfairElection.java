@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * Unfair election: everyone races to create the one ephemeral node {@code <path>/leader}; losers watch it and race
@@ -38,7 +40,7 @@ final class UnfairElection implements Election {
     }
 
     @Override
-    public OwnedNode elect(OwnedNode previous) {
+    public OwnedNode elect(OwnedNode previous, Predicate<OwnedNode> early) {
         while (true) {
             try {
                 ensureMember();
@@ -99,8 +101,8 @@ final class UnfairElection implements Election {
     }
 
     @Override
-    public void resign(OwnedNode node) {
-        Connection.deleteQuietly(client, node.path(), node.owner());
+    public CompletableFuture<Void> resign(OwnedNode node) {
+        return Connection.deleteAsync(client, node.path(), node.owner());
     }
 
     @Override
