@@ -8,7 +8,9 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * A one-shot data watch on one node, for "wait until this node goes": the watch and any connection-state change
@@ -17,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>An optional {@code onDeleted} hook runs on the client's event thread when the watch reports the node
  * deleted, before {@link #await} returns: it lets a waiter act on the deletion without waiting for its own thread
- * to wake up. It must not block.
+ * to wake up. It must not block. If it returns a future (e.g. of a request it sent), the waiter is woken when
+ * that completes, not before: one wake-up, with the answer there.
  */
 final class NodeWatch {
 
@@ -28,9 +31,9 @@ final class NodeWatch {
     private final AtomicBoolean deleted = new AtomicBoolean();
     private final Watcher watcher = this::onEvent;
     private final ConnectionStateListener onState = (c, s) -> signal.fire();
-    private final Runnable onDeleted;
+    private final Supplier<CompletableFuture<?>> onDeleted;
 
-    private NodeWatch(ZkClient client, String path, Runnable onDeleted) {
+    private NodeWatch(ZkClient client, String path, Supplier<CompletableFuture<?>> onDeleted) {
         this.client = client;
         this.path = path;
         this.onDeleted = onDeleted;
@@ -41,23 +44,28 @@ final class NodeWatch {
     }
 
     /** As {@link #open(ZkClient, String)}, with a hook run on the event thread when the node is deleted. */
-    static NodeWatch open(ZkClient client, String path, Runnable onDeleted) {
+    static NodeWatch open(ZkClient client, String path, Supplier<CompletableFuture<?>> onDeleted) {
         NodeWatch watch = new NodeWatch(client, path, onDeleted);
         client.addConnectionStateListener(watch.onState);
         return watch;
     }
 
     private void onEvent(WatchedEvent e) {
+        CompletableFuture<?> pending = null;
         try {
             if (e.type() == WatchedEvent.Type.NODE_DELETED) {
                 deleted.set(true);
                 if (onDeleted != null) {
-                    onDeleted.run(); // before the signal: the waiter wakes to find it done
+                    pending = onDeleted.get(); // before the signal: the waiter wakes to find it done
                 }
             }
         } finally {
             fired.set(true);
-            signal.fire();
+            if (pending == null) {
+                signal.fire();
+            } else {
+                pending.whenComplete((v, err) -> signal.fire());
+            }
         }
     }
 

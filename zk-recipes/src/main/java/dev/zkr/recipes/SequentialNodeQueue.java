@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The shared driver of the fair recipes (lock, read/write lock, fair election), like Curator's LockInternals:
@@ -129,8 +130,7 @@ final class SequentialNodeQueue {
             }
             return null;
         } finally {
-            boolean takenOver = lastWait != null && lastWait.takenOver && lastWait.ours.equals(ours);
-            if (!held && ours != null && !takenOver) {
+            if (!held && ours != null && !(lastWait != null && lastWait.ours.equals(ours) && lastWait.giveUp())) {
                 Connection.deleteQuietly(client, ours.path(), ours.owner());
             }
         }
@@ -139,15 +139,16 @@ final class SequentialNodeQueue {
     /**
      * Runs on the client's event thread when the watched node is deleted: if the cached listing then says we hold,
      * tells {@code whenHeld} at once; otherwise sends the new listing right away (the waiting thread picks it up
-     * when it wakes) and tells {@code whenHeld} if that listing says we hold.
+     * when it wakes, which is once that listing is there) and tells {@code whenHeld} if that listing says we hold.
      */
-    private final class OnDeleted implements Runnable {
+    private final class OnDeleted implements Supplier<CompletableFuture<?>> {
 
         final OwnedNode ours;
         private final boolean heldOnCachedListing;
         private final Predicate<OwnedNode> whenHeld;
         volatile CompletableFuture<Children> relisted;
-        volatile boolean takenOver;
+        private boolean takenOver; // guarded by this
+        private boolean givenUp; // guarded by this
 
         OnDeleted(OwnedNode ours, boolean heldOnCachedListing, Predicate<OwnedNode> whenHeld) {
             this.ours = ours;
@@ -156,29 +157,46 @@ final class SequentialNodeQueue {
         }
 
         @Override
-        public void run() {
+        public CompletableFuture<?> get() {
             if (heldOnCachedListing) {
                 if (whenHeld != null) {
-                    takenOver = whenHeld.test(ours);
+                    offer();
                 }
-                return;
+                return null;
             }
             CompletableFuture<Children> listing;
             try {
                 listing = client.getChildrenAsync(path, null);
             } catch (RuntimeException e) {
-                return; // e.g. the client is closing: the waiting thread lists (and fails) itself
+                return null; // e.g. the client is closing: the waiting thread lists (and fails) itself
             }
             relisted = listing;
-            if (whenHeld != null) {
-                listing.thenAccept(children -> {
-                    List<String> sorted = ProtectedNames.sortBySequence(children.names());
-                    int index = sorted.indexOf(ours.name());
-                    if (index >= 0 && predicate.decide(sorted, index).acquired()) {
-                        takenOver = whenHeld.test(ours);
-                    }
-                });
+            if (whenHeld == null) {
+                return listing;
             }
+            return listing.thenAccept(children -> {
+                List<String> sorted = ProtectedNames.sortBySequence(children.names());
+                int index = sorted.indexOf(ours.name());
+                if (index >= 0 && predicate.decide(sorted, index).acquired()) {
+                    offer();
+                }
+            });
+        }
+
+        /** Tells whenHeld, unless the waiting thread has given the node up already. */
+        private synchronized void offer() {
+            if (!givenUp) {
+                takenOver = whenHeld.test(ours);
+            }
+        }
+
+        /**
+         * From the waiting thread when it fails: true if whenHeld has taken the node over (the caller deletes
+         * it); otherwise whenHeld will not be told any more and the waiting thread deletes it.
+         */
+        synchronized boolean giveUp() {
+            givenUp = true;
+            return takenOver;
         }
     }
 
@@ -202,7 +220,7 @@ final class SequentialNodeQueue {
      * Waits until the node goes, something else happens (its data changes, the connection changes) or the
      * deadline passes; true only if the node is known to be deleted.
      */
-    private boolean waitForDeletion(String other, Deadline deadline, Runnable onDeleted) {
+    private boolean waitForDeletion(String other, Deadline deadline, OnDeleted onDeleted) {
         NodeWatch watch = NodeWatch.open(client, other, onDeleted);
         try {
             if (watch.read() == null) {
