@@ -44,6 +44,15 @@ public interface RecipeBackend extends AutoCloseable {
     /** Stops the server and starts it again with the same data; sessions that reconnect in time survive. */
     void restartServer();
 
+    /**
+     * Stops the server abruptly (its sessions stay in its data); clients see their connection drop and keep
+     * trying until {@link #startServer()}.
+     */
+    void stopServer();
+
+    /** Starts the server stopped by {@link #stopServer()} again with the same data. */
+    void startServer();
+
     /** Stops everything. */
     @Override
     void close();
