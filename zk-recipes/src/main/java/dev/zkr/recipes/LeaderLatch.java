@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -38,7 +37,6 @@ import java.util.function.Predicate;
 public final class LeaderLatch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderLatch.class);
-    private static final long CLOSE_WAIT_MS = 30_000;
 
     private final ZkClient client;
     private final String path;
@@ -141,12 +139,11 @@ public final class LeaderLatch implements AutoCloseable {
             if (kick) {
                 listenerExecutor.kick();
             }
-            if (leading != null) {
-                Connection.awaitQuietly(resignation(leading));
-            }
-            if (node != null) {
-                Connection.awaitQuietly(resignation(node)); // close() may have sent it already
-            }
+            // close() may have sent these deletes already: then this waits for them
+            CompletableFuture<Void> left = CompletableFuture.allOf(
+                    leading == null ? CompletableFuture.completedFuture(null) : resignation(leading),
+                    node == null ? CompletableFuture.completedFuture(null) : resignation(node));
+            Connection.awaitQuietly(left);
             election.leave();
             runner = null;
             stopped.complete(null);
@@ -352,10 +349,9 @@ public final class LeaderLatch implements AutoCloseable {
             t.interrupt();
         }
         if (t != Thread.currentThread()) {
-            Connection.awaitQuietly(stopped.orTimeout(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS));
-        }
-        if (leading != null) {
-            Connection.awaitQuietly(resignation(leading)); // usually done: the runner waited for it too
+            // the runner waits for the deletes too; ours is awaited here as well in case it never saw it
+            Connection.awaitQuietly(leading == null ? stopped
+                    : CompletableFuture.allOf(stopped, resignation(leading)));
         }
     }
 
