@@ -198,6 +198,31 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
     }
 
     @Test
+    void unfairLeaderWhoseDeleteResponseIsLostNeverDeletesTheNextLeadersNode() throws Exception {
+        String p = path("unfair-lost-delete");
+        ZkClient ac = client();
+        ZkClient bc = client();
+        LostResponseClient flaky = new LostResponseClient(ac);
+        LeaderLatch a = latch(flaky, p, "a", false);
+        assertTrue(a.await(WAIT));
+        CompletableFuture<Void> bLeads = new CompletableFuture<>();
+        LeaderLatch b = Recipes.using(bc).leaderLatch(p).id("b").unfair()
+                .onElected(l -> bLeads.complete(null)).start();
+        eventually("b takes part", () -> a.participants().size() == 2);
+        flaky.loseNextDelete(bLeads); // a's delete goes through; a hears ConnectionLoss only once b leads
+        a.close(); // a's retry must see that <path>/leader is b's now and leave it alone
+        assertEquals(1, flaky.lost());
+        bLeads.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertTrue(b.isLeader());
+        dev.zkr.client.Stat leaderNode = bc.exists(p + "/leader");
+        assertNotNull(leaderNode, "a's retried delete removed b's leader node");
+        assertEquals(bc.sessionId(), leaderNode.ephemeralOwner());
+        b.close();
+        assertNoWatches(ac);
+        assertNoWatches(bc);
+    }
+
+    @Test
     void closeWhileDisconnectedLeavesNoNodeAndNoWatch() throws Exception {
         String p = path("close-disconnected");
         ZkClient lc = client(Duration.ofSeconds(30));
