@@ -68,14 +68,15 @@ final class SequentialNodeQueue {
     /**
      * As {@link #acquire(OwnedNode, byte[], Deadline)}; {@code whenHeld} (if not null) is told of the node early,
      * on the client's event thread, when the deletion of the watched node makes it the holder (on the cached
-     * listing, or on the listing sent when the node went), before the waiting thread wakes up. It must not block.
+     * listing, or on the listing sent when the node went), before the waiting thread wakes up, never after this
+     * returns. It must not block.
      * It returns true if it takes the node over: should the waiting thread then fail (interrupt, deadline), the
      * exception propagates as usual but the node is left for the caller to delete.
      */
     OwnedNode acquire(OwnedNode existing, byte[] data, Deadline deadline, Predicate<OwnedNode> whenHeld) {
         OwnedNode ours = existing;
         boolean held = false;
-        OnDeleted lastWait = null;
+        EarlyWord early = new EarlyWord(whenHeld);
         CompletableFuture<Children> relisted = null; // sent by the watch callback when the watched node went
         try {
             while (!deadline.expired()) {
@@ -106,8 +107,7 @@ final class SequentialNodeQueue {
                     List<String> ahead = new ArrayList<>(sorted.subList(0, index + 1));
                     ahead.remove(decision.watch());
                     NodePredicate.Decision next = predicate.decide(ahead, ahead.size() - 1);
-                    OnDeleted onDeleted = new OnDeleted(ours, next.acquired(), whenHeld);
-                    lastWait = onDeleted;
+                    OnDeleted onDeleted = new OnDeleted(ours, next.acquired(), early);
                     if (waitForDeletion(ZkPaths.join(path, decision.watch()), deadline, onDeleted)) {
                         decision = next;
                         // not acquired on the cached listing: the nodes it still names may be gone too: the
@@ -130,7 +130,8 @@ final class SequentialNodeQueue {
             }
             return null;
         } finally {
-            if (!held && ours != null && !(lastWait != null && lastWait.ours.equals(ours) && lastWait.giveUp())) {
+            OwnedNode takenOver = early.finish(); // no early word after this: we hold, or failed
+            if (!held && ours != null && !ours.equals(takenOver)) {
                 Connection.deleteQuietly(client, ours.path(), ours.owner());
             }
         }
@@ -138,30 +139,26 @@ final class SequentialNodeQueue {
 
     /**
      * Runs on the client's event thread when the watched node is deleted: if the cached listing then says we hold,
-     * tells {@code whenHeld} at once; otherwise sends the new listing right away (the waiting thread picks it up
-     * when it wakes, which is once that listing is there) and tells {@code whenHeld} if that listing says we hold.
+     * gives the early word at once; otherwise sends the new listing right away (the waiting thread picks it up
+     * when it wakes, which is once that listing is there) and gives the early word if that listing says we hold.
      */
     private final class OnDeleted implements Supplier<CompletableFuture<?>> {
 
-        final OwnedNode ours;
+        private final OwnedNode ours;
         private final boolean heldOnCachedListing;
-        private final Predicate<OwnedNode> whenHeld;
+        private final EarlyWord early;
         volatile CompletableFuture<Children> relisted;
-        private boolean takenOver; // guarded by this
-        private boolean givenUp; // guarded by this
 
-        OnDeleted(OwnedNode ours, boolean heldOnCachedListing, Predicate<OwnedNode> whenHeld) {
+        OnDeleted(OwnedNode ours, boolean heldOnCachedListing, EarlyWord early) {
             this.ours = ours;
             this.heldOnCachedListing = heldOnCachedListing;
-            this.whenHeld = whenHeld;
+            this.early = early;
         }
 
         @Override
         public CompletableFuture<?> get() {
             if (heldOnCachedListing) {
-                if (whenHeld != null) {
-                    offer();
-                }
+                early.offer(ours);
                 return null;
             }
             CompletableFuture<Children> listing;
@@ -171,31 +168,46 @@ final class SequentialNodeQueue {
                 return null; // e.g. the client is closing: the waiting thread lists (and fails) itself
             }
             relisted = listing;
-            if (whenHeld == null) {
+            if (!early.wanted()) {
                 return listing;
             }
             return listing.thenAccept(children -> {
                 List<String> sorted = ProtectedNames.sortBySequence(children.names());
                 int index = sorted.indexOf(ours.name());
                 if (index >= 0 && predicate.decide(sorted, index).acquired()) {
-                    offer();
+                    early.offer(ours);
                 }
             });
         }
+    }
 
-        /** Tells whenHeld, unless the waiting thread has given the node up already. */
-        private synchronized void offer() {
-            if (!givenUp) {
-                takenOver = whenHeld.test(ours);
+    /**
+     * The early word of one acquire call: watch callbacks offer the node to {@code whenHeld} until the waiting
+     * thread is done; the node it takes over is then the caller's to delete.
+     */
+    private static final class EarlyWord {
+
+        private final Predicate<OwnedNode> whenHeld;
+        private OwnedNode takenOver; // guarded by this
+        private boolean done; // guarded by this
+
+        EarlyWord(Predicate<OwnedNode> whenHeld) {
+            this.whenHeld = whenHeld;
+        }
+
+        boolean wanted() {
+            return whenHeld != null;
+        }
+
+        synchronized void offer(OwnedNode node) {
+            if (whenHeld != null && !done && takenOver == null && whenHeld.test(node)) {
+                takenOver = node;
             }
         }
 
-        /**
-         * From the waiting thread when it fails: true if whenHeld has taken the node over (the caller deletes
-         * it); otherwise whenHeld will not be told any more and the waiting thread deletes it.
-         */
-        synchronized boolean giveUp() {
-            givenUp = true;
+        /** The waiting thread is done (holds or failed): no more offers. Returns the node taken over, if any. */
+        synchronized OwnedNode finish() {
+            done = true;
             return takenOver;
         }
     }
