@@ -51,6 +51,7 @@ public final class LeaderLatch implements AutoCloseable {
     private final Lifecycle lifecycle = new Lifecycle("LeaderLatch");
     private final LinkedBlockingQueue<ConnectionState> events = new LinkedBlockingQueue<>();
     private final ConnectionStateListener onConnection = this::connectionChanged;
+    // complete when the runner has stopped and the deletes it sent are done
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -139,14 +140,14 @@ public final class LeaderLatch implements AutoCloseable {
             if (kick) {
                 listenerExecutor.kick();
             }
-            // close() may have sent these deletes already: then this waits for them
+            // close() may have sent these deletes already; this thread does not wait for them: "stopped" completes
+            // when they are done, so only close() is woken by their responses
             CompletableFuture<Void> left = CompletableFuture.allOf(
                     leading == null ? CompletableFuture.completedFuture(null) : resignation(leading),
                     node == null ? CompletableFuture.completedFuture(null) : resignation(node));
-            Connection.awaitQuietly(left);
             election.leave();
             runner = null;
-            stopped.complete(null);
+            left.whenComplete((v, e) -> stopped.complete(null));
         }
     }
 
@@ -201,7 +202,7 @@ public final class LeaderLatch implements AutoCloseable {
             }
             kick = revokeLocked(); // an early word for a node whose session then went
             leaderNode = node;
-            kick |= listenerExecutor.enqueue(() -> elected.callAll(l -> l.accept(this)));
+            kick |= announce(elected);
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -232,7 +233,15 @@ public final class LeaderLatch implements AutoCloseable {
         }
         leaderNode = null;
         changed.signalAll();
-        return listenerExecutor.enqueue(() -> revoked.callAll(l -> l.accept(this)));
+        return announce(revoked);
+    }
+
+    /**
+     * Under the lock: queues a call of these listeners (none if there are none: no thread is woken for nothing);
+     * true if the listener executor needs a kick.
+     */
+    private boolean announce(Listeners<Consumer<LeaderLatch>> listeners) {
+        return !listeners.isEmpty() && listenerExecutor.enqueue(() -> listeners.callAll(l -> l.accept(this)));
     }
 
     /** Sends the delete of a node we lead or queue with, once: close() and the runner may both ask. */
@@ -349,7 +358,7 @@ public final class LeaderLatch implements AutoCloseable {
             t.interrupt();
         }
         if (t != Thread.currentThread()) {
-            // the runner waits for the deletes too; ours is awaited here as well in case it never saw it
+            // "stopped" covers the deletes the runner sent; ours is awaited as well in case it never saw it
             Connection.awaitQuietly(leading == null ? stopped
                     : CompletableFuture.allOf(stopped, resignation(leading)));
         }

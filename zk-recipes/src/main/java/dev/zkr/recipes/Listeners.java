@@ -60,6 +60,10 @@ final class Listeners<L> {
         }
     }
 
+    boolean isEmpty() {
+        return entries.isEmpty();
+    }
+
     void clear() {
         entries.clear();
     }
