@@ -145,9 +145,12 @@ public final class LeaderLatch implements AutoCloseable {
             CompletableFuture<Void> left = CompletableFuture.allOf(
                     leading == null ? CompletableFuture.completedFuture(null) : resignation(leading),
                     node == null ? CompletableFuture.completedFuture(null) : resignation(node));
-            election.leave();
-            runner = null;
-            left.whenComplete((v, e) -> stopped.complete(null));
+            try {
+                election.leave();
+            } finally {
+                runner = null;
+                left.whenComplete((v, e) -> stopped.complete(null));
+            }
         }
     }
 
