@@ -152,12 +152,22 @@ final class Connection {
     }
 
     private static CompletableFuture<Void> deleteEventually(ZkClient client, String path, long owner, int attempts) {
+        return deleteEventually(client, path, owner, attempts, false);
+    }
+
+    /**
+     * One attempt, then retries while the connection is down. A retry after a lost response (or a version race)
+     * deletes an ephemeral only if our session still owns the node at that path, at the version it read: the first
+     * delete may have been applied and the name taken since by another session.
+     */
+    private static CompletableFuture<Void> deleteEventually(ZkClient client, String path, long owner, int attempts,
+                                                            boolean retry) {
         if (owner != 0 && client.sessionId() != owner) {
             return CompletableFuture.completedFuture(null); // the old session's ephemerals are gone with it
         }
         CompletableFuture<Void> attempt;
         try {
-            attempt = client.deleteAsync(path, -1);
+            attempt = retry && owner != 0 ? deleteIfOwned(client, path, owner) : client.deleteAsync(path, -1);
         } catch (RuntimeException e) {
             attempt = CompletableFuture.failedFuture(e);
         }
@@ -166,9 +176,12 @@ final class Connection {
                 return CompletableFuture.<Void>completedFuture(null);
             }
             RuntimeException cause = ClientSupport.unwrap(err);
+            if (attempts > 1 && cause instanceof ZkException.BadVersion) {
+                return deleteEventually(client, path, owner, attempts - 1, true);
+            }
             if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
                     && attempts > 1) {
-                return whenConnected(client).thenCompose(x -> deleteEventually(client, path, owner, attempts - 1));
+                return whenConnected(client).thenCompose(x -> deleteEventually(client, path, owner, attempts - 1, true));
             }
             if (!(cause instanceof ZkException.NoNode || cause instanceof ZkException.SessionExpired
                     || cause instanceof ZkException.Closed)) {
@@ -176,6 +189,12 @@ final class Connection {
             }
             return CompletableFuture.<Void>completedFuture(null);
         }).thenCompose(f -> f);
+    }
+
+    /** Deletes the node at its current version if {@code owner} owns it; nothing if it is gone or someone else's. */
+    private static CompletableFuture<Void> deleteIfOwned(ZkClient client, String path, long owner) {
+        return client.existsAsync(path, null).thenCompose(stat -> stat == null || stat.ephemeralOwner() != owner
+                ? CompletableFuture.<Void>completedFuture(null) : client.deleteAsync(path, stat.version()));
     }
 
     /** A future completed when the client is next connected (at once if it is). */

@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import org.junit.jupiter.api.Test;
 
@@ -7,9 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GroupMembership: the live view converges, listeners see joins/leaves/crashes, rejoin after expiry, no leaks. */
@@ -17,6 +22,29 @@ public abstract class GroupSuite extends RecipeSuite {
 
     private GroupMembership join(ZkClient c, String p, String id) {
         return Recipes.using(c).group(p).memberId(id).data(id.getBytes(StandardCharsets.UTF_8)).join();
+    }
+
+    @Test
+    void aLeaveWhoseDeleteResponseIsLostNeverDeletesTheNodeOfTheNextMemberOfThatId() throws Exception {
+        String p = path("g-lost-delete");
+        ZkClient ac = client();
+        ZkClient bc = client();
+        LostResponseClient flaky = new LostResponseClient(ac);
+        GroupMembership a = join(flaky, p, "w");
+        CompletableFuture<Void> bJoined = new CompletableFuture<>();
+        flaky.loseNextDelete(bJoined); // a's delete goes through; a hears ConnectionLoss only once b is in as "w"
+        Future<?> leaving = pool.submit(a::close);
+        eventually("a's member node is gone", () -> bc.exists(p + "/w") == null);
+        GroupMembership b = join(bc, p, "w");
+        bJoined.complete(null);
+        leaving.get(30, TimeUnit.SECONDS); // a's retried delete must see that the node is b's now
+        assertEquals(1, flaky.lost());
+        Stat node = bc.exists(p + "/w");
+        assertNotNull(node, "a's retried delete removed b's member node");
+        assertEquals(bc.sessionId(), node.ephemeralOwner());
+        b.close();
+        assertNoWatches(ac);
+        assertNoWatches(bc);
     }
 
     @Test
