@@ -3,6 +3,7 @@ package dev.zkr.recipes;
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.ConnectionStateListener;
+import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.WatchedEvent;
@@ -15,6 +16,7 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +29,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * watches: a broadcast by design). {@link #leave()} deletes the member node and returns once every member has
  * left or died: only the lowest member watches the highest, the others watch the lowest (no herd).
  *
+ * <p>Round trips (requests of one session are answered in order, so pipelined reads see the session's writes):
+ * <ul>
+ * <li>enter: one pipelined round trip — {@code create(path)} (a container; NodeExists is fine),
+ * {@code create(member)}, {@code exists(ready, watch)}, {@code getChildren}. The last to arrive then creates
+ * {@code ready} and marks the lowest member it listed (a {@code setData} that bumps that node's version) in one
+ * multi; the creation wakes everyone else through their exists watch (no re-check).
+ * <li>leave: one pipelined round trip — {@code multi(check(own, version 0), delete(own))}, {@code getChildren},
+ * {@code getData(ready, watch)}: nobody has to list before deleting, since only the marked lowest member fails
+ * the check and keeps its node. The others then set their watch on the lowest ({@code getData}, one more round
+ * trip, off the critical path) and wait for {@code ready} to go. The lowest's listing is answered after the
+ * deletes that were in flight before its check; when it shows the lowest alone, it deletes {@code ready} and
+ * itself in one multi, which wakes everyone (no re-listing). Otherwise it watches the highest, and each time that
+ * one goes it lists again and watches the next highest in the same round trip.
+ * </ul>
+ * The mark is only a shortcut, the listing decides: a marked member that is not the lowest present deletes its
+ * node after all. If the marked member died before the others left, nobody keeps a node: each member deletes its
+ * own and watches the lowest present, and the one whose listing comes back empty deletes {@code ready}.
+ *
  * <p>A member that dies is removed with its session: it counts as left. The last member to leave deletes the
  * ready node so the path can be reused for the next round (start a round only after the previous one left).
  * Not thread-safe: one barrier object per member.
@@ -34,6 +54,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class DoubleBarrier implements AutoCloseable {
 
     static final String READY = "ready";
+    private static final byte[] EMPTY = new byte[0];
+    /** The data the ready node's creator sets on the lowest member's node (its version becomes 1). */
+    private static final byte[] LOWEST = "lowest".getBytes(StandardCharsets.UTF_8);
 
     private final ZkClient client;
     private final String path;
@@ -42,6 +65,10 @@ public final class DoubleBarrier implements AutoCloseable {
     private final String memberId;
     private final int parties;
     private volatile long memberSession;
+    /** The members of the last listing (sorted): leave's first guess of whom to watch. */
+    private volatile List<String> seen = List.of();
+    /** The listing enter returned with (the same list object as {@link #seen} until leave lists). */
+    private volatile List<String> seenAtEnter = List.of();
     private volatile boolean closed;
 
     DoubleBarrier(ZkClient client, String path, int parties, String memberId) {
@@ -63,17 +90,12 @@ public final class DoubleBarrier implements AutoCloseable {
         return enter(Deadline.after(timeout));
     }
 
-    /**
-     * Round trips: the member create, then {@code exists(ready, watch)} and the listing pipelined (one round
-     * trip); the last arrival creates {@code ready}, whose creation wakes the others through their exists watch
-     * (no re-check).
-     */
     private boolean enter(Deadline deadline) {
         checkOpen();
         boolean entered = false;
+        boolean createParent = true;
         try {
             while (true) {
-                ensureMember(deadline);
                 Signal signal = new Signal();
                 AtomicBoolean fired = new AtomicBoolean();
                 AtomicBoolean created = new AtomicBoolean();
@@ -87,16 +109,37 @@ public final class DoubleBarrier implements AutoCloseable {
                 ConnectionStateListener onState = (c, s) -> signal.fire();
                 client.addConnectionStateListener(onState);
                 try {
+                    long session = client.sessionId();
+                    CompletableFuture<Created> mine = null;
+                    if (memberSession != session) {
+                        if (createParent) {
+                            createParent = false;
+                            client.createAsync(path, EMPTY, CreateMode.CONTAINER); // answered before ours: ignored
+                        }
+                        mine = client.createAsync(memberPath, EMPTY, CreateMode.EPHEMERAL);
+                    }
                     CompletableFuture<Stat> readyF = client.existsAsync(readyPath, watcher);
                     CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
+                    if (mine != null) {
+                        Boolean listed = created(mine, session, deadline);
+                        if (listed == null) {
+                            continue; // create again (the watch, if set, is removed below)
+                        }
+                        if (!listed) { // made with its parents after the pipelined reads: read again, same watch
+                            readyF = client.existsAsync(readyPath, watcher);
+                            listing = client.getChildrenAsync(path, null);
+                        }
+                    }
                     Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
+                    List<String> members = membersOf(ClientSupport.await(listing).names());
+                    seen = members;
+                    seenAtEnter = members;
                     if (ready != null) {
                         entered = true; // the barrier is already open (our watch on it is removed below)
                         return true;
                     }
-                    List<String> members = membersOf(ClientSupport.await(listing).names());
                     if (members.size() >= parties) {
-                        createReady(); // its event reaches our exists watch before the response: nothing to remove
+                        open(members); // its event reaches our exists watch before the response: nothing to remove
                         entered = true;
                         return true;
                     }
@@ -109,7 +152,7 @@ public final class DoubleBarrier implements AutoCloseable {
                     }
                     // a connection change or another event: look again
                 } catch (ZkException.NoNode e) {
-                    // the barrier node went (everyone left an earlier round): ensureMember makes ours again
+                    // the barrier node went (everyone left an earlier round): make ours again
                     memberSession = 0;
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                     if (!Connection.recover(client, deadline)) {
@@ -133,6 +176,47 @@ public final class DoubleBarrier implements AutoCloseable {
         }
     }
 
+    /**
+     * Settles our pipelined member create: true if our node is there and the reads pipelined after it saw it,
+     * false if it had to be made again with its parents (read again), null if it must be created again. A
+     * NodeExists may be our own create whose response was lost.
+     */
+    private Boolean created(CompletableFuture<Created> mine, long session, Deadline deadline) {
+        try {
+            ClientSupport.await(mine);
+            memberSession = session;
+            return true;
+        } catch (ZkException.NodeExists e) {
+            Stat stat = client.exists(memberPath);
+            if (stat != null && stat.ephemeralOwner() == session) {
+                memberSession = session; // a create whose response was lost
+                return true;
+            }
+            if (stat != null) {
+                throw new IllegalStateException("member id " + memberId + " is in use at " + path);
+            }
+            return null; // it went meanwhile: create again
+        } catch (ZkException.NoNode e) {
+            ensureMember(deadline); // an ancestor of the barrier is missing too
+            return false;
+        }
+    }
+
+    /**
+     * Opens the barrier: creates {@code ready} and marks the lowest member, in one multi. If the lowest went
+     * meanwhile, {@code ready} is created unmarked (leave then falls back to listing first).
+     */
+    private void open(List<String> members) {
+        try {
+            client.multi(List.of(Op.create(readyPath, EMPTY, CreateMode.PERSISTENT),
+                    Op.setData(ZkPaths.join(path, members.get(0)), LOWEST, -1)));
+        } catch (ZkException.NodeExists e) {
+            // someone else opened it
+        } catch (ZkException.NoNode e) {
+            createReady();
+        }
+    }
+
     /** Leaves and waits until every member has left or died. Honours interrupts. */
     public void leave() {
         leave(Deadline.NONE);
@@ -143,47 +227,228 @@ public final class DoubleBarrier implements AutoCloseable {
         return leave(Deadline.after(timeout));
     }
 
-    /**
-     * Round trips, for all but the lowest member: the listing, then {@code delete(own)}, {@code getData(ready,
-     * watch)} and {@code getData(lowest, watch)} pipelined; the lowest, alone at last, deletes {@code ready} and
-     * itself in one multi, which wakes everyone (no re-listing). The lowest watches the highest and lists again
-     * when it goes. If the lowest dies, the others list again and go on with a new lowest.
-     */
     private boolean leave(Deadline deadline) {
         checkOpen();
         ReadyWatch onReady = new ReadyWatch(); // fires when ready goes: everyone has left
+        Departure departure = new Departure();
+        List<String> previous = seen;
         try {
             while (true) {
-                List<String> members = Connection.retrying(client, deadline, this::members);
                 if (onReady.gone.get()) {
-                    return true; // its event came after the lowest's (the listing's response is later than both)
-                }
-                String mine = memberId;
-                boolean present = members.contains(mine) && memberSession == client.sessionId();
-                if (members.isEmpty() || present && members.size() == 1) {
-                    lastOut(present, deadline);
                     return true;
                 }
-                String lowest = members.get(0);
-                if (present && lowest.equals(mine)) {
-                    if (!waitForDeletion(ZkPaths.join(path, members.get(members.size() - 1)), deadline)) {
+                Look look = new Look(onReady, departure, previous);
+                try {
+                    Boolean done = look.run(deadline);
+                    if (done != null) {
+                        return done;
+                    }
+                    previous = look.next;
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                    if (!Connection.recover(client, deadline)) {
                         return false;
                     }
-                    continue;
-                }
-                Boolean done = awaitLastOut(present, ZkPaths.join(path, lowest), onReady, deadline);
-                if (done == null) {
-                    return false;
-                }
-                if (done) {
-                    return true;
+                    previous = seen;
+                } catch (ZkException.SessionExpired e) {
+                    if (!Connection.awaitConnected(client, deadline)) {
+                        return false;
+                    }
+                } finally {
+                    look.close();
                 }
             }
         } catch (ZkException.ConnectionLoss e) {
             return false; // the deadline passed while disconnected
         } finally {
-            onReady.removeIfSet();
+            onReady.remove();
         }
+    }
+
+    /** How this member departs: with the mark check first, then (if a lower member is present) plainly. */
+    private static final class Departure {
+        /** We are the lowest present: keep our node until the others are gone. */
+        boolean stay;
+        /** Depart only if our node is not marked ({@code check(own, version 0)}); once that failed, plainly. */
+        boolean checked = true;
+    }
+
+    /**
+     * One look of a leave, one pipelined round trip: our departure (if due), the listing, the watched read of
+     * {@code ready} and, when the last listing tells whom we will wait for, the watched read of that member.
+     * Then the wait (setting the watch first if it could not be guessed: one more round trip).
+     */
+    private final class Look {
+        private final ReadyWatch onReady;
+        private final Departure departure;
+        private final List<String> previous;
+        private final Signal signal = new Signal();
+        private final ConnectionStateListener onState = (c, s) -> signal.fire();
+        /** The watched read of the member we wait for (its watch is ours to clean up), if any. */
+        private MemberWatch watch;
+        private boolean keepWatch;
+        /** The members to guess from in the next look. */
+        List<String> next;
+
+        Look(ReadyWatch onReady, Departure departure, List<String> previous) {
+            this.onReady = onReady;
+            this.departure = departure;
+            this.previous = previous;
+            this.next = previous;
+        }
+
+        /** True or false when the leave is done (false: timed out); null to look again. */
+        Boolean run(Deadline deadline) {
+            onReady.signal = signal;
+            client.addConnectionStateListener(onState);
+            long owner = memberSession;
+            boolean present = owner != 0 && owner == client.sessionId();
+            boolean departing = present && !departure.stay;
+            CompletableFuture<?> depart = null;
+            if (departing) {
+                depart = departure.checked ? client.multiAsync(List.of(Op.check(memberPath, 0), Op.delete(memberPath, -1)))
+                        : client.deleteAsync(memberPath, -1);
+            }
+            CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
+            CompletableFuture<NodeData> ready = client.getDataAsync(readyPath, onReady);
+            onReady.read = ready;
+            // a guess only from a listing of this leave (enter's may miss a lower member that came later)
+            if (previous != seenAtEnter) {
+                String guess = present && departure.stay ? highestOther(previous)
+                        : !present || !departure.checked ? lowestOther(previous) : null;
+                if (guess != null) {
+                    watch(guess);
+                }
+            }
+            if (depart != null) {
+                try {
+                    ClientSupport.await(depart);
+                    memberSession = 0;
+                    present = false;
+                } catch (ZkException.BadVersion | ZkException.NoNode e) {
+                    departure.checked = false; // marked (or our node went): the listing decides
+                }
+            }
+            List<String> members = members(listing);
+            seen = members;
+            next = members;
+            boolean readyThere = found(ready);
+            if (readyThere) {
+                onReady.set = true;
+            }
+            if (present && !members.contains(memberId)) {
+                present = false; // gone with a departure whose response was lost
+                memberSession = 0;
+            }
+            if (onReady.gone.get()) {
+                keepWatch = !present; // the lowest we watch went before ready, or with it: its watch fires too
+                return true;
+            }
+            String target;
+            if (!present) {
+                departure.stay = false;
+                if (!readyThere) {
+                    return true; // everyone has left
+                }
+                if (members.isEmpty()) {
+                    lastOut(false, deadline);
+                    return true;
+                }
+                target = members.get(0);
+            } else if (members.size() == 1) {
+                lastOut(true, deadline);
+                return true;
+            } else if (members.get(0).equals(memberId)) {
+                departure.stay = true;
+                target = members.get(members.size() - 1);
+            } else {
+                departure.stay = false; // a lower member is present: depart plainly
+                return null;
+            }
+            if (watch == null || !watch.member.equals(target) || !found(watch.read)) {
+                unwatch(); // a wrong guess (rare: a member we did not list came in)
+                watch(target);
+                if (!found(watch.read)) {
+                    return null; // it went meanwhile: look again
+                }
+            }
+            if (!signal.await(deadline)) {
+                return false;
+            }
+            if (onReady.gone.get()) {
+                keepWatch = !present;
+                return true;
+            }
+            if (watch.fired.get()) {
+                List<String> rest = new ArrayList<>(members);
+                rest.remove(target);
+                next = rest;
+            }
+            return null; // the target left or died, or the connection changed: look again
+        }
+
+        private void watch(String member) {
+            watch = new MemberWatch(member, signal);
+        }
+
+        private void unwatch() {
+            if (watch != null) {
+                watch.drop();
+                watch = null;
+            }
+        }
+
+        /** Removes the state listener and a watch on the target that has not fired (unless it surely will). */
+        void close() {
+            client.removeConnectionStateListener(onState);
+            if (!keepWatch) {
+                unwatch();
+            }
+        }
+    }
+
+    /** A watched read of one member's node, waking a look's signal when it fires. */
+    private final class MemberWatch implements Watcher {
+        final String member;
+        final AtomicBoolean fired = new AtomicBoolean();
+        final CompletableFuture<NodeData> read;
+        private final Signal signal;
+
+        MemberWatch(String member, Signal signal) {
+            this.member = member;
+            this.signal = signal;
+            this.read = client.getDataAsync(ZkPaths.join(path, member), this);
+        }
+
+        @Override
+        public void process(WatchedEvent e) {
+            fired.set(true);
+            signal.fire();
+        }
+
+        /** Removes the watch unless it fired (or the read found nothing). */
+        void drop() {
+            if (!fired.get()) {
+                dropWatch(read, ZkPaths.join(path, member), this);
+            }
+        }
+    }
+
+    private String lowestOther(List<String> members) {
+        for (String m : members) {
+            if (!m.equals(memberId)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private String highestOther(List<String> members) {
+        for (int i = members.size() - 1; i >= 0; i--) {
+            if (!members.get(i).equals(memberId)) {
+                return members.get(i);
+            }
+        }
+        return null;
     }
 
     /**
@@ -211,74 +476,6 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     /**
-     * Leaves (deleting our node if present) and waits for the last one out, who deletes {@code ready} (done:
-     * true), or for the lowest member to go without it (it died: false, list again). Null on timeout.
-     */
-    private Boolean awaitLastOut(boolean present, String lowestPath, ReadyWatch onReady, Deadline deadline) {
-        Signal signal = new Signal();
-        onReady.signal = signal;
-        AtomicBoolean lowestFired = new AtomicBoolean();
-        Watcher onLowest = e -> {
-            lowestFired.set(true);
-            signal.fire();
-        };
-        ConnectionStateListener onState = (c, s) -> signal.fire();
-        client.addConnectionStateListener(onState);
-        boolean lowestSet = false;
-        CompletableFuture<NodeData> ready = null;
-        CompletableFuture<NodeData> lowest = null;
-        try {
-            long owner = memberSession;
-            CompletableFuture<Void> deleted = null;
-            if (present) {
-                memberSession = 0;
-                deleted = client.deleteAsync(memberPath, -1);
-            }
-            ready = client.getDataAsync(readyPath, onReady);
-            lowest = client.getDataAsync(lowestPath, onLowest);
-            if (deleted != null) {
-                try {
-                    ClientSupport.await(deleted);
-                } catch (ZkException.NoNode gone) {
-                    // gone already
-                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                    onReady.set |= settledWithData(ready);
-                    lowestSet = settledWithData(lowest);
-                    if (!Connection.recover(client, deadline)) {
-                        return null;
-                    }
-                    deleteMember(owner, deadline);
-                    return false; // list again
-                }
-            }
-            if (!exists(ready)) {
-                return true; // ready is gone: everyone has left
-            }
-            onReady.set = true;
-            lowestSet = exists(lowest);
-            if (!lowestSet) {
-                lowestFired.set(true);
-                return false; // the lowest left or died: look again
-            }
-            if (!signal.await(deadline)) {
-                return null;
-            }
-            return onReady.gone.get();
-        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            return Connection.recover(client, deadline) ? false : null;
-        } catch (ZkException.Interrupted e) {
-            removeWhenRead(ready, readyPath, onReady); // reads still in flight register their watches later
-            removeWhenRead(lowest, lowestPath, onLowest);
-            throw e;
-        } finally {
-            client.removeConnectionStateListener(onState);
-            if (lowestSet && !lowestFired.get() && !onReady.gone.get()) {
-                Connection.removeWatchQuietly(client, lowestPath, onLowest, WatcherType.DATA);
-            }
-        }
-    }
-
-    /**
      * One leave's watch on {@code ready}: registered again (the same watcher: still one watch) on every look,
      * kept across them, removed when the leave ends if it never fired.
      */
@@ -286,6 +483,7 @@ public final class DoubleBarrier implements AutoCloseable {
         final AtomicBoolean gone = new AtomicBoolean();
         volatile Signal signal;
         volatile boolean set;
+        volatile CompletableFuture<NodeData> read;
 
         @Override
         public void process(WatchedEvent e) {
@@ -299,32 +497,39 @@ public final class DoubleBarrier implements AutoCloseable {
             }
         }
 
-        void removeIfSet() {
-            if (set && !gone.get()) {
+        void remove() {
+            if (gone.get()) {
+                return;
+            }
+            CompletableFuture<NodeData> last = read;
+            if (last != null && !last.isDone()) {
+                removeWhenRead(last, readyPath, this); // an interrupted look: the read registers its watch later
+            } else if (set) {
                 Connection.removeWatchQuietly(client, readyPath, this, WatcherType.DATA);
             }
         }
     }
 
-    /** For a watched read still in flight when the wait is abandoned: removes its watch once it is registered. */
-    private void removeWhenRead(CompletableFuture<NodeData> read, String node, Watcher watcher) {
-        if (read != null && !read.isDone()) {
-            read.whenComplete((d, err) -> {
-                if (err == null) {
-                    client.removeWatchesAsync(node, watcher, WatcherType.DATA, true).exceptionally(x -> null);
-                }
-            });
+    /** Removes the watch a read sets (or will set, if still in flight), unless the read found nothing. */
+    private void dropWatch(CompletableFuture<NodeData> read, String node, Watcher watcher) {
+        if (!read.isDone()) {
+            removeWhenRead(read, node, watcher);
+        } else if (!read.isCompletedExceptionally()) {
+            Connection.removeWatchQuietly(client, node, watcher, WatcherType.DATA);
         }
     }
 
-    /** Waits (bounded, quietly) for a read; true if it found its node (so a watch is set). */
-    private static boolean settledWithData(CompletableFuture<NodeData> read) {
-        Connection.awaitQuietly(read.exceptionally(x -> null));
-        return read.isDone() && !read.isCompletedExceptionally();
+    /** For a watched read still in flight when the wait is abandoned: removes its watch once it is registered. */
+    private void removeWhenRead(CompletableFuture<NodeData> read, String node, Watcher watcher) {
+        read.whenComplete((d, err) -> {
+            if (err == null) {
+                client.removeWatchesAsync(node, watcher, WatcherType.DATA, true).exceptionally(x -> null);
+            }
+        });
     }
 
     /** True if the read found the node (a watch is then set), false on NoNode. */
-    private static boolean exists(CompletableFuture<NodeData> read) {
+    private static boolean found(CompletableFuture<NodeData> read) {
         try {
             ClientSupport.await(read);
             return true;
@@ -333,21 +538,10 @@ public final class DoubleBarrier implements AutoCloseable {
         }
     }
 
-    private boolean waitForDeletion(String node, Deadline deadline) {
-        NodeWatch watch = NodeWatch.open(client, node);
+    /** Member ids of a listing, sorted; none if the barrier node is gone. */
+    private static List<String> members(CompletableFuture<Children> listing) {
         try {
-            return watch.read() == null || watch.await(deadline);
-        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            return Connection.recover(client, deadline);
-        } finally {
-            watch.close();
-        }
-    }
-
-    /** Member ids present, sorted; the ready node excluded. */
-    private List<String> members() {
-        try {
-            return membersOf(client.getChildren(path));
+            return membersOf(ClientSupport.await(listing).names());
         } catch (ZkException.NoNode e) {
             return List.of();
         }
