@@ -120,6 +120,12 @@ public final class DoubleBarrier implements AutoCloseable {
                     }
                     CompletableFuture<Stat> readyF = client.existsAsync(readyPath, watcher);
                     CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
+                    try {
+                        ClientSupport.await(answered(listing)); // and so the requests before it
+                    } catch (ZkException.Interrupted e) {
+                        removeWhenRead(readyF, readyPath, watcher); // registered later, if still in flight
+                        throw e;
+                    }
                     if (mine != null) {
                         Boolean listed = created(mine, session, deadline);
                         if (listed == null) {
@@ -275,7 +281,8 @@ public final class DoubleBarrier implements AutoCloseable {
     /**
      * One look of a leave, one pipelined round trip: our departure (if due), the listing, the watched read of
      * {@code ready} and, when the last listing tells whom we will wait for, the watched read of that member.
-     * Then the wait (setting the watch first if it could not be guessed: one more round trip).
+     * Then the wait (setting the watch while waiting if it could not be guessed: one more round trip, but no
+     * extra wake-up).
      */
     private final class Look {
         private final ReadyWatch onReady;
@@ -319,6 +326,7 @@ public final class DoubleBarrier implements AutoCloseable {
                     watch(guess);
                 }
             }
+            ClientSupport.await(answered(watch != null ? watch.read : ready)); // the last: all are answered
             if (depart != null) {
                 try {
                     ClientSupport.await(depart);
@@ -365,11 +373,13 @@ public final class DoubleBarrier implements AutoCloseable {
                 return null;
             }
             if (watch == null || !watch.member.equals(target) || !found(watch.read)) {
-                unwatch(); // a wrong guess (rare: a member we did not list came in)
-                watch(target);
-                if (!found(watch.read)) {
-                    return null; // it went meanwhile: look again
-                }
+                unwatch(); // no guess, or a wrong one (rare: a member we did not list came in)
+                watch(target); // answered while we wait; if it finds nothing (or fails) it wakes us
+                watch.read.whenComplete((d, e) -> {
+                    if (e != null) {
+                        signal.fire();
+                    }
+                });
             }
             if (!signal.await(deadline)) {
                 return false;
@@ -377,6 +387,9 @@ public final class DoubleBarrier implements AutoCloseable {
             if (onReady.gone.get()) {
                 keepWatch = !present;
                 return true;
+            }
+            if (watch.read.isCompletedExceptionally()) {
+                return null; // it went before our read: look again
             }
             if (watch.fired.get()) {
                 List<String> rest = new ArrayList<>(members);
@@ -520,12 +533,20 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     /** For a watched read still in flight when the wait is abandoned: removes its watch once it is registered. */
-    private void removeWhenRead(CompletableFuture<NodeData> read, String node, Watcher watcher) {
+    private void removeWhenRead(CompletableFuture<?> read, String node, Watcher watcher) {
         read.whenComplete((d, err) -> {
             if (err == null) {
                 client.removeWatchesAsync(node, watcher, WatcherType.DATA, true).exceptionally(x -> null);
             }
         });
+    }
+
+    /**
+     * A future completed (normally) once the given one is answered either way: waiting for the last request of a
+     * pipeline waits for all of them (one session's requests are answered in order), with one wake-up.
+     */
+    private static CompletableFuture<Void> answered(CompletableFuture<?> last) {
+        return last.handle((v, e) -> null);
     }
 
     /** True if the read found the node (a watch is then set), false on NoNode. */
