@@ -6,6 +6,7 @@ import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
 import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Parents;
@@ -120,8 +121,9 @@ public final class DoubleBarrier implements AutoCloseable {
                     }
                     CompletableFuture<Stat> readyF = client.existsAsync(readyPath, watcher);
                     CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
+                    CompletableFuture<Boolean> opened = openIfComplete(mine, readyF, listing);
                     try {
-                        ClientSupport.await(answered(listing)); // and so the requests before it
+                        ClientSupport.await(answered(opened)); // and so the requests before it
                     } catch (ZkException.Interrupted e) {
                         removeWhenRead(readyF, readyPath, watcher); // registered later, if still in flight
                         throw e;
@@ -134,6 +136,7 @@ public final class DoubleBarrier implements AutoCloseable {
                         if (!listed) { // made with its parents after the pipelined reads: read again, same watch
                             readyF = client.existsAsync(readyPath, watcher);
                             listing = client.getChildrenAsync(path, null);
+                            opened = CompletableFuture.completedFuture(false);
                         }
                     }
                     Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
@@ -145,7 +148,9 @@ public final class DoubleBarrier implements AutoCloseable {
                         return true;
                     }
                     if (members.size() >= parties) {
-                        open(members); // its event reaches our exists watch before the response: nothing to remove
+                        if (!ClientSupport.await(opened)) {
+                            ClientSupport.await(open(members));
+                        } // the creation reaches our exists watch before the response: nothing to remove
                         entered = true;
                         return true;
                     }
@@ -209,17 +214,51 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     /**
+     * Once the pipelined enter is answered: if our node is there, the barrier not open yet and the listing shows
+     * every party, opens it right away from the client's callback thread (sparing the critical path a wake-up of
+     * ours). True if it did; false if there was nothing to open or the look itself failed (the caller sorts it
+     * out from the same answers).
+     */
+    private CompletableFuture<Boolean> openIfComplete(CompletableFuture<Created> mine, CompletableFuture<Stat> ready,
+                                                      CompletableFuture<Children> listing) {
+        return listing.handle((children, error) -> {
+            if (error != null || (mine != null && mine.isCompletedExceptionally())
+                    || ready.isCompletedExceptionally() || ready.getNow(null) != null) {
+                return CompletableFuture.completedFuture(false);
+            }
+            List<String> members = membersOf(children.names());
+            if (members.size() < parties) {
+                return CompletableFuture.completedFuture(false);
+            }
+            return open(members).thenApply(v -> true);
+        }).thenCompose(f -> f);
+    }
+
+    /**
      * Opens the barrier: creates {@code ready} and marks the lowest member, in one multi. If the lowest went
      * meanwhile, {@code ready} is created unmarked (leave then falls back to listing first).
      */
-    private void open(List<String> members) {
-        try {
-            client.multi(List.of(Op.create(readyPath, EMPTY, CreateMode.PERSISTENT),
-                    Op.setData(ZkPaths.join(path, members.get(0)), LOWEST, -1)));
-        } catch (ZkException.NodeExists e) {
-            // someone else opened it
-        } catch (ZkException.NoNode e) {
-            createReady();
+    private CompletableFuture<Void> open(List<String> members) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        client.multiAsync(List.of(Op.create(readyPath, EMPTY, CreateMode.PERSISTENT),
+                Op.setData(ZkPaths.join(path, members.get(0)), LOWEST, -1))).whenComplete((r, error) -> {
+                    if (error != null && ClientSupport.unwrap(error) instanceof ZkException.NoNode) {
+                        client.createAsync(readyPath, EMPTY, CreateMode.PERSISTENT)
+                                .whenComplete((c, e) -> settleOpen(done, e));
+                    } else {
+                        settleOpen(done, error);
+                    }
+                });
+        return done;
+    }
+
+    /** Completes an opening: done unless it failed otherwise than with NodeExists (someone else opened it). */
+    private static void settleOpen(CompletableFuture<Void> done, Throwable error) {
+        RuntimeException cause = error == null ? null : ClientSupport.unwrap(error);
+        if (cause == null || cause instanceof ZkException.NodeExists) {
+            done.complete(null);
+        } else {
+            done.completeExceptionally(cause);
         }
     }
 
@@ -326,7 +365,13 @@ public final class DoubleBarrier implements AutoCloseable {
                     watch(guess);
                 }
             }
-            ClientSupport.await(answered(watch != null ? watch.read : ready)); // the last: all are answered
+            CompletableFuture<CompletableFuture<List<OpResult>>> early =
+                    lastOutIfAlone(present, depart, listing, watch != null ? watch.read : ready);
+            CompletableFuture<List<OpResult>> sent = ClientSupport.await(early); // all answered (the last was)
+            if (sent != null) {
+                lastOut(true, deadline, sent); // alone and present: sent as soon as the answers came
+                return true;
+            }
             if (depart != null) {
                 try {
                     ClientSupport.await(depart);
@@ -358,12 +403,12 @@ public final class DoubleBarrier implements AutoCloseable {
                     return true; // everyone has left
                 }
                 if (members.isEmpty()) {
-                    lastOut(false, deadline);
+                    lastOut(false, deadline, null);
                     return true;
                 }
                 target = members.get(0);
             } else if (members.size() == 1) {
-                lastOut(true, deadline);
+                lastOut(true, deadline, null);
                 return true;
             } else if (members.get(0).equals(memberId)) {
                 departure.stay = true;
@@ -465,16 +510,50 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     /**
-     * The last one out: deletes {@code ready} and its node (if present) together; {@code ready} first, so the
-     * others' watches on it fire before their watches on our node.
+     * Once a look is answered: if it shows us present (we did not depart, or our checked departure found us
+     * marked) and alone, sends the last-out multi right away from the client's callback thread, sparing the
+     * critical path a wake-up of ours. Completes with that multi's future, or null if it sent nothing.
      */
-    private void lastOut(boolean present, Deadline deadline) {
+    private CompletableFuture<CompletableFuture<List<OpResult>>> lastOutIfAlone(boolean present, CompletableFuture<?> depart,
+                                                            CompletableFuture<Children> listing,
+                                                            CompletableFuture<?> last) {
+        long owner = memberSession;
+        return last.handle((v, e) -> {
+            if (!present) {
+                return null;
+            }
+            boolean stayed = depart == null || (depart.isCompletedExceptionally()
+                    && failure(depart) instanceof ZkException.BadVersion);
+            if (!stayed || listing.isCompletedExceptionally() || owner != client.sessionId()
+                    || !membersOf(listing.join().names()).equals(List.of(memberId))) {
+                return null;
+            }
+            return client.multiAsync(List.of(Op.delete(readyPath, -1), Op.delete(memberPath, -1)));
+        });
+    }
+
+    private static Throwable failure(CompletableFuture<?> f) {
+        try {
+            f.join();
+            return null;
+        } catch (RuntimeException e) {
+            return ClientSupport.unwrap(e);
+        }
+    }
+
+    /**
+     * The last one out: deletes {@code ready} and its node (if present) together; {@code ready} first, so the
+     * others' watches on it fire before their watches on our node. {@code sent}: that multi if already sent.
+     */
+    private void lastOut(boolean present, Deadline deadline, CompletableFuture<List<OpResult>> sent) {
         long owner = memberSession;
         memberSession = 0;
         if (present && owner == client.sessionId()) {
             try {
-                Connection.retrying(client, deadline,
-                        () -> client.multi(List.of(Op.delete(readyPath, -1), Op.delete(memberPath, -1))));
+                if (sent == null || !settled(sent, deadline)) {
+                    Connection.retrying(client, deadline,
+                            () -> client.multi(List.of(Op.delete(readyPath, -1), Op.delete(memberPath, -1))));
+                }
                 return;
             } catch (ZkException.NoNode e) {
                 // ready (or our node) is gone already: delete what is left below
@@ -485,6 +564,19 @@ public final class DoubleBarrier implements AutoCloseable {
             client.delete(readyPath, -1);
         } catch (ZkException.NoNode | ZkException.ConnectionLoss e) {
             // already gone, or someone else will
+        }
+    }
+
+    /** Awaits a request already sent; false if its answer was lost (the connection is back: send it again). */
+    private boolean settled(CompletableFuture<?> sent, Deadline deadline) {
+        try {
+            ClientSupport.await(sent);
+            return true;
+        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+            if (!Connection.recover(client, deadline)) {
+                throw e;
+            }
+            return false;
         }
     }
 
@@ -600,14 +692,6 @@ public final class DoubleBarrier implements AutoCloseable {
                     throw e;
                 }
             }
-        }
-    }
-
-    private void createReady() {
-        try {
-            client.create(readyPath, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER);
-        } catch (ZkException.NodeExists e) {
-            // someone else made it
         }
     }
 
