@@ -122,7 +122,17 @@ public final class DoubleBarrier implements AutoCloseable {
                     CompletableFuture<Stat> readyF = client.existsAsync(readyPath, watcher);
                     CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
                     CompletableFuture<Boolean> opened = openIfComplete(mine, readyF, listing);
+                    CompletableFuture<Created> ours = mine;
+                    CompletableFuture<Stat> readyAnswer = readyF;
+                    CompletableFuture<Children> listingAnswer = listing;
+                    CompletableFuture<Boolean> openAnswer = opened;
+                    answered(opened).thenRun(() -> {
+                        if (!waiting(ours, readyAnswer, listingAnswer, openAnswer)) {
+                            signal.fire(); // the answers need us; otherwise only ready's creation wakes us
+                        }
+                    });
                     try {
+                        signal.await(deadline); // if it timed out, the answers decide (and we wait no more)
                         ClientSupport.await(answered(opened)); // and so the requests before it
                     } catch (ZkException.Interrupted e) {
                         removeWhenRead(readyF, readyPath, watcher); // registered later, if still in flight
@@ -232,6 +242,15 @@ public final class DoubleBarrier implements AutoCloseable {
             }
             return open(members).thenApply(v -> true);
         }).thenCompose(f -> f);
+    }
+
+    /** True if a pipelined enter was answered as expected while not all have arrived: we only wait for ready. */
+    private boolean waiting(CompletableFuture<Created> mine, CompletableFuture<Stat> ready,
+                            CompletableFuture<Children> listing, CompletableFuture<Boolean> opened) {
+        return (mine == null || !mine.isCompletedExceptionally()) && !ready.isCompletedExceptionally()
+                && ready.join() == null && !listing.isCompletedExceptionally()
+                && membersOf(listing.join().names()).size() < parties
+                && !opened.isCompletedExceptionally() && !opened.join();
     }
 
     /**
