@@ -286,7 +286,10 @@ public final class DoubleBarrier implements AutoCloseable {
         leave(Deadline.NONE);
     }
 
-    /** Leaves and waits at most {@code timeout} for the others; false on timeout (this member has left). */
+    /**
+     * Leaves and waits at most {@code timeout} for the others; false on timeout (this member has left all the
+     * same, even the lowest, which otherwise stays until the others are gone).
+     */
     public boolean leave(Duration timeout) {
         return leave(Deadline.after(timeout));
     }
@@ -294,6 +297,23 @@ public final class DoubleBarrier implements AutoCloseable {
     private boolean leave(Deadline deadline) {
         checkOpen();
         ReadyWatch onReady = new ReadyWatch(); // fires when ready goes: everyone has left
+        boolean out = false;
+        try {
+            out = leave(onReady, deadline);
+            return out;
+        } finally {
+            onReady.remove();
+            if (!out) {
+                long owner = memberSession; // timed out or interrupted: leave anyway (the lowest too)
+                memberSession = 0;
+                if (owner != 0) {
+                    Connection.deleteQuietly(client, memberPath, owner);
+                }
+            }
+        }
+    }
+
+    private boolean leave(ReadyWatch onReady, Deadline deadline) {
         Departure departure = new Departure();
         List<String> previous = seen;
         try {
@@ -323,8 +343,6 @@ public final class DoubleBarrier implements AutoCloseable {
             }
         } catch (ZkException.ConnectionLoss e) {
             return false; // the deadline passed while disconnected
-        } finally {
-            onReady.remove();
         }
     }
 
