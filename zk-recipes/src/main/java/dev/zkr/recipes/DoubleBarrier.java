@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The classic double barrier. {@link #enter()} creates this member's ephemeral node and returns once
@@ -316,18 +317,21 @@ public final class DoubleBarrier implements AutoCloseable {
     private boolean leave(ReadyWatch onReady, Deadline deadline) {
         Departure departure = new Departure();
         List<String> previous = seen;
+        Look successor = null; // a look the last one sent from the callback thread, not yet run
         try {
             while (true) {
                 if (onReady.gone.get()) {
                     return true;
                 }
-                Look look = new Look(onReady, departure, previous);
+                Look look = successor != null ? successor : new Look(onReady, departure, previous);
+                successor = null;
                 try {
                     Boolean done = look.run(deadline);
                     if (done != null) {
                         return done;
                     }
                     previous = look.next;
+                    successor = look.takeSuccessor();
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                     if (!Connection.recover(client, deadline)) {
                         return false;
@@ -349,16 +353,17 @@ public final class DoubleBarrier implements AutoCloseable {
     /** How this member departs: with the mark check first, then (if a lower member is present) plainly. */
     private static final class Departure {
         /** We are the lowest present: keep our node until the others are gone. */
-        boolean stay;
+        volatile boolean stay;
         /** Depart only if our node is not marked ({@code check(own, version 0)}); once that failed, plainly. */
-        boolean checked = true;
+        volatile boolean checked = true;
     }
 
     /**
-     * One look of a leave, one pipelined round trip: our departure (if due), the listing, the watched read of
-     * {@code ready} and, when the last listing tells whom we will wait for, the watched read of that member.
-     * Then the wait (setting the watch while waiting if it could not be guessed: one more round trip, but no
-     * extra wake-up).
+     * One look of a leave, one pipelined round trip sent when the look is made: our departure (if due), the
+     * listing, the watched read of {@code ready} and, when the last listing tells whom we will wait for, the
+     * watched read of that member. {@link #run} then decides and waits (setting the watch while waiting if it could
+     * not be guessed: one more round trip, but no extra wake-up). A lowest member woken by the highest's deletion
+     * makes its next look at once from the client's callback thread (no wake-up of ours on the critical path).
      */
     private final class Look {
         private final ReadyWatch onReady;
@@ -366,44 +371,56 @@ public final class DoubleBarrier implements AutoCloseable {
         private final List<String> previous;
         private final Signal signal = new Signal();
         private final ConnectionStateListener onState = (c, s) -> signal.fire();
+        private final boolean wasPresent;
+        private final CompletableFuture<?> depart;
+        private final CompletableFuture<Children> listing;
+        private final CompletableFuture<NodeData> ready;
+        private final CompletableFuture<CompletableFuture<List<OpResult>>> early;
         /** The watched read of the member we wait for (its watch is ours to clean up), if any. */
         private MemberWatch watch;
         private boolean keepWatch;
         /** The members to guess from in the next look. */
-        List<String> next;
+        volatile List<String> next;
+        /** The next look, made when the highest we (the lowest) wait for goes; guarded by this look. */
+        private Look successor;
+        private boolean closed;
+        private boolean handedOver;
 
         Look(ReadyWatch onReady, Departure departure, List<String> previous) {
             this.onReady = onReady;
             this.departure = departure;
             this.previous = previous;
             this.next = previous;
-        }
-
-        /** True or false when the leave is done (false: timed out); null to look again. */
-        Boolean run(Deadline deadline) {
             onReady.signal = signal;
             client.addConnectionStateListener(onState);
             long owner = memberSession;
             boolean present = owner != 0 && owner == client.sessionId();
-            boolean departing = present && !departure.stay;
-            CompletableFuture<?> depart = null;
-            if (departing) {
-                depart = departure.checked ? client.multiAsync(List.of(Op.check(memberPath, 0), Op.delete(memberPath, -1)))
+            wasPresent = present;
+            boolean stay = departure.stay;
+            if (present && !stay) {
+                depart = departure.checked
+                        ? client.multiAsync(List.of(Op.check(memberPath, 0), Op.delete(memberPath, -1)))
                         : client.deleteAsync(memberPath, -1);
+            } else {
+                depart = null;
             }
-            CompletableFuture<Children> listing = client.getChildrenAsync(path, null);
-            CompletableFuture<NodeData> ready = client.getDataAsync(readyPath, onReady);
+            listing = client.getChildrenAsync(path, null);
+            ready = client.getDataAsync(readyPath, onReady);
             onReady.read = ready;
             // a guess only from a listing of this leave (enter's may miss a lower member that came later)
             if (previous != seenAtEnter) {
-                String guess = present && departure.stay ? highestOther(previous)
+                String guess = present && stay ? highestOther(previous)
                         : !present || !departure.checked ? lowestOther(previous) : null;
                 if (guess != null) {
                     watch(guess);
                 }
             }
-            CompletableFuture<CompletableFuture<List<OpResult>>> early =
-                    lastOutIfAlone(present, depart, listing, watch != null ? watch.read : ready);
+            early = lastOutIfAlone(present, depart, listing, watch != null ? watch.read : ready);
+        }
+
+        /** True or false when the leave is done (false: timed out); null to look again. */
+        Boolean run(Deadline deadline) {
+            boolean present = wasPresent;
             CompletableFuture<List<OpResult>> sent = ClientSupport.await(early); // all answered (the last was)
             if (sent != null) {
                 lastOut(true, deadline, sent); // alone and present: sent as soon as the answers came
@@ -463,6 +480,9 @@ public final class DoubleBarrier implements AutoCloseable {
                     }
                 });
             }
+            if (present) {
+                watch.onDeletion = this::lookAgainAtOnce;
+            }
             if (!signal.await(deadline)) {
                 return false;
             }
@@ -479,6 +499,23 @@ public final class DoubleBarrier implements AutoCloseable {
                 next = rest;
             }
             return null; // the target left or died, or the connection changed: look again
+        }
+
+        /** On the callback thread, when the highest we wait for (as the lowest) is deleted: the next look. */
+        private synchronized void lookAgainAtOnce(String gone) {
+            if (closed) {
+                return;
+            }
+            List<String> rest = new ArrayList<>(next);
+            rest.remove(gone);
+            next = rest;
+            successor = new Look(onReady, departure, rest);
+        }
+
+        /** The look made at once when our target went, now the caller's to run and close; null if none. */
+        synchronized Look takeSuccessor() {
+            handedOver = true;
+            return successor;
         }
 
         private void watch(String member) {
@@ -498,6 +535,14 @@ public final class DoubleBarrier implements AutoCloseable {
             if (!keepWatch) {
                 unwatch();
             }
+            Look orphan;
+            synchronized (this) {
+                closed = true;
+                orphan = handedOver ? null : successor;
+            }
+            if (orphan != null) {
+                orphan.close(); // made just as we gave up: its watches and listener go too
+            }
         }
     }
 
@@ -514,9 +559,16 @@ public final class DoubleBarrier implements AutoCloseable {
             this.read = client.getDataAsync(ZkPaths.join(path, member), this);
         }
 
+        /** Called (before the wake-up) when the node is deleted, if set. */
+        volatile Consumer<String> onDeletion;
+
         @Override
         public void process(WatchedEvent e) {
             fired.set(true);
+            Consumer<String> then = onDeletion;
+            if (then != null && e.type() == WatchedEvent.Type.NODE_DELETED) {
+                then.accept(member);
+            }
             signal.fire();
         }
 
