@@ -45,7 +45,12 @@ import java.util.function.Consumer;
  * itself in one multi, which wakes everyone (no re-listing). Otherwise it watches the highest, and each time that
  * one goes it lists again and watches the next highest in the same round trip.
  * </ul>
- * The mark is only a shortcut, the listing decides: a marked member that is not the lowest present deletes its
+ * Wake-ups of the caller's thread are what the critical path pays for besides round trips, so: a waiting member
+ * is woken once, by {@code ready}'s creation, unless its enter's answers need it; the last to arrive creates
+ * {@code ready} from the client's callback thread as soon as its listing is answered; the lowest sends its
+ * last-out multi the same way, and when woken by the highest's deletion sends its next look from the watcher.
+ *
+ * <p>The mark is only a shortcut, the listing decides: a marked member that is not the lowest present deletes its
  * node after all. If the marked member died before the others left, nobody keeps a node: each member deletes its
  * own and watches the lowest present, and the one whose listing comes back empty deletes {@code ready}.
  *
@@ -67,10 +72,6 @@ public final class DoubleBarrier implements AutoCloseable {
     private final String memberId;
     private final int parties;
     private volatile long memberSession;
-    /** The members of the last listing (sorted): leave's first guess of whom to watch. */
-    private volatile List<String> seen = List.of();
-    /** The listing enter returned with (the same list object as {@link #seen} until leave lists). */
-    private volatile List<String> seenAtEnter = List.of();
     private volatile boolean closed;
 
     DoubleBarrier(ZkClient client, String path, int parties, String memberId) {
@@ -152,8 +153,6 @@ public final class DoubleBarrier implements AutoCloseable {
                     }
                     Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
                     List<String> members = membersOf(ClientSupport.await(listing).names());
-                    seen = members;
-                    seenAtEnter = members;
                     if (ready != null) {
                         entered = true; // the barrier is already open (our watch on it is removed below)
                         return true;
@@ -316,7 +315,7 @@ public final class DoubleBarrier implements AutoCloseable {
 
     private boolean leave(ReadyWatch onReady, Deadline deadline) {
         Departure departure = new Departure();
-        List<String> previous = seen;
+        List<String> previous = List.of(); // the last listing of this leave: whom to watch, guessed from it
         Look successor = null; // a look the last one sent from the callback thread, not yet run
         try {
             while (true) {
@@ -336,7 +335,7 @@ public final class DoubleBarrier implements AutoCloseable {
                     if (!Connection.recover(client, deadline)) {
                         return false;
                     }
-                    previous = seen;
+                    previous = List.of();
                 } catch (ZkException.SessionExpired e) {
                     if (!Connection.awaitConnected(client, deadline)) {
                         return false;
@@ -407,13 +406,10 @@ public final class DoubleBarrier implements AutoCloseable {
             listing = client.getChildrenAsync(path, null);
             ready = client.getDataAsync(readyPath, onReady);
             onReady.read = ready;
-            // a guess only from a listing of this leave (enter's may miss a lower member that came later)
-            if (previous != seenAtEnter) {
-                String guess = present && stay ? highestOther(previous)
-                        : !present || !departure.checked ? lowestOther(previous) : null;
-                if (guess != null) {
-                    watch(guess);
-                }
+            String guess = present && stay ? highestOther(previous)
+                    : !present || !departure.checked ? lowestOther(previous) : null;
+            if (guess != null) {
+                watch(guess);
             }
             early = lastOutIfAlone(present, depart, listing, watch != null ? watch.read : ready);
         }
@@ -436,7 +432,6 @@ public final class DoubleBarrier implements AutoCloseable {
                 }
             }
             List<String> members = members(listing);
-            seen = members;
             next = members;
             boolean readyThere = found(ready);
             if (readyThere) {
@@ -566,10 +561,13 @@ public final class DoubleBarrier implements AutoCloseable {
         public void process(WatchedEvent e) {
             fired.set(true);
             Consumer<String> then = onDeletion;
-            if (then != null && e.type() == WatchedEvent.Type.NODE_DELETED) {
-                then.accept(member);
+            try {
+                if (then != null && e.type() == WatchedEvent.Type.NODE_DELETED) {
+                    then.accept(member);
+                }
+            } finally {
+                signal.fire();
             }
-            signal.fire();
         }
 
         /** Removes the watch unless it fired (or the read found nothing). */
@@ -603,9 +601,9 @@ public final class DoubleBarrier implements AutoCloseable {
      * marked) and alone, sends the last-out multi right away from the client's callback thread, sparing the
      * critical path a wake-up of ours. Completes with that multi's future, or null if it sent nothing.
      */
-    private CompletableFuture<CompletableFuture<List<OpResult>>> lastOutIfAlone(boolean present, CompletableFuture<?> depart,
-                                                            CompletableFuture<Children> listing,
-                                                            CompletableFuture<?> last) {
+    private CompletableFuture<CompletableFuture<List<OpResult>>> lastOutIfAlone(
+            boolean present, CompletableFuture<?> depart, CompletableFuture<Children> listing,
+            CompletableFuture<?> last) {
         long owner = memberSession;
         return last.handle((v, e) -> {
             if (!present) {
