@@ -95,6 +95,23 @@ final class ApacheKvClient implements KvClient {
     }
 
     @Override
+    public void delete(String path) {
+        blocking(() -> {
+            zk.delete(path, -1);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean watchDeletion(String path, Runnable onDeleted) {
+        return blocking(() -> zk.exists(path, event -> {
+            if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+                onDeleted.run();
+            }
+        })) != null;
+    }
+
+    @Override
     public void close() {
         close(zk);
     }

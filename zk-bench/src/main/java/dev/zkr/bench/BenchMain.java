@@ -77,6 +77,9 @@ public final class BenchMain {
             if (options.runs("setdata")) {
                 setData();
             }
+            if (options.runs("notify")) {
+                deleteNotify();
+            }
             if (options.runs("getdata")) {
                 serverScenario("getdata", "async getData 100 B, 4 clients × 200 in flight", "reads/s",
                         ServerScenarios::asyncReads);
@@ -217,6 +220,14 @@ public final class BenchMain {
             Latencies l = ServerScenarios.syncSetData(flavor, cs, root, window());
             return new Measurement[] {Measurement.of(l.percentileMillis(50)), Measurement.of(l.percentileMillis(99))};
         });
+    }
+
+    private void deleteNotify() {
+        ResultTable.Row p50 = table.row("delete → another session's watch fires, p50 (floor of a handoff)", "ms",
+                false, false);
+        rounds("notify", List.of(p50), List.of(Column.ZKR, Column.ZOOKEEPER), (column, flavor, cs, root) ->
+                new Measurement[] {Measurement.of(
+                        ServerScenarios.deleteNotify(flavor, cs, root, window()).percentileMillis(50))});
     }
 
     private void bigTree() {

@@ -30,6 +30,15 @@ interface KvClient extends AutoCloseable {
     /** Blocking create of a PERSISTENT node and its missing parents; an existing node is fine. */
     void ensurePath(String path, byte[] data);
 
+    /** Blocking delete at any version. */
+    void delete(String path);
+
+    /**
+     * Blocking exists with a one-shot watch; {@code onDeleted} runs (on the client's event thread) when the node is
+     * deleted. Returns false, setting no watch, if the node does not exist.
+     */
+    boolean watchDeletion(String path, Runnable onDeleted);
+
     @Override
     void close();
 

@@ -103,6 +103,42 @@ final class ServerScenarios {
         return latencies;
     }
 
+    /**
+     * The floor of every recipe handoff: session A deletes a node that session B watches; one sample is the time
+     * from A's delete call until B's watch fires. A lock handoff, an election handover or a barrier step each cost
+     * at least this (one fsynced write, then a notification to another session).
+     */
+    static Latencies deleteNotify(ServerFlavor flavor, String connectString, String root, Window window) {
+        Latencies latencies = new Latencies();
+        try (KvClient a = flavor.connect(connectString, CONNECT);
+             KvClient b = flavor.connect(connectString, CONNECT)) {
+            a.ensurePath(root + "/notify", new byte[0]);
+            String node = root + "/notify/n";
+            Workers.run("notify", 1, window, w -> {
+                java.util.concurrent.BlockingQueue<Long> fired = new java.util.concurrent.LinkedBlockingQueue<>();
+                while (!window.stopped()) {
+                    a.ensurePath(node, new byte[0]);
+                    if (!b.watchDeletion(node, () -> fired.offer(System.nanoTime()))) {
+                        throw new IllegalStateException("watched node " + node + " is missing");
+                    }
+                    long t0 = System.nanoTime();
+                    a.delete(node);
+                    Long t1 = fired.poll(CONNECT.toMillis(), TimeUnit.MILLISECONDS);
+                    if (t1 == null) {
+                        throw new IllegalStateException("no deletion event within " + CONNECT);
+                    }
+                    if (window.measuring()) {
+                        latencies.record(t1 - t0);
+                    }
+                }
+            });
+        }
+        if (window.failure() != null) {
+            throw new IllegalStateException(describe(window.failure()), window.failure());
+        }
+        return latencies;
+    }
+
     /** CLIENTS sessions, each keeping IN_FLIGHT async operations outstanding (a Semaphore per client). */
     static Measurement asyncLoad(ServerFlavor flavor, String connectString, Window window, Issue issue) {
         List<KvClient> clients = new ArrayList<>();

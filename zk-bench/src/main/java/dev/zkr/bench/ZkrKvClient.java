@@ -3,6 +3,7 @@ package dev.zkr.bench;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
+import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 
@@ -64,6 +65,20 @@ final class ZkrKvClient implements KvClient {
         } catch (ZkException.NodeExists exists) {
             // fine
         }
+    }
+
+    @Override
+    public void delete(String path) {
+        client.delete(path, -1);
+    }
+
+    @Override
+    public boolean watchDeletion(String path, Runnable onDeleted) {
+        return client.exists(path, event -> {
+            if (event.type() == WatchedEvent.Type.NODE_DELETED) {
+                onDeleted.run();
+            }
+        }) != null;
     }
 
     @Override

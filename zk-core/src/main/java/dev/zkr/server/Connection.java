@@ -80,7 +80,11 @@ final class Connection {
         if (batch.isEmpty()) {
             return;
         }
-        channel.eventLoop().execute(() -> writeOut(batch, replies));
+        try {
+            channel.eventLoop().execute(() -> writeOut(batch, replies));
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // the server's event loops are shut down (stop or kill): the connection is gone with them
+        }
     }
 
     // ---- event loop ----

@@ -18,7 +18,11 @@ public interface AcknowledgedQueue<T> extends AutoCloseable {
     /** Claims the first unclaimed item, waiting for one. Honours interrupts. */
     QueueItem<T> take();
 
-    /** Like {@link #take()} but waits at most {@code timeout}; empty on timeout. */
+    /**
+     * Like {@link #take()} but waits at most {@code timeout}; empty on timeout, also while disconnected. A claim
+     * left behind by a poll that gave up (its response lost) is taken by this consumer's next take or released once
+     * the connection is back, never held until the session ends.
+     */
     Optional<QueueItem<T>> poll(Duration timeout);
 
     /** Items currently in the queue, claimed or not (a snapshot count). */

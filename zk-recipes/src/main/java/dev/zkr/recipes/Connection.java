@@ -30,28 +30,64 @@ final class Connection {
 
     /**
      * Waits until the client is connected (CONNECTED or RECONNECTED) or the deadline passes; true if connected.
-     * A closed client fails with {@link ZkException.Closed}.
+     * A closed client (before or during the wait) fails with {@link ZkException.Closed} at once.
      */
     static boolean awaitConnected(ZkClient client, Deadline deadline) {
         if (client.state().isConnected()) {
             return true;
         }
-        Signal signal = new Signal();
-        ConnectionStateListener l = (c, s) -> {
-            if (s.isConnected()) {
-                signal.fire();
-            }
-        };
-        client.addConnectionStateListener(l);
-        try {
-            while (!client.state().isConnected()) {
+        while (true) {
+            Signal signal = new Signal();
+            ConnectionStateListener l = (c, s) -> {
+                if (s.isConnected() || s == ConnectionState.LOST) {
+                    signal.fire();
+                }
+            };
+            client.addConnectionStateListener(l);
+            try {
+                if (client.state().isConnected()) {
+                    return true;
+                }
+                checkNotClosed(client);
                 if (!signal.await(deadline)) {
                     return client.state().isConnected();
                 }
+            } finally {
+                client.removeConnectionStateListener(l);
             }
+        }
+    }
+
+    /**
+     * True if the client is closed: its state reads LOST and a request fails with {@link ZkException.Closed} at
+     * once. (An open client in LOST, waiting for a new session, gets a harmless exists("/") request.)
+     */
+    static boolean isClosed(ZkClient client) {
+        if (client.state() != ConnectionState.LOST) {
+            return false;
+        }
+        CompletableFuture<?> probe;
+        try {
+            probe = client.existsAsync("/", null);
+        } catch (ZkException.Closed e) {
             return true;
-        } finally {
-            client.removeConnectionStateListener(l);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (!probe.isCompletedExceptionally()) {
+            return false;
+        }
+        try {
+            probe.join();
+            return false;
+        } catch (RuntimeException e) {
+            return ClientSupport.unwrap(e) instanceof ZkException.Closed;
+        }
+    }
+
+    private static void checkNotClosed(ZkClient client) {
+        if (isClosed(client)) {
+            throw new ZkException.Closed(null, "the client is closed");
         }
     }
 
@@ -105,7 +141,7 @@ final class Connection {
      */
     static void deleteQuietly(ZkClient client, String path, long owner) {
         CompletableFuture<Void> f = deleteEventually(client, path, owner, 20);
-        awaitQuietly(f);
+        awaitQuietly(client, f);
     }
 
     private static CompletableFuture<Void> deleteEventually(ZkClient client, String path, long owner, int attempts) {
@@ -145,8 +181,8 @@ final class Connection {
             }
         };
         client.addConnectionStateListener(holder[0]);
-        if (client.state().isConnected()) {
-            f.complete(null);
+        if (client.state().isConnected() || isClosed(client)) {
+            f.complete(null); // a closed client: what waits for it finds Closed at once
         }
         f.whenComplete((v, e) -> client.removeConnectionStateListener(holder[0]));
         return f;
@@ -178,7 +214,32 @@ final class Connection {
         } catch (RuntimeException e) {
             return;
         }
-        awaitQuietly(f.exceptionally(e -> null));
+        awaitQuietly(client, f.exceptionally(e -> null));
+    }
+
+    /**
+     * As {@link #awaitQuietly(CompletableFuture)}, but only while the client is connected: once it is disconnected
+     * or closed the caller goes on at once (a delete goes on in the background; a closed client needs nothing).
+     */
+    static void awaitQuietly(ZkClient client, CompletableFuture<?> f) {
+        if (f.isDone()) {
+            return;
+        }
+        CompletableFuture<Void> down = new CompletableFuture<>();
+        ConnectionStateListener l = (c, s) -> {
+            if (!s.isConnected()) {
+                down.complete(null);
+            }
+        };
+        client.addConnectionStateListener(l);
+        try {
+            if (!client.state().isConnected()) {
+                return;
+            }
+            awaitQuietly(CompletableFuture.anyOf(f, down));
+        } finally {
+            client.removeConnectionStateListener(l);
+        }
     }
 
     /** Waits a bounded time for a clean-up future, without throwing; an interrupt flag is restored afterwards. */

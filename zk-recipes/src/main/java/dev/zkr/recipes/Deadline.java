@@ -3,17 +3,22 @@ package dev.zkr.recipes;
 import java.time.Duration;
 import java.util.Objects;
 
-/** A point in time on the monotonic clock ({@link System#nanoTime()}), or none (wait forever). */
+/**
+ * A point in time on the monotonic clock ({@link System#nanoTime()}), or none (wait forever); optionally cut short by
+ * a {@link Signal} (e.g. the recipe's close): once it fired the deadline counts as passed.
+ */
 final class Deadline {
 
-    static final Deadline NONE = new Deadline(Long.MAX_VALUE, false);
+    static final Deadline NONE = new Deadline(Long.MAX_VALUE, false, null);
 
     private final long at;
     private final boolean bounded;
+    private final Signal cancel;
 
-    private Deadline(long at, boolean bounded) {
+    private Deadline(long at, boolean bounded, Signal cancel) {
         this.at = at;
         this.bounded = bounded;
+        this.cancel = cancel;
     }
 
     static Deadline after(Duration timeout) {
@@ -27,15 +32,28 @@ final class Deadline {
         } catch (ArithmeticException e) {
             return NONE;
         }
-        return new Deadline(System.nanoTime() + nanos, true);
+        return new Deadline(System.nanoTime() + nanos, true, null);
+    }
+
+    /** This deadline, also passed as soon as {@code signal} fires. */
+    Deadline cancelledBy(Signal signal) {
+        return new Deadline(at, bounded, Objects.requireNonNull(signal, "signal"));
+    }
+
+    /** The signal that cuts this deadline short, or null. */
+    Signal cancel() {
+        return cancel;
     }
 
     boolean isBounded() {
         return bounded;
     }
 
-    /** Remaining nanoseconds (Long.MAX_VALUE when unbounded, never negative). */
+    /** Remaining nanoseconds (Long.MAX_VALUE when unbounded, 0 once cancelled, never negative). */
     long remainingNanos() {
+        if (cancel != null && cancel.isFired()) {
+            return 0;
+        }
         if (!bounded) {
             return Long.MAX_VALUE;
         }
@@ -43,6 +61,6 @@ final class Deadline {
     }
 
     boolean expired() {
-        return bounded && at - System.nanoTime() <= 0;
+        return (cancel != null && cancel.isFired()) || (bounded && at - System.nanoTime() <= 0);
     }
 }

@@ -17,7 +17,12 @@ public interface DistributedQueue<T> extends AutoCloseable {
     /** Removes and returns the head, waiting for one. Honours interrupts ({@link dev.zkr.client.ZkException.Interrupted}). */
     T take();
 
-    /** Like {@link #take()} but waits at most {@code timeout}; empty on timeout. */
+    /**
+     * Like {@link #take()} but waits at most {@code timeout}; empty on timeout, also while disconnected. One
+     * exception: a claim whose response was lost is decided (through the consumer node) before the poll returns,
+     * which may take until the connection is back, at most twice the session timeout; undecidable, it fails with
+     * ConnectionLoss.
+     */
     Optional<T> poll(Duration timeout);
 
     /** Items currently in the queue (a snapshot count). */

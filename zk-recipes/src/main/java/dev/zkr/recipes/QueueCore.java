@@ -1,6 +1,8 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.ClientSupport;
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
@@ -20,8 +22,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The machinery of both queues. Items: {@code item-<uuid>-<seq>} (persistent-sequential, protected so a lost
@@ -31,7 +38,14 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Simple mode claims by {@code multi(delete item, setData consumer-node := item name)}, so a claim whose
  * response was lost is decided by reading our own consumer node. Acknowledged mode claims by creating the
- * ephemeral {@code claim-<item>} node; {@code ack} deletes item and claim together.
+ * ephemeral {@code claim-<item>} node; {@code ack} deletes item and claim together. A claim create whose outcome is
+ * unknown when the take gives up (response lost and the connection not back in time, interrupt) is "unsettled": the
+ * consumer's next take tries that item again (and finds its own claim by the ephemeral owner), and once connected
+ * the claim is released if no take picked it up first, so it never blocks other consumers until the session ends.
+ *
+ * <p>Timed takes end near their deadline with nothing, also while disconnected: every wait and read of a take is
+ * bounded by the deadline, and {@link #close()} cuts the deadline short. A closed client fails waits with
+ * {@link ZkException.Closed} at once.
  */
 final class QueueCore {
 
@@ -62,6 +76,27 @@ final class QueueCore {
     private volatile long consumerSession;
     private volatile Signal waiting;
     private volatile boolean closed;
+    /** Fired by close: every wait of a take ends. */
+    private final Signal closing = new Signal();
+    /** Items whose claim create may have been applied without this consumer knowing (acknowledged mode). */
+    private final Set<String> unsettled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** A take's deadline passed (or the queue closed) while a request was outstanding: the take ends empty. */
+    private static final class DeadlinePassed extends RuntimeException {
+        DeadlinePassed() {
+            super("deadline passed", null, false, false);
+        }
+    }
+
+    /** A claim whose outcome could not be decided: the take fails with the cause instead of returning empty. */
+    private static final class Undecided extends RuntimeException {
+        final ZkException cause;
+
+        Undecided(ZkException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.cause = cause;
+        }
+    }
 
     QueueCore(ZkClient client, String path, boolean acknowledged) {
         this.client = client;
@@ -112,13 +147,14 @@ final class QueueCore {
 
     // ---- take ---------------------------------------------------------------------------------------------------
 
-    /** Claims the next item; null if the deadline passed. */
-    Claimed take(Deadline deadline) {
+    /** Claims the next item; null if the deadline passed (also while disconnected). */
+    Claimed take(Deadline callerDeadline) {
         checkOpen();
+        Deadline deadline = callerDeadline.cancelledBy(closing);
         try {
             if (deadline.isBounded()) {
-                if (!takeLock.tryLock(deadline.remainingNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
-                    return null;
+                if (!takeLock.tryLock(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
+                    return empty();
                 }
             } else {
                 takeLock.lockInterruptibly();
@@ -130,20 +166,84 @@ final class QueueCore {
         try {
             while (true) {
                 checkOpen();
-                String name;
-                while ((name = nextCandidate()) != null) {
-                    Claimed c = claim(name, deadline);
-                    if (c != null) {
-                        return c;
+                try {
+                    if (!Connection.awaitConnected(client, deadline)) {
+                        return empty();
                     }
-                }
-                if (deadline.expired() || !refill(deadline)) {
-                    contended = false; // nothing to take for a whole wait: the next take goes for the head again
-                    return null;
+                    String name;
+                    while ((name = nextCandidate()) != null) {
+                        Claimed c = claim(name, deadline);
+                        if (c != null) {
+                            return c;
+                        }
+                    }
+                    if (deadline.expired() || !refill(deadline)) {
+                        contended = false; // nothing to take for a whole wait: the next take goes for the head again
+                        return empty();
+                    }
+                } catch (DeadlinePassed e) {
+                    return empty();
+                } catch (Undecided e) {
+                    throw e.cause;
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+                    if (deadline.expired()) {
+                        return empty(); // the wait ran out while disconnected
+                    }
+                    throw e;
                 }
             }
         } finally {
             takeLock.unlock();
+        }
+    }
+
+    /** Null: a take ends empty-handed (or fails with IllegalStateException if the queue was closed meanwhile). */
+    private Claimed empty() {
+        checkOpen();
+        return null;
+    }
+
+    /**
+     * Waits for a take's request at most until the deadline (or the queue's close); past it {@link DeadlinePassed}
+     * (the request goes on; its outcome is ignored). A native client keeps requests while disconnected.
+     */
+    private static <T> T within(CompletableFuture<T> request, Deadline deadline) {
+        Signal cancel = deadline.cancel();
+        CompletableFuture<?> wake = cancel == null ? request : CompletableFuture.anyOf(request, cancel.future());
+        try {
+            if (deadline.isBounded()) {
+                wake.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+            } else {
+                wake.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZkException.Interrupted(null, "interrupted while waiting for a response");
+        } catch (ExecutionException | TimeoutException e) {
+            // the request failed (thrown below) or is still outstanding
+        }
+        if (request.isDone()) {
+            return ClientSupport.await(request);
+        }
+        throw new DeadlinePassed();
+    }
+
+    /** A read of a take, retried after ConnectionLoss while the deadline allows. */
+    private <T> T read(Deadline deadline, Supplier<CompletableFuture<T>> request) {
+        return Connection.retrying(client, deadline, () -> within(request.get(), deadline));
+    }
+
+    /** As {@link #within}; a watch that an abandoned read registers later is removed then. */
+    private <T> T watchedRead(CompletableFuture<T> read, Deadline deadline, Watcher watcher, WatcherType type) {
+        try {
+            return within(read, deadline);
+        } catch (DeadlinePassed | ZkException.Interrupted e) {
+            read.whenComplete((value, error) -> {
+                if (error == null) {
+                    client.removeWatchesAsync(path, watcher, type, true).exceptionally(x -> null);
+                }
+            });
+            throw e;
         }
     }
 
@@ -170,7 +270,7 @@ final class QueueCore {
 
     /** Fills the cache from a listing; if empty, waits for a change. False if the deadline passed. */
     private boolean refill(Deadline deadline) {
-        List<String> items = Connection.retrying(client, deadline, () -> candidates(null));
+        List<String> items = Connection.retrying(client, deadline, () -> candidates(null, deadline));
         if (!items.isEmpty()) {
             cacheAll(items);
             return true;
@@ -185,10 +285,10 @@ final class QueueCore {
         boolean childWatch = true;
         try {
             try {
-                items = candidates(watcher);
+                items = candidates(watcher, deadline);
             } catch (ZkException.NoNode e) {
                 childWatch = false;
-                if (Connection.watchedRead(client, client.existsAsync(path, watcher), path, watcher, WatcherType.DATA) != null) {
+                if (watchedRead(client.existsAsync(path, watcher), deadline, watcher, WatcherType.DATA) != null) {
                     return true; // it came back: list again (the exists watch is removed below)
                 }
                 items = List.of();
@@ -213,16 +313,17 @@ final class QueueCore {
     }
 
     /** Unclaimed item names, in enqueue order; NoNode if the queue node does not exist (with a watcher). */
-    private List<String> candidates(Watcher watcher) {
+    private List<String> candidates(Watcher watcher, Deadline deadline) {
         List<String> names;
         if (watcher == null) {
             try {
-                names = client.getChildren(path);
+                names = within(client.getChildrenAsync(path, null), deadline).names();
             } catch (ZkException.NoNode e) {
                 return List.of();
             }
         } else {
-            names = Connection.watchedRead(client, client.getChildrenAsync(path, watcher), path, watcher, WatcherType.CHILDREN).names();
+            names = watchedRead(client.getChildrenAsync(path, watcher), deadline, watcher, WatcherType.CHILDREN)
+                    .names();
         }
         Set<String> claimed = new HashSet<>();
         List<String> items = new ArrayList<>();
@@ -233,6 +334,7 @@ final class QueueCore {
                 claimed.add(n.substring(CLAIM.length()));
             }
         }
+        claimed.removeAll(unsettled); // perhaps claimed by this consumer: its next take finds out
         items.removeAll(claimed);
         return ProtectedNames.sortBySequence(items);
     }
@@ -248,9 +350,12 @@ final class QueueCore {
             NodeData d;
             try {
                 ensureConsumerNode(deadline);
-                d = Connection.retrying(client, deadline, () -> client.getData(itemPath));
+                d = read(deadline, () -> client.getDataAsync(itemPath, null));
             } catch (ZkException.NoNode gone) {
                 return null;
+            }
+            if (!Connection.awaitConnected(client, deadline)) {
+                throw new DeadlinePassed(); // not sent: nothing to decide
             }
             try {
                 client.multi(List.of(Op.delete(itemPath, -1), Op.setData(consumerPath, marker, -1)));
@@ -266,16 +371,18 @@ final class QueueCore {
                 // lost with the exception. Bounded: within the session timeout the client is back, or its session
                 // (and the consumer node with it) is gone and the claim is undecidable anyway.
                 Deadline decide = decisionDeadline(deadline);
-                if (!Connection.recover(client, decide)) {
-                    throw e;
-                }
                 try {
+                    if (!Connection.recover(client, decide)) {
+                        throw new Undecided(e);
+                    }
                     NodeData mine = Connection.retrying(client, decide, () -> client.getData(consumerPath));
                     if (Arrays.equals(mine.data(), marker)) {
                         return new Claimed(name, d.data(), null); // our claim was applied
                     }
                 } catch (ZkException.NoNode sessionGone) {
                     consumerSession = 0; // undecidable: the item is either still there (retried) or lost
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired x) {
+                    throw new Undecided(x);
                 }
                 // not applied: if the item is still there, try again; getData tells
             } catch (ZkException.SessionExpired e) {
@@ -288,7 +395,7 @@ final class QueueCore {
     /** The caller's deadline, or twice the session timeout from now if that is later. */
     private Deadline decisionDeadline(Deadline deadline) {
         Duration bound = client.sessionTimeout().multipliedBy(2);
-        return deadline.remainingNanos() >= bound.toNanos() ? deadline : Deadline.after(bound);
+        return deadline.remainingNanos() >= bound.toNanos() ? deadline : Deadline.after(bound); // close cannot cut it
     }
 
     private static boolean failedAt(ZkException e, int index) {
@@ -307,9 +414,10 @@ final class QueueCore {
         }
         Connection.retrying(client, deadline, () -> {
             try {
-                client.create(consumerPath, new byte[0], CreateMode.EPHEMERAL, Parents.CONTAINER);
+                within(client.createAsync(consumerPath, new byte[0], CreateMode.EPHEMERAL, Parents.CONTAINER),
+                        deadline);
             } catch (ZkException.NodeExists e) {
-                // ours, from a create whose response was lost
+                // ours, from a create whose response was lost (or that a take before this one gave up on)
             }
         });
         consumerSession = session;
@@ -318,27 +426,57 @@ final class QueueCore {
     private Claimed claimWithNode(String name, Deadline deadline) {
         String itemPath = ZkPaths.join(path, name);
         String claimPath = ZkPaths.join(path, CLAIM + name);
+        // true while a create of this claim may have been applied unseen: an own claim found is then this take's
+        boolean uncertain = unsettled.remove(name);
         OwnedNode claim = null;
-        while (claim == null) {
-            try {
-                Stat stat = client.createWithStat(claimPath, new byte[0], CreateMode.EPHEMERAL, Parents.CONTAINER)
-                        .stat();
-                claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
-            } catch (ZkException.NodeExists e) {
-                Stat stat = Connection.retrying(client, deadline, () -> client.exists(claimPath));
-                if (stat == null || stat.ephemeralOwner() != client.sessionId()) {
-                    contended = stat != null || contended;
-                    return null; // claimed by another consumer (or just released: seen at the next listing)
-                }
-                claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
-            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
-                if (!Connection.recover(client, deadline)) {
-                    throw e;
+        try {
+            while (claim == null) {
+                try {
+                    // no parent creation: the item's parent exists, and one request keeps the order with the
+                    // exists() that settles an abandoned create
+                    CompletableFuture<Created> create = client.createAsync(claimPath, new byte[0], CreateMode.EPHEMERAL);
+                    Stat stat;
+                    try {
+                        stat = within(create, deadline).stat();
+                    } catch (ZkException.NodeExists | ZkException.NoNode | ZkException.SessionExpired e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        uncertain = true; // response lost, or no longer waited for: the create may be applied
+                        throw e;
+                    }
+                    claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
+                } catch (ZkException.NoNode e) {
+                    return null; // the queue node is gone, and the item with it
+                } catch (ZkException.NodeExists e) {
+                    Stat stat = read(deadline, () -> client.existsAsync(claimPath, null));
+                    if (stat == null || stat.ephemeralOwner() != client.sessionId()) {
+                        uncertain = false; // a create of ours came first, or was never applied (requests in order)
+                        contended = stat != null || contended;
+                        return null; // claimed by another consumer (or just released: seen at the next listing)
+                    }
+                    if (!uncertain) {
+                        return null; // ours, but not this take's: held, or being released
+                    }
+                    claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                    if (!Connection.recover(client, deadline)) {
+                        throw e;
+                    }
+                } catch (ZkException.SessionExpired e) {
+                    uncertain = false; // the session's ephemerals are gone with it
+                    if (!Connection.awaitConnected(client, deadline)) {
+                        throw e;
+                    }
                 }
             }
+        } catch (RuntimeException e) {
+            if (uncertain) {
+                unsettle(name, claimPath);
+            }
+            throw e;
         }
         try {
-            NodeData d = Connection.retrying(client, deadline, () -> client.getData(itemPath));
+            NodeData d = read(deadline, () -> client.getDataAsync(itemPath, null));
             Claimed c = new Claimed(name, d.data(), claim);
             outstanding.add(c);
             return c;
@@ -351,10 +489,62 @@ final class QueueCore {
         }
     }
 
+    /**
+     * A claim create of this session whose outcome is unknown: the next take of this consumer may pick the item up
+     * (it is not filtered out); otherwise, once connected, the claim is looked up and released if it is ours.
+     */
+    private void unsettle(String name, String claimPath) {
+        long owner = client.sessionId();
+        unsettled.add(name);
+        settle(name, claimPath, owner, 20);
+    }
+
+    private void settle(String name, String claimPath, long owner, int attempts) {
+        Connection.whenConnected(client).thenCompose(x -> {
+            if (!unsettled.contains(name)) {
+                return CompletableFuture.completedFuture(null); // a take picked it up
+            }
+            if (client.sessionId() != owner) {
+                unsettled.remove(name); // the session and its ephemerals are gone
+                return CompletableFuture.completedFuture(null);
+            }
+            return client.existsAsync(claimPath, null).thenCompose(stat -> {
+                boolean ours = stat != null && stat.ephemeralOwner() == owner;
+                if (!unsettled.remove(name) || !ours) {
+                    return CompletableFuture.completedFuture(null); // taken over by a take, or nothing to release
+                }
+                return client.deleteAsync(claimPath, stat.version()).exceptionallyCompose(err -> {
+                    unsettled.add(name); // not known to be deleted: look again
+                    return CompletableFuture.failedFuture(err);
+                });
+            });
+        }).whenComplete((v, err) -> {
+            if (err == null) {
+                return;
+            }
+            RuntimeException cause = ClientSupport.unwrap(err);
+            if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
+                    && attempts > 1) {
+                settle(name, claimPath, owner, attempts - 1);
+            } else {
+                unsettled.remove(name); // Closed, SessionExpired, NoNode: nothing of ours is left
+            }
+        });
+    }
+
     // ---- acknowledged mode ----------------------------------------------------------------------------------------
 
     /** Deletes the item and its claim together; false if the claim is no longer ours. */
     boolean ack(Claimed c) {
+        try {
+            return ackOnce(c);
+        } catch (ZkException.Closed e) {
+            outstanding.remove(c);
+            return false; // the claim went with the closed client's session
+        }
+    }
+
+    private boolean ackOnce(Claimed c) {
         String itemPath = ZkPaths.join(path, c.name());
         while (true) {
             if (client.sessionId() != c.claim().owner()) {
@@ -406,6 +596,7 @@ final class QueueCore {
             return;
         }
         closed = true;
+        closing.fire();
         Signal s = waiting;
         if (s != null) {
             s.fire();
@@ -413,11 +604,19 @@ final class QueueCore {
         for (Claimed c : List.copyOf(outstanding)) {
             release(c);
         }
-        takeLock.lock(); // wait for a take in progress to clean up its watch
+        // wait (bounded) for a take in progress to clean up its watch: its waits end at once now
+        boolean locked = false;
+        try {
+            locked = takeLock.tryLock(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             Connection.deleteQuietly(client, consumerPath, consumerSession);
         } finally {
-            takeLock.unlock();
+            if (locked) {
+                takeLock.unlock();
+            }
         }
     }
 }

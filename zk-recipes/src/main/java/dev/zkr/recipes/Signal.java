@@ -20,20 +20,27 @@ final class Signal {
         return fired.isDone();
     }
 
+    /** Completed when fired. */
+    CompletableFuture<Void> future() {
+        return fired;
+    }
+
     /**
-     * Waits until fired or the deadline passes; true if fired. An interrupt keeps the flag and throws
-     * {@link ZkException.Interrupted}.
+     * Waits until fired or the deadline passes (or its cancel signal fires); true if fired. An interrupt keeps the
+     * flag and throws {@link ZkException.Interrupted}.
      */
     boolean await(Deadline deadline) {
+        Signal cancel = deadline.cancel();
+        CompletableFuture<?> wake = cancel == null ? fired : CompletableFuture.anyOf(fired, cancel.fired);
         try {
             if (!deadline.isBounded()) {
-                fired.get();
+                wake.get();
             } else {
-                fired.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+                wake.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
             }
-            return true;
+            return isFired();
         } catch (TimeoutException e) {
-            return false;
+            return isFired();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ZkException.Interrupted(null, "interrupted while waiting");

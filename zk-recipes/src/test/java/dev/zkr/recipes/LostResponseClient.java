@@ -36,6 +36,7 @@ public final class LostResponseClient implements ZkClient {
     private final AtomicInteger lost = new AtomicInteger();
     private volatile Predicate<String> matching = p -> true;
     private volatile Predicate<List<Op>> matchingMultis = ops -> true;
+    private volatile Runnable onLoss = () -> { };
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -60,6 +61,15 @@ public final class LostResponseClient implements ZkClient {
         return this;
     }
 
+    /**
+     * Runs {@code action} (on another thread) each time a response is lost, after the request was applied and
+     * before the caller sees the ConnectionLoss: e.g. stop the server, so the connection is really gone as well.
+     */
+    public LostResponseClient onLoss(Runnable action) {
+        onLoss = action;
+        return this;
+    }
+
     /** How many responses were lost so far. */
     public int lost() {
         return lost.get();
@@ -69,10 +79,13 @@ public final class LostResponseClient implements ZkClient {
         if (!lose) {
             return f;
         }
-        return f.handle((v, e) -> {
-            lost.incrementAndGet();
-            throw new ZkException.ConnectionLoss(path, "response lost (test)");
-        });
+        Runnable action = onLoss;
+        return f.handle((v, e) -> null)
+                .thenCompose(x -> CompletableFuture.runAsync(action))
+                .handle((v, e) -> {
+                    lost.incrementAndGet();
+                    throw new ZkException.ConnectionLoss(path, "response lost (test)");
+                });
     }
 
     private static boolean take(AtomicInteger counter) {

@@ -1,7 +1,9 @@
 package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,6 +38,34 @@ public abstract class QueueSuite extends RecipeSuite {
 
     private DistributedQueue<String> queue(ZkClient c, String p) {
         return Recipes.using(c).queue(p).serializer(STRINGS).build();
+    }
+
+    private AcknowledgedQueue<String> ackQueue(ZkClient c, String p) {
+        return Recipes.using(c).queue(p).serializer(STRINGS).buildAcknowledged();
+    }
+
+    private volatile boolean serverDown;
+
+    private void stopServer() {
+        serverDown = true;
+        backend.stopServer();
+    }
+
+    private void startServer() {
+        if (serverDown) {
+            backend.startServer();
+            serverDown = false;
+        }
+    }
+
+    /** A test that failed with the server down leaves it running for the next one. */
+    @AfterEach
+    void serverUp() {
+        startServer();
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
 
     @Test
@@ -186,5 +216,240 @@ public abstract class QueueSuite extends RecipeSuite {
         assertTrue(again.ack());
         q1.close();
         q2.close();
+    }
+
+    // ---- failure behaviour: disconnection, closed clients, lost claim responses ---------------------------------
+
+    /** Timed polls return empty when their timeout runs out while disconnected (no ConnectionLoss, no overrun). */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void timedPollsThatRunOutWhileDisconnectedAreEmpty() throws Exception {
+        String p = path("offline");
+        ZkClient c = client();
+        DistributedQueue<String> q = queue(c, p);
+        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
+        q.offer("warm");
+        assertEquals("warm", q.take()); // the queue and the consumer node exist
+        Future<Optional<String>> waiting = pool.submit(() -> q.poll(Duration.ofSeconds(2)));
+        eventually("the poll waits on the queue", () -> !c.watchedPaths().isEmpty());
+        stopServer();
+        try {
+            eventually("disconnected", () -> !c.state().isConnected());
+            assertEquals(Optional.empty(), waiting.get(20, TimeUnit.SECONDS), "the wait ran out while disconnected");
+            long start = System.nanoTime();
+            assertEquals(Optional.empty(), q.poll(Duration.ofMillis(300)));
+            assertTrue(aq.poll(Duration.ofMillis(300)).isEmpty());
+            // the native client keeps a request for its 30 s request timeout while disconnected
+            assertTrue(millisSince(start) < 5_000, "timed polls end near their timeout: " + millisSince(start) + " ms");
+        } finally {
+            startServer();
+        }
+        eventually("reconnected", () -> c.state().isConnected());
+        q.offer("after");
+        assertEquals("after", q.poll(WAIT).orElseThrow());
+        aq.offer("ack-after");
+        QueueItem<String> item = aq.poll(WAIT).orElseThrow();
+        assertTrue(item.ack());
+        q.close();
+        aq.close();
+        assertNoWatches(c);
+    }
+
+    /** Queues and their items are closed promptly after their client was closed (no wait for a connection). */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void closingAfterTheClientClosedIsPrompt() {
+        String p = path("closed-client");
+        ZkClient c = client();
+        DistributedQueue<String> q = queue(c, p);
+        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
+        q.offer("a");
+        assertEquals("a", q.take());
+        aq.offer("b");
+        aq.offer("c");
+        QueueItem<String> b = aq.take();
+        QueueItem<String> c2 = aq.take();
+        c.close();
+        long start = System.nanoTime();
+        b.release();
+        assertFalse(c2.ack(), "the claim went with the closed client");
+        aq.close();
+        q.close();
+        assertTrue(millisSince(start) < 2_000, "closed in " + millisSince(start) + " ms");
+        assertThrows(IllegalStateException.class, () -> q.poll(Duration.ofMillis(100)));
+    }
+
+    /** A take that waits for the connection ends when the client is closed, and the queue then closes promptly. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void takesWaitingForTheConnectionEndWhenTheClientCloses() throws Exception {
+        String p = path("closing-client");
+        ZkClient c = client();
+        DistributedQueue<String> q = queue(c, p);
+        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
+        q.offer("a");
+        assertEquals("a", q.take());
+        aq.offer("b");
+        QueueItem<String> b = aq.take();
+        stopServer();
+        try {
+            eventually("disconnected", () -> !c.state().isConnected());
+            Future<String> taking = pool.submit(q::take);
+            Future<QueueItem<String>> ackTaking = pool.submit(aq::take);
+            Future<Boolean> acking = pool.submit(b::ack);
+            c.close();
+            long start = System.nanoTime();
+            for (Future<?> f : List.of(taking, ackTaking, acking)) {
+                try {
+                    Object result = f.get(10, TimeUnit.SECONDS);
+                    assertEquals(Boolean.FALSE, result, "only the ack may end without an exception");
+                } catch (java.util.concurrent.ExecutionException e) {
+                    assertTrue(e.getCause() instanceof dev.zkr.client.ZkException.Closed
+                            || e.getCause() instanceof IllegalStateException, e.toString());
+                }
+            }
+            q.close();
+            aq.close();
+            assertTrue(millisSince(start) < 2_000, "ended and closed in " + millisSince(start) + " ms");
+        } finally {
+            startServer();
+        }
+    }
+
+    /** A queue closed while its client is disconnected unblocks its takes and returns promptly. */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void closingWhileDisconnectedIsPrompt() throws Exception {
+        String p = path("close-offline");
+        ZkClient c = client();
+        DistributedQueue<String> q = queue(c, p);
+        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
+        q.offer("a");
+        assertEquals("a", q.take());
+        aq.offer("b");
+        QueueItem<String> b = aq.take();
+        stopServer();
+        try {
+            eventually("disconnected", () -> !c.state().isConnected());
+            Future<String> taking = pool.submit(q::take);
+            long start = System.nanoTime();
+            b.release();
+            q.close();
+            aq.close();
+            java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                    () -> taking.get(10, TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof IllegalStateException, e.toString());
+            assertTrue(millisSince(start) < 2_000, "closed in " + millisSince(start) + " ms");
+        } finally {
+            startServer();
+        }
+        eventually("reconnected", () -> c.state().isConnected());
+        // the release and the consumer node's delete went on in the background once the connection was back
+        eventually("the claim is released", () -> children(c, p + "-ack").stream().noneMatch(n -> n.startsWith("claim-")));
+        eventually("no consumer node left", () -> children(c, p).stream().noneMatch(n -> n.startsWith("consumer-")));
+        assertNoWatches(c);
+    }
+
+    /**
+     * A claim whose create was applied but whose response was lost with the connection, past the poll's timeout:
+     * once the connection is back the consumer finds its own claim and delivers the item.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLostClaimIsDeliveredByItsConsumerAfterReconnecting() {
+        String p = path("lost-claim");
+        LostResponseClient flaky = new LostResponseClient(client());
+        AcknowledgedQueue<String> q = ackQueue(flaky, p);
+        q.offer("x");
+        long session = flaky.sessionId();
+        flaky.onLoss(this::stopServer).loseCreates(1, x -> x.contains("/claim-"));
+        try {
+            assertTrue(q.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
+        } finally {
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
+            startServer();
+        }
+        assertEquals(1, flaky.lost());
+        QueueItem<String> x = q.poll(WAIT).orElseThrow();
+        assertEquals("x", x.value());
+        assertEquals(session, flaky.sessionId(), "the same session: not redelivered by expiry");
+        assertTrue(x.ack());
+        assertEquals(0, q.size());
+        q.close();
+        assertNoWatches(flaky);
+    }
+
+    /**
+     * As above, but the consumer takes nothing more: its lost claim is released once the connection is back, so
+     * another consumer gets the item while the first session lives.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLostClaimOfAnIdleConsumerIsReleasedForOthers() {
+        String p = path("lost-claim-idle");
+        LostResponseClient flaky = new LostResponseClient(client());
+        AcknowledgedQueue<String> q1 = ackQueue(flaky, p);
+        q1.offer("x");
+        long session = flaky.sessionId();
+        flaky.onLoss(this::stopServer).loseCreates(1, x -> x.contains("/claim-"));
+        try {
+            assertTrue(q1.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
+        } finally {
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
+            startServer();
+        }
+        AcknowledgedQueue<String> q2 = ackQueue(client(), p);
+        QueueItem<String> x = q2.poll(WAIT).orElseThrow();
+        assertEquals("x", x.value());
+        assertEquals(session, flaky.sessionId(), "the first consumer's session lives: released, not expired");
+        assertTrue(flaky.state().isConnected());
+        assertTrue(x.ack());
+        q1.close();
+        q2.close();
+    }
+
+    /** A claim whose response was lost while connected is found by its consumer at once (same take). */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aClaimWhoseResponseWasLostIsFoundInTheSameTake() {
+        String p = path("lost-claim-online");
+        LostResponseClient flaky = new LostResponseClient(client());
+        AcknowledgedQueue<String> q = ackQueue(flaky, p);
+        q.offer("x");
+        flaky.loseCreates(1, x -> x.contains("/claim-"));
+        QueueItem<String> x = q.poll(WAIT).orElseThrow();
+        assertEquals(1, flaky.lost());
+        assertEquals("x", x.value());
+        assertTrue(x.ack());
+        assertEquals(0, q.size());
+        q.close();
+    }
+
+    /**
+     * The plain queue's claim response is lost with the connection: the claim is decided by the consumer node once
+     * the connection is back, before the poll returns (even past its timeout: the documented relaxation, at most
+     * twice the session timeout), so the item is neither lost nor delivered twice.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aLostClaimOfThePlainQueueIsDecidedOnceReconnected() throws Exception {
+        String p = path("lost-take");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client());
+        DistributedQueue<String> q = queue(flaky, p);
+        q.offer("x");
+        q.offer("y");
+        flaky.onLoss(this::stopServer).loseMultis(1);
+        Future<?> restart = pool.submit(() -> {
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
+            startServer();
+            return null;
+        });
+        assertEquals(Optional.of("x"), q.poll(Duration.ofMillis(500)));
+        restart.get(30, TimeUnit.SECONDS);
+        assertEquals(1, flaky.lost());
+        assertEquals("y", queue(observer, p).take());
+        assertEquals(0, q.size());
+        q.close();
     }
 }

@@ -44,6 +44,12 @@ public interface RecipeBackend extends AutoCloseable {
     /** Stops the server and starts it again with the same data; sessions that reconnect in time survive. */
     void restartServer();
 
+    /** Stops the server abruptly, keeping its data: clients lose their connection (SUSPENDED), sessions stay. */
+    void stopServer();
+
+    /** Starts a server stopped by {@link #stopServer()} again with the same data. */
+    void startServer();
+
     /** Stops everything. */
     @Override
     void close();

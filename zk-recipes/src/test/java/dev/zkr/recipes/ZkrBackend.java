@@ -34,6 +34,16 @@ final class ZkrBackend implements RecipeBackend {
     }
 
     @Override
+    public void stopServer() {
+        ensemble.kill(0);
+    }
+
+    @Override
+    public void startServer() {
+        ensemble.restart(0);
+    }
+
+    @Override
     public void close() {
         ensemble.close();
     }

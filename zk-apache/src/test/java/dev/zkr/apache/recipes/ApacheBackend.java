@@ -29,6 +29,16 @@ public final class ApacheBackend implements RecipeBackend {
     }
 
     @Override
+    public void stopServer() {
+        server.stop();
+    }
+
+    @Override
+    public void startServer() {
+        server.restart();
+    }
+
+    @Override
     public void close() {
         server.close();
     }
