@@ -185,7 +185,9 @@ public final class DoubleBarrier implements AutoCloseable {
                     }
                 } finally {
                     client.removeConnectionStateListener(onState);
-                    if (!fired.get()) {
+                    // (fired, yet still registered: seen rarely on zkr when ready is created as the exists is
+                    // answered; a local look, no request, in the normal case)
+                    if (!fired.get() || client.watchedPaths().contains(readyPath)) {
                         Connection.removeWatchQuietly(client, readyPath, watcher, WatcherType.DATA);
                     }
                 }
@@ -329,7 +331,7 @@ public final class DoubleBarrier implements AutoCloseable {
                     if (done != null) {
                         return done;
                     }
-                    previous = look.next;
+                    previous = look.next();
                     successor = look.takeSuccessor();
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                     if (!Connection.recover(client, deadline)) {
@@ -357,29 +359,40 @@ public final class DoubleBarrier implements AutoCloseable {
         volatile boolean checked = true;
     }
 
+    /** What a look's answers call for. */
+    private enum Next { DONE, LAST_OUT, LOOK_AGAIN, WAIT }
+
+    /**
+     * A look's answers, worked out on the client's callback thread as soon as the last one is in: what to do
+     * next, whether we are still present, the member we wait for (WAIT) and the last-out multi if already sent.
+     */
+    private record Outcome(Next next, boolean present, List<String> members, String target,
+                           CompletableFuture<List<OpResult>> sent) {
+    }
+
     /**
      * One look of a leave, one pipelined round trip sent when the look is made: our departure (if due), the
      * listing, the watched read of {@code ready} and, when the last listing tells whom we will wait for, the
-     * watched read of that member. {@link #run} then decides and waits (setting the watch while waiting if it could
-     * not be guessed: one more round trip, but no extra wake-up). A lowest member woken by the highest's deletion
-     * makes its next look at once from the client's callback thread (no wake-up of ours on the critical path).
+     * watched read of that member. The answers are worked out on the client's callback thread, which also sets
+     * the watch on the member to wait for (one more round trip if it could not be guessed) and sends the last-out
+     * multi: the caller's thread only wakes when there is something for it to do or the wait is over. A lowest
+     * member woken by the highest's deletion makes its next look at once from the watcher, likewise.
      */
     private final class Look {
         private final ReadyWatch onReady;
         private final Departure departure;
-        private final List<String> previous;
         private final Signal signal = new Signal();
         private final ConnectionStateListener onState = (c, s) -> signal.fire();
         private final boolean wasPresent;
         private final CompletableFuture<?> depart;
         private final CompletableFuture<Children> listing;
         private final CompletableFuture<NodeData> ready;
-        private final CompletableFuture<CompletableFuture<List<OpResult>>> early;
-        /** The watched read of the member we wait for (its watch is ours to clean up), if any. */
+        private final CompletableFuture<Outcome> outcome;
+        /** The watched read of the member we wait for (its watch is ours to clean up), if any; guarded by this. */
         private MemberWatch watch;
         private boolean keepWatch;
         /** The members to guess from in the next look. */
-        volatile List<String> next;
+        private volatile List<String> next;
         /** The next look, made when the highest we (the lowest) wait for goes; guarded by this look. */
         private Look successor;
         private boolean closed;
@@ -388,7 +401,6 @@ public final class DoubleBarrier implements AutoCloseable {
         Look(ReadyWatch onReady, Departure departure, List<String> previous) {
             this.onReady = onReady;
             this.departure = departure;
-            this.previous = previous;
             this.next = previous;
             onReady.signal = signal;
             client.addConnectionStateListener(onState);
@@ -408,27 +420,42 @@ public final class DoubleBarrier implements AutoCloseable {
             onReady.read = ready;
             String guess = present && stay ? highestOther(previous)
                     : !present || !departure.checked ? lowestOther(previous) : null;
+            CompletableFuture<?> last = ready;
             if (guess != null) {
-                watch(guess);
+                synchronized (this) {
+                    watch = new MemberWatch(guess, signal);
+                    last = watch.read;
+                }
             }
-            early = lastOutIfAlone(present, depart, listing, watch != null ? watch.read : ready);
+            outcome = last.handle((v, e) -> settle());
         }
 
-        /** True or false when the leave is done (false: timed out); null to look again. */
-        Boolean run(Deadline deadline) {
-            boolean present = wasPresent;
-            CompletableFuture<List<OpResult>> sent = ClientSupport.await(early); // all answered (the last was)
-            if (sent != null) {
-                lastOut(true, deadline, sent); // alone and present: sent as soon as the answers came
-                return true;
+        /** On the callback thread, once every answer is in: works them out; wakes the caller unless it waits. */
+        private synchronized Outcome settle() {
+            Outcome o;
+            try {
+                o = decide();
+            } catch (RuntimeException e) {
+                signal.fire();
+                throw e;
             }
+            if (o.next() != Next.WAIT) {
+                signal.fire();
+            }
+            return o;
+        }
+
+        private Outcome decide() {
+            boolean present = wasPresent;
             if (depart != null) {
-                try {
-                    ClientSupport.await(depart);
+                Throwable failed = failure(depart);
+                if (failed == null) {
                     memberSession = 0;
                     present = false;
-                } catch (ZkException.BadVersion | ZkException.NoNode e) {
+                } else if (failed instanceof ZkException.BadVersion || failed instanceof ZkException.NoNode) {
                     departure.checked = false; // marked (or our node went): the listing decides
+                } else {
+                    throw (RuntimeException) failed;
                 }
             }
             List<String> members = members(listing);
@@ -443,32 +470,34 @@ public final class DoubleBarrier implements AutoCloseable {
             }
             if (onReady.gone.get()) {
                 keepWatch = !present; // the lowest we watch went before ready, or with it: its watch fires too
-                return true;
+                return new Outcome(Next.DONE, present, members, null, null);
             }
             String target;
             if (!present) {
                 departure.stay = false;
                 if (!readyThere) {
-                    return true; // everyone has left
+                    return new Outcome(Next.DONE, false, members, null, null); // everyone has left
                 }
                 if (members.isEmpty()) {
-                    lastOut(false, deadline, null);
-                    return true;
+                    return new Outcome(Next.LAST_OUT, false, members, null, null);
                 }
                 target = members.get(0);
             } else if (members.size() == 1) {
-                lastOut(true, deadline, null);
-                return true;
+                return new Outcome(Next.LAST_OUT, true, members, null, memberSession == client.sessionId()
+                        ? client.multiAsync(List.of(Op.delete(readyPath, -1), Op.delete(memberPath, -1))) : null);
             } else if (members.get(0).equals(memberId)) {
                 departure.stay = true;
                 target = members.get(members.size() - 1);
             } else {
                 departure.stay = false; // a lower member is present: depart plainly
-                return null;
+                return new Outcome(Next.LOOK_AGAIN, true, members, null, null);
             }
-            if (watch == null || !watch.member.equals(target) || !found(watch.read)) {
+            if (closed) {
+                return new Outcome(Next.LOOK_AGAIN, present, members, null, null); // abandoned: arm nothing
+            }
+            if (watch == null || !watch.member.equals(target) || watch.read.isCompletedExceptionally()) {
                 unwatch(); // no guess, or a wrong one (rare: a member we did not list came in)
-                watch(target); // answered while we wait; if it finds nothing (or fails) it wakes us
+                watch = new MemberWatch(target, signal); // if it finds nothing (or fails) it wakes us
                 watch.read.whenComplete((d, e) -> {
                     if (e != null) {
                         signal.fire();
@@ -478,22 +507,50 @@ public final class DoubleBarrier implements AutoCloseable {
             if (present) {
                 watch.onDeletion = this::lookAgainAtOnce;
             }
-            if (!signal.await(deadline)) {
+            return new Outcome(Next.WAIT, present, members, target, null);
+        }
+
+        /** True or false when the leave is done (false: timed out); null to look again. */
+        Boolean run(Deadline deadline) {
+            boolean woke = signal.await(deadline);
+            Outcome o = ClientSupport.await(outcome); // the answers are in (if we timed out, they still decide)
+            switch (o.next()) {
+                case DONE:
+                    return true;
+                case LAST_OUT:
+                    lastOut(o.present(), deadline, o.sent());
+                    return true;
+                case LOOK_AGAIN:
+                    return null;
+                default:
+                    break;
+            }
+            if (!woke) {
                 return false;
             }
+            MemberWatch target;
+            synchronized (this) {
+                target = watch;
+            }
             if (onReady.gone.get()) {
-                keepWatch = !present;
+                synchronized (this) {
+                    keepWatch = !o.present();
+                }
                 return true;
             }
-            if (watch.read.isCompletedExceptionally()) {
+            if (target.read.isCompletedExceptionally()) {
                 return null; // it went before our read: look again
             }
-            if (watch.fired.get()) {
-                List<String> rest = new ArrayList<>(members);
-                rest.remove(target);
+            if (target.fired.get()) {
+                List<String> rest = new ArrayList<>(o.members());
+                rest.remove(o.target());
                 next = rest;
             }
             return null; // the target left or died, or the connection changed: look again
+        }
+
+        List<String> next() {
+            return next;
         }
 
         /** On the callback thread, when the highest we wait for (as the lowest) is deleted: the next look. */
@@ -513,10 +570,6 @@ public final class DoubleBarrier implements AutoCloseable {
             return successor;
         }
 
-        private void watch(String member) {
-            watch = new MemberWatch(member, signal);
-        }
-
         private void unwatch() {
             if (watch != null) {
                 watch.drop();
@@ -524,19 +577,22 @@ public final class DoubleBarrier implements AutoCloseable {
             }
         }
 
-        /** Removes the state listener and a watch on the target that has not fired (unless it surely will). */
+        /**
+         * Removes the state listener and a watch on the target that has not fired (unless it surely will), and a
+         * successor made just as the look was abandoned.
+         */
         void close() {
             client.removeConnectionStateListener(onState);
-            if (!keepWatch) {
-                unwatch();
-            }
             Look orphan;
             synchronized (this) {
                 closed = true;
+                if (!keepWatch) {
+                    unwatch();
+                }
                 orphan = handedOver ? null : successor;
             }
             if (orphan != null) {
-                orphan.close(); // made just as we gave up: its watches and listener go too
+                orphan.close();
             }
         }
     }
@@ -570,10 +626,13 @@ public final class DoubleBarrier implements AutoCloseable {
             }
         }
 
-        /** Removes the watch unless it fired (or the read found nothing). */
+        /**
+         * Removes the watch unless it fired (or the read found nothing), without waiting: it goes from the client's
+         * registry at once (or when the read in flight registers it), the server is told in the background.
+         */
         void drop() {
             if (!fired.get()) {
-                dropWatch(read, ZkPaths.join(path, member), this);
+                removeWhenRead(read, ZkPaths.join(path, member), this);
             }
         }
     }
@@ -702,16 +761,7 @@ public final class DoubleBarrier implements AutoCloseable {
         }
     }
 
-    /** Removes the watch a read sets (or will set, if still in flight), unless the read found nothing. */
-    private void dropWatch(CompletableFuture<NodeData> read, String node, Watcher watcher) {
-        if (!read.isDone()) {
-            removeWhenRead(read, node, watcher);
-        } else if (!read.isCompletedExceptionally()) {
-            Connection.removeWatchQuietly(client, node, watcher, WatcherType.DATA);
-        }
-    }
-
-    /** For a watched read still in flight when the wait is abandoned: removes its watch once it is registered. */
+    /** Removes the watch a read sets (now, or once it is registered if the read is in flight) unless it failed. */
     private void removeWhenRead(CompletableFuture<?> read, String node, Watcher watcher) {
         read.whenComplete((d, err) -> {
             if (err == null) {
