@@ -322,6 +322,9 @@ public final class DoubleBarrier implements AutoCloseable {
         try {
             while (true) {
                 if (onReady.gone.get()) {
+                    if (successor != null) {
+                        successor.close();
+                    }
                     return true;
                 }
                 Look look = successor != null ? successor : new Look(onReady, departure, previous);
