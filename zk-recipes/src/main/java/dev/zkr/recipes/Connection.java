@@ -140,8 +140,15 @@ final class Connection {
      * cannot be done now (connection down) it goes on in the background until done or the session is gone.
      */
     static void deleteQuietly(ZkClient client, String path, long owner) {
-        CompletableFuture<Void> f = deleteEventually(client, path, owner, 20);
-        awaitQuietly(client, f);
+        awaitQuietly(client, deleteAsync(client, path, owner));
+    }
+
+    /**
+     * As {@link #deleteQuietly} without the wait: the delete is sent now (retried in the background while the
+     * connection is down); the future completes when it is done or given up, and never fails.
+     */
+    static CompletableFuture<Void> deleteAsync(ZkClient client, String path, long owner) {
+        return deleteEventually(client, path, owner, 20);
     }
 
     private static CompletableFuture<Void> deleteEventually(ZkClient client, String path, long owner, int attempts) {

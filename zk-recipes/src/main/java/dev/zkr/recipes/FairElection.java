@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /** Fair election: a {@link SequentialNodeQueue} whose first node leads; leadership follows arrival order. */
 final class FairElection implements Election {
@@ -23,13 +25,13 @@ final class FairElection implements Election {
     }
 
     @Override
-    public OwnedNode elect(OwnedNode previous) {
-        return queue.acquire(previous, id, Deadline.NONE);
+    public OwnedNode elect(OwnedNode previous, Predicate<OwnedNode> early) {
+        return queue.acquire(previous, id, Deadline.NONE, early);
     }
 
     @Override
-    public void resign(OwnedNode node) {
-        queue.release(node);
+    public CompletableFuture<Void> resign(OwnedNode node) {
+        return queue.releaseAsync(node);
     }
 
     @Override

@@ -9,14 +9,16 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * A leader election participant. Build one with {@link Recipes#leaderLatch(String)}. Fair mode queues
@@ -26,11 +28,15 @@ import java.util.function.Consumer;
  * revokes leadership (it is uncertain: {@link #isLeader()} is false and onRevoked runs); if the same session
  * reconnects and still leads, leadership comes back (onElected again, same fencing token). After session expiry
  * the latch competes again with a new node (unless built with {@code rejoinAfterLost(false)}).
+ *
+ * <p>Latency: a fair successor is told it leads by the watch on its predecessor, on the client's event thread,
+ * which hands the onElected call straight to the listener executor (the waiting thread catches up afterwards);
+ * {@link #close()} of a leader sends the delete of its node at once, before it stops the background thread.
+ * Listener calls are queued in the order of the state changes, whichever thread makes them.
  */
 public final class LeaderLatch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderLatch.class);
-    private static final long CLOSE_WAIT_MS = 30_000;
 
     private final ZkClient client;
     private final String path;
@@ -38,19 +44,25 @@ public final class LeaderLatch implements AutoCloseable {
     private final Election election;
     private final boolean rejoinAfterLost;
     private final Executor executor;
+    private final SerialExecutor listenerExecutor;
+    private final Predicate<OwnedNode> early;
     private final Listeners<Consumer<LeaderLatch>> elected;
     private final Listeners<Consumer<LeaderLatch>> revoked;
     private final Lifecycle lifecycle = new Lifecycle("LeaderLatch");
     private final LinkedBlockingQueue<ConnectionState> events = new LinkedBlockingQueue<>();
     private final ConnectionStateListener onConnection = this::connectionChanged;
+    // complete when the runner has stopped and the deletes it sent are done
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private volatile OwnedNode leaderNode; // non-null while leading
+    // non-null while leading; set (onElected queued) and cleared (onRevoked queued) under the lock
+    private volatile OwnedNode leaderNode;
     private volatile Thread runner;
+    private boolean runnerStopped; // guarded by lock: no early word may make us leader any more
+    private final Map<OwnedNode, CompletableFuture<Void>> resigned = new ConcurrentHashMap<>(); // deletes sent
 
     LeaderLatch(ZkClient client, String path, String id, Election election, boolean rejoinAfterLost,
-                Executor executor, Executor listenerExecutor,
+                Executor executor, SerialExecutor listenerExecutor,
                 Consumer<LeaderLatch> onElected, Consumer<LeaderLatch> onRevoked) {
         this.client = client;
         this.path = path;
@@ -58,6 +70,10 @@ public final class LeaderLatch implements AutoCloseable {
         this.election = election;
         this.rejoinAfterLost = rejoinAfterLost;
         this.executor = executor;
+        this.listenerExecutor = listenerExecutor;
+        // the early word comes on the client's event thread, which then starts the listener executor: only
+        // allowed when that is the recipes' own (asynchronous) executor, never one that might run the call inline
+        this.early = listenerExecutor.runsOn(executor) ? this::electedEarly : null;
         this.elected = new Listeners<>(listenerExecutor);
         this.revoked = new Listeners<>(listenerExecutor);
         if (onElected != null) {
@@ -85,7 +101,7 @@ public final class LeaderLatch implements AutoCloseable {
         OwnedNode node = null;
         try {
             while (lifecycle.isStarted()) {
-                node = election.elect(node);
+                node = election.elect(node, early);
                 if (!lifecycle.isStarted()) {
                     break;
                 }
@@ -111,13 +127,30 @@ public final class LeaderLatch implements AutoCloseable {
             LOG.warn("latch {} ({}) stopped after an error", path, id, e);
         } finally {
             Thread.interrupted();
-            revoke();
-            if (node != null) {
-                election.resign(node);
+            boolean kick;
+            OwnedNode leading;
+            lock.lock();
+            try {
+                runnerStopped = true;
+                leading = leaderNode; // null if close() took it; else possibly a node elect() had not yet returned
+                kick = revokeLocked();
+            } finally {
+                lock.unlock();
             }
-            election.leave();
-            runner = null;
-            stopped.complete(null);
+            if (kick) {
+                listenerExecutor.kick();
+            }
+            // close() may have sent these deletes already; this thread does not wait for them: "stopped" completes
+            // when they are done, so only close() is woken by their responses
+            CompletableFuture<Void> left = CompletableFuture.allOf(
+                    leading == null ? CompletableFuture.completedFuture(null) : resignation(leading),
+                    node == null ? CompletableFuture.completedFuture(null) : resignation(node));
+            try {
+                election.leave();
+            } finally {
+                runner = null;
+                left.whenComplete((v, e) -> stopped.complete(null));
+            }
         }
     }
 
@@ -148,30 +181,75 @@ public final class LeaderLatch implements AutoCloseable {
         }
     }
 
-    private void becomeLeader(OwnedNode node) {
+    /**
+     * On the client's event thread: the predecessor went and our node leads (the runner will agree when it
+     * wakes). True if we now lead through it: from here close() or the runner's exit deletes it.
+     */
+    private boolean electedEarly(OwnedNode node) {
+        return node.owner() == client.sessionId() && becomeLeader(node);
+    }
+
+    /**
+     * Leads through {@code node} (unless closed or stopped) and queues onElected, unless already leading through
+     * it; true if leading through it.
+     */
+    private boolean becomeLeader(OwnedNode node) {
+        boolean kick;
         lock.lock();
         try {
+            if (!lifecycle.isStarted() || runnerStopped) {
+                return false; // closed or stopped meanwhile
+            }
+            if (node.equals(leaderNode)) {
+                return true; // told early
+            }
+            kick = revokeLocked(); // an early word for a node whose session then went
             leaderNode = node;
+            kick |= announce(elected);
             changed.signalAll();
         } finally {
             lock.unlock();
         }
-        elected.fire(l -> l.accept(this));
+        if (kick) {
+            listenerExecutor.kick();
+        }
+        return true;
     }
 
     private void revoke() {
-        boolean was;
+        boolean kick;
         lock.lock();
         try {
-            was = leaderNode != null;
-            leaderNode = null;
-            changed.signalAll();
+            kick = revokeLocked();
         } finally {
             lock.unlock();
         }
-        if (was) {
-            revoked.fire(l -> l.accept(this));
+        if (kick) {
+            listenerExecutor.kick();
         }
+    }
+
+    /** Under the lock: ends leadership, if any, and queues onRevoked; true if the listener executor needs a kick. */
+    private boolean revokeLocked() {
+        if (leaderNode == null) {
+            return false;
+        }
+        leaderNode = null;
+        changed.signalAll();
+        return announce(revoked);
+    }
+
+    /**
+     * Under the lock: queues a call of these listeners (none if there are none: no thread is woken for nothing);
+     * true if the listener executor needs a kick.
+     */
+    private boolean announce(Listeners<Consumer<LeaderLatch>> listeners) {
+        return !listeners.isEmpty() && listenerExecutor.enqueue(() -> listeners.callAll(l -> l.accept(this)));
+    }
+
+    /** Sends the delete of a node we lead or queue with, once: close() and the runner may both ask. */
+    private CompletableFuture<Void> resignation(OwnedNode node) {
+        return resigned.computeIfAbsent(node, election::resign);
     }
 
     /** True while this participant leads with certainty (its current session owns the leading node). */
@@ -252,25 +330,40 @@ public final class LeaderLatch implements AutoCloseable {
         revoked.add(listener, null);
     }
 
-    /** Leaves the election (revoking leadership, deleting the node). Idempotent. */
+    /**
+     * Leaves the election (revoking leadership, deleting the node) and returns once the node is deleted (or after
+     * a bounded wait while the connection is down; the delete goes on in the background). Idempotent.
+     */
     @Override
     public void close() {
         if (!lifecycle.close()) {
             return;
+        }
+        OwnedNode leading;
+        boolean kick;
+        lock.lock();
+        try {
+            leading = leaderNode;
+            kick = revokeLocked(); // isLeader() is false before the delete goes out: never two leaders
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (leading != null) {
+            resignation(leading); // the successor's wait starts ending now, not after our runner wakes up
+        }
+        if (kick) {
+            listenerExecutor.kick();
         }
         client.removeConnectionStateListener(onConnection);
         Thread t = runner;
         if (t != null) {
             t.interrupt();
         }
-        lock.lock();
-        try {
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
         if (t != Thread.currentThread()) {
-            Connection.awaitQuietly(stopped.orTimeout(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS));
+            // "stopped" covers the deletes the runner sent; ours is awaited as well in case it never saw it
+            Connection.awaitQuietly(leading == null ? stopped
+                    : CompletableFuture.allOf(stopped, resignation(leading)));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
@@ -119,14 +120,18 @@ final class Lease implements LockLease {
 
     @Override
     public void close() {
-        LeaseState before = state.get();
+        LeaseState before = state.getAndSet(LeaseState.RELEASED);
         if (before == LeaseState.RELEASED) {
             return;
         }
-        move(LeaseState.RELEASED);
-        state.set(LeaseState.RELEASED);
+        // the delete goes out first (a no-op for a node of an expired session): the next holder's wait is the
+        // one that matters; the bookkeeping below overlaps with the round trip
+        CompletableFuture<Void> deleted = queue.releaseAsync(node);
         client.removeConnectionStateListener(onConnection);
-        queue.release(node); // a no-op for a node of an expired session
+        if (before != LeaseState.LOST) {
+            listeners.fire(l -> l.accept(this, LeaseState.RELEASED));
+        }
+        Connection.awaitQuietly(deleted);
     }
 
     @Override

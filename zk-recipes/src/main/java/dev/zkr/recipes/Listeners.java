@@ -35,17 +35,33 @@ final class Listeners<L> {
     void fire(Consumer<L> call) {
         for (Entry<L> e : entries) {
             try {
-                e.executor.execute(() -> {
-                    try {
-                        call.accept(e.listener);
-                    } catch (RuntimeException ex) {
-                        LOG.warn("recipe listener failed", ex);
-                    }
-                });
+                e.executor.execute(() -> callOne(e.listener, call));
             } catch (RuntimeException rejected) {
                 LOG.warn("recipe listener could not be scheduled: {}", rejected.toString());
             }
         }
+    }
+
+    /**
+     * Calls every listener right here, in order, ignoring their executors: for a caller that already runs on the
+     * one executor all its listeners share (a {@link SerialExecutor} task).
+     */
+    void callAll(Consumer<L> call) {
+        for (Entry<L> e : entries) {
+            callOne(e.listener, call);
+        }
+    }
+
+    private static <L> void callOne(L listener, Consumer<L> call) {
+        try {
+            call.accept(listener);
+        } catch (RuntimeException ex) {
+            LOG.warn("recipe listener failed", ex);
+        }
+    }
+
+    boolean isEmpty() {
+        return entries.isEmpty();
     }
 
     void clear() {

@@ -8,12 +8,19 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * A one-shot data watch on one node, for "wait until this node goes": the watch and any connection-state change
  * wake {@link #await}. {@link #open} registers the state listener; always {@link #close()} in a {@code finally}
  * (after any recovery in {@code catch}), which removes the listener and, if the watch never fired, the watch.
+ *
+ * <p>An optional {@code onDeleted} hook runs on the client's event thread when the watch reports the node
+ * deleted, before {@link #await} returns: it lets a waiter act on the deletion without waiting for its own thread
+ * to wake up. It must not block. If it returns a future (e.g. of a request it sent), the waiter is woken when
+ * that completes, not before: one wake-up, with the answer there.
  */
 final class NodeWatch {
 
@@ -24,24 +31,42 @@ final class NodeWatch {
     private final AtomicBoolean deleted = new AtomicBoolean();
     private final Watcher watcher = this::onEvent;
     private final ConnectionStateListener onState = (c, s) -> signal.fire();
+    private final Supplier<CompletableFuture<?>> onDeleted;
 
-    private NodeWatch(ZkClient client, String path) {
+    private NodeWatch(ZkClient client, String path, Supplier<CompletableFuture<?>> onDeleted) {
         this.client = client;
         this.path = path;
+        this.onDeleted = onDeleted;
     }
 
     static NodeWatch open(ZkClient client, String path) {
-        NodeWatch watch = new NodeWatch(client, path);
+        return open(client, path, null);
+    }
+
+    /** As {@link #open(ZkClient, String)}, with a hook run on the event thread when the node is deleted. */
+    static NodeWatch open(ZkClient client, String path, Supplier<CompletableFuture<?>> onDeleted) {
+        NodeWatch watch = new NodeWatch(client, path, onDeleted);
         client.addConnectionStateListener(watch.onState);
         return watch;
     }
 
     private void onEvent(WatchedEvent e) {
-        if (e.type() == WatchedEvent.Type.NODE_DELETED) {
-            deleted.set(true);
+        CompletableFuture<?> pending = null;
+        try {
+            if (e.type() == WatchedEvent.Type.NODE_DELETED) {
+                deleted.set(true);
+                if (onDeleted != null) {
+                    pending = onDeleted.get(); // before the signal: the waiter wakes to find it done
+                }
+            }
+        } finally {
+            fired.set(true);
+            if (pending == null) {
+                signal.fire();
+            } else {
+                pending.whenComplete((v, err) -> signal.fire());
+            }
         }
-        fired.set(true);
-        signal.fire();
     }
 
     /** Reads the node and sets the watch; null if the node is gone (no watch is then left). */

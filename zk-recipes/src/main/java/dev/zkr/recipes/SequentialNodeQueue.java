@@ -9,6 +9,8 @@ import dev.zkr.client.ZkPaths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The shared driver of the fair recipes (lock, read/write lock, fair election), like Curator's LockInternals:
@@ -56,11 +58,26 @@ final class SequentialNodeQueue {
      * is in that listing (a node created later has a higher sequence number), so the listing can only have shrunk
      * since. If that says we hold (the watched node was the last one ahead of us), no further request is needed;
      * otherwise, or after a connection event or another watch event, we list again (one getChildren, like
-     * Curator) rather than probe the other cached nodes one by one.
+     * Curator) rather than probe the other cached nodes one by one. After a deletion that listing is sent by the
+     * watch callback itself, on the client's event thread, so it does not wait for the waiting thread to wake.
      */
     OwnedNode acquire(OwnedNode existing, byte[] data, Deadline deadline) {
+        return acquire(existing, data, deadline, null);
+    }
+
+    /**
+     * As {@link #acquire(OwnedNode, byte[], Deadline)}; {@code whenHeld} (if not null) is told of the node early,
+     * on the client's event thread, when the deletion of the watched node makes it the holder (on the cached
+     * listing, or on the listing sent when the node went), before the waiting thread wakes up, never after this
+     * returns. It must not block.
+     * It returns true if it takes the node over: should the waiting thread then fail (interrupt, deadline), the
+     * exception propagates as usual but the node is left for the caller to delete.
+     */
+    OwnedNode acquire(OwnedNode existing, byte[] data, Deadline deadline, Predicate<OwnedNode> whenHeld) {
         OwnedNode ours = existing;
         boolean held = false;
+        EarlyWord early = new EarlyWord(whenHeld);
+        CompletableFuture<Children> relisted = null; // sent by the watch callback when the watched node went
         try {
             while (!deadline.expired()) {
                 if (ours != null && ours.owner() != client.sessionId()) {
@@ -72,8 +89,11 @@ final class SequentialNodeQueue {
                     CompletableFuture<Children>[] listing = new CompletableFuture[1];
                     ours = ProtectedNames.create(client, path, base, data, deadline,
                             () -> listing[0] = client.getChildrenAsync(path, null));
-                    sorted = pipelined(listing[0], ours);
+                    sorted = listed(listing[0], ours);
+                } else if (relisted != null) {
+                    sorted = listed(relisted, ours);
                 }
+                relisted = null;
                 if (sorted == null) {
                     sorted = Connection.retrying(client, deadline, this::sortedChildren);
                 }
@@ -83,11 +103,17 @@ final class SequentialNodeQueue {
                     continue;
                 }
                 NodePredicate.Decision decision = predicate.decide(sorted, index);
-                if (!decision.acquired() && waitForDeletion(ZkPaths.join(path, decision.watch()), deadline)) {
+                if (!decision.acquired()) {
                     List<String> ahead = new ArrayList<>(sorted.subList(0, index + 1));
                     ahead.remove(decision.watch());
-                    decision = predicate.decide(ahead, ahead.size() - 1);
-                    // not acquired on the cached listing: the nodes it still names may be gone too: list again
+                    NodePredicate.Decision next = predicate.decide(ahead, ahead.size() - 1);
+                    OnDeleted onDeleted = new OnDeleted(ours, next.acquired(), early);
+                    if (waitForDeletion(ZkPaths.join(path, decision.watch()), deadline, onDeleted)) {
+                        decision = next;
+                        // not acquired on the cached listing: the nodes it still names may be gone too: the
+                        // callback listed again
+                        relisted = onDeleted.relisted;
+                    }
                 }
                 if (decision.acquired()) {
                     if (ours.owner() != client.sessionId()) {
@@ -104,14 +130,90 @@ final class SequentialNodeQueue {
             }
             return null;
         } finally {
-            if (!held && ours != null) {
+            OwnedNode takenOver = early.finish(); // no early word after this: we hold, or failed
+            if (!held && ours != null && !ours.equals(takenOver)) {
                 Connection.deleteQuietly(client, ours.path(), ours.owner());
             }
         }
     }
 
-    /** The pipelined listing, sorted, if it answered and shows our node; null to list again. */
-    private static List<String> pipelined(CompletableFuture<Children> listing, OwnedNode ours) {
+    /**
+     * Runs on the client's event thread when the watched node is deleted: if the cached listing then says we hold,
+     * gives the early word at once; otherwise sends the new listing right away (the waiting thread picks it up
+     * when it wakes, which is once that listing is there) and gives the early word if that listing says we hold.
+     */
+    private final class OnDeleted implements Supplier<CompletableFuture<?>> {
+
+        private final OwnedNode ours;
+        private final boolean heldOnCachedListing;
+        private final EarlyWord early;
+        volatile CompletableFuture<Children> relisted;
+
+        OnDeleted(OwnedNode ours, boolean heldOnCachedListing, EarlyWord early) {
+            this.ours = ours;
+            this.heldOnCachedListing = heldOnCachedListing;
+            this.early = early;
+        }
+
+        @Override
+        public CompletableFuture<?> get() {
+            if (heldOnCachedListing) {
+                early.offer(ours);
+                return null;
+            }
+            CompletableFuture<Children> listing;
+            try {
+                listing = client.getChildrenAsync(path, null);
+            } catch (RuntimeException e) {
+                return null; // e.g. the client is closing: the waiting thread lists (and fails) itself
+            }
+            relisted = listing;
+            if (!early.wanted()) {
+                return listing;
+            }
+            return listing.thenAccept(children -> {
+                List<String> sorted = ProtectedNames.sortBySequence(children.names());
+                int index = sorted.indexOf(ours.name());
+                if (index >= 0 && predicate.decide(sorted, index).acquired()) {
+                    early.offer(ours);
+                }
+            });
+        }
+    }
+
+    /**
+     * The early word of one acquire call: watch callbacks offer the node to {@code whenHeld} until the waiting
+     * thread is done; the node it takes over is then the caller's to delete.
+     */
+    private static final class EarlyWord {
+
+        private final Predicate<OwnedNode> whenHeld;
+        private OwnedNode takenOver; // guarded by this
+        private boolean done; // guarded by this
+
+        EarlyWord(Predicate<OwnedNode> whenHeld) {
+            this.whenHeld = whenHeld;
+        }
+
+        boolean wanted() {
+            return whenHeld != null;
+        }
+
+        synchronized void offer(OwnedNode node) {
+            if (whenHeld != null && !done && takenOver == null && whenHeld.test(node)) {
+                takenOver = node;
+            }
+        }
+
+        /** The waiting thread is done (holds or failed): no more offers. Returns the node taken over, if any. */
+        synchronized OwnedNode finish() {
+            done = true;
+            return takenOver;
+        }
+    }
+
+    /** A listing sent earlier, sorted, if it answered and shows our node; null to list again. */
+    private static List<String> listed(CompletableFuture<Children> listing, OwnedNode ours) {
         if (listing == null) {
             return null;
         }
@@ -130,8 +232,8 @@ final class SequentialNodeQueue {
      * Waits until the node goes, something else happens (its data changes, the connection changes) or the
      * deadline passes; true only if the node is known to be deleted.
      */
-    private boolean waitForDeletion(String other, Deadline deadline) {
-        NodeWatch watch = NodeWatch.open(client, other);
+    private boolean waitForDeletion(String other, Deadline deadline, OnDeleted onDeleted) {
+        NodeWatch watch = NodeWatch.open(client, other, onDeleted);
         try {
             if (watch.read() == null) {
                 return true;
@@ -149,8 +251,11 @@ final class SequentialNodeQueue {
         }
     }
 
-    /** Gives up a node (deletes it, retrying in the background if the connection is down). */
-    void release(OwnedNode node) {
-        Connection.deleteQuietly(client, node.path(), node.owner());
+    /**
+     * Starts giving up a node: the delete is sent now; the future completes when it is done (retried in the
+     * background while the connection is down, until done or the session is gone). Never fails.
+     */
+    CompletableFuture<Void> releaseAsync(OwnedNode node) {
+        return Connection.deleteAsync(client, node.path(), node.owner());
     }
 }

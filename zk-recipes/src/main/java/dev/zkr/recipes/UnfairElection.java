@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.ClientSupport;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
@@ -8,11 +9,16 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
 /**
  * Unfair election: everyone races to create the one ephemeral node {@code <path>/leader}; losers watch it and race
@@ -21,6 +27,9 @@ import java.util.UUID;
  * ephemeralOwner being our session.
  */
 final class UnfairElection implements Election {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UnfairElection.class);
+    private static final int RESIGN_ATTEMPTS = 20;
 
     private final ZkClient client;
     private final String leaderPath;
@@ -38,7 +47,7 @@ final class UnfairElection implements Election {
     }
 
     @Override
-    public OwnedNode elect(OwnedNode previous) {
+    public OwnedNode elect(OwnedNode previous, Predicate<OwnedNode> early) {
         while (true) {
             try {
                 ensureMember();
@@ -99,8 +108,41 @@ final class UnfairElection implements Election {
     }
 
     @Override
-    public void resign(OwnedNode node) {
-        Connection.deleteQuietly(client, node.path(), node.owner());
+    public CompletableFuture<Void> resign(OwnedNode node) {
+        return resign(node, RESIGN_ATTEMPTS, false);
+    }
+
+    /**
+     * Deletes our leader node. The name is fixed, so a retry after a lost response must not delete blindly: the
+     * first delete may have gone through and another participant may lead by now. A retry therefore deletes only
+     * a node our session owns, at the version it read. Never fails.
+     */
+    private CompletableFuture<Void> resign(OwnedNode node, int attempts, boolean retry) {
+        if (client.sessionId() != node.owner()) {
+            return CompletableFuture.completedFuture(null); // the session's ephemerals went with it
+        }
+        CompletableFuture<Void> attempt;
+        try {
+            attempt = !retry ? client.deleteAsync(node.path(), -1)
+                    : client.existsAsync(node.path(), null).thenCompose(stat -> stat != null
+                            && stat.ephemeralOwner() == node.owner() && stat.czxid() == node.czxid()
+                            ? client.deleteAsync(node.path(), stat.version())
+                            : CompletableFuture.completedFuture(null));
+        } catch (RuntimeException e) {
+            attempt = CompletableFuture.failedFuture(e);
+        }
+        return attempt.handle((v, err) -> {
+            RuntimeException cause = err == null ? null : ClientSupport.unwrap(err);
+            if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
+                    && attempts > 1) {
+                return Connection.whenConnected(client).thenCompose(x -> resign(node, attempts - 1, true));
+            }
+            if (cause != null && !(cause instanceof ZkException.NoNode || cause instanceof ZkException.SessionExpired
+                    || cause instanceof ZkException.Closed || cause instanceof ZkException.BadVersion)) {
+                LOG.warn("could not delete {}: {}", node.path(), cause.toString());
+            }
+            return CompletableFuture.<Void>completedFuture(null);
+        }).thenCompose(f -> f);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
 import org.junit.jupiter.api.Test;
 
@@ -8,9 +9,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** LeaderLatch, fair and unfair: one leader, order, fencing, listeners, failures, no leaks. */
@@ -187,5 +195,156 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
         l.close();
         assertTrue(other.await(WAIT));
         other.close();
+    }
+
+    @Test
+    void unfairLeaderWhoseDeleteResponseIsLostNeverDeletesTheNextLeadersNode() throws Exception {
+        String p = path("unfair-lost-delete");
+        ZkClient ac = client();
+        ZkClient bc = client();
+        LostResponseClient flaky = new LostResponseClient(ac);
+        LeaderLatch a = latch(flaky, p, "a", false);
+        assertTrue(a.await(WAIT));
+        CompletableFuture<Void> bLeads = new CompletableFuture<>();
+        LeaderLatch b = Recipes.using(bc).leaderLatch(p).id("b").unfair()
+                .onElected(l -> bLeads.complete(null)).start();
+        eventually("b takes part", () -> a.participants().size() == 2);
+        flaky.loseNextDelete(bLeads); // a's delete goes through; a hears ConnectionLoss only once b leads
+        a.close(); // a's retry must see that <path>/leader is b's now and leave it alone
+        assertEquals(1, flaky.lost());
+        bLeads.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertTrue(b.isLeader());
+        dev.zkr.client.Stat leaderNode = bc.exists(p + "/leader");
+        assertNotNull(leaderNode, "a's retried delete removed b's leader node");
+        assertEquals(bc.sessionId(), leaderNode.ephemeralOwner());
+        b.close();
+        assertNoWatches(ac);
+        assertNoWatches(bc);
+    }
+
+    @Test
+    void closeWhileDisconnectedLeavesNoNodeAndNoWatch() throws Exception {
+        String p = path("close-disconnected");
+        ZkClient lc = client(Duration.ofSeconds(30));
+        ZkClient fc = client(Duration.ofSeconds(30));
+        LeaderLatch leader = latch(lc, p, "l", true);
+        assertTrue(leader.await(WAIT));
+        LeaderLatch follower = latch(fc, p, "f", true);
+        eventually("follower queued", () -> children(lc, p).size() == 2);
+        eventually("follower watches the leader", () -> !fc.watchedPaths().isEmpty());
+        backend.stopServer();
+        try {
+            eventually("both disconnected", () -> !lc.state().isConnected() && !fc.state().isConnected());
+            // the leader's delete is sent by close() itself, the follower's by its runner: both fail for now
+            Future<?> closingLeader = pool.submit(leader::close);
+            Future<?> closingFollower = pool.submit(follower::close);
+            closingLeader.get(30, TimeUnit.SECONDS);
+            closingFollower.get(30, TimeUnit.SECONDS);
+            assertFalse(leader.isLeader());
+            assertFalse(follower.isLeader());
+        } finally {
+            backend.startServer();
+        }
+        eventually("the same sessions are back", () -> lc.state().isConnected() && fc.state().isConnected());
+        ZkClient observer = client();
+        eventually("no node left behind (the deletes went on after the reconnect)",
+                () -> children(observer, p).isEmpty());
+        assertNoWatches(lc);
+        assertNoWatches(fc);
+    }
+
+    @Test
+    void closingEachLeaderAsSoonAsItIsElectedKeepsOrderAndLeavesNothing() throws Exception {
+        String p = path("quick-handover");
+        int participants = 3;
+        int rounds = 15;
+        ZkClient observer = client();
+        ZkClient[] clients = new ZkClient[participants];
+        LeaderLatch[] latches = new LeaderLatch[participants];
+        List<List<String>> events = new ArrayList<>();
+        BlockingQueue<Integer> elected = new LinkedBlockingQueue<>();
+        for (int i = 0; i < participants; i++) {
+            clients[i] = client();
+            events.add(Collections.synchronizedList(new ArrayList<>()));
+            latches[i] = quickLatch(clients[i], p, i, events.get(i), elected);
+        }
+        long token = -1;
+        for (int r = 0; r < rounds; r++) {
+            Integer leader = elected.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertNotNull(leader, "a leader in round " + r);
+            long t = latches[leader].fencingToken();
+            assertTrue(t > token, "fencing tokens increase: " + t + " after " + token);
+            token = t;
+            long leaders = 0;
+            for (LeaderLatch l : latches) {
+                leaders += l.isLeader() ? 1 : 0;
+            }
+            assertTrue(leaders <= 1, "never two leaders");
+            latches[leader].close(); // at once: its runner may still be on its way out of the wait
+            assertFalse(latches[leader].isLeader());
+            List<String> seen = events.get(leader);
+            eventually("revoked reported after elected", () -> seen.size() == 2);
+            assertEquals(List.of("elected", "revoked"), List.copyOf(seen));
+            seen.clear();
+            latches[leader] = quickLatch(clients[leader], p, leader, seen, elected);
+        }
+        for (LeaderLatch l : latches) {
+            l.close();
+        }
+        eventually("every node deleted", () -> children(observer, p).isEmpty());
+        for (ZkClient c : clients) {
+            assertNoWatches(c);
+        }
+    }
+
+    private static LeaderLatch quickLatch(ZkClient c, String p, int i, List<String> events,
+                                          BlockingQueue<Integer> elected) {
+        return Recipes.using(c).leaderLatch(p).id("q" + i)
+                .onElected(l -> {
+                    events.add("elected");
+                    elected.add(i);
+                })
+                .onRevoked(l -> events.add("revoked"))
+                .start();
+    }
+
+    @Test
+    void listenersNeverRunOnTheClientEventThread() throws Exception {
+        String p = path("listener-threads");
+        ZkClient lc = client();
+        LeaderLatch first = latch(lc, p, "first", true);
+        assertTrue(first.await(WAIT));
+        ZkClient dc = client();
+        ZkClient ic = client();
+        Thread defaultEvents = eventThreadOf(dc);
+        Thread inlineEvents = eventThreadOf(ic);
+        CompletableFuture<Thread> onDefault = new CompletableFuture<>();
+        CompletableFuture<Thread> onInline = new CompletableFuture<>();
+        LeaderLatch second = Recipes.using(dc).leaderLatch(p).id("default")
+                .onElected(l -> onDefault.complete(Thread.currentThread())).start();
+        ZkClient observer = client();
+        eventually("second queued", () -> children(observer, p).size() == 2);
+        LeaderLatch third = Recipes.using(ic).leaderLatch(p).id("inline").listenerExecutor(Runnable::run)
+                .onElected(l -> onInline.complete(Thread.currentThread())).start();
+        eventually("third queued", () -> children(observer, p).size() == 3);
+        first.close();
+        assertNotSame(defaultEvents, onDefault.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        second.close();
+        assertNotSame(inlineEvents, onInline.get(WAIT.toMillis(), TimeUnit.MILLISECONDS),
+                "a caller-runs listener executor is never driven from the event thread");
+        third.close();
+        assertNoWatches(dc);
+        assertNoWatches(ic);
+    }
+
+    /** The thread that runs the client's watchers (learnt from a watch that fires). */
+    private Thread eventThreadOf(ZkClient c) throws Exception {
+        String probe = path("probe-" + System.nanoTime());
+        CompletableFuture<Thread> thread = new CompletableFuture<>();
+        c.existsAsync(probe, e -> thread.complete(Thread.currentThread())).get(10, TimeUnit.SECONDS);
+        c.create(probe, new byte[0], CreateMode.EPHEMERAL, dev.zkr.client.Parents.PERSISTENT);
+        Thread t = thread.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        c.delete(probe, -1);
+        return t;
     }
 }

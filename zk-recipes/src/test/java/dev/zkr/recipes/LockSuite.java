@@ -184,6 +184,38 @@ public abstract class LockSuite extends RecipeSuite {
     }
 
     @Test
+    void releaseWhileDisconnectedPassesTheLockOnceTheServerIsBack() throws Exception {
+        String lockPath = path("release-disconnected");
+        ZkClient a = client(Duration.ofSeconds(30));
+        ZkClient b = client(Duration.ofSeconds(30));
+        LockLease leaseA = Recipes.using(a).lock(lockPath).acquire();
+        List<LeaseState> seen = Collections.synchronizedList(new ArrayList<>());
+        leaseA.addStateListener((l, s) -> seen.add(s), Runnable::run);
+        Future<LockLease> waiting = pool.submit(() -> Recipes.using(b).lock(lockPath).acquire());
+        eventually("B queued", () -> children(a, lockPath).size() == 2);
+        backend.stopServer();
+        try {
+            eventually("A disconnected", () -> !a.state().isConnected());
+            leaseA.close(); // the delete cannot go through now: a bounded wait, then it goes on in the background
+            leaseA.close(); // idempotent
+            assertEquals(LeaseState.RELEASED, leaseA.state());
+            assertFalse(leaseA.isValid());
+            assertFalse(waiting.isDone(), "B cannot hold before A's node is gone");
+        } finally {
+            backend.startServer();
+        }
+        LockLease leaseB = waiting.get(20, TimeUnit.SECONDS);
+        assertTrue(leaseB.isValid());
+        assertTrue(leaseB.fencingToken() > leaseA.fencingToken());
+        assertEquals(1, children(a, lockPath).size(), "A's node was deleted after the reconnect");
+        assertEquals(LeaseState.RELEASED, seen.get(seen.size() - 1));
+        leaseB.close();
+        eventually("no nodes left", () -> children(a, lockPath).isEmpty());
+        assertNoWatches(a);
+        assertNoWatches(b);
+    }
+
+    @Test
     void serverRestartMakesTheLeaseUncertainThenHeldAgain() {
         String lockPath = path("restart");
         ZkClient a = client(Duration.ofSeconds(20));

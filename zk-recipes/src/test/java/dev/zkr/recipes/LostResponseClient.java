@@ -21,12 +21,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
- * A client that loses responses on purpose: the next {@code n} creates (or multis) whose path matches are applied
- * on the server, then reported as {@link ZkException.ConnectionLoss}, as if the connection dropped before the
- * response arrived. Everything else is delegated.
+ * A client that loses responses on purpose: the next {@code n} creates (or multis) whose path matches, or the
+ * next delete, are applied on the server, then reported as {@link ZkException.ConnectionLoss}, as if the
+ * connection dropped before the response arrived. Everything else is delegated.
  */
 public final class LostResponseClient implements ZkClient {
 
@@ -34,6 +35,7 @@ public final class LostResponseClient implements ZkClient {
     private final AtomicInteger createsToLose = new AtomicInteger();
     private final AtomicInteger multisToLose = new AtomicInteger();
     private final AtomicInteger lost = new AtomicInteger();
+    private final AtomicReference<CompletableFuture<?>> deletesToLose = new AtomicReference<>();
     private volatile Predicate<String> matching = p -> true;
     private volatile Predicate<List<Op>> matchingMultis = ops -> true;
     private volatile Runnable onLoss = () -> { };
@@ -70,6 +72,15 @@ public final class LostResponseClient implements ZkClient {
         return this;
     }
 
+    /**
+     * Loses the response of the next delete: it is applied on the server, and reported as ConnectionLoss once
+     * {@code gate} completes.
+     */
+    public LostResponseClient loseNextDelete(CompletableFuture<?> gate) {
+        deletesToLose.set(gate);
+        return this;
+    }
+
     /** How many responses were lost so far. */
     public int lost() {
         return lost.get();
@@ -99,6 +110,20 @@ public final class LostResponseClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Void> deleteAsync(String path, int version) {
+        CompletableFuture<?> gate = deletesToLose.getAndUpdate(g -> null);
+        CompletableFuture<Void> f = delegate.deleteAsync(path, version);
+        if (gate == null) {
+            return f;
+        }
+        // applied on the server; the loss is reported only once the gate opens (others may act meanwhile)
+        return f.handle((v, e) -> null).thenCompose(x -> gate).handle((v, e) -> {
+            lost.incrementAndGet();
+            throw new ZkException.ConnectionLoss(path, "response lost (test)");
+        });
+    }
+
+    @Override
     public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
         boolean lose = matchingMultis.test(ops) && take(multisToLose);
         return loseIf(lose, delegate.multiAsync(ops), null);
@@ -113,7 +138,6 @@ public final class LostResponseClient implements ZkClient {
     @Override public void removeConnectionStateListener(ConnectionStateListener l) { delegate.removeConnectionStateListener(l); }
     @Override public Set<String> watchedPaths() { return delegate.watchedPaths(); }
     @Override public void close() { delegate.close(); }
-    @Override public CompletableFuture<Void> deleteAsync(String path, int version) { return delegate.deleteAsync(path, version); }
     @Override public CompletableFuture<Stat> existsAsync(String path, Watcher w) { return delegate.existsAsync(path, w); }
     @Override public CompletableFuture<NodeData> getDataAsync(String path, Watcher w) { return delegate.getDataAsync(path, w); }
     @Override public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) { return delegate.setDataAsync(path, data, version); }
