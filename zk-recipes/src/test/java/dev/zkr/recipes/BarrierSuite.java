@@ -84,6 +84,66 @@ public abstract class BarrierSuite extends RecipeSuite {
         assertNoWatches(c0);
     }
 
+    /** Three members enter; returns their barriers (ids a, b, c: a is the lowest, the one that stays last). */
+    private List<DoubleBarrier> threeInside(String p, List<ZkClient> clients) throws Exception {
+        List<DoubleBarrier> bs = List.of(barrier(clients.get(0), p, 3, "a"), barrier(clients.get(1), p, 3, "b"),
+                barrier(clients.get(2), p, 3, "c"));
+        Future<?> e0 = pool.submit(() -> bs.get(0).enter());
+        Future<?> e1 = pool.submit(() -> bs.get(1).enter());
+        assertTrue(bs.get(2).enter(WAIT));
+        e0.get(20, TimeUnit.SECONDS);
+        e1.get(20, TimeUnit.SECONDS);
+        return bs;
+    }
+
+    @Test
+    void lowestDyingBeforeTheOthersLeaveCountsAsLeft() throws Exception {
+        String p = path("lowest-dead-early");
+        List<ZkClient> clients = List.of(client(), client(), client());
+        List<DoubleBarrier> bs = threeInside(p, clients);
+        clients.get(0).close(); // the lowest (marked when the barrier opened) dies before anyone leaves
+        Future<Boolean> l1 = pool.submit(() -> bs.get(1).leave(WAIT));
+        assertFalse(waitDone(l1, Duration.ofMillis(200)), "b left while c is still in");
+        assertTrue(bs.get(2).leave(WAIT));
+        assertTrue(l1.get(20, TimeUnit.SECONDS));
+        eventually("barrier cleaned up", () -> children(clients.get(1), p).isEmpty());
+        assertNoWatches(clients.get(1));
+        assertNoWatches(clients.get(2));
+    }
+
+    @Test
+    void lowestDyingWhileTheOthersWaitCountsAsLeft() throws Exception {
+        String p = path("lowest-dead-late");
+        List<ZkClient> clients = List.of(client(), client(), client());
+        List<DoubleBarrier> bs = threeInside(p, clients);
+        Future<Boolean> l1 = pool.submit(() -> bs.get(1).leave(WAIT));
+        Future<Boolean> l2 = pool.submit(() -> bs.get(2).leave(WAIT));
+        eventually("b and c left their nodes",
+                () -> children(clients.get(0), p).stream().sorted().toList().equals(List.of("a", "ready")));
+        assertFalse(waitDone(l1, Duration.ofMillis(200)) || l2.isDone(), "out while a is still in");
+        clients.get(0).close(); // the lowest dies inside the barrier
+        assertTrue(l1.get(20, TimeUnit.SECONDS));
+        assertTrue(l2.get(20, TimeUnit.SECONDS));
+        assertNoWatches(clients.get(1));
+        assertNoWatches(clients.get(2));
+    }
+
+    @Test
+    void leaveTimesOutWithoutLeavingWatches() throws Exception {
+        String p = path("leave-timeout");
+        List<ZkClient> clients = List.of(client(), client(), client());
+        List<DoubleBarrier> bs = threeInside(p, clients);
+        assertFalse(bs.get(0).leave(Duration.ofMillis(200)), "the lowest got out while b and c are in");
+        assertFalse(bs.get(2).leave(Duration.ofMillis(200)), "c got out while a and b are in");
+        assertNoWatches(clients.get(0));
+        assertNoWatches(clients.get(2));
+        assertTrue(bs.get(1).leave(WAIT)); // a and c left (timed out, but left): b is the last one out
+        eventually("barrier cleaned up", () -> children(clients.get(1), p).isEmpty());
+        for (ZkClient c : clients) {
+            assertNoWatches(c);
+        }
+    }
+
     @Test
     void enterTimesOutAndWithdraws() {
         String p = path("timeout");

@@ -183,12 +183,17 @@ public abstract class EfficiencySuite extends RecipeSuite {
     @Test
     void doubleBarrierWithTenParties() throws Exception {
         int parties = 10;
-        int rounds = 5;
+        int rounds = 6; // the first one warms the path up (creates its ancestors) and is not counted
         List<Recipes> recipes = new ArrayList<>();
         for (int i = 0; i < parties; i++) {
             recipes.add(Recipes.using(counting()));
         }
-        CyclicBarrier start = new CyclicBarrier(parties);
+        AtomicInteger started = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(parties, () -> {
+            if (started.getAndIncrement() == 1) {
+                resetCounts();
+            }
+        });
         List<Future<?>> workers = new ArrayList<>();
         for (int i = 0; i < parties; i++) {
             int n = i;
@@ -206,7 +211,11 @@ public abstract class EfficiencySuite extends RecipeSuite {
         for (Future<?> f : workers) {
             f.get(120, TimeUnit.SECONDS);
         }
-        assertTrue(report("double barrier enter+leave per member, 10 parties", (long) parties * rounds) <= 11,
+        // enter: create(path) + create(member) + exists(ready) + getChildren, pipelined; the last arrival's multi
+        // (create ready + mark the lowest). leave: multi(check + delete own) + getChildren + getData(ready),
+        // pipelined, then getData(lowest); the lowest: the failed check, then (when not alone yet) a look or two
+        // of getChildren + getData(ready) + getData(highest), then the last-out multi: about 8.5 per member
+        assertTrue(report("double barrier enter+leave per member, 10 parties", (long) parties * (rounds - 1)) <= 9.5,
                 breakdown());
     }
 
