@@ -53,18 +53,34 @@ final class ResultTable {
             return this;
         }
 
-        /** The median of the rounds, the first failure if a round failed, null if never run. */
+        /**
+         * The median of the rounds that succeeded, the first failure if none did, null if never run. How many
+         * failed is {@link #failedRounds}; the table shows it next to the figure.
+         */
         synchronized Measurement cell(Column column) {
             List<Measurement> ms = rounds.get(column);
             if (ms == null || ms.isEmpty()) {
                 return null;
             }
-            for (Measurement m : ms) {
-                if (!m.ok()) {
-                    return m;
-                }
+            double[] ok = ms.stream().filter(Measurement::ok).mapToDouble(Measurement::value).toArray();
+            if (ok.length == 0) {
+                return ms.get(0);
             }
-            return Measurement.of(median(ms.stream().mapToDouble(Measurement::value).toArray()));
+            return Measurement.of(median(ok));
+        }
+
+        /** How many rounds of the column failed. */
+        synchronized int failedRounds(Column column) {
+            return (int) rounds.getOrDefault(column, List.of()).stream().filter(m -> !m.ok()).count();
+        }
+
+        /** The cell as shown: the figure, and how many rounds failed if some (but not all) did. */
+        synchronized String shown(Column column) {
+            Measurement m = cell(column);
+            int failed = failedRounds(column);
+            String text = cell(m, unit);
+            return m != null && m.ok() && failed > 0
+                    ? text + " (" + failed + " of " + rounds.get(column).size() + " rounds failed)" : text;
         }
 
         synchronized List<Measurement> rounds(Column column) {
@@ -107,10 +123,10 @@ final class ResultTable {
             Measurement zk = r.cell(Column.ZOOKEEPER);
             Measurement onZk = r.cell(Column.ZKR_ON_ZOOKEEPER);
             sb.append("| ").append(r.scenario)
-                    .append(" | ").append(cell(zkr, r.unit))
-                    .append(" | ").append(cell(zk, r.unit))
+                    .append(" | ").append(r.shown(Column.ZKR))
+                    .append(" | ").append(r.shown(Column.ZOOKEEPER))
                     .append(" | ").append(ratio(zkr, zk, r.higherIsBetter))
-                    .append(" | ").append(r.hasZkrOnZooKeeper ? cell(onZk, r.unit) : "–")
+                    .append(" | ").append(r.hasZkrOnZooKeeper ? r.shown(Column.ZKR_ON_ZOOKEEPER) : "–")
                     .append(" | ").append(r.hasZkrOnZooKeeper ? ratio(onZk, zk, r.higherIsBetter) : "–")
                     .append(" |\n");
         }
@@ -119,7 +135,9 @@ final class ResultTable {
                 + "(throughput: zkr / ZooKeeper; latency, heap, disk and time: ZooKeeper / zkr).\n");
         sb.append("² zkr recipes through `ApacheZkClient` on the same ZooKeeper server vs Curator: above 1 means "
                 + "the zkr recipe is better (tells recipe efficiency apart from server efficiency).\n");
-        sb.append("Each cell is the median of its rounds (below); the systems take turns round by round.\n");
+        sb.append("Each cell is the median of its rounds (below) that succeeded; a round fails on the first error of "
+                + "any worker (e.g. a recipe call that does not return within 30 s); the systems take turns round by "
+                + "round.\n");
         StringBuilder details = new StringBuilder();
         for (Row r : rows) {
             StringBuilder line = new StringBuilder();
@@ -128,7 +146,9 @@ final class ResultTable {
                 if (ms.size() > 1) {
                     line.append(line.length() == 0 ? "" : "; ").append(c.title).append(": ");
                     line.append(String.join(" / ", ms.stream()
-                            .map(m -> m.ok() ? number(m.value()) : "failed").toList()));
+                            .map(m -> m.ok() ? number(m.value())
+                                    : "failed (" + m.failure().replace('|', '/').replace('\n', ' ') + ")")
+                            .toList()));
                 }
             }
             if (line.length() > 0) {

@@ -33,15 +33,21 @@ class ResultTableTest {
     }
 
     @Test
-    void cellIsTheMedianOfRoundsAndAFailedRoundWins() {
+    void cellIsTheMedianOfTheRoundsThatSucceededAndCountsTheFailedOnes() {
         ResultTable.Row row = new ResultTable().row("x", "ops/s", true, false);
         row.add(Column.ZKR, Measurement.of(30)).add(Column.ZKR, Measurement.of(10)).add(Column.ZKR, Measurement.of(20));
         assertEquals(20.0, row.cell(Column.ZKR).value());
         row.add(Column.ZKR, Measurement.of(40));
         assertEquals(25.0, row.cell(Column.ZKR).value());
-        row.add(Column.ZOOKEEPER, Measurement.of(1)).add(Column.ZOOKEEPER, Measurement.failed("boom"));
-        assertEquals("boom", row.cell(Column.ZOOKEEPER).failure());
-        assertEquals(null, row.cell(Column.ZKR_ON_ZOOKEEPER));
+        row.add(Column.ZOOKEEPER, Measurement.of(1)).add(Column.ZOOKEEPER, Measurement.failed("boom"))
+                .add(Column.ZOOKEEPER, Measurement.of(3));
+        assertEquals(2.0, row.cell(Column.ZOOKEEPER).value());
+        assertEquals(1, row.failedRounds(Column.ZOOKEEPER));
+        assertEquals("2.00 ops/s (1 of 3 rounds failed)", row.shown(Column.ZOOKEEPER));
+        assertEquals("25.0 ops/s", row.shown(Column.ZKR));
+        row.add(Column.ZKR_ON_ZOOKEEPER, Measurement.failed("boom")).add(Column.ZKR_ON_ZOOKEEPER, Measurement.failed("2"));
+        assertEquals("boom", row.cell(Column.ZKR_ON_ZOOKEEPER).failure());
+        assertEquals("n/a (boom)", row.shown(Column.ZKR_ON_ZOOKEEPER));
     }
 
     @Test
