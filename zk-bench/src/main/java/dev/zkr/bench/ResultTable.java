@@ -78,7 +78,7 @@ final class ResultTable {
         synchronized String shown(Column column) {
             Measurement m = cell(column);
             int failed = failedRounds(column);
-            String text = cell(m, unit);
+            String text = ResultTable.cell(m, unit);
             return m != null && m.ok() && failed > 0
                     ? text + " (" + failed + " of " + rounds.get(column).size() + " rounds failed)" : text;
         }
