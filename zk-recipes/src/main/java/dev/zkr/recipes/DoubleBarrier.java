@@ -658,29 +658,6 @@ public final class DoubleBarrier implements AutoCloseable {
         return null;
     }
 
-    /**
-     * Once a look is answered: if it shows us present (we did not depart, or our checked departure found us
-     * marked) and alone, sends the last-out multi right away from the client's callback thread, sparing the
-     * critical path a wake-up of ours. Completes with that multi's future, or null if it sent nothing.
-     */
-    private CompletableFuture<CompletableFuture<List<OpResult>>> lastOutIfAlone(
-            boolean present, CompletableFuture<?> depart, CompletableFuture<Children> listing,
-            CompletableFuture<?> last) {
-        long owner = memberSession;
-        return last.handle((v, e) -> {
-            if (!present) {
-                return null;
-            }
-            boolean stayed = depart == null || (depart.isCompletedExceptionally()
-                    && failure(depart) instanceof ZkException.BadVersion);
-            if (!stayed || listing.isCompletedExceptionally() || owner != client.sessionId()
-                    || !membersOf(listing.join().names()).equals(List.of(memberId))) {
-                return null;
-            }
-            return client.multiAsync(List.of(Op.delete(readyPath, -1), Op.delete(memberPath, -1)));
-        });
-    }
-
     private static Throwable failure(CompletableFuture<?> f) {
         try {
             f.join();
