@@ -36,12 +36,12 @@ import java.time.Duration;
  * <p>A member that dies is removed with its session: it counts as left. The last member to leave deletes the
  * ready node so the path can be reused for the next round (start a round only after the previous one left).
  * Not thread-safe: one barrier object per member.
- *
- * <p>Where things live: {@link BarrierEntry} (enter), {@link BarrierExit} with {@link BarrierLook} (leave, one
- * pipelined look at a time) and {@link BarrierLastOut}, over {@link BarrierMember} (our node and its session).
  */
 public final class DoubleBarrier implements AutoCloseable {
 
+    // Where things live: BarrierEntry (enter), BarrierExit with BarrierLook (leave, one pipelined look at a time;
+    // the watches in BarrierReadyWatch and BarrierMemberWatch) and BarrierLastOut, over BarrierMember (our node
+    // and the session that owns it).
     private final BarrierMember member;
     private final BarrierEntry entry;
     private final BarrierExit exit;
