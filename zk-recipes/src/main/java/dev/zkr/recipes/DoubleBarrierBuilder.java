@@ -31,7 +31,7 @@ public final class DoubleBarrierBuilder {
     /** This member's id, unique among the parties (a node name; default: a random UUID). */
     public DoubleBarrierBuilder memberId(String memberId) {
         Objects.requireNonNull(memberId, "memberId");
-        if (memberId.equals(DoubleBarrier.READY) || !ZkPaths.isValid("/" + memberId) || memberId.contains("/")) {
+        if (memberId.equals(BarrierMember.READY) || !ZkPaths.isValid("/" + memberId) || memberId.contains("/")) {
             throw new IllegalArgumentException("invalid member id: " + memberId);
         }
         this.memberId = memberId;
