@@ -7,7 +7,8 @@ import java.util.Optional;
  * A FIFO queue (items are persistent-sequential nodes, taken in enqueue order). Each item goes to exactly one
  * consumer: the claim deletes the item atomically with a note in the consumer's own node, so a claim whose
  * response was lost is resolved, not guessed. At-most-once: an item taken by a consumer that dies before
- * processing it is lost; use {@link QueueBuilder#buildAcknowledged()} for redelivery.
+ * processing it is lost; use {@link QueueBuilder#buildAcknowledged()} for redelivery. A take that overlaps no other
+ * consumer's take gets the oldest item; a take that loses a race to an overlapping one may get one of the oldest four.
  */
 public interface DistributedQueue<T> extends AutoCloseable {
 

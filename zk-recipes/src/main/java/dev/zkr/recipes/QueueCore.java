@@ -65,11 +65,18 @@ final class QueueCore {
     /** Cached item names in enqueue order; guarded by itself. */
     private final List<String> cache = new ArrayList<>();
     /**
-     * Set when a claim lost a race to another consumer (the item was there when we read it): the consumers are
-     * taking concurrently, so this one picks among the first {@link #SPREAD} items rather than always the head.
-     * Cleared when a take ends empty-handed (its wait passed without an item). Used under the take lock only.
+     * Set when a claim of the current take lost a race to another consumer's take running at the same time (the
+     * item was there when this take read it, and another consumer claimed it before this take could): the rest of
+     * this take picks among the first {@link #SPREAD} items rather than always the head. Reset at the start of
+     * every take, so a take that overlaps no other consumer's take always goes for the head (the oldest item).
+     * Used under the take lock only.
      */
     private boolean contended;
+    /**
+     * The cache was filled by a listing of the current take (reset at the start of every take): an item found
+     * claimed by another consumer was then claimed during this take (acknowledged mode). Under the take lock.
+     */
+    private boolean listedThisTake;
     private final ReentrantLock takeLock = new ReentrantLock();
     private final String consumerPath;
     private final Set<Claimed> outstanding = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -163,6 +170,8 @@ final class QueueCore {
             Thread.currentThread().interrupt();
             throw new ZkException.Interrupted(path, "interrupted while waiting for the queue");
         }
+        contended = false; // contention is a property of one take: the racing takes overlap it
+        listedThisTake = false;
         try {
             while (true) {
                 checkOpen();
@@ -178,7 +187,6 @@ final class QueueCore {
                         }
                     }
                     if (deadline.expired() || !refill(deadline)) {
-                        contended = false; // nothing to take for a whole wait: the next take goes for the head again
                         return empty();
                     }
                 } catch (DeadlinePassed e) {
@@ -266,6 +274,7 @@ final class QueueCore {
         synchronized (cache) {
             cache.addAll(items);
         }
+        listedThisTake = true; // only refill calls this, under the take lock
     }
 
     /** Fills the cache from a listing; if empty, waits for a change. False if the deadline passed. */
@@ -362,7 +371,7 @@ final class QueueCore {
                 return new Claimed(name, d.data(), null);
             } catch (ZkException.NoNode e) {
                 if (failedAt(e, 0)) {
-                    contended = true; // another consumer took it between our read and our claim
+                    contended = true; // another consumer's take claimed it between this take's read and claim
                     return null;
                 }
                 consumerSession = 0; // our consumer node is gone (new session): make it again
@@ -451,7 +460,9 @@ final class QueueCore {
                     Stat stat = read(deadline, () -> client.existsAsync(claimPath, null));
                     if (stat == null || stat.ephemeralOwner() != client.sessionId()) {
                         uncertain = false; // a create of ours came first, or was never applied (requests in order)
-                        contended = stat != null || contended;
+                        // a race only if this take saw the item unclaimed; a claim seen first through a listing of
+                        // an earlier take may be held since then by a take that overlapped nothing of this one
+                        contended = stat != null && listedThisTake || contended;
                         return null; // claimed by another consumer (or just released: seen at the next listing)
                     }
                     if (!uncertain) {

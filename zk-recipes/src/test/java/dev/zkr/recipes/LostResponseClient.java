@@ -39,6 +39,7 @@ public final class LostResponseClient implements ZkClient {
     private volatile Predicate<String> matching = p -> true;
     private volatile Predicate<List<Op>> matchingMultis = ops -> true;
     private volatile Runnable onLoss = () -> { };
+    private final AtomicReference<Runnable> beforeMulti = new AtomicReference<>();
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -78,6 +79,15 @@ public final class LostResponseClient implements ZkClient {
      */
     public LostResponseClient loseNextDelete(CompletableFuture<?> gate) {
         deletesToLose.set(gate);
+        return this;
+    }
+
+    /**
+     * Runs {@code action} on the caller's thread just before the next multi is sent, e.g. another consumer's take,
+     * so that this client's claim loses a race deterministically.
+     */
+    public LostResponseClient beforeNextMulti(Runnable action) {
+        beforeMulti.set(action);
         return this;
     }
 
@@ -125,6 +135,10 @@ public final class LostResponseClient implements ZkClient {
 
     @Override
     public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
+        Runnable before = beforeMulti.getAndSet(null);
+        if (before != null) {
+            before.run();
+        }
         boolean lose = matchingMultis.test(ops) && take(multisToLose);
         return loseIf(lose, delegate.multiAsync(ops), null);
     }

@@ -167,6 +167,68 @@ public abstract class QueueSuite extends RecipeSuite {
         assertEquals(0, q.size());
     }
 
+    /**
+     * A take that loses a race to another consumer's take (that one runs between this take's read of the head and
+     * its claim) may get one of the oldest four; every later take that overlaps no other goes for the oldest item
+     * again (the spread belongs to the racing take only, it is not carried over to the next takes).
+     */
+    @Test
+    void takesThatOverlapNoOtherGetTheOldestItemAfterALostRace() {
+        String p = path("race");
+        LostResponseClient racer = new LostResponseClient(client());
+        DistributedQueue<String> a = queue(racer, p);
+        DistributedQueue<String> b = queue(client(), p);
+        List<String> queued = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            a.offer("i" + i);
+            queued.add("i" + i);
+        }
+        java.util.concurrent.atomic.AtomicReference<String> taken = new java.util.concurrent.atomic.AtomicReference<>();
+        racer.beforeNextMulti(() -> taken.set(b.take()));
+        String raced = a.take();
+        assertEquals("i0", taken.get(), "the other consumer's take won the head");
+        queued.remove("i0");
+        assertTrue(queued.subList(0, QueueCore.SPREAD).contains(raced), "the racing take got one of the oldest four: "
+                + raced);
+        queued.remove(raced);
+        a.offer("late");
+        queued.add("late");
+        while (!queued.isEmpty()) {
+            assertEquals(queued.remove(0), a.take(), "a take that overlaps no other gets the oldest item");
+        }
+        assertEquals(Optional.empty(), b.poll(Duration.ofMillis(100)));
+        a.close();
+        b.close();
+    }
+
+    /**
+     * Acknowledged queue: an item of an older listing found claimed by another consumer (whose take is over) is
+     * skipped; it is no lost race, so the take goes on with the oldest unclaimed item, not one of the next four.
+     */
+    @Test
+    void aClaimSeenOnlyByAnEarlierListingIsSkippedInOrder() {
+        String p = path("ack-held");
+        AcknowledgedQueue<String> a = ackQueue(client(), p);
+        AcknowledgedQueue<String> b = ackQueue(client(), p);
+        for (int i = 0; i < 10; i++) {
+            a.offer("i" + i);
+        }
+        QueueItem<String> first = a.take(); // lists i0..i9 and keeps i1..i9 cached
+        assertEquals("i0", first.value());
+        QueueItem<String> held = b.take();
+        assertEquals("i1", held.value(), "claimed items are skipped by others");
+        for (int i = 2; i < 10; i++) {
+            QueueItem<String> next = a.take();
+            assertEquals("i" + i, next.value(), "the oldest unclaimed item");
+            assertTrue(next.ack());
+        }
+        assertTrue(first.ack());
+        assertTrue(held.ack());
+        assertEquals(0, a.size());
+        a.close();
+        b.close();
+    }
+
     @Test
     void acknowledgedItemsOfDeadConsumersAreRedelivered() {
         String p = path("ack");
