@@ -32,7 +32,7 @@ final class Connection {
     volatile long sessionId;
     /** Negotiated session timeout, set at attach. */
     int timeoutMs;
-    /** True once the core thread has seen this connection close. */
+    /** True once the core thread has seen this connection close (or its session re-attached elsewhere). */
     boolean closed;
     /** Requests of this connection waiting behind its own writes: {@link Core.Pending} entries and held reads. */
     final ArrayDeque<Object> queue = new ArrayDeque<>();

@@ -84,6 +84,12 @@ final class SessionGate {
     private void attach(Connection c, long id, int timeoutMs, byte[] password) {
         Connection old = bySession.put(id, c);
         if (old != null && old != c) {
+            // the client left that connection: as if its close had been seen now (no more requests served or
+            // answered on it, the reads it holds dropped), and its watches go with it, as on a disconnect; the
+            // client sets again (SetWatches, after this handshake) the ones it knows of
+            old.closed = true;
+            old.queue.clear();
+            watches.removeSession(id);
             old.control(Connection.Control.CLOSE);
         }
         c.sessionId = id;

@@ -22,6 +22,8 @@ final class TcpProxy implements AutoCloseable {
     private final List<Pipe> pipes = new CopyOnWriteArrayList<>();
     private volatile boolean refusing;
     private volatile boolean closed;
+    private final Object holdLock = new Object();
+    private boolean holding;
 
     TcpProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
@@ -43,6 +45,27 @@ final class TcpProxy implements AutoCloseable {
     void cut() {
         pipes.forEach(Pipe::close);
         pipes.clear();
+    }
+
+    /** While holding, what the server sends waits in the proxy; releasing forwards it in order. */
+    void hold(boolean hold) {
+        synchronized (holdLock) {
+            holding = hold;
+            holdLock.notifyAll();
+        }
+    }
+
+    private void awaitRelease() throws IOException {
+        synchronized (holdLock) {
+            while (holding && !closed) {
+                try {
+                    holdLock.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while holding", e);
+                }
+            }
+        }
     }
 
     /** Current connections stop forwarding in both directions but stay open. */
@@ -78,7 +101,7 @@ final class TcpProxy implements AutoCloseable {
         cut();
     }
 
-    private static final class Pipe {
+    private final class Pipe {
         final Socket a;
         final Socket b;
         volatile boolean blackHoled;
@@ -99,6 +122,9 @@ final class TcpProxy implements AutoCloseable {
                 try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                     int n;
                     while ((n = in.read(buf)) >= 0) {
+                        if (from == b) {
+                            awaitRelease();
+                        }
                         if (!blackHoled) {
                             out.write(buf, 0, n);
                             out.flush();

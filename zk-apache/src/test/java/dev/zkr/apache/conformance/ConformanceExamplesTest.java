@@ -212,6 +212,25 @@ class ConformanceExamplesTest {
                 .expect(6, "error NO_WATCHER");
     }
 
+    /**
+     * Removing the last registered watcher of a path while another watcher's watching read of it is in flight: the
+     * read is served first, so its watch stays on the server and fires (zkr used to drop it on the server, leaving
+     * the read's watcher registered on the client only, never fired).
+     */
+    @Test
+    void aWatchingReadInFlightKeepsItsWatchWhenAnotherWatcherIsRemoved() {
+        run(new Step.Exists(p("a"), 0),
+                new Step.ReadWhileRemoving(p("a"), 0, 1, WatcherType.DATA, 0),
+                create("a", CreateMode.PERSISTENT),
+                new Step.GetChildren(p("a"), 0),
+                new Step.ReadWhileRemoving(p("a"), 2, 1, WatcherType.CHILDREN, 0),
+                create("a/b", CreateMode.PERSISTENT))
+                .expect(1, "null; removed; events [w0=[DATA_WATCH_REMOVED a zxid:-1]]")
+                .expect(2, "events [w1=[NODE_CREATED a zxid:z]]")
+                .expect(4, "events [w0=[CHILD_WATCH_REMOVED a zxid:-1]]")
+                .expect(5, "events [w1=[NODE_CHILDREN_CHANGED a zxid:z]]");
+    }
+
     @Test
     void containersGoWithTheirLastChild() {
         run(create("a", CreateMode.CONTAINER),

@@ -81,6 +81,7 @@ final class Gen {
                 Tuple.of(2, Combinators.combine(target(), Arbitraries.of(WatcherType.class), someWatcher())
                         .as(Step.RemoveWatches::new)),
                 Tuple.of(2, multi()),
+                Tuple.of(2, readWhileRemoving()),
                 Tuple.of(2, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())));
     }
 
@@ -158,6 +159,14 @@ final class Gen {
         return Arbitraries.frequencyOf(
                 Tuple.of(1, Arbitraries.just(-1)),
                 Tuple.of(1, someWatcher()));
+    }
+
+    /** A watching read and, before its answer, the removal of another watcher's watches on the same path. */
+    static Arbitrary<Step> readWhileRemoving() {
+        return Combinators.combine(target(), Arbitraries.integers().between(0, 2), someWatcher(),
+                Arbitraries.of(WatcherType.class), Arbitraries.integers().between(1, Side.WATCHERS - 1))
+                .as((path, read, w, type, shift) -> new Step.ReadWhileRemoving(path, read, w, type,
+                        (w + shift) % Side.WATCHERS));
     }
 
     static Arbitrary<Integer> someWatcher() {

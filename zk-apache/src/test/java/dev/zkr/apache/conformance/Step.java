@@ -18,6 +18,7 @@ import dev.zkr.client.ZkException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
@@ -231,6 +232,39 @@ sealed interface Step {
         @Override
         public String toString() {
             return "removeWatches(" + path + ", " + type + ", w" + watcher + ")";
+        }
+    }
+
+    /**
+     * A watching read sent, then (without waiting for its answer) the removal of another watcher's watches of the
+     * path: the server serves the read first, so its watch must survive the removal on both sides. (With the same
+     * watcher the backends differ on purpose: zkr removes locally at once, ZooKeeper when the removal is answered.)
+     */
+    record ReadWhileRemoving(PathRef path, int read, int readWatcher, WatcherType type, int removedWatcher)
+            implements Step {
+        @Override
+        public String run(Side s, int index) {
+            String p = s.abs(path);
+            ZkClient c = s.main;
+            CompletableFuture<String> answer = switch (read) {
+                case 0 -> c.existsAsync(p, s.watcher(readWatcher)).thenApply(st -> s.stat(st, "exists@" + index));
+                case 1 -> c.getDataAsync(p, s.watcher(readWatcher))
+                        .thenApply(d -> Side.data(d.data()) + " " + s.stat(d.stat(), "getData@" + index));
+                default -> c.getChildrenAsync(p, s.watcher(readWatcher)).thenApply(ch ->
+                        ch.names().stream().sorted().toList() + " " + s.stat(ch.stat(), "getChildren@" + index));
+            };
+            CompletableFuture<Void> removal = c.removeWatchesAsync(p, s.watcher(removedWatcher), type, false);
+            return Side.outcome(() -> ClientSupport.await(answer)) + "; "
+                    + Side.outcome(() -> {
+                        ClientSupport.await(removal);
+                        return "removed";
+                    });
+        }
+
+        @Override
+        public String toString() {
+            return List.of("exists", "getData", "getChildren").get(read) + "(" + path + ", w" + readWatcher
+                    + ") while removeWatches(" + type + ", w" + removedWatcher + ")";
         }
     }
 

@@ -3,6 +3,7 @@ package dev.zkr.client.netty;
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClientBuilder;
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Frames;
@@ -531,11 +532,45 @@ final class ConnectionManager {
         }
         Pending p;
         while (channel.isWritable() && (p = outbox.poll()) != null) {
-            if (!p.done) {
-                write(p);
+            if (p.done) {
+                continue;
             }
+            if (p.kind == Pending.Kind.REMOVE_WATCHES && watchStillNeeded(p.path, p.watcherType)) {
+                complete(p, null, null);
+                continue;
+            }
+            write(p);
         }
         flush(); // if the channel is not writable, the rest waits for channelWritabilityChanged
+    }
+
+    /**
+     * Whether the session's server-side watch of this type on the path must stay although the removal that asked
+     * to drop it found no local watcher left: a watcher registered since, or a read written before the removal
+     * whose reply will register one (the server serves that read first, so dropping the watch after it would
+     * leave that watcher registered here and never fired). Decided here, on the event loop, as the removal is
+     * written: every request sent before it is in flight, every reply received before it is registered.
+     */
+    private boolean watchStillNeeded(String path, WatcherType type) {
+        if (watches.holds(path, type)) {
+            return true;
+        }
+        for (Pending q : inFlight) {
+            if (!q.done && q.watcher != null && path.equals(q.path) && registersInto(q.kind) == type) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The watch type a watching request of this kind registers, or null. */
+    private static WatcherType registersInto(Pending.Kind kind) {
+        return switch (kind) {
+            case EXISTS, GET_DATA -> WatcherType.DATA;
+            case GET_CHILDREN -> WatcherType.CHILDREN;
+            case ADD_WATCH -> WatcherType.PERSISTENT;
+            default -> null;
+        };
     }
 
     private void scheduleDrain() {

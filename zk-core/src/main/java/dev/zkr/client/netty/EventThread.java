@@ -6,6 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -18,6 +19,8 @@ final class EventThread implements Executor {
     private static final Logger LOG = LoggerFactory.getLogger(EventThread.class);
 
     private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    /** Tasks submitted and not finished (queued or running). */
+    private final AtomicInteger unfinished = new AtomicInteger();
     private final Thread thread;
     private volatile boolean parked;
     private volatile boolean stopping;
@@ -30,15 +33,19 @@ final class EventThread implements Executor {
 
     @Override
     public void execute(Runnable task) {
+        unfinished.incrementAndGet();
         queue.offer(task);
         if (parked) {
             LockSupport.unpark(thread);
         }
     }
 
-    /** True when the thread waits with nothing queued: no task submitted so far is pending or running. */
+    /**
+     * True when no task submitted so far is pending or running. (Not "parked and the queue empty": the thread may
+     * be waking up and have taken a task between those two looks.)
+     */
     boolean idle() {
-        return parked && queue.isEmpty();
+        return unfinished.get() == 0;
     }
 
     /** True when called from this event thread. */
@@ -77,6 +84,8 @@ final class EventThread implements Executor {
                 task.run();
             } catch (Throwable t) {
                 LOG.warn("event callback failed: {}", t.toString(), t);
+            } finally {
+                unfinished.decrementAndGet();
             }
         }
     }

@@ -356,7 +356,9 @@ public final class NativeZkClient implements ZkClient {
 
     /**
      * Removes the watcher's watches (a null watcher: every watcher's) of the type locally at once, delivering the
-     * removal events; tells the server only about types no local watcher holds on the path any more.
+     * removal events; tells the server only about types no local watcher holds on the path any more, and that no
+     * watching read sent before the removal will register (re-checked as the removal is written: the server
+     * serves that read first, so dropping its watch would leave a local watcher that never fires).
      */
     @Override
     public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {

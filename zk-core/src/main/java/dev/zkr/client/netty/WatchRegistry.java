@@ -149,6 +149,17 @@ final class WatchRegistry {
         }
     }
 
+    /** True if some watcher holds a watch of the group (DATA: data or exist, CHILDREN, PERSISTENT: either kind). */
+    synchronized boolean holds(String path, WatcherType group) {
+        return switch (group) {
+            case DATA -> map(Kind.DATA).containsKey(path) || map(Kind.EXIST).containsKey(path);
+            case CHILDREN -> map(Kind.CHILD).containsKey(path);
+            case PERSISTENT -> map(Kind.PERSISTENT).containsKey(path) || map(Kind.RECURSIVE).containsKey(path);
+            case ANY -> holds(path, WatcherType.DATA) || holds(path, WatcherType.CHILDREN)
+                    || holds(path, WatcherType.PERSISTENT);
+        };
+    }
+
     synchronized Snapshot snapshot() {
         return new Snapshot(keys(Kind.DATA), keys(Kind.EXIST), keys(Kind.CHILD), keys(Kind.PERSISTENT),
                 keys(Kind.RECURSIVE));
