@@ -413,6 +413,22 @@ public abstract class QueueSuite extends RecipeSuite {
     }
 
     /**
+     * Polls {@code q} once while its claim create is applied but its response lost and the server stopped (the poll
+     * ends empty), then starts the server again. Returns the consumer's session.
+     */
+    private long pollLosingTheClaimAcrossAStop(LostResponseClient flaky, AcknowledgedQueue<String> q) {
+        long session = flaky.sessionId();
+        flaky.onLoss(this::stopServer).loseCreates(1, x -> x.contains("/claim-"));
+        try {
+            assertTrue(q.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
+        } finally {
+            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
+            startServer();
+        }
+        return session;
+    }
+
+    /**
      * A claim whose create was applied but whose response was lost with the connection, past the poll's timeout:
      * once the connection is back the consumer finds its own claim and delivers the item.
      */
@@ -423,14 +439,7 @@ public abstract class QueueSuite extends RecipeSuite {
         LostResponseClient flaky = new LostResponseClient(client());
         AcknowledgedQueue<String> q = ackQueue(flaky, p);
         q.offer("x");
-        long session = flaky.sessionId();
-        flaky.onLoss(this::stopServer).loseCreates(1, x -> x.contains("/claim-"));
-        try {
-            assertTrue(q.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
-        } finally {
-            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
-            startServer();
-        }
+        long session = pollLosingTheClaimAcrossAStop(flaky, q);
         assertEquals(1, flaky.lost());
         QueueItem<String> x = q.poll(WAIT).orElseThrow();
         assertEquals("x", x.value());
@@ -452,14 +461,7 @@ public abstract class QueueSuite extends RecipeSuite {
         LostResponseClient flaky = new LostResponseClient(client());
         AcknowledgedQueue<String> q1 = ackQueue(flaky, p);
         q1.offer("x");
-        long session = flaky.sessionId();
-        flaky.onLoss(this::stopServer).loseCreates(1, x -> x.contains("/claim-"));
-        try {
-            assertTrue(q1.poll(Duration.ofMillis(500)).isEmpty(), "the claim's response and connection are gone");
-        } finally {
-            eventually("the response was lost (and the server stopped)", () -> flaky.lost() == 1);
-            startServer();
-        }
+        long session = pollLosingTheClaimAcrossAStop(flaky, q1);
         AcknowledgedQueue<String> q2 = ackQueue(client(), p);
         QueueItem<String> x = q2.poll(WAIT).orElseThrow();
         assertEquals("x", x.value());
