@@ -282,6 +282,25 @@ public abstract class QueueSuite extends RecipeSuite {
 
     // ---- failure behaviour: disconnection, closed clients, lost claim responses ---------------------------------
 
+    /** One consumer's client with a plain queue and an acknowledged queue, and an item it claimed from the latter. */
+    private record Consumers(ZkClient client, DistributedQueue<String> queue, AcknowledgedQueue<String> ackQueue,
+                             QueueItem<String> claimed) {
+    }
+
+    /**
+     * A new client with a plain queue at {@code p} (one item offered and taken: the queue and the consumer node
+     * exist) and an acknowledged queue at {@code p-ack} from which it has claimed the item "b".
+     */
+    private Consumers consumersWithAClaim(String p) {
+        ZkClient c = client();
+        DistributedQueue<String> q = queue(c, p);
+        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
+        q.offer("a");
+        assertEquals("a", q.take());
+        aq.offer("b");
+        return new Consumers(c, q, aq, aq.take());
+    }
+
     /** Timed polls return empty when their timeout runs out while disconnected (no ConnectionLoss, no overrun). */
     @Test
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -322,14 +341,12 @@ public abstract class QueueSuite extends RecipeSuite {
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void closingAfterTheClientClosedIsPrompt() {
         String p = path("closed-client");
-        ZkClient c = client();
-        DistributedQueue<String> q = queue(c, p);
-        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
-        q.offer("a");
-        assertEquals("a", q.take());
-        aq.offer("b");
+        Consumers consumers = consumersWithAClaim(p);
+        ZkClient c = consumers.client();
+        DistributedQueue<String> q = consumers.queue();
+        AcknowledgedQueue<String> aq = consumers.ackQueue();
+        QueueItem<String> b = consumers.claimed();
         aq.offer("c");
-        QueueItem<String> b = aq.take();
         QueueItem<String> c2 = aq.take();
         c.close();
         long start = System.nanoTime();
@@ -346,13 +363,11 @@ public abstract class QueueSuite extends RecipeSuite {
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void takesWaitingForTheConnectionEndWhenTheClientCloses() throws Exception {
         String p = path("closing-client");
-        ZkClient c = client();
-        DistributedQueue<String> q = queue(c, p);
-        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
-        q.offer("a");
-        assertEquals("a", q.take());
-        aq.offer("b");
-        QueueItem<String> b = aq.take();
+        Consumers consumers = consumersWithAClaim(p);
+        ZkClient c = consumers.client();
+        DistributedQueue<String> q = consumers.queue();
+        AcknowledgedQueue<String> aq = consumers.ackQueue();
+        QueueItem<String> b = consumers.claimed();
         stopServer();
         try {
             eventually("disconnected", () -> !c.state().isConnected());
@@ -383,13 +398,11 @@ public abstract class QueueSuite extends RecipeSuite {
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void closingWhileDisconnectedIsPrompt() throws Exception {
         String p = path("close-offline");
-        ZkClient c = client();
-        DistributedQueue<String> q = queue(c, p);
-        AcknowledgedQueue<String> aq = ackQueue(c, p + "-ack");
-        q.offer("a");
-        assertEquals("a", q.take());
-        aq.offer("b");
-        QueueItem<String> b = aq.take();
+        Consumers consumers = consumersWithAClaim(p);
+        ZkClient c = consumers.client();
+        DistributedQueue<String> q = consumers.queue();
+        AcknowledgedQueue<String> aq = consumers.ackQueue();
+        QueueItem<String> b = consumers.claimed();
         stopServer();
         try {
             eventually("disconnected", () -> !c.state().isConnected());
