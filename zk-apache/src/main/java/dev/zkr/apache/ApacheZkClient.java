@@ -208,6 +208,11 @@ public final class ApacheZkClient implements ZkClient {
     }
 
     @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
     public int maxDataSize() {
         return config.maxDataSize;
     }

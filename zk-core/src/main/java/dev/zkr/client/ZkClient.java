@@ -49,6 +49,9 @@ public interface ZkClient extends AutoCloseable {
     /** The current connection state. */
     ConnectionState state();
 
+    /** True once {@link #close()} was called: the state then reads LOST and every request fails with Closed. */
+    boolean isClosed();
+
     /** The largest data size a node may hold; larger data fails with {@link ZkException.DataTooLarge}. */
     int maxDataSize();
 

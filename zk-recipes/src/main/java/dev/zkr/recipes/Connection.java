@@ -58,35 +58,8 @@ final class Connection {
         }
     }
 
-    /**
-     * True if the client is closed: its state reads LOST and a request fails with {@link ZkException.Closed} at
-     * once. (An open client in LOST, waiting for a new session, gets a harmless exists("/") request.)
-     */
-    static boolean isClosed(ZkClient client) {
-        if (client.state() != ConnectionState.LOST) {
-            return false;
-        }
-        CompletableFuture<?> probe;
-        try {
-            probe = client.existsAsync("/", null);
-        } catch (ZkException.Closed e) {
-            return true;
-        } catch (RuntimeException e) {
-            return false;
-        }
-        if (!probe.isCompletedExceptionally()) {
-            return false;
-        }
-        try {
-            probe.join();
-            return false;
-        } catch (RuntimeException e) {
-            return ClientSupport.unwrap(e) instanceof ZkException.Closed;
-        }
-    }
-
     private static void checkNotClosed(ZkClient client) {
-        if (isClosed(client)) {
+        if (client.isClosed()) {
             throw new ZkException.Closed(null, "the client is closed");
         }
     }
@@ -207,7 +180,7 @@ final class Connection {
             }
         };
         client.addConnectionStateListener(holder[0]);
-        if (client.state().isConnected() || isClosed(client)) {
+        if (client.state().isConnected() || client.isClosed()) {
             f.complete(null); // a closed client: what waits for it finds Closed at once
         }
         f.whenComplete((v, e) -> client.removeConnectionStateListener(holder[0]));

@@ -130,6 +130,11 @@ final class CountingClient implements ZkClient {
     }
 
     @Override
+    public boolean isClosed() {
+        return delegate.isClosed();
+    }
+
+    @Override
     public int maxDataSize() {
         return delegate.maxDataSize();
     }

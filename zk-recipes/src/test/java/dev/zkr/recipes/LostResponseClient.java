@@ -146,6 +146,7 @@ public final class LostResponseClient implements ZkClient {
     @Override public long sessionId() { return delegate.sessionId(); }
     @Override public Duration sessionTimeout() { return delegate.sessionTimeout(); }
     @Override public ConnectionState state() { return delegate.state(); }
+    @Override public boolean isClosed() { return delegate.isClosed(); }
     @Override public int maxDataSize() { return delegate.maxDataSize(); }
     @Override public void addConnectionStateListener(ConnectionStateListener l) { delegate.addConnectionStateListener(l); }
     @Override public void addConnectionStateListener(ConnectionStateListener l, Executor e) { delegate.addConnectionStateListener(l, e); }

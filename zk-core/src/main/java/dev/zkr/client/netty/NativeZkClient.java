@@ -112,6 +112,11 @@ public final class NativeZkClient implements ZkClient {
     }
 
     @Override
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
     public int maxDataSize() {
         return connection.maxDataSize();
     }
