@@ -22,6 +22,7 @@ import static dev.zkr.client.ConnectionState.LOST;
 import static dev.zkr.client.ConnectionState.RECONNECTED;
 import static dev.zkr.client.ConnectionState.SUSPENDED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -139,8 +140,10 @@ class ApacheZkClientSessionTest {
         client.create("/eph", new byte[0], CreateMode.EPHEMERAL);
         client.exists("/eph", e -> { });
         try (ApacheZkClient other = ApacheZkClient.connect(server.connectString(), Duration.ofSeconds(10))) {
+            assertFalse(client.isClosed());
             client.close();
             client.close();
+            assertTrue(client.isClosed());
             assertEquals(List.of(LOST), states.all());
             viaExecutor.expect(LOST);
             executor.shutdown();

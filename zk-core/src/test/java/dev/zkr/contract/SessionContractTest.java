@@ -71,10 +71,12 @@ class SessionContractTest {
         StateRecorder states = new StateRecorder();
         c.addConnectionStateListener(states);
         c.create("/p", null, CreateMode.PERSISTENT);
+        assertFalse(c.isClosed());
         c.close();
         c.close();
         assertEquals(List.of(ConnectionState.LOST), states.all());
         assertEquals(ConnectionState.LOST, c.state());
+        assertTrue(c.isClosed());
         assertInstanceOf(ZkException.Closed.class, failure(c.getDataAsync("/p", null)));
         assertInstanceOf(ZkException.Closed.class, failure(c.createAsync("/q", null, CreateMode.PERSISTENT)));
         assertInstanceOf(ZkException.Closed.class, failure(c.multiAsync(List.of())));
