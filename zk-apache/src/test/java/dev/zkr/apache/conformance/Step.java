@@ -35,6 +35,14 @@ sealed interface Step {
         return false;
     }
 
+    /**
+     * A removal of ANY type delivers one event per kind removed; ZooKeeper's client queues them from a HashMap keyed
+     * by event type (enum identity hashes), so their order changes from one JVM to the next.
+     */
+    private static boolean removesEveryKind(WatcherType type) {
+        return type == WatcherType.ANY;
+    }
+
     // ---- writes -----------------------------------------------------------------------------------------------
 
     /** Create in any mode, by the main client or by the second session. */
@@ -230,6 +238,11 @@ sealed interface Step {
         }
 
         @Override
+        public boolean unorderedEvents() {
+            return removesEveryKind(type);
+        }
+
+        @Override
         public String toString() {
             return "removeWatches(" + path + ", " + type + ", w" + watcher + ")";
         }
@@ -259,6 +272,11 @@ sealed interface Step {
                         ClientSupport.await(removal);
                         return "removed";
                     });
+        }
+
+        @Override
+        public boolean unorderedEvents() {
+            return removesEveryKind(type);
         }
 
         @Override
