@@ -43,6 +43,16 @@ sealed interface Step {
         return type == WatcherType.ANY;
     }
 
+    /** The outcome of a getData: the data and the node's Stat. */
+    private static String dataRead(Side s, NodeData d, int index) {
+        return Side.data(d.data()) + " " + s.stat(d.stat(), "getData@" + index);
+    }
+
+    /** The outcome of a getChildren: the names sorted (their order is unspecified) and the node's Stat. */
+    private static String childrenRead(Side s, Children c, int index) {
+        return c.names().stream().sorted().toList() + " " + s.stat(c.stat(), "getChildren@" + index);
+    }
+
     // ---- writes -----------------------------------------------------------------------------------------------
 
     /** Create in any mode, by the main client or by the second session. */
@@ -175,8 +185,7 @@ sealed interface Step {
         @Override
         public String run(Side s, int index) {
             return Side.outcome(() -> {
-                NodeData d = s.main.getData(s.abs(path), s.watcher(watcher));
-                return Side.data(d.data()) + " " + s.stat(d.stat(), "getData@" + index);
+                return dataRead(s, s.main.getData(s.abs(path), s.watcher(watcher)), index);
             });
         }
 
@@ -202,8 +211,7 @@ sealed interface Step {
         @Override
         public String run(Side s, int index) {
             return Side.outcome(() -> {
-                Children c = s.main.getChildrenWithStat(s.abs(path), s.watcher(watcher));
-                return c.names().stream().sorted().toList() + " " + s.stat(c.stat(), "getChildren@" + index);
+                return childrenRead(s, s.main.getChildrenWithStat(s.abs(path), s.watcher(watcher)), index);
             });
         }
 
@@ -261,10 +269,8 @@ sealed interface Step {
             ZkClient c = s.main;
             CompletableFuture<String> answer = switch (read) {
                 case 0 -> c.existsAsync(p, s.watcher(readWatcher)).thenApply(st -> s.stat(st, "exists@" + index));
-                case 1 -> c.getDataAsync(p, s.watcher(readWatcher))
-                        .thenApply(d -> Side.data(d.data()) + " " + s.stat(d.stat(), "getData@" + index));
-                default -> c.getChildrenAsync(p, s.watcher(readWatcher)).thenApply(ch ->
-                        ch.names().stream().sorted().toList() + " " + s.stat(ch.stat(), "getChildren@" + index));
+                case 1 -> c.getDataAsync(p, s.watcher(readWatcher)).thenApply(d -> dataRead(s, d, index));
+                default -> c.getChildrenAsync(p, s.watcher(readWatcher)).thenApply(ch -> childrenRead(s, ch, index));
             };
             CompletableFuture<Void> removal = c.removeWatchesAsync(p, s.watcher(removedWatcher), type, false);
             return Side.outcome(() -> ClientSupport.await(answer)) + "; "
