@@ -1,11 +1,14 @@
 package dev.zkr.client;
 
-import dev.zkr.client.netty.NativeZkClient;
-
 import java.time.Duration;
 import java.util.Objects;
+import java.util.ServiceLoader;
 
-/** Configures and connects the native zkr client. Obtain one with {@link ZkClient#builder()}. */
+/**
+ * Configures and connects the native zkr client. Obtain one with {@link ZkClient#builder()}. The client
+ * implementation is found on the class path ({@link ZkClientFactory}, provided by {@code dev.zkr:zk-client}) and
+ * gets an immutable {@link ZkClientConfig}.
+ */
 public final class ZkClientBuilder {
 
     /** Default largest node data size: 1 MiB, as on the server. */
@@ -71,7 +74,20 @@ public final class ZkClientBuilder {
         if (connectString == null) {
             throw new IllegalStateException("connectString is required");
         }
-        return NativeZkClient.open(this);
+        ZkClientFactory factory = ServiceLoader.load(ZkClientFactory.class, ZkClientBuilder.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                        "no zkr client implementation on the class path: add the dependency dev.zkr:zk-client"));
+        return factory.open(config());
+    }
+
+    /** The settings as they are now, fixed. */
+    public ZkClientConfig config() {
+        if (connectString == null) {
+            throw new IllegalStateException("connectString is required");
+        }
+        return new ZkClientConfig(connectString, sessionTimeout, connectTimeout, requestTimeout, maxDataSize,
+                renewSessionOnExpiry);
     }
 
     public String connectString() {

@@ -5,6 +5,7 @@ import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClientBuilder;
+import dev.zkr.client.ZkClientConfig;
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Frames;
 import dev.zkr.wire.Message;
@@ -56,7 +57,7 @@ final class ConnectionManager {
     private static final byte[] NO_PASSWORD = new byte[0];
     private static final long NO_DEADLINE = Long.MAX_VALUE / 2;
 
-    private final ZkClientBuilder config;
+    private final ZkClientConfig config;
     private final HostList hosts;
     private final EventLoop loop;
     private final EventThread events;
@@ -93,7 +94,7 @@ final class ConnectionManager {
     private int failedAttempts;
     private ScheduledFuture<?> ticker;
 
-    ConnectionManager(ZkClientBuilder config, EventLoop loop, EventThread events, WatchRegistry watches,
+    ConnectionManager(ZkClientConfig config, EventLoop loop, EventThread events, WatchRegistry watches,
                       Consumer<ConnectionState> stateSink) {
         this.config = config;
         this.hosts = new HostList(config.connectString(), new Random());

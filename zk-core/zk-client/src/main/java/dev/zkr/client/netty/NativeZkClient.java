@@ -14,7 +14,7 @@ import dev.zkr.client.Stat;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
-import dev.zkr.client.ZkClientBuilder;
+import dev.zkr.client.ZkClientConfig;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 import dev.zkr.wire.MessageCodec;
@@ -48,7 +48,7 @@ public final class NativeZkClient implements ZkClient {
     private static final int MULTI_FRAME_MARGIN = 1024;
     private static final long MAX_CLOSE_WAIT_MS = 2000;
 
-    private final ZkClientBuilder config;
+    private final ZkClientConfig config;
     private final long requestTimeoutNanos;
     private final EventThread events;
     private final WatchRegistry watches = new WatchRegistry();
@@ -59,7 +59,7 @@ public final class NativeZkClient implements ZkClient {
     private record ListenerEntry(ConnectionStateListener listener, Executor executor) {
     }
 
-    private NativeZkClient(ZkClientBuilder config, EventLoop loop) {
+    private NativeZkClient(ZkClientConfig config, EventLoop loop) {
         this.config = config;
         this.requestTimeoutNanos = config.requestTimeout().toNanos();
         this.events = new EventThread("zkr-client-event-" + CLIENT_IDS.incrementAndGet());
@@ -67,7 +67,7 @@ public final class NativeZkClient implements ZkClient {
     }
 
     /** Opens a native client with the builder's settings and waits for its first session. */
-    public static ZkClient open(ZkClientBuilder config) {
+    public static ZkClient open(ZkClientConfig config) {
         Objects.requireNonNull(config, "config");
         EventLoop loop = EventLoops.acquire();
         NativeZkClient client;
