@@ -9,6 +9,7 @@ import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
+import dev.zkr.client.RequestChecks;
 import dev.zkr.client.Stat;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
@@ -275,8 +276,7 @@ public final class ApacheZkClient implements ZkClient {
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
         return request(path, f -> {
-            require(mode, "mode");
-            ZkPaths.validate(path, mode.isSequential());
+            RequestChecks.create(path, mode);
             byte[] bytes = checkData(path, data, RequestSize.of(path, data));
             zk().create(path, bytes, ZooDefs.Ids.OPEN_ACL_UNSAFE, Convert.mode(mode),
                     (rc, p, ctx, name, stat) -> complete(f, rc, path, () -> new Created(name, Convert.stat(stat))),
@@ -337,9 +337,9 @@ public final class ApacheZkClient implements ZkClient {
     @Override
     public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
         return request(null, f -> {
-            require(ops, "ops");
+            RequestChecks.required(ops, null, "ops");
             for (Op op : ops) {
-                checkOp(op);
+                RequestChecks.op(op, config.maxDataSize);
             }
             if (RequestSize.of(ops) > config.juteMaxBuffer) {
                 throw new ZkException.DataTooLarge(null, "multi request of about " + RequestSize.of(ops)
@@ -367,8 +367,8 @@ public final class ApacheZkClient implements ZkClient {
     public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
         return request(path, f -> {
             ZkPaths.validate(path);
-            require(mode, "mode");
-            require(watcher, "watcher");
+            RequestChecks.required(mode, path, "mode");
+            RequestChecks.required(watcher, path, "watcher");
             zk().addWatch(path, new WatcherAdapter(watcher), Convert.mode(mode),
                     (rc, p, ctx) -> complete(f, rc, path, () -> null), null);
         });
@@ -378,8 +378,8 @@ public final class ApacheZkClient implements ZkClient {
     public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {
         return request(path, f -> {
             ZkPaths.validate(path);
-            require(watcher, "watcher");
-            require(type, "type");
+            RequestChecks.required(watcher, path, "watcher");
+            RequestChecks.required(type, path, "type");
             removeWatches(zk(), path, new WatcherAdapter(watcher), Convert.watcherTypes(type), local, false, f);
         });
     }
@@ -421,33 +421,9 @@ public final class ApacheZkClient implements ZkClient {
         return watcher == null ? null : new WatcherAdapter(watcher);
     }
 
-    private static void require(Object value, String name) {
-        if (value == null) {
-            throw new ZkException.BadArguments(null, name + " is null");
-        }
-    }
-
-    private void checkOp(Op op) {
-        require(op, "op");
-        if (op instanceof Op.Create c) {
-            require(c.mode(), "mode");
-            ZkPaths.validate(c.path(), c.mode().isSequential());
-            checkData(c.path(), c.data(), 0);
-        } else if (op instanceof Op.SetData s) {
-            ZkPaths.validate(s.path());
-            checkData(s.path(), s.data(), 0);
-        } else {
-            ZkPaths.validate(op.path());
-        }
-    }
-
     /** Data as sent (null becomes empty); fails with DataTooLarge if the data or the whole request is too big. */
     private byte[] checkData(String path, byte[] data, long requestSize) {
-        byte[] bytes = Convert.nonNull(data);
-        if (bytes.length > config.maxDataSize) {
-            throw new ZkException.DataTooLarge(path,
-                    "data of " + bytes.length + " bytes exceeds the limit of " + config.maxDataSize);
-        }
+        byte[] bytes = RequestChecks.data(path, data, config.maxDataSize);
         if (requestSize > config.juteMaxBuffer) {
             throw new ZkException.DataTooLarge(path,
                     "request of about " + requestSize + " bytes exceeds jute.maxbuffer " + config.juteMaxBuffer);

@@ -10,6 +10,7 @@ import dev.zkr.client.Created;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
+import dev.zkr.client.RequestChecks;
 import dev.zkr.client.Stat;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
@@ -43,7 +44,6 @@ public final class NativeZkClient implements ZkClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(NativeZkClient.class);
     private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
-    private static final byte[] EMPTY = new byte[0];
     /** Room left in a frame for the multi request's own header. */
     private static final int MULTI_FRAME_MARGIN = 1024;
     private static final long MAX_CLOSE_WAIT_MS = 2000;
@@ -190,10 +190,7 @@ public final class NativeZkClient implements ZkClient {
 
     private Pending createRequest(String path, byte[] data, CreateMode mode) {
         checkOpen(path);
-        if (mode == null) {
-            throw new ZkException.BadArguments(path, "create mode is null");
-        }
-        ZkPaths.validate(path, mode.isSequential());
+        RequestChecks.create(path, mode);
         Pending p = pending(Pending.Kind.CREATE, path);
         p.data = checkData(path, data);
         p.createMode = mode;
@@ -296,16 +293,14 @@ public final class NativeZkClient implements ZkClient {
         Pending p;
         try {
             checkOpen(null);
-            if (ops == null) {
-                throw new ZkException.BadArguments(null, "ops is null");
-            }
+            RequestChecks.required(ops, null, "ops");
             if (ops.isEmpty()) {
                 return CompletableFuture.completedFuture(List.of());
             }
             Op[] checked = new Op[ops.size()];
             long size = 0;
             for (int i = 0; i < checked.length; i++) {
-                checked[i] = checkOp(ops.get(i));
+                checked[i] = RequestChecks.op(ops.get(i), connection.maxDataSize());
                 size += estimatedSize(checked[i]);
             }
             int limit = MessageCodec.maxFrameSize(connection.maxDataSize()) - MULTI_FRAME_MARGIN;
@@ -319,26 +314,6 @@ public final class NativeZkClient implements ZkClient {
             return CompletableFuture.failedFuture(e);
         }
         return submit(p);
-    }
-
-    private Op checkOp(Op op) {
-        if (op == null) {
-            throw new ZkException.BadArguments(null, "null operation in multi");
-        }
-        if (op instanceof Op.Create c) {
-            if (c.mode() == null) {
-                throw new ZkException.BadArguments(c.path(), "create mode is null");
-            }
-            ZkPaths.validate(c.path(), c.mode().isSequential());
-            byte[] data = checkData(c.path(), c.data());
-            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode());
-        }
-        ZkPaths.validate(op.path());
-        if (op instanceof Op.SetData s) {
-            byte[] data = checkData(s.path(), s.data());
-            return data == s.data() ? s : new Op.SetData(s.path(), data, s.version());
-        }
-        return op;
     }
 
     @Override
@@ -426,14 +401,7 @@ public final class NativeZkClient implements ZkClient {
     }
 
     private byte[] checkData(String path, byte[] data) {
-        if (data == null) {
-            return EMPTY;
-        }
-        int max = connection.maxDataSize();
-        if (data.length > max) {
-            throw new ZkException.DataTooLarge(path, data.length + " bytes exceed the limit of " + max);
-        }
-        return data;
+        return RequestChecks.data(path, data, connection.maxDataSize());
     }
 
     private Pending pending(Pending.Kind kind, String path) {

@@ -1,0 +1,55 @@
+package dev.zkr.client;
+
+/**
+ * The argument checks every {@link ZkClient} implementation makes before any I/O, so that both clients (the native
+ * one and the Apache ZooKeeper adapter) fail the same way with the same typed exceptions. For client
+ * implementations, not for application code.
+ */
+public final class RequestChecks {
+
+    private static final byte[] EMPTY = new byte[0];
+
+    private RequestChecks() {
+    }
+
+    /** Fails with {@link ZkException.BadArguments} naming {@code what} when the value is null. */
+    public static <T> T required(T value, String path, String what) {
+        if (value == null) {
+            throw new ZkException.BadArguments(path, what + " is null");
+        }
+        return value;
+    }
+
+    /** Checks a create's mode and path (a sequential create's path may end with {@code /}); returns the path. */
+    public static String create(String path, CreateMode mode) {
+        required(mode, path, "create mode");
+        return ZkPaths.validate(path, mode.isSequential());
+    }
+
+    /** Data as sent: null becomes empty; more than {@code maxDataSize} bytes fails with DataTooLarge. */
+    public static byte[] data(String path, byte[] data, int maxDataSize) {
+        if (data == null) {
+            return EMPTY;
+        }
+        if (data.length > maxDataSize) {
+            throw new ZkException.DataTooLarge(path, data.length + " bytes exceed the limit of " + maxDataSize);
+        }
+        return data;
+    }
+
+    /** Checks one operation of a multi; returns it with null data replaced by empty data. */
+    public static Op op(Op op, int maxDataSize) {
+        required(op, null, "operation in multi");
+        if (op instanceof Op.Create c) {
+            create(c.path(), c.mode());
+            byte[] data = data(c.path(), c.data(), maxDataSize);
+            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode());
+        }
+        ZkPaths.validate(op.path());
+        if (op instanceof Op.SetData s) {
+            byte[] data = data(s.path(), s.data(), maxDataSize);
+            return data == s.data() ? s : new Op.SetData(s.path(), data, s.version());
+        }
+        return op;
+    }
+}
