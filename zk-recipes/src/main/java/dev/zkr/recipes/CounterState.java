@@ -9,9 +9,9 @@ import java.nio.ByteBuffer;
  * them), its data {@code version} and {@code creates}, the number of children ever created under it (the next
  * sequence number). The value is {@code base + (creates - c0)}.
  *
- * <p>The Stat gives {@code creates} atomically with the data, but servers report it differently: zkr's cversion
- * counts creates; Apache ZooKeeper's counts creates and deletes (it reports {@code 2 * creates - numChildren}), so
- * there {@code creates = (cversion + numChildren) / 2}. Sequence numbers count creates on both.
+ * <p>The Stat gives {@code creates} atomically with the data: cversion counts creates and deletes (zkr reports it
+ * as Apache ZooKeeper does, {@code 2 * creates - numChildren}), so {@code creates = (cversion + numChildren) / 2}.
+ * Sequence numbers count creates.
  */
 record CounterState(long base, int c0, long tag, int version, int creates) {
 
@@ -36,14 +36,14 @@ record CounterState(long base, int c0, long tag, int version, int creates) {
         return ByteBuffer.allocate(BYTES).putLong(base).putInt(c0).putLong(tag).array();
     }
 
-    /** The number of children ever created, from a Stat of a server whose cversion counts deletes or not. */
-    static int creates(Stat stat, boolean cversionCountsDeletes) {
-        return cversionCountsDeletes ? (stat.cversion() + stat.numChildren()) / 2 : stat.cversion();
+    /** The number of children ever created, from a Stat (its cversion counts creates and deletes). */
+    static int creates(Stat stat) {
+        return (stat.cversion() + stat.numChildren()) / 2;
     }
 
     /** Decodes a value node; data too short to be ours (an empty node) reads as base 0, c0 0. */
-    static CounterState decode(byte[] data, Stat stat, boolean cversionCountsDeletes) {
-        int creates = creates(stat, cversionCountsDeletes);
+    static CounterState decode(byte[] data, Stat stat) {
+        int creates = creates(stat);
         if (data.length < BYTES) {
             return new CounterState(0, 0, 0, stat.version(), creates);
         }

@@ -46,7 +46,6 @@ public final class DistributedCounter {
     static final int FAST_CREATES_LIMIT = 1 << 29;
     static final String VALUE = "value";
     private static final String CHILD_PREFIX = "i-";
-    private static final String PROBE_PREFIX = "probe-";
     /** At most this many earlier children are deleted by one increment. */
     private static final int MAX_DELETES = 64;
     private static final byte[] EMPTY = new byte[0];
@@ -62,7 +61,6 @@ public final class DistributedCounter {
     private final CounterGate gate;
     private final AtomicReference<CounterState> cached = new AtomicReference<>(); // last read or written; may be stale
     private final ConcurrentLinkedQueue<Leftover> leftovers = new ConcurrentLinkedQueue<>();
-    private volatile Boolean cversionCountsDeletes; // how the server reports cversion; probed once
 
     DistributedCounter(ZkClient client, String path) {
         if ("/".equals(path)) {
@@ -350,42 +348,9 @@ public final class DistributedCounter {
     /** Reads {@code C/value} (NoNode if missing) and caches it. */
     private CounterState readValueNode() {
         NodeData d = Connection.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
-        CounterState s = CounterState.decode(d.data(), d.stat(), cversionCountsDeletes());
+        CounterState s = CounterState.decode(d.data(), d.stat());
         cached.set(s);
         return s;
-    }
-
-    /**
-     * Whether the server's cversion counts child deletes (Apache ZooKeeper) or only creates (zkr). Found once with a
-     * probe under {@code C}: a container with one child created and deleted has cversion 2 or 1. The probe is
-     * deleted afterwards (and, being a container, cleaned up by the server if we die first).
-     */
-    boolean cversionCountsDeletes() {
-        Boolean known = cversionCountsDeletes;
-        while (known == null) {
-            String probe = ZkPaths.join(path, PROBE_PREFIX + CounterGate.randomHex());
-            String child = ZkPaths.join(probe, "c");
-            try {
-                client.multi(List.of(Op.create(probe, EMPTY, CreateMode.CONTAINER),
-                        Op.create(child, EMPTY, CreateMode.PERSISTENT), Op.delete(child, -1)));
-            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
-                    throw e;
-                }
-            } catch (ZkException.SessionExpired e) {
-                if (!Connection.awaitConnected(client, Deadline.NONE)) {
-                    throw e;
-                }
-                continue;
-            }
-            Stat stat = Connection.retrying(client, Deadline.NONE, () -> client.exists(probe));
-            if (stat != null) {
-                Connection.deleteQuietly(client, probe, 0);
-                known = stat.cversion() >= 2;
-                cversionCountsDeletes = known;
-            } // else: not applied, or the container was reaped already: probe again
-        }
-        return known;
     }
 
     /** Creates {@code C} and {@code C/value} (value 0) if missing; concurrent creators are fine. */
