@@ -97,7 +97,7 @@ final class BarrierEntry {
                             opened = CompletableFuture.completedFuture(false);
                         }
                     }
-                    Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
+                    Stat ready = Cleanup.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
                     List<String> members = BarrierMember.membersOf(ClientSupport.await(listing).names());
                     if (ready != null) {
                         entered = true; // the barrier is already open (our watch on it is removed below)
@@ -122,11 +122,11 @@ final class BarrierEntry {
                     // the barrier node went (everyone left an earlier round): make ours again
                     member.session = 0;
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                    if (!Connection.recover(client, deadline)) {
+                    if (!Retries.recover(client, deadline)) {
                         return false;
                     }
                 } catch (ZkException.SessionExpired e) {
-                    if (!Connection.awaitConnected(client, deadline)) {
+                    if (!Retries.awaitConnected(client, deadline)) {
                         return false;
                     }
                 } finally {
@@ -134,7 +134,7 @@ final class BarrierEntry {
                     // (fired, yet still registered: seen rarely on zkr when ready is created as the exists is
                     // answered; a local look, no request, in the normal case)
                     if (!fired.get() || client.watchedPaths().contains(readyPath)) {
-                        Connection.removeWatchQuietly(client, readyPath, watcher, WatcherType.DATA);
+                        Cleanup.removeWatchQuietly(client, readyPath, watcher, WatcherType.DATA);
                     }
                 }
             }

@@ -58,12 +58,12 @@ final class BarrierExit {
                     previous = look.next();
                     successor = look.takeSuccessor();
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                    if (!Connection.recover(member.client, deadline)) {
+                    if (!Retries.recover(member.client, deadline)) {
                         return false;
                     }
                     previous = List.of();
                 } catch (ZkException.SessionExpired e) {
-                    if (!Connection.awaitConnected(member.client, deadline)) {
+                    if (!Retries.awaitConnected(member.client, deadline)) {
                         return false;
                     }
                 } finally {

@@ -32,7 +32,7 @@ final class BarrierLastOut {
         if (present && owner == client.sessionId()) {
             try {
                 if (sent == null || !settled(client, sent, deadline)) {
-                    Connection.retrying(client, deadline, () -> client.multi(ops(member)));
+                    Retries.retrying(client, deadline, () -> client.multi(ops(member)));
                 }
                 return;
             } catch (ZkException.NoNode e) {
@@ -53,7 +53,7 @@ final class BarrierLastOut {
             ClientSupport.await(sent);
             return true;
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            if (!Connection.recover(client, deadline)) {
+            if (!Retries.recover(client, deadline)) {
                 throw e;
             }
             return false;

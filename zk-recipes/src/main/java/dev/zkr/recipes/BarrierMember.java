@@ -67,7 +67,7 @@ final class BarrierMember {
                     throw inUse();
                 }
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, deadline)) {
+                if (!Retries.recover(client, deadline)) {
                     throw e;
                 }
             }
@@ -83,7 +83,7 @@ final class BarrierMember {
     void delete(long owner, Deadline deadline) {
         if (owner == client.sessionId()) {
             try {
-                Connection.retrying(client, deadline, () -> client.delete(nodePath, -1));
+                Retries.retrying(client, deadline, () -> client.delete(nodePath, -1));
             } catch (ZkException.NoNode e) {
                 // gone already
             }
@@ -92,7 +92,7 @@ final class BarrierMember {
 
     /** Deletes our node if the session that made it still owns it, without waiting on failures. */
     void deleteQuietly(long owner) {
-        Connection.deleteQuietly(client, nodePath, owner);
+        Cleanup.deleteQuietly(client, nodePath, owner);
     }
 
     /** Removes the watch a read sets (now, or once it is registered if the read is in flight) unless it failed. */

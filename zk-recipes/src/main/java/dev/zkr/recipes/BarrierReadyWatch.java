@@ -47,7 +47,7 @@ final class BarrierReadyWatch implements Watcher {
             // an interrupted look: the read registers its watch later
             member.removeWhenRead(last, member.readyPath, this);
         } else if (set) {
-            Connection.removeWatchQuietly(member.client, member.readyPath, this, WatcherType.DATA);
+            Cleanup.removeWatchQuietly(member.client, member.readyPath, this, WatcherType.DATA);
         }
     }
 }

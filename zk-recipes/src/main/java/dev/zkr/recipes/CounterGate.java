@@ -75,16 +75,16 @@ final class CounterGate {
             } catch (ZkException.NodeExists e) {
                 awaitRelease();
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
+                if (!Retries.recover(client, Deadline.NONE)) {
                     throw e;
                 }
                 // the response was lost: we hold the gate iff our holder child exists in our (same) session
-                Stat s = Connection.retrying(client, Deadline.NONE, () -> client.exists(holder));
+                Stat s = Retries.retrying(client, Deadline.NONE, () -> client.exists(holder));
                 if (s != null && s.ephemeralOwner() == session && client.sessionId() == session) {
                     return new Held(holder, session);
                 }
             } catch (ZkException.SessionExpired e) {
-                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                if (!Retries.awaitConnected(client, Deadline.NONE)) {
                     throw e;
                 }
             }
@@ -98,7 +98,7 @@ final class CounterGate {
     /** Releases a held gate (no-op if it is gone already: released before a lost response, or its session ended). */
     void release(Held held) {
         try {
-            Connection.retrying(client, Deadline.NONE, () -> client.multi(releaseOps(held)));
+            Retries.retrying(client, Deadline.NONE, () -> client.multi(releaseOps(held)));
         } catch (ZkException.NoNode e) {
             // released already, or our session ended (the orphan is removed by whoever waits next)
         }
@@ -109,12 +109,12 @@ final class CounterGate {
         if (client.sessionId() != held.session()) {
             return;
         }
-        Connection.awaitQuietly(client.multiAsync(releaseOps(held)).exceptionally(e -> null));
+        Cleanup.awaitQuietly(client.multiAsync(releaseOps(held)).exceptionally(e -> null));
     }
 
     /** True if the gate is held by this holder, in its session. */
     boolean stillHeld(Held held) {
-        Stat s = Connection.retrying(client, Deadline.NONE, () -> client.exists(held.holder()));
+        Stat s = Retries.retrying(client, Deadline.NONE, () -> client.exists(held.holder()));
         return s != null && s.ephemeralOwner() == held.session() && client.sessionId() == held.session();
     }
 
@@ -127,13 +127,13 @@ final class CounterGate {
         Watcher w = e -> changed.fire();
         Children children;
         try {
-            children = Connection.retrying(client, Deadline.NONE, () -> client.getChildrenWithStat(gate, w));
+            children = Retries.retrying(client, Deadline.NONE, () -> client.getChildrenWithStat(gate, w));
         } catch (ZkException.NoNode e) {
             return; // free (no watch is left on a missing node)
         }
         if (children.names().isEmpty()) {
             try {
-                Connection.retrying(client, Deadline.NONE, () -> client.delete(gate, -1)); // fires our watch
+                Retries.retrying(client, Deadline.NONE, () -> client.delete(gate, -1)); // fires our watch
             } catch (ZkException.NoNode | ZkException.NotEmpty e) {
                 // someone else removed the orphan (and maybe a new holder took the gate)
             }
@@ -141,7 +141,7 @@ final class CounterGate {
             changed.await(Deadline.after(WAIT_SLICE));
         }
         if (!changed.isFired()) {
-            Connection.removeWatchQuietly(client, gate, w, WatcherType.CHILDREN);
+            Cleanup.removeWatchQuietly(client, gate, w, WatcherType.CHILDREN);
         }
     }
 }

@@ -74,7 +74,7 @@ public final class DistributedCounter {
 
     /** The current value (0 if the counter does not exist yet); linearizable: syncs before reading. */
     public long get() {
-        Connection.retrying(client, Deadline.NONE, () -> client.sync(path));
+        Retries.retrying(client, Deadline.NONE, () -> client.sync(path));
         try {
             return readValueNode().value();
         } catch (ZkException.NoNode e) {
@@ -144,7 +144,7 @@ public final class DistributedCounter {
                 }
                 return applied(s, created, session);
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
+                if (!Retries.recover(client, Deadline.NONE)) {
                     leftovers.addAll(old);
                     throw e;
                 }
@@ -158,7 +158,7 @@ public final class DistributedCounter {
                 leftovers.addAll(old); // not applied
             } catch (ZkException.SessionExpired e) {
                 // never sent
-                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                if (!Retries.awaitConnected(client, Deadline.NONE)) {
                     throw e;
                 }
             } catch (ZkException e) {
@@ -209,7 +209,7 @@ public final class DistributedCounter {
     private List<String> childrenWithPrefix(String prefix) {
         String name = ZkPaths.name(prefix);
         List<String> mine = new ArrayList<>();
-        for (String child : Connection.retrying(client, Deadline.NONE, () -> client.getChildren(valuePath))) {
+        for (String child : Retries.retrying(client, Deadline.NONE, () -> client.getChildren(valuePath))) {
             if (child.startsWith(name)) {
                 mine.add(ZkPaths.join(valuePath, child));
             }
@@ -310,10 +310,10 @@ public final class DistributedCounter {
 
     /** After a lost response to our write multi: was it applied? */
     private Outcome resolveWrite(ZkException loss, CounterGate.Held held, CounterState read, long tag) {
-        if (!Connection.recover(client, Deadline.NONE)) {
+        if (!Retries.recover(client, Deadline.NONE)) {
             throw loss;
         }
-        Connection.retrying(client, Deadline.NONE, () -> client.sync(valuePath));
+        Retries.retrying(client, Deadline.NONE, () -> client.sync(valuePath));
         CounterState now = readValueNode();
         if (now.tag() == tag && now.version() > read.version()) {
             return Outcome.APPLIED;
@@ -347,7 +347,7 @@ public final class DistributedCounter {
 
     /** Reads {@code C/value} (NoNode if missing) and caches it. */
     private CounterState readValueNode() {
-        NodeData d = Connection.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
+        NodeData d = Retries.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
         CounterState s = CounterState.decode(d.data(), d.stat());
         cached.set(s);
         return s;
@@ -361,7 +361,7 @@ public final class DistributedCounter {
 
     private void createIfMissing(String p, byte[] data, Parents parents) {
         try {
-            Connection.retrying(client, Deadline.NONE, () -> client.create(p, data, CreateMode.PERSISTENT, parents));
+            Retries.retrying(client, Deadline.NONE, () -> client.create(p, data, CreateMode.PERSISTENT, parents));
         } catch (ZkException.NodeExists e) {
             // created by someone else, or by us before a lost response
         } catch (ZkException.NoNode e) {

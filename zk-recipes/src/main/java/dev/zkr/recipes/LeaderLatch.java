@@ -108,7 +108,7 @@ public final class LeaderLatch implements AutoCloseable {
                 becomeLeader(node);
                 awaitTrouble(node);
                 revoke();
-                Connection.awaitConnected(client, Deadline.NONE);
+                Retries.awaitConnected(client, Deadline.NONE);
                 if (node.owner() != client.sessionId()) {
                     node = null; // the session expired: its node is gone with it
                     if (!rejoinAfterLost) {
@@ -362,7 +362,7 @@ public final class LeaderLatch implements AutoCloseable {
         }
         if (t != Thread.currentThread()) {
             // "stopped" covers the deletes the runner sent; ours is awaited as well in case it never saw it
-            Connection.awaitQuietly(leading == null ? stopped
+            Cleanup.awaitQuietly(leading == null ? stopped
                     : CompletableFuture.allOf(stopped, resignation(leading)));
         }
     }

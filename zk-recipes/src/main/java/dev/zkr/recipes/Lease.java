@@ -131,7 +131,7 @@ final class Lease implements LockLease {
         if (before != LeaseState.LOST) {
             listeners.fire(l -> l.accept(this, LeaseState.RELEASED));
         }
-        Connection.awaitQuietly(deleted);
+        Cleanup.awaitQuietly(deleted);
     }
 
     @Override

@@ -72,7 +72,7 @@ final class NodeWatch {
     /** Reads the node and sets the watch; null if the node is gone (no watch is then left). */
     NodeData read() {
         try {
-            return Connection.watchedRead(client, client.getDataAsync(path, watcher), path, watcher, WatcherType.DATA);
+            return Cleanup.watchedRead(client, client.getDataAsync(path, watcher), path, watcher, WatcherType.DATA);
         } catch (ZkException.NoNode gone) {
             fired.set(true); // no watch was left
             return null;
@@ -93,7 +93,7 @@ final class NodeWatch {
     void close() {
         client.removeConnectionStateListener(onState);
         if (!fired.get()) {
-            Connection.removeWatchQuietly(client, path, watcher, WatcherType.DATA);
+            Cleanup.removeWatchQuietly(client, path, watcher, WatcherType.DATA);
         }
     }
 }

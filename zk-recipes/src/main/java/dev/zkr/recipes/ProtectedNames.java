@@ -80,10 +80,10 @@ final class ProtectedNames {
                 Created c = awaitOrAbandon(client, sent);
                 return new OwnedNode(c.path(), ZkPaths.name(c.path()), c.stat().czxid(), c.stat().ephemeralOwner());
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, deadline)) {
+                if (!Retries.recover(client, deadline)) {
                     throw e;
                 }
-                OwnedNode found = Connection.retrying(client, deadline, () -> find(client, parent, prefix));
+                OwnedNode found = Retries.retrying(client, deadline, () -> find(client, parent, prefix));
                 if (found != null) {
                     if (found.owner() == client.sessionId()) {
                         return found;
@@ -91,7 +91,7 @@ final class ProtectedNames {
                     // a node of an expired session: it goes with that session; make a new one
                 }
             } catch (ZkException.SessionExpired e) {
-                if (!Connection.awaitConnected(client, deadline)) {
+                if (!Retries.awaitConnected(client, deadline)) {
                     throw e;
                 }
             }

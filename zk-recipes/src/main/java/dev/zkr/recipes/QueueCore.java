@@ -127,10 +127,10 @@ final class QueueCore {
                 client.create(itemPath, data, CreateMode.PERSISTENT_SEQUENTIAL, Parents.CONTAINER);
                 return;
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
+                if (!Retries.recover(client, Deadline.NONE)) {
                     throw e;
                 }
-                boolean found = Connection.retrying(client, Deadline.NONE, () -> {
+                boolean found = Retries.retrying(client, Deadline.NONE, () -> {
                     try {
                         return client.getChildren(path).stream().anyMatch(n -> n.startsWith(prefix));
                     } catch (ZkException.NoNode none) {
@@ -176,7 +176,7 @@ final class QueueCore {
             while (true) {
                 checkOpen();
                 try {
-                    if (!Connection.awaitConnected(client, deadline)) {
+                    if (!Retries.awaitConnected(client, deadline)) {
                         return empty();
                     }
                     String name;
@@ -238,7 +238,7 @@ final class QueueCore {
 
     /** A read of a take, retried after ConnectionLoss while the deadline allows. */
     private <T> T read(Deadline deadline, Supplier<CompletableFuture<T>> request) {
-        return Connection.retrying(client, deadline, () -> within(request.get(), deadline));
+        return Retries.retrying(client, deadline, () -> within(request.get(), deadline));
     }
 
     /** As {@link #within}; a watch that an abandoned read registers later is removed then. */
@@ -279,7 +279,7 @@ final class QueueCore {
 
     /** Fills the cache from a listing; if empty, waits for a change. False if the deadline passed. */
     private boolean refill(Deadline deadline) {
-        List<String> items = Connection.retrying(client, deadline, () -> candidates(null, deadline));
+        List<String> items = Retries.retrying(client, deadline, () -> candidates(null, deadline));
         if (!items.isEmpty()) {
             cacheAll(items);
             return true;
@@ -311,11 +311,11 @@ final class QueueCore {
             }
             return signal.await(deadline) || !deadline.expired();
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
-            return Connection.recover(client, deadline);
+            return Retries.recover(client, deadline);
         } finally {
             waiting = null;
             if (!fired.get()) {
-                Connection.removeWatchQuietly(client, path, watcher,
+                Cleanup.removeWatchQuietly(client, path, watcher,
                         childWatch ? WatcherType.CHILDREN : WatcherType.DATA);
             }
         }
@@ -363,7 +363,7 @@ final class QueueCore {
             } catch (ZkException.NoNode gone) {
                 return null;
             }
-            if (!Connection.awaitConnected(client, deadline)) {
+            if (!Retries.awaitConnected(client, deadline)) {
                 throw new DeadlinePassed(); // not sent: nothing to decide
             }
             try {
@@ -381,10 +381,10 @@ final class QueueCore {
                 // (and the consumer node with it) is gone and the claim is undecidable anyway.
                 Deadline decide = decisionDeadline(deadline);
                 try {
-                    if (!Connection.recover(client, decide)) {
+                    if (!Retries.recover(client, decide)) {
                         throw new Undecided(e);
                     }
-                    NodeData mine = Connection.retrying(client, decide, () -> client.getData(consumerPath));
+                    NodeData mine = Retries.retrying(client, decide, () -> client.getData(consumerPath));
                     if (Arrays.equals(mine.data(), marker)) {
                         return new Claimed(name, d.data(), null); // our claim was applied
                     }
@@ -396,7 +396,7 @@ final class QueueCore {
                 // not applied: if the item is still there, try again; getData tells
             } catch (ZkException.SessionExpired e) {
                 consumerSession = 0;
-                Connection.awaitConnected(client, deadline);
+                Retries.awaitConnected(client, deadline);
             }
         }
     }
@@ -421,7 +421,7 @@ final class QueueCore {
         if (consumerSession == session) {
             return;
         }
-        Connection.retrying(client, deadline, () -> {
+        Retries.retrying(client, deadline, () -> {
             try {
                 within(client.createAsync(consumerPath, new byte[0], CreateMode.EPHEMERAL, Parents.CONTAINER),
                         deadline);
@@ -470,12 +470,12 @@ final class QueueCore {
                     }
                     claim = new OwnedNode(claimPath, CLAIM + name, stat.czxid(), stat.ephemeralOwner());
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                    if (!Connection.recover(client, deadline)) {
+                    if (!Retries.recover(client, deadline)) {
                         throw e;
                     }
                 } catch (ZkException.SessionExpired e) {
                     uncertain = false; // the session's ephemerals are gone with it
-                    if (!Connection.awaitConnected(client, deadline)) {
+                    if (!Retries.awaitConnected(client, deadline)) {
                         throw e;
                     }
                 }
@@ -492,10 +492,10 @@ final class QueueCore {
             outstanding.add(c);
             return c;
         } catch (ZkException.NoNode gone) {
-            Connection.deleteQuietly(client, claimPath, claim.owner()); // acknowledged by someone before us
+            Cleanup.deleteQuietly(client, claimPath, claim.owner()); // acknowledged by someone before us
             return null;
         } catch (RuntimeException e) {
-            Connection.deleteQuietly(client, claimPath, claim.owner());
+            Cleanup.deleteQuietly(client, claimPath, claim.owner());
             throw e;
         }
     }
@@ -511,7 +511,7 @@ final class QueueCore {
     }
 
     private void settle(String name, String claimPath, long owner, int attempts) {
-        Connection.whenConnected(client).thenCompose(x -> {
+        Retries.whenConnected(client).thenCompose(x -> {
             if (!unsettled.contains(name)) {
                 return CompletableFuture.completedFuture(null); // a take picked it up
             }
@@ -570,10 +570,10 @@ final class QueueCore {
                 outstanding.remove(c);
                 return false;
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
+                if (!Retries.recover(client, Deadline.NONE)) {
                     throw e;
                 }
-                Stat claim = Connection.retrying(client, Deadline.NONE, () -> client.exists(c.claim().path()));
+                Stat claim = Retries.retrying(client, Deadline.NONE, () -> client.exists(c.claim().path()));
                 if (claim == null) {
                     outstanding.remove(c);
                     // gone: our multi was applied, or our session expired (then ack is false above next loop)
@@ -588,7 +588,7 @@ final class QueueCore {
 
     void release(Claimed c) {
         outstanding.remove(c);
-        Connection.deleteQuietly(client, c.claim().path(), c.claim().owner());
+        Cleanup.deleteQuietly(client, c.claim().path(), c.claim().owner());
         synchronized (cache) {
             cache.add(0, c.name()); // this consumer sees it again first
         }
@@ -623,7 +623,7 @@ final class QueueCore {
             Thread.currentThread().interrupt();
         }
         try {
-            Connection.deleteQuietly(client, consumerPath, consumerSession);
+            Cleanup.deleteQuietly(client, consumerPath, consumerSession);
         } finally {
             if (locked) {
                 takeLock.unlock();

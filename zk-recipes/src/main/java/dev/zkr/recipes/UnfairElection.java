@@ -69,9 +69,9 @@ final class UnfairElection implements Election {
             } catch (ZkException.NoNode e) {
                 // the leader went between our calls: race again
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                Connection.recover(client, Deadline.NONE);
+                Retries.recover(client, Deadline.NONE);
             } catch (ZkException.SessionExpired e) {
-                Connection.awaitConnected(client, Deadline.NONE);
+                Retries.awaitConnected(client, Deadline.NONE);
             }
         }
     }
@@ -135,7 +135,7 @@ final class UnfairElection implements Election {
             RuntimeException cause = err == null ? null : ClientSupport.unwrap(err);
             if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
                     && attempts > 1) {
-                return Connection.whenConnected(client).thenCompose(x -> resign(node, attempts - 1, true));
+                return Retries.whenConnected(client).thenCompose(x -> resign(node, attempts - 1, true));
             }
             if (cause != null && !(cause instanceof ZkException.NoNode || cause instanceof ZkException.SessionExpired
                     || cause instanceof ZkException.Closed || cause instanceof ZkException.BadVersion)) {
@@ -147,7 +147,7 @@ final class UnfairElection implements Election {
 
     @Override
     public void leave() {
-        Connection.deleteQuietly(client, memberPath, memberSession);
+        Cleanup.deleteQuietly(client, memberPath, memberSession);
     }
 
     @Override
