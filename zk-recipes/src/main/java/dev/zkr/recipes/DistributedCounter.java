@@ -9,6 +9,10 @@ import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.counter.CounterGate;
+import dev.zkr.recipes.counter.CounterState;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,10 @@ import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.Retries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

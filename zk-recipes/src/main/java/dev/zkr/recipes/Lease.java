@@ -4,6 +4,8 @@ import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.OwnedNode;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.queue;
 
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.CreateMode;
@@ -13,6 +13,12 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.ProtectedNames;
+import dev.zkr.recipes.internal.Retries;
+import dev.zkr.recipes.internal.Signal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,4 +1,7 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.queue;
+
+import dev.zkr.recipes.QueueSerializer;
+import dev.zkr.recipes.internal.Deadline;
 
 import java.time.Duration;
 import java.util.Optional;

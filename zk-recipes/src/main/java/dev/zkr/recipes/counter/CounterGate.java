@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.counter;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.CreateMode;
@@ -9,6 +9,11 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.DistributedCounter;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
+import dev.zkr.recipes.internal.Signal;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,39 +29,41 @@ import java.util.concurrent.ThreadLocalRandom;
  * with {@code NodeExists} while a holder has it. A holder's final write deletes its own child: if the holder's
  * session ended in the meantime (and a new session of the same client sends the write) that delete fails and the
  * write is not applied, so a write never goes through without the gate.
+ *
+ * <p>Internal, not API (public only for {@code DistributedCounter}).
  */
-final class CounterGate {
+public final class CounterGate {
 
-    static final String NAME = "freeze";
-    static final String HOLDER_PREFIX = "h-";
+    public static final String NAME = "freeze";
+    public static final String HOLDER_PREFIX = "h-";
 
     /** A safety net only: the wait for a release re-checks after this long (a watch is lost with its session). */
     private static final Duration WAIT_SLICE = Duration.ofSeconds(1);
     private static final byte[] EMPTY = new byte[0];
 
     /** A held gate: the holder child and the session that created it. */
-    record Held(String holder, long session) {
+    public record Held(String holder, long session) {
     }
 
     private final ZkClient client;
     private final String gate;
 
-    CounterGate(ZkClient client, String counterPath) {
+    public CounterGate(ZkClient client, String counterPath) {
         this.client = client;
         this.gate = ZkPaths.join(counterPath, NAME);
     }
 
-    String path() {
+    public String path() {
         return gate;
     }
 
     /** The two ops of the increment test: they fail (NodeExists on the first) while the gate is held. */
-    List<Op> testOps() {
+    public List<Op> testOps() {
         return List.of(Op.create(gate, EMPTY, CreateMode.PERSISTENT), Op.delete(gate, -1));
     }
 
     /** The ops that release a held gate; part of the holder's final multi. */
-    List<Op> releaseOps(Held held) {
+    public List<Op> releaseOps(Held held) {
         return List.of(Op.delete(held.holder(), -1), Op.delete(gate, -1));
     }
 
@@ -64,7 +71,7 @@ final class CounterGate {
      * Takes the gate, waiting while someone else holds it. Fails with {@link ZkException.NoNode} if the counter
      * node does not exist.
      */
-    Held acquire() {
+    public Held acquire() {
         while (true) {
             String holder = ZkPaths.join(gate, HOLDER_PREFIX + randomHex());
             long session = client.sessionId();
@@ -91,12 +98,12 @@ final class CounterGate {
         }
     }
 
-    static String randomHex() {
+    public static String randomHex() {
         return Long.toHexString(ThreadLocalRandom.current().nextLong());
     }
 
     /** Releases a held gate (no-op if it is gone already: released before a lost response, or its session ended). */
-    void release(Held held) {
+    public void release(Held held) {
         try {
             Retries.retrying(client, Deadline.NONE, () -> client.multi(releaseOps(held)));
         } catch (ZkException.NoNode e) {
@@ -105,7 +112,7 @@ final class CounterGate {
     }
 
     /** Releases without throwing, for clean-up after a failure. */
-    void releaseQuietly(Held held) {
+    public void releaseQuietly(Held held) {
         if (client.sessionId() != held.session()) {
             return;
         }
@@ -113,7 +120,7 @@ final class CounterGate {
     }
 
     /** True if the gate is held by this holder, in its session. */
-    boolean stillHeld(Held held) {
+    public boolean stillHeld(Held held) {
         Stat s = Retries.retrying(client, Deadline.NONE, () -> client.exists(held.holder()));
         return s != null && s.ephemeralOwner() == held.session() && client.sessionId() == held.session();
     }
@@ -122,7 +129,7 @@ final class CounterGate {
      * Waits until the gate looks free: returns at once if it does not exist; removes it if it is an orphan;
      * otherwise waits for a child watch (the holder's release or session end) — at most {@link #WAIT_SLICE}.
      */
-    void awaitRelease() {
+    public void awaitRelease() {
         Signal changed = new Signal();
         Watcher w = e -> changed.fire();
         Children children;

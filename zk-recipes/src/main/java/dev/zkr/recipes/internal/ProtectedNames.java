@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
@@ -20,16 +20,16 @@ import java.util.concurrent.CompletableFuture;
  * Protected sequential nodes, named {@code _c_<uuid>-<base><sequence>}: a create whose response is lost is found
  * again by its per-attempt UUID, so it never leaves an orphan that blocks others.
  */
-final class ProtectedNames {
+public final class ProtectedNames {
 
-    static final String PREFIX = "_c_";
+    public static final String PREFIX = "_c_";
     private static final int UUID_LENGTH = 36;
 
     private ProtectedNames() {
     }
 
     /** The base of a protected name ({@code lock-}, {@code read-}, ...) without the UUID and sequence. */
-    static String base(String name) {
+    public static String base(String name) {
         String rest = name;
         if (name.startsWith(PREFIX) && name.length() > PREFIX.length() + UUID_LENGTH + 1) {
             rest = name.substring(PREFIX.length() + UUID_LENGTH + 1);
@@ -39,7 +39,7 @@ final class ProtectedNames {
     }
 
     /** Sorts sequential names by their sequence number, dropping names that are not sequential. */
-    static List<String> sortBySequence(List<String> names) {
+    public static List<String> sortBySequence(List<String> names) {
         List<String> out = new ArrayList<>(names.size());
         for (String n : names) {
             if (ZkPaths.sequenceOf(n) >= 0) {
@@ -55,7 +55,7 @@ final class ProtectedNames {
      * ConnectionLoss it looks for the node by UUID before trying again; after session expiry it creates anew.
      * Throws ConnectionLoss if the connection does not come back before the deadline.
      */
-    static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline) {
+    public static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline) {
         return create(client, parent, base, data, deadline, null);
     }
 
@@ -64,7 +64,7 @@ final class ProtectedNames {
      * after the first create request is sent, before its response: a caller can pipeline a request that the
      * server then answers after the create (requests of one client are answered in order).
      */
-    static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline,
+    public static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline,
                             Runnable afterSend) {
         String uuid = UUID.randomUUID().toString();
         String prefix = PREFIX + uuid + "-";
@@ -102,7 +102,7 @@ final class ProtectedNames {
      * Waits for a create of an ephemeral node; if the wait is interrupted, the node the create may still make is
      * deleted when it arrives, so an abandoned create never leaves a node that blocks others.
      */
-    static Created awaitOrAbandon(ZkClient client, CompletableFuture<Created> create) {
+    public static Created awaitOrAbandon(ZkClient client, CompletableFuture<Created> create) {
         try {
             return ClientSupport.await(create);
         } catch (ZkException.Interrupted e) {
@@ -116,7 +116,7 @@ final class ProtectedNames {
     }
 
     /** The child of parent whose name starts with the prefix, or null. */
-    static OwnedNode find(ZkClient client, String parent, String prefix) {
+    public static OwnedNode find(ZkClient client, String parent, String prefix) {
         Children children;
         try {
             children = ClientSupport.await(client.getChildrenAsync(parent, null));

@@ -1,10 +1,13 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

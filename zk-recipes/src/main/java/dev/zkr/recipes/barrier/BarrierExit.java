@@ -1,6 +1,9 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.List;
 

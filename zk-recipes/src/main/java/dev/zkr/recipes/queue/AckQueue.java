@@ -1,12 +1,17 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.queue;
+
+import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.AcknowledgedQueue;
+import dev.zkr.recipes.QueueItem;
+import dev.zkr.recipes.QueueSerializer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** {@link AcknowledgedQueue} over a {@link QueueCore} in claim-node mode. */
-final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements AcknowledgedQueue<T> {
+/** {@link AcknowledgedQueue} over a {@link QueueCore} in claim-node mode. Internal, not API. */
+public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements AcknowledgedQueue<T> {
 
-    AckQueue(QueueCore core, QueueSerializer<T> serializer) {
-        super(core, serializer);
+    public AckQueue(ZkClient client, String path, QueueSerializer<T> serializer) {
+        super(new QueueCore(client, path, true), serializer);
     }
 
     @Override

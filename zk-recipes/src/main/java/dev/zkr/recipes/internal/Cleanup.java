@@ -1,9 +1,9 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.ConnectionStateListener;
-import dev.zkr.client.WatcherType;
 import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import org.slf4j.Logger;
@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * done (or the owning session is gone), and removal of watches that will not be waited for. Waits are bounded and
  * never throw.
  */
-final class Cleanup {
+public final class Cleanup {
 
     private static final Logger LOG = LoggerFactory.getLogger(Cleanup.class);
 
@@ -31,7 +31,7 @@ final class Cleanup {
      * Deletes a node of the given session, ignoring an interrupt of the calling thread (the flag is kept). If it
      * cannot be done now (connection down) it goes on in the background until done or the session is gone.
      */
-    static void deleteQuietly(ZkClient client, String path, long owner) {
+    public static void deleteQuietly(ZkClient client, String path, long owner) {
         awaitQuietly(client, deleteAsync(client, path, owner));
     }
 
@@ -39,7 +39,7 @@ final class Cleanup {
      * As {@link #deleteQuietly} without the wait: the delete is sent now (retried in the background while the
      * connection is down); the future completes when it is done or given up, and never fails.
      */
-    static CompletableFuture<Void> deleteAsync(ZkClient client, String path, long owner) {
+    public static CompletableFuture<Void> deleteAsync(ZkClient client, String path, long owner) {
         return deleteEventually(client, path, owner, 20);
     }
 
@@ -93,7 +93,7 @@ final class Cleanup {
      * Waits for a read that registers a watch. If the wait is interrupted while the read is still in flight, the
      * watch that the read registers when it completes is removed then, so an interrupted wait leaks no watch.
      */
-    static <T> T watchedRead(ZkClient client, CompletableFuture<T> read, String path, Watcher watcher,
+    public static <T> T watchedRead(ZkClient client, CompletableFuture<T> read, String path, Watcher watcher,
                              WatcherType type) {
         try {
             return ClientSupport.await(read);
@@ -108,7 +108,7 @@ final class Cleanup {
     }
 
     /** Removes a one-shot watch that has not fired, locally; ignores an interrupt of the calling thread. */
-    static void removeWatchQuietly(ZkClient client, String path, Watcher watcher, WatcherType type) {
+    public static void removeWatchQuietly(ZkClient client, String path, Watcher watcher, WatcherType type) {
         CompletableFuture<Void> f;
         try {
             f = client.removeWatchesAsync(path, watcher, type, true);
@@ -122,7 +122,7 @@ final class Cleanup {
      * As {@link #awaitQuietly(CompletableFuture)}, but only while the client is connected: once it is disconnected
      * or closed the caller goes on at once (a delete goes on in the background; a closed client needs nothing).
      */
-    static void awaitQuietly(ZkClient client, CompletableFuture<?> f) {
+    public static void awaitQuietly(ZkClient client, CompletableFuture<?> f) {
         if (f.isDone()) {
             return;
         }
@@ -144,7 +144,7 @@ final class Cleanup {
     }
 
     /** Waits a bounded time for a clean-up future, without throwing; an interrupt flag is restored afterwards. */
-    static void awaitQuietly(CompletableFuture<?> f) {
+    public static void awaitQuietly(CompletableFuture<?> f) {
         boolean interrupted = Thread.interrupted();
         try {
             f.get(CLEANUP_WAIT_MS, TimeUnit.MILLISECONDS);

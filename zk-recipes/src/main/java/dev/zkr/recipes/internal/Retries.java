@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * Living with connection loss: waiting for a usable connection, and retrying a call after ConnectionLoss once the
  * connection is back (idempotent calls only; creates find their node instead, see {@link ProtectedNames}).
  */
-final class Retries {
+public final class Retries {
 
     /** After a ConnectionLoss while the state still reads connected: wait this long for the state to change. */
     private static final long LOSS_SETTLE_MS = 50;
@@ -26,7 +26,7 @@ final class Retries {
      * Waits until the client is connected (CONNECTED or RECONNECTED) or the deadline passes; true if connected.
      * A closed client (before or during the wait) fails with {@link ZkException.Closed} at once.
      */
-    static boolean awaitConnected(ZkClient client, Deadline deadline) {
+    public static boolean awaitConnected(ZkClient client, Deadline deadline) {
         if (client.state().isConnected()) {
             return true;
         }
@@ -59,7 +59,7 @@ final class Retries {
     }
 
     /** After a ConnectionLoss: give the client a moment to notice, then wait for the connection. */
-    static boolean recover(ZkClient client, Deadline deadline) {
+    public static boolean recover(ZkClient client, Deadline deadline) {
         if (client.state().isConnected()) {
             Signal changed = new Signal();
             ConnectionStateListener l = (c, s) -> changed.fire();
@@ -79,7 +79,7 @@ final class Retries {
      * Runs a client call, retrying after ConnectionLoss once the connection is back. Calls that must not be
      * repeated blindly (creates) do not belong here. Throws ConnectionLoss if the deadline passes first.
      */
-    static <T> T retrying(ZkClient client, Deadline deadline, Supplier<T> call) {
+    public static <T> T retrying(ZkClient client, Deadline deadline, Supplier<T> call) {
         while (true) {
             try {
                 return call.get();
@@ -95,7 +95,7 @@ final class Retries {
         }
     }
 
-    static void retrying(ZkClient client, Deadline deadline, Runnable call) {
+    public static void retrying(ZkClient client, Deadline deadline, Runnable call) {
         retrying(client, deadline, () -> {
             call.run();
             return null;
@@ -103,7 +103,7 @@ final class Retries {
     }
 
     /** A future completed when the client is next connected (at once if it is). */
-    static CompletableFuture<Void> whenConnected(ZkClient client) {
+    public static CompletableFuture<Void> whenConnected(ZkClient client) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         ConnectionStateListener[] holder = new ConnectionStateListener[1];
         holder[0] = (c, s) -> {
