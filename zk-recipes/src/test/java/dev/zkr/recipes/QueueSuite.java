@@ -1,5 +1,7 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Parents;
 import dev.zkr.client.ZkClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -158,6 +160,7 @@ public abstract class QueueSuite extends RecipeSuite {
         ZkClient observer = client();
         LostResponseClient flaky = new LostResponseClient(client());
         DistributedQueue<String> q = queue(flaky, p);
+        observer.create(p, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER); // the lost create is applied
         flaky.loseCreates(1, x -> x.contains("/item-"));
         q.offer("once");
         assertEquals(1, flaky.lost());

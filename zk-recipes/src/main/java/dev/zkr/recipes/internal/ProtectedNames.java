@@ -115,8 +115,48 @@ public final class ProtectedNames {
         }
     }
 
+    /**
+     * Creates a persistent-sequential node {@code parent/<prefix><sequence>} (parents as containers) exactly once,
+     * where {@code prefix} holds a UUID of this call (queue items: {@code item-<uuid>-}). After a lost response
+     * (ConnectionLoss, OperationTimeout, or SessionExpired, which a persistent node outlives) it waits for the
+     * connection and looks for the prefix among the parent's children before creating again. Throws the loss if the
+     * connection does not come back before the deadline.
+     */
+    public static void createPersistent(ZkClient client, String parent, String prefix, byte[] data,
+                                        Deadline deadline) {
+        String path = ZkPaths.join(parent, prefix);
+        while (true) {
+            try {
+                client.create(path, data, CreateMode.PERSISTENT_SEQUENTIAL, Parents.CONTAINER);
+                return;
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+                if (!Retries.recover(client, deadline)) {
+                    throw e;
+                }
+                if (Retries.retrying(client, deadline, () -> childWithPrefix(client, parent, prefix)) != null) {
+                    return; // the lost create was applied
+                }
+            }
+        }
+    }
+
     /** The child of parent whose name starts with the prefix, or null. */
     public static OwnedNode find(ZkClient client, String parent, String prefix) {
+        String name = childWithPrefix(client, parent, prefix);
+        if (name == null) {
+            return null;
+        }
+        String path = ZkPaths.join(parent, name);
+        try {
+            NodeData d = client.getData(path);
+            return new OwnedNode(path, name, d.stat().czxid(), d.stat().ephemeralOwner());
+        } catch (ZkException.NoNode gone) {
+            return null;
+        }
+    }
+
+    /** The name of parent's first listed child that starts with the prefix; null if none or no parent. */
+    private static String childWithPrefix(ZkClient client, String parent, String prefix) {
         Children children;
         try {
             children = ClientSupport.await(client.getChildrenAsync(parent, null));
@@ -125,13 +165,7 @@ public final class ProtectedNames {
         }
         for (String name : children.names()) {
             if (name.startsWith(prefix)) {
-                String path = ZkPaths.join(parent, name);
-                try {
-                    NodeData d = client.getData(path);
-                    return new OwnedNode(path, name, d.stat().czxid(), d.stat().ephemeralOwner());
-                } catch (ZkException.NoNode gone) {
-                    return null;
-                }
+                return name;
             }
         }
         return null;

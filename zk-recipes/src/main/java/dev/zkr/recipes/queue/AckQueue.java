@@ -7,11 +7,14 @@ import dev.zkr.recipes.QueueSerializer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** {@link AcknowledgedQueue} over a {@link QueueCore} in claim-node mode. Internal, not API. */
-public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements AcknowledgedQueue<T> {
+/**
+ * {@link AcknowledgedQueue} over a {@link NodeClaimCore} (a claim is an ephemeral node; ack removes the item).
+ * Internal, not API.
+ */
+public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>, NodeClaimCore> implements AcknowledgedQueue<T> {
 
     public AckQueue(ZkClient client, String path, QueueSerializer<T> serializer) {
-        super(new QueueCore(client, path, true), serializer);
+        super(new NodeClaimCore(client, path), serializer);
     }
 
     @Override
@@ -25,13 +28,13 @@ public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements A
     }
 
     private static final class Item<T> implements QueueItem<T> {
-        private final QueueCore core;
+        private final NodeClaimCore core;
         private final QueueCore.Claimed claimed;
         private final T value;
         private final AtomicBoolean done = new AtomicBoolean();
         private volatile boolean acked;
 
-        Item(QueueCore core, QueueCore.Claimed claimed, T value) {
+        Item(NodeClaimCore core, QueueCore.Claimed claimed, T value) {
             this.core = core;
             this.claimed = claimed;
             this.value = value;

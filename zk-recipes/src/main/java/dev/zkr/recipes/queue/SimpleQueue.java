@@ -4,11 +4,11 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.recipes.DistributedQueue;
 import dev.zkr.recipes.QueueSerializer;
 
-/** {@link DistributedQueue} over a {@link QueueCore} in claim-by-delete mode. Internal, not API. */
-public final class SimpleQueue<T> extends QueueFacade<T, T> implements DistributedQueue<T> {
+/** {@link DistributedQueue} over a {@link DeleteClaimCore} (a claim removes the item). Internal, not API. */
+public final class SimpleQueue<T> extends QueueFacade<T, T, DeleteClaimCore> implements DistributedQueue<T> {
 
     public SimpleQueue(ZkClient client, String path, QueueSerializer<T> serializer) {
-        super(new QueueCore(client, path, false), serializer);
+        super(new DeleteClaimCore(client, path), serializer);
     }
 
     @Override
