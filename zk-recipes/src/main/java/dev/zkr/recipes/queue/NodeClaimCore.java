@@ -16,7 +16,6 @@ import dev.zkr.recipes.internal.Retries;
 
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -201,12 +200,6 @@ final class NodeClaimCore extends QueueCore {
         synchronized (cache) {
             cache.add(0, c.name()); // this consumer sees it again first
         }
-    }
-
-    @Override
-    void removeConsumer() {
-        // as before the split: a delete of a consumer node that this queue never creates (answered NoNode)
-        Cleanup.deleteQuietly(client, ZkPaths.join(path, DeleteClaimCore.CONSUMER + UUID.randomUUID()), 0);
     }
 
     @Override
