@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class ProtectedNames {
 
-    public static final String PREFIX = "_c_";
+    static final String PREFIX = "_c_";
     private static final int UUID_LENGTH = 36;
 
     private ProtectedNames() {
@@ -141,7 +141,7 @@ public final class ProtectedNames {
     }
 
     /** The child of parent whose name starts with the prefix, or null. */
-    public static OwnedNode find(ZkClient client, String parent, String prefix) {
+    static OwnedNode find(ZkClient client, String parent, String prefix) {
         String name = childWithPrefix(client, parent, prefix);
         if (name == null) {
             return null;
