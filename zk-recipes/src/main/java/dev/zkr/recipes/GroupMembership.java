@@ -169,11 +169,13 @@ public final class GroupMembership implements AutoCloseable {
         }
         List<String> names;
         try {
-            Children children = Cleanup.watchedRead(client, client.getChildrenAsync(path, childWatcher), path, childWatcher, WatcherType.CHILDREN);
+            Children children = Cleanup.watchedRead(client, client.getChildrenAsync(path, childWatcher), path,
+                    childWatcher, WatcherType.CHILDREN);
             names = children.names();
         } catch (ZkException.NoNode e) {
             try {
-                Stat stat = Cleanup.watchedRead(client, client.existsAsync(path, existsWatcher), path, existsWatcher, WatcherType.DATA);
+                Stat stat = Cleanup.watchedRead(client, client.existsAsync(path, existsWatcher), path,
+                        existsWatcher, WatcherType.DATA);
                 if (stat != null) {
                     Cleanup.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
                     scheduleRefresh();
