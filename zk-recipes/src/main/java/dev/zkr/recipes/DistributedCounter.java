@@ -9,6 +9,10 @@ import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.counter.CounterGate;
+import dev.zkr.recipes.counter.CounterState;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +50,6 @@ public final class DistributedCounter {
     static final int FAST_CREATES_LIMIT = 1 << 29;
     static final String VALUE = "value";
     private static final String CHILD_PREFIX = "i-";
-    private static final String PROBE_PREFIX = "probe-";
     /** At most this many earlier children are deleted by one increment. */
     private static final int MAX_DELETES = 64;
     private static final byte[] EMPTY = new byte[0];
@@ -62,7 +65,6 @@ public final class DistributedCounter {
     private final CounterGate gate;
     private final AtomicReference<CounterState> cached = new AtomicReference<>(); // last read or written; may be stale
     private final ConcurrentLinkedQueue<Leftover> leftovers = new ConcurrentLinkedQueue<>();
-    private volatile Boolean cversionCountsDeletes; // how the server reports cversion; probed once
 
     DistributedCounter(ZkClient client, String path) {
         if ("/".equals(path)) {
@@ -76,7 +78,7 @@ public final class DistributedCounter {
 
     /** The current value (0 if the counter does not exist yet); linearizable: syncs before reading. */
     public long get() {
-        Connection.retrying(client, Deadline.NONE, () -> client.sync(path));
+        Retries.retrying(client, Deadline.NONE, () -> client.sync(path));
         try {
             return readValueNode().value();
         } catch (ZkException.NoNode e) {
@@ -146,7 +148,7 @@ public final class DistributedCounter {
                 }
                 return applied(s, created, session);
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
+                if (!Retries.recover(client, Deadline.NONE)) {
                     leftovers.addAll(old);
                     throw e;
                 }
@@ -160,7 +162,7 @@ public final class DistributedCounter {
                 leftovers.addAll(old); // not applied
             } catch (ZkException.SessionExpired e) {
                 // never sent
-                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                if (!Retries.awaitConnected(client, Deadline.NONE)) {
                     throw e;
                 }
             } catch (ZkException e) {
@@ -211,7 +213,7 @@ public final class DistributedCounter {
     private List<String> childrenWithPrefix(String prefix) {
         String name = ZkPaths.name(prefix);
         List<String> mine = new ArrayList<>();
-        for (String child : Connection.retrying(client, Deadline.NONE, () -> client.getChildren(valuePath))) {
+        for (String child : Retries.retrying(client, Deadline.NONE, () -> client.getChildren(valuePath))) {
             if (child.startsWith(name)) {
                 mine.add(ZkPaths.join(valuePath, child));
             }
@@ -312,10 +314,10 @@ public final class DistributedCounter {
 
     /** After a lost response to our write multi: was it applied? */
     private Outcome resolveWrite(ZkException loss, CounterGate.Held held, CounterState read, long tag) {
-        if (!Connection.recover(client, Deadline.NONE)) {
+        if (!Retries.recover(client, Deadline.NONE)) {
             throw loss;
         }
-        Connection.retrying(client, Deadline.NONE, () -> client.sync(valuePath));
+        Retries.retrying(client, Deadline.NONE, () -> client.sync(valuePath));
         CounterState now = readValueNode();
         if (now.tag() == tag && now.version() > read.version()) {
             return Outcome.APPLIED;
@@ -349,43 +351,10 @@ public final class DistributedCounter {
 
     /** Reads {@code C/value} (NoNode if missing) and caches it. */
     private CounterState readValueNode() {
-        NodeData d = Connection.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
-        CounterState s = CounterState.decode(d.data(), d.stat(), cversionCountsDeletes());
+        NodeData d = Retries.retrying(client, Deadline.NONE, () -> client.getData(valuePath));
+        CounterState s = CounterState.decode(d.data(), d.stat());
         cached.set(s);
         return s;
-    }
-
-    /**
-     * Whether the server's cversion counts child deletes (Apache ZooKeeper) or only creates (zkr). Found once with a
-     * probe under {@code C}: a container with one child created and deleted has cversion 2 or 1. The probe is
-     * deleted afterwards (and, being a container, cleaned up by the server if we die first).
-     */
-    boolean cversionCountsDeletes() {
-        Boolean known = cversionCountsDeletes;
-        while (known == null) {
-            String probe = ZkPaths.join(path, PROBE_PREFIX + CounterGate.randomHex());
-            String child = ZkPaths.join(probe, "c");
-            try {
-                client.multi(List.of(Op.create(probe, EMPTY, CreateMode.CONTAINER),
-                        Op.create(child, EMPTY, CreateMode.PERSISTENT), Op.delete(child, -1)));
-            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
-                    throw e;
-                }
-            } catch (ZkException.SessionExpired e) {
-                if (!Connection.awaitConnected(client, Deadline.NONE)) {
-                    throw e;
-                }
-                continue;
-            }
-            Stat stat = Connection.retrying(client, Deadline.NONE, () -> client.exists(probe));
-            if (stat != null) {
-                Connection.deleteQuietly(client, probe, 0);
-                known = stat.cversion() >= 2;
-                cversionCountsDeletes = known;
-            } // else: not applied, or the container was reaped already: probe again
-        }
-        return known;
     }
 
     /** Creates {@code C} and {@code C/value} (value 0) if missing; concurrent creators are fine. */
@@ -396,7 +365,7 @@ public final class DistributedCounter {
 
     private void createIfMissing(String p, byte[] data, Parents parents) {
         try {
-            Connection.retrying(client, Deadline.NONE, () -> client.create(p, data, CreateMode.PERSISTENT, parents));
+            Retries.retrying(client, Deadline.NONE, () -> client.create(p, data, CreateMode.PERSISTENT, parents));
         } catch (ZkException.NodeExists e) {
             // created by someone else, or by us before a lost response
         } catch (ZkException.NoNode e) {

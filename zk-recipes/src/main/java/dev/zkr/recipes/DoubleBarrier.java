@@ -1,6 +1,8 @@
 package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.barrier.Barrier;
+import dev.zkr.recipes.internal.Deadline;
 
 import java.time.Duration;
 
@@ -39,18 +41,12 @@ import java.time.Duration;
  */
 public final class DoubleBarrier implements AutoCloseable {
 
-    // Where things live: BarrierEntry (enter), BarrierExit with BarrierLook (leave, one pipelined look at a time;
-    // the watches in BarrierReadyWatch and BarrierMemberWatch) and BarrierLastOut, over BarrierMember (our node
-    // and the session that owns it).
-    private final BarrierMember member;
-    private final BarrierEntry entry;
-    private final BarrierExit exit;
+    // the protocol's parts are in dev.zkr.recipes.barrier, behind Barrier
+    private final Barrier barrier;
     private volatile boolean closed;
 
     DoubleBarrier(ZkClient client, String path, int parties, String memberId) {
-        this.member = new BarrierMember(client, path, parties, memberId);
-        this.entry = new BarrierEntry(member);
-        this.exit = new BarrierExit(member);
+        this.barrier = new Barrier(client, path, parties, memberId);
     }
 
     /** Enters and waits until all parties have entered. Honours interrupts (the member node is removed). */
@@ -65,7 +61,7 @@ public final class DoubleBarrier implements AutoCloseable {
 
     private boolean enter(Deadline deadline) {
         checkOpen();
-        return entry.enter(deadline);
+        return barrier.enter(deadline);
     }
 
     /** Leaves and waits until every member has left or died. Honours interrupts. */
@@ -83,7 +79,7 @@ public final class DoubleBarrier implements AutoCloseable {
 
     private boolean leave(Deadline deadline) {
         checkOpen();
-        return exit.leave(deadline);
+        return barrier.leave(deadline);
     }
 
     private void checkOpen() {
@@ -93,15 +89,15 @@ public final class DoubleBarrier implements AutoCloseable {
     }
 
     public String path() {
-        return member.path;
+        return barrier.path();
     }
 
     public String memberId() {
-        return member.id;
+        return barrier.memberId();
     }
 
     public int parties() {
-        return member.parties;
+        return barrier.parties();
     }
 
     /** Removes this member's node if present. Idempotent. */
@@ -111,6 +107,6 @@ public final class DoubleBarrier implements AutoCloseable {
             return;
         }
         closed = true;
-        member.deleteQuietly(member.session);
+        barrier.close();
     }
 }

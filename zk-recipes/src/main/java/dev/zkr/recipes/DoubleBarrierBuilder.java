@@ -2,6 +2,7 @@ package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.barrier.Barrier;
 
 import java.util.Objects;
 import java.util.UUID;
@@ -31,7 +32,7 @@ public final class DoubleBarrierBuilder {
     /** This member's id, unique among the parties (a node name; default: a random UUID). */
     public DoubleBarrierBuilder memberId(String memberId) {
         Objects.requireNonNull(memberId, "memberId");
-        if (memberId.equals(BarrierMember.READY) || !ZkPaths.isValid("/" + memberId) || memberId.contains("/")) {
+        if (memberId.equals(Barrier.READY) || !ZkPaths.isValid("/" + memberId) || memberId.contains("/")) {
             throw new IllegalArgumentException("invalid member id: " + memberId);
         }
         this.memberId = memberId;

@@ -1,5 +1,7 @@
 package dev.zkr.recipes;
 
+import dev.zkr.recipes.internal.OwnedNode;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -3,6 +3,8 @@ package dev.zkr.recipes;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -12,6 +12,9 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,7 +73,7 @@ public final class GroupMembership implements AutoCloseable {
         lifecycle.start();
         client.addConnectionStateListener(onConnection);
         try {
-            Connection.retrying(client, Deadline.NONE, this::createMember);
+            Retries.retrying(client, Deadline.NONE, this::createMember);
             runOnSerial(this::refresh);
         } catch (RuntimeException e) {
             close();
@@ -91,7 +94,7 @@ public final class GroupMembership implements AutoCloseable {
                 throw new IllegalStateException("member id " + memberId + " is already in use in " + path);
             }
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            if (!Connection.recover(client, Deadline.NONE)) {
+            if (!Retries.recover(client, Deadline.NONE)) {
                 throw e;
             }
             createMember(); // NodeExists with our session if the lost create was applied
@@ -117,7 +120,7 @@ public final class GroupMembership implements AutoCloseable {
                 moveSelf(LeaseState.LOST);
                 if (rejoinAfterLost && lifecycle.isStarted()) {
                     try {
-                        Connection.retrying(client, Deadline.NONE, this::createMember);
+                        Retries.retrying(client, Deadline.NONE, this::createMember);
                     } catch (RuntimeException e) {
                         LOG.warn("group {}: could not rejoin as {}: {}", path, memberId, e.toString());
                     }
@@ -166,13 +169,15 @@ public final class GroupMembership implements AutoCloseable {
         }
         List<String> names;
         try {
-            Children children = Connection.watchedRead(client, client.getChildrenAsync(path, childWatcher), path, childWatcher, WatcherType.CHILDREN);
+            Children children = Cleanup.watchedRead(client, client.getChildrenAsync(path, childWatcher), path,
+                    childWatcher, WatcherType.CHILDREN);
             names = children.names();
         } catch (ZkException.NoNode e) {
             try {
-                Stat stat = Connection.watchedRead(client, client.existsAsync(path, existsWatcher), path, existsWatcher, WatcherType.DATA);
+                Stat stat = Cleanup.watchedRead(client, client.existsAsync(path, existsWatcher), path,
+                        existsWatcher, WatcherType.DATA);
                 if (stat != null) {
-                    Connection.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
+                    Cleanup.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
                     scheduleRefresh();
                     return;
                 }
@@ -273,9 +278,9 @@ public final class GroupMembership implements AutoCloseable {
         }
         client.removeConnectionStateListener(onConnection);
         runOnSerial(() -> {
-            Connection.removeWatchQuietly(client, path, childWatcher, WatcherType.CHILDREN);
-            Connection.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
-            Connection.deleteQuietly(client, memberPath, memberSession);
+            Cleanup.removeWatchQuietly(client, path, childWatcher, WatcherType.CHILDREN);
+            Cleanup.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
+            Cleanup.deleteQuietly(client, memberPath, memberSession);
         });
         moveSelf(LeaseState.RELEASED);
         listeners.clear();

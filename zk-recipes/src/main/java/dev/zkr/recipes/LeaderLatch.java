@@ -4,6 +4,10 @@ import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.Retries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +112,7 @@ public final class LeaderLatch implements AutoCloseable {
                 becomeLeader(node);
                 awaitTrouble(node);
                 revoke();
-                Connection.awaitConnected(client, Deadline.NONE);
+                Retries.awaitConnected(client, Deadline.NONE);
                 if (node.owner() != client.sessionId()) {
                     node = null; // the session expired: its node is gone with it
                     if (!rejoinAfterLost) {
@@ -362,7 +366,7 @@ public final class LeaderLatch implements AutoCloseable {
         }
         if (t != Thread.currentThread()) {
             // "stopped" covers the deletes the runner sent; ours is awaited as well in case it never saw it
-            Connection.awaitQuietly(leading == null ? stopped
+            Cleanup.awaitQuietly(leading == null ? stopped
                     : CompletableFuture.allOf(stopped, resignation(leading)));
         }
     }

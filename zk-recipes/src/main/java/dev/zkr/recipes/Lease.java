@@ -4,6 +4,8 @@ import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.OwnedNode;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -131,7 +133,7 @@ final class Lease implements LockLease {
         if (before != LeaseState.LOST) {
             listeners.fire(l -> l.accept(this, LeaseState.RELEASED));
         }
-        Connection.awaitQuietly(deleted);
+        Cleanup.awaitQuietly(deleted);
     }
 
     @Override

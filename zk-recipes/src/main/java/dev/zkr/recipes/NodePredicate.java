@@ -1,5 +1,7 @@
 package dev.zkr.recipes;
 
+import dev.zkr.recipes.internal.ProtectedNames;
+
 import java.util.List;
 
 /**

@@ -7,6 +7,9 @@ import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Signal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,7 +75,7 @@ final class NodeWatch {
     /** Reads the node and sets the watch; null if the node is gone (no watch is then left). */
     NodeData read() {
         try {
-            return Connection.watchedRead(client, client.getDataAsync(path, watcher), path, watcher, WatcherType.DATA);
+            return Cleanup.watchedRead(client, client.getDataAsync(path, watcher), path, watcher, WatcherType.DATA);
         } catch (ZkException.NoNode gone) {
             fired.set(true); // no watch was left
             return null;
@@ -93,7 +96,7 @@ final class NodeWatch {
     void close() {
         client.removeConnectionStateListener(onState);
         if (!fired.get()) {
-            Connection.removeWatchQuietly(client, path, watcher, WatcherType.DATA);
+            Cleanup.removeWatchQuietly(client, path, watcher, WatcherType.DATA);
         }
     }
 }

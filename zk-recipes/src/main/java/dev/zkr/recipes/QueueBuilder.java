@@ -1,6 +1,8 @@
 package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.queue.AckQueue;
+import dev.zkr.recipes.queue.SimpleQueue;
 
 import java.util.Objects;
 
@@ -28,11 +30,11 @@ public final class QueueBuilder<T> {
 
     /** A queue whose take removes the item at once (each item to exactly one consumer, at most once). */
     public DistributedQueue<T> build() {
-        return new SimpleQueue<>(new QueueCore(client, path, false), serializer);
+        return new SimpleQueue<>(client, path, serializer);
     }
 
     /** A queue with acknowledged delivery (items of consumers that die before the ack are redelivered). */
     public AcknowledgedQueue<T> buildAcknowledged() {
-        return new AckQueue<>(new QueueCore(client, path, true), serializer);
+        return new AckQueue<>(client, path, serializer);
     }
 }

@@ -1,6 +1,8 @@
 package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
 
 import java.time.Duration;
 import java.util.Optional;

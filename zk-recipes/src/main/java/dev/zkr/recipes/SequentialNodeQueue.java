@@ -5,6 +5,11 @@ import dev.zkr.client.ClientSupport;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.ProtectedNames;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -95,7 +100,7 @@ final class SequentialNodeQueue {
                 }
                 relisted = null;
                 if (sorted == null) {
-                    sorted = Connection.retrying(client, deadline, this::sortedChildren);
+                    sorted = Retries.retrying(client, deadline, this::sortedChildren);
                 }
                 int index = sorted.indexOf(ours.name());
                 if (index < 0) {
@@ -132,7 +137,7 @@ final class SequentialNodeQueue {
         } finally {
             OwnedNode takenOver = early.finish(); // no early word after this: we hold, or failed
             if (!held && ours != null && !ours.equals(takenOver)) {
-                Connection.deleteQuietly(client, ours.path(), ours.owner());
+                Cleanup.deleteQuietly(client, ours.path(), ours.owner());
             }
         }
     }
@@ -241,10 +246,10 @@ final class SequentialNodeQueue {
             watch.await(deadline);
             return watch.deleted();
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            Connection.recover(client, deadline);
+            Retries.recover(client, deadline);
             return false;
         } catch (ZkException.SessionExpired e) {
-            Connection.awaitConnected(client, deadline); // our node went with the session: queue again
+            Retries.awaitConnected(client, deadline); // our node went with the session: queue again
             return false;
         } finally {
             watch.close();
@@ -256,6 +261,6 @@ final class SequentialNodeQueue {
      * background while the connection is down, until done or the session is gone). Never fails.
      */
     CompletableFuture<Void> releaseAsync(OwnedNode node) {
-        return Connection.deleteAsync(client, node.path(), node.owner());
+        return Cleanup.deleteAsync(client, node.path(), node.owner());
     }
 }

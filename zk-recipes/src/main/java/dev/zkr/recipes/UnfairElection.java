@@ -8,7 +8,11 @@ import dev.zkr.client.Parents;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
-
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.ProtectedNames;
+import dev.zkr.recipes.internal.Retries;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,9 +73,9 @@ final class UnfairElection implements Election {
             } catch (ZkException.NoNode e) {
                 // the leader went between our calls: race again
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                Connection.recover(client, Deadline.NONE);
+                Retries.recover(client, Deadline.NONE);
             } catch (ZkException.SessionExpired e) {
-                Connection.awaitConnected(client, Deadline.NONE);
+                Retries.awaitConnected(client, Deadline.NONE);
             }
         }
     }
@@ -135,7 +139,7 @@ final class UnfairElection implements Election {
             RuntimeException cause = err == null ? null : ClientSupport.unwrap(err);
             if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
                     && attempts > 1) {
-                return Connection.whenConnected(client).thenCompose(x -> resign(node, attempts - 1, true));
+                return Retries.whenConnected(client).thenCompose(x -> resign(node, attempts - 1, true));
             }
             if (cause != null && !(cause instanceof ZkException.NoNode || cause instanceof ZkException.SessionExpired
                     || cause instanceof ZkException.Closed || cause instanceof ZkException.BadVersion)) {
@@ -147,7 +151,7 @@ final class UnfairElection implements Election {
 
     @Override
     public void leave() {
-        Connection.deleteQuietly(client, memberPath, memberSession);
+        Cleanup.deleteQuietly(client, memberPath, memberSession);
     }
 
     @Override

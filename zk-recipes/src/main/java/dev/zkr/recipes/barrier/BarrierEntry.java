@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
@@ -13,6 +13,11 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
+import dev.zkr.recipes.internal.Signal;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -97,7 +102,7 @@ final class BarrierEntry {
                             opened = CompletableFuture.completedFuture(false);
                         }
                     }
-                    Stat ready = Connection.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
+                    Stat ready = Cleanup.watchedRead(client, readyF, readyPath, watcher, WatcherType.DATA);
                     List<String> members = BarrierMember.membersOf(ClientSupport.await(listing).names());
                     if (ready != null) {
                         entered = true; // the barrier is already open (our watch on it is removed below)
@@ -122,11 +127,11 @@ final class BarrierEntry {
                     // the barrier node went (everyone left an earlier round): make ours again
                     member.session = 0;
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                    if (!Connection.recover(client, deadline)) {
+                    if (!Retries.recover(client, deadline)) {
                         return false;
                     }
                 } catch (ZkException.SessionExpired e) {
-                    if (!Connection.awaitConnected(client, deadline)) {
+                    if (!Retries.awaitConnected(client, deadline)) {
                         return false;
                     }
                 } finally {
@@ -134,7 +139,7 @@ final class BarrierEntry {
                     // (fired, yet still registered: seen rarely on zkr when ready is created as the exists is
                     // answered; a local look, no request, in the normal case)
                     if (!fired.get() || client.watchedPaths().contains(readyPath)) {
-                        Connection.removeWatchQuietly(client, readyPath, watcher, WatcherType.DATA);
+                        Cleanup.removeWatchQuietly(client, readyPath, watcher, WatcherType.DATA);
                     }
                 }
             }

@@ -1,9 +1,10 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.NodeData;
 import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.Signal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
@@ -8,6 +8,8 @@ import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Signal;
 
 import java.util.ArrayList;
 import java.util.List;

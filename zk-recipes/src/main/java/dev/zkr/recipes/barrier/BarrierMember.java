@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
@@ -10,6 +10,10 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +71,7 @@ final class BarrierMember {
                     throw inUse();
                 }
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, deadline)) {
+                if (!Retries.recover(client, deadline)) {
                     throw e;
                 }
             }
@@ -83,7 +87,7 @@ final class BarrierMember {
     void delete(long owner, Deadline deadline) {
         if (owner == client.sessionId()) {
             try {
-                Connection.retrying(client, deadline, () -> client.delete(nodePath, -1));
+                Retries.retrying(client, deadline, () -> client.delete(nodePath, -1));
             } catch (ZkException.NoNode e) {
                 // gone already
             }
@@ -92,7 +96,7 @@ final class BarrierMember {
 
     /** Deletes our node if the session that made it still owns it, without waiting on failures. */
     void deleteQuietly(long owner) {
-        Connection.deleteQuietly(client, nodePath, owner);
+        Cleanup.deleteQuietly(client, nodePath, owner);
     }
 
     /** Removes the watch a read sets (now, or once it is registered if the read is in flight) unless it failed. */

@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.counter;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.CreateMode;
@@ -9,6 +9,11 @@ import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.DistributedCounter;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
+import dev.zkr.recipes.internal.Signal;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,39 +29,41 @@ import java.util.concurrent.ThreadLocalRandom;
  * with {@code NodeExists} while a holder has it. A holder's final write deletes its own child: if the holder's
  * session ended in the meantime (and a new session of the same client sends the write) that delete fails and the
  * write is not applied, so a write never goes through without the gate.
+ *
+ * <p>Internal, not API (public only for {@code DistributedCounter}).
  */
-final class CounterGate {
+public final class CounterGate {
 
-    static final String NAME = "freeze";
-    static final String HOLDER_PREFIX = "h-";
+    public static final String NAME = "freeze";
+    public static final String HOLDER_PREFIX = "h-";
 
     /** A safety net only: the wait for a release re-checks after this long (a watch is lost with its session). */
     private static final Duration WAIT_SLICE = Duration.ofSeconds(1);
     private static final byte[] EMPTY = new byte[0];
 
     /** A held gate: the holder child and the session that created it. */
-    record Held(String holder, long session) {
+    public record Held(String holder, long session) {
     }
 
     private final ZkClient client;
     private final String gate;
 
-    CounterGate(ZkClient client, String counterPath) {
+    public CounterGate(ZkClient client, String counterPath) {
         this.client = client;
         this.gate = ZkPaths.join(counterPath, NAME);
     }
 
-    String path() {
+    public String path() {
         return gate;
     }
 
     /** The two ops of the increment test: they fail (NodeExists on the first) while the gate is held. */
-    List<Op> testOps() {
+    public List<Op> testOps() {
         return List.of(Op.create(gate, EMPTY, CreateMode.PERSISTENT), Op.delete(gate, -1));
     }
 
     /** The ops that release a held gate; part of the holder's final multi. */
-    List<Op> releaseOps(Held held) {
+    public List<Op> releaseOps(Held held) {
         return List.of(Op.delete(held.holder(), -1), Op.delete(gate, -1));
     }
 
@@ -64,7 +71,7 @@ final class CounterGate {
      * Takes the gate, waiting while someone else holds it. Fails with {@link ZkException.NoNode} if the counter
      * node does not exist.
      */
-    Held acquire() {
+    public Held acquire() {
         while (true) {
             String holder = ZkPaths.join(gate, HOLDER_PREFIX + randomHex());
             long session = client.sessionId();
@@ -75,46 +82,46 @@ final class CounterGate {
             } catch (ZkException.NodeExists e) {
                 awaitRelease();
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, Deadline.NONE)) {
+                if (!Retries.recover(client, Deadline.NONE)) {
                     throw e;
                 }
                 // the response was lost: we hold the gate iff our holder child exists in our (same) session
-                Stat s = Connection.retrying(client, Deadline.NONE, () -> client.exists(holder));
+                Stat s = Retries.retrying(client, Deadline.NONE, () -> client.exists(holder));
                 if (s != null && s.ephemeralOwner() == session && client.sessionId() == session) {
                     return new Held(holder, session);
                 }
             } catch (ZkException.SessionExpired e) {
-                if (!Connection.awaitConnected(client, Deadline.NONE)) {
+                if (!Retries.awaitConnected(client, Deadline.NONE)) {
                     throw e;
                 }
             }
         }
     }
 
-    static String randomHex() {
+    public static String randomHex() {
         return Long.toHexString(ThreadLocalRandom.current().nextLong());
     }
 
     /** Releases a held gate (no-op if it is gone already: released before a lost response, or its session ended). */
-    void release(Held held) {
+    public void release(Held held) {
         try {
-            Connection.retrying(client, Deadline.NONE, () -> client.multi(releaseOps(held)));
+            Retries.retrying(client, Deadline.NONE, () -> client.multi(releaseOps(held)));
         } catch (ZkException.NoNode e) {
             // released already, or our session ended (the orphan is removed by whoever waits next)
         }
     }
 
     /** Releases without throwing, for clean-up after a failure. */
-    void releaseQuietly(Held held) {
+    public void releaseQuietly(Held held) {
         if (client.sessionId() != held.session()) {
             return;
         }
-        Connection.awaitQuietly(client.multiAsync(releaseOps(held)).exceptionally(e -> null));
+        Cleanup.awaitQuietly(client.multiAsync(releaseOps(held)).exceptionally(e -> null));
     }
 
     /** True if the gate is held by this holder, in its session. */
-    boolean stillHeld(Held held) {
-        Stat s = Connection.retrying(client, Deadline.NONE, () -> client.exists(held.holder()));
+    public boolean stillHeld(Held held) {
+        Stat s = Retries.retrying(client, Deadline.NONE, () -> client.exists(held.holder()));
         return s != null && s.ephemeralOwner() == held.session() && client.sessionId() == held.session();
     }
 
@@ -122,18 +129,18 @@ final class CounterGate {
      * Waits until the gate looks free: returns at once if it does not exist; removes it if it is an orphan;
      * otherwise waits for a child watch (the holder's release or session end) — at most {@link #WAIT_SLICE}.
      */
-    void awaitRelease() {
+    public void awaitRelease() {
         Signal changed = new Signal();
         Watcher w = e -> changed.fire();
         Children children;
         try {
-            children = Connection.retrying(client, Deadline.NONE, () -> client.getChildrenWithStat(gate, w));
+            children = Retries.retrying(client, Deadline.NONE, () -> client.getChildrenWithStat(gate, w));
         } catch (ZkException.NoNode e) {
             return; // free (no watch is left on a missing node)
         }
         if (children.names().isEmpty()) {
             try {
-                Connection.retrying(client, Deadline.NONE, () -> client.delete(gate, -1)); // fires our watch
+                Retries.retrying(client, Deadline.NONE, () -> client.delete(gate, -1)); // fires our watch
             } catch (ZkException.NoNode | ZkException.NotEmpty e) {
                 // someone else removed the orphan (and maybe a new holder took the gate)
             }
@@ -141,7 +148,7 @@ final class CounterGate {
             changed.await(Deadline.after(WAIT_SLICE));
         }
         if (!changed.isFired()) {
-            Connection.removeWatchQuietly(client, gate, w, WatcherType.CHILDREN);
+            Cleanup.removeWatchQuietly(client, gate, w, WatcherType.CHILDREN);
         }
     }
 }

@@ -1,10 +1,13 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +35,7 @@ final class BarrierLastOut {
         if (present && owner == client.sessionId()) {
             try {
                 if (sent == null || !settled(client, sent, deadline)) {
-                    Connection.retrying(client, deadline, () -> client.multi(ops(member)));
+                    Retries.retrying(client, deadline, () -> client.multi(ops(member)));
                 }
                 return;
             } catch (ZkException.NoNode e) {
@@ -53,7 +56,7 @@ final class BarrierLastOut {
             ClientSupport.await(sent);
             return true;
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            if (!Connection.recover(client, deadline)) {
+            if (!Retries.recover(client, deadline)) {
                 throw e;
             }
             return false;

@@ -1,7 +1,7 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 /**
  * A node this client created: its full path, its name, its czxid (the fencing token) and the session that owns it.
  */
-record OwnedNode(String path, String name, long czxid, long owner) {
+public record OwnedNode(String path, String name, long czxid, long owner) {
 }

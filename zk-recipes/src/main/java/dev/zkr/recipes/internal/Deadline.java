@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -7,9 +7,9 @@ import java.util.Objects;
  * A point in time on the monotonic clock ({@link System#nanoTime()}), or none (wait forever); optionally cut short by
  * a {@link Signal} (e.g. the recipe's close): once it fired the deadline counts as passed.
  */
-final class Deadline {
+public final class Deadline {
 
-    static final Deadline NONE = new Deadline(Long.MAX_VALUE, false, null);
+    public static final Deadline NONE = new Deadline(Long.MAX_VALUE, false, null);
 
     private final long at;
     private final boolean bounded;
@@ -21,7 +21,7 @@ final class Deadline {
         this.cancel = cancel;
     }
 
-    static Deadline after(Duration timeout) {
+    public static Deadline after(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative()) {
             throw new IllegalArgumentException("timeout is negative: " + timeout);
@@ -36,21 +36,21 @@ final class Deadline {
     }
 
     /** This deadline, also passed as soon as {@code signal} fires. */
-    Deadline cancelledBy(Signal signal) {
+    public Deadline cancelledBy(Signal signal) {
         return new Deadline(at, bounded, Objects.requireNonNull(signal, "signal"));
     }
 
     /** The signal that cuts this deadline short, or null. */
-    Signal cancel() {
+    public Signal cancel() {
         return cancel;
     }
 
-    boolean isBounded() {
+    public boolean isBounded() {
         return bounded;
     }
 
     /** Remaining nanoseconds (Long.MAX_VALUE when unbounded, 0 once cancelled, never negative). */
-    long remainingNanos() {
+    public long remainingNanos() {
         if (cancel != null && cancel.isFired()) {
             return 0;
         }
@@ -60,7 +60,7 @@ final class Deadline {
         return Math.max(0, at - System.nanoTime());
     }
 
-    boolean expired() {
+    public boolean expired() {
         return (cancel != null && cancel.isFired()) || (bounded && at - System.nanoTime() <= 0);
     }
 }

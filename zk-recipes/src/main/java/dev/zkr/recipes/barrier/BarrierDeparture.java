@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 /** How this member departs in one leave: with the mark check first, then (if a lower member is present) plainly. */
 final class BarrierDeparture {

@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import dev.zkr.client.ZkException;
 
@@ -8,20 +8,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** A one-shot wake-up: watchers and connection listeners fire it, a blocked caller awaits it. */
-final class Signal {
+public final class Signal {
 
     private final CompletableFuture<Void> fired = new CompletableFuture<>();
 
-    void fire() {
+    public void fire() {
         fired.complete(null);
     }
 
-    boolean isFired() {
+    public boolean isFired() {
         return fired.isDone();
     }
 
     /** Completed when fired. */
-    CompletableFuture<Void> future() {
+    public CompletableFuture<Void> future() {
         return fired;
     }
 
@@ -29,7 +29,7 @@ final class Signal {
      * Waits until fired or the deadline passes (or its cancel signal fires); true if fired. An interrupt keeps the
      * flag and throws {@link ZkException.Interrupted}.
      */
-    boolean await(Deadline deadline) {
+    public boolean await(Deadline deadline) {
         Signal cancel = deadline.cancel();
         CompletableFuture<?> wake = cancel == null ? fired : CompletableFuture.anyOf(fired, cancel.fired);
         try {

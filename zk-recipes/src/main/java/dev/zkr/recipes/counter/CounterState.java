@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.counter;
 
 import dev.zkr.client.Stat;
 
@@ -9,41 +9,43 @@ import java.nio.ByteBuffer;
  * them), its data {@code version} and {@code creates}, the number of children ever created under it (the next
  * sequence number). The value is {@code base + (creates - c0)}.
  *
- * <p>The Stat gives {@code creates} atomically with the data, but servers report it differently: zkr's cversion
- * counts creates; Apache ZooKeeper's counts creates and deletes (it reports {@code 2 * creates - numChildren}), so
- * there {@code creates = (cversion + numChildren) / 2}. Sequence numbers count creates on both.
+ * <p>The Stat gives {@code creates} atomically with the data: cversion counts creates and deletes (zkr reports it
+ * as Apache ZooKeeper does, {@code 2 * creates - numChildren}), so {@code creates = (cversion + numChildren) / 2}.
+ * Sequence numbers count creates.
+ *
+ * <p>Internal, not API (public only for {@code DistributedCounter}).
  */
-record CounterState(long base, int c0, long tag, int version, int creates) {
+public record CounterState(long base, int c0, long tag, int version, int creates) {
 
     private static final int BYTES = Long.BYTES + Integer.BYTES + Long.BYTES;
 
     /** The counter's value. */
-    long value() {
+    public long value() {
         return base + (creates - c0);
     }
 
     /** The value right after the child with this sequence number was created (then {@code creates} was s+1). */
-    long valueAfter(int sequence) {
+    public long valueAfter(int sequence) {
         return base + (sequence + 1 - c0);
     }
 
     /** The same data with a higher known creates count (children created since this was read). */
-    CounterState withCreates(int newCreates) {
+    public CounterState withCreates(int newCreates) {
         return new CounterState(base, c0, tag, version, Math.max(creates, newCreates));
     }
 
-    static byte[] encode(long base, int c0, long tag) {
+    public static byte[] encode(long base, int c0, long tag) {
         return ByteBuffer.allocate(BYTES).putLong(base).putInt(c0).putLong(tag).array();
     }
 
-    /** The number of children ever created, from a Stat of a server whose cversion counts deletes or not. */
-    static int creates(Stat stat, boolean cversionCountsDeletes) {
-        return cversionCountsDeletes ? (stat.cversion() + stat.numChildren()) / 2 : stat.cversion();
+    /** The number of children ever created, from a Stat (its cversion counts creates and deletes). */
+    public static int creates(Stat stat) {
+        return (stat.cversion() + stat.numChildren()) / 2;
     }
 
     /** Decodes a value node; data too short to be ours (an empty node) reads as base 0, c0 0. */
-    static CounterState decode(byte[] data, Stat stat, boolean cversionCountsDeletes) {
-        int creates = creates(stat, cversionCountsDeletes);
+    public static CounterState decode(byte[] data, Stat stat) {
+        int creates = creates(stat);
         if (data.length < BYTES) {
             return new CounterState(0, 0, 0, stat.version(), creates);
         }

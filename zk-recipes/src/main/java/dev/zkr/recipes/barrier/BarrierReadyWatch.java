@@ -1,9 +1,11 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.NodeData;
 import dev.zkr.client.WatchedEvent;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Signal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,7 +49,7 @@ final class BarrierReadyWatch implements Watcher {
             // an interrupted look: the read registers its watch later
             member.removeWhenRead(last, member.readyPath, this);
         } else if (set) {
-            Connection.removeWatchQuietly(member.client, member.readyPath, this, WatcherType.DATA);
+            Cleanup.removeWatchQuietly(member.client, member.readyPath, this, WatcherType.DATA);
         }
     }
 }

@@ -1,6 +1,9 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.barrier;
 
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.DoubleBarrier;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 
 import java.util.List;
 
@@ -58,12 +61,12 @@ final class BarrierExit {
                     previous = look.next();
                     successor = look.takeSuccessor();
                 } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                    if (!Connection.recover(member.client, deadline)) {
+                    if (!Retries.recover(member.client, deadline)) {
                         return false;
                     }
                     previous = List.of();
                 } catch (ZkException.SessionExpired e) {
-                    if (!Connection.awaitConnected(member.client, deadline)) {
+                    if (!Retries.awaitConnected(member.client, deadline)) {
                         return false;
                     }
                 } finally {

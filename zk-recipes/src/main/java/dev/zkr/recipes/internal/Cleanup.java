@@ -1,118 +1,37 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import dev.zkr.client.ClientSupport;
-import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
-import dev.zkr.client.WatcherType;
 import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
-/** Connection-aware helpers: waiting for a usable connection, retrying on ConnectionLoss, cleanup. */
-final class Connection {
+/**
+ * Clean-up that must happen whatever the connection does: deletes of our nodes that go on in the background until
+ * done (or the owning session is gone), and removal of watches that will not be waited for. Waits are bounded and
+ * never throw.
+ */
+public final class Cleanup {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Cleanup.class);
 
     /** How long a clean-up (node delete, watch removal) may wait for a response. */
     private static final long CLEANUP_WAIT_MS = 5_000;
-    /** After a ConnectionLoss while the state still reads connected: wait this long for the state to change. */
-    private static final long LOSS_SETTLE_MS = 50;
 
-    private Connection() {
-    }
-
-    /**
-     * Waits until the client is connected (CONNECTED or RECONNECTED) or the deadline passes; true if connected.
-     * A closed client (before or during the wait) fails with {@link ZkException.Closed} at once.
-     */
-    static boolean awaitConnected(ZkClient client, Deadline deadline) {
-        if (client.state().isConnected()) {
-            return true;
-        }
-        while (true) {
-            Signal signal = new Signal();
-            ConnectionStateListener l = (c, s) -> {
-                if (s.isConnected() || s == ConnectionState.LOST) {
-                    signal.fire();
-                }
-            };
-            client.addConnectionStateListener(l);
-            try {
-                if (client.state().isConnected()) {
-                    return true;
-                }
-                checkNotClosed(client);
-                if (!signal.await(deadline)) {
-                    return client.state().isConnected();
-                }
-            } finally {
-                client.removeConnectionStateListener(l);
-            }
-        }
-    }
-
-    private static void checkNotClosed(ZkClient client) {
-        if (client.isClosed()) {
-            throw new ZkException.Closed(null, "the client is closed");
-        }
-    }
-
-    /** After a ConnectionLoss: give the client a moment to notice, then wait for the connection. */
-    static boolean recover(ZkClient client, Deadline deadline) {
-        if (client.state().isConnected()) {
-            Signal changed = new Signal();
-            ConnectionStateListener l = (c, s) -> changed.fire();
-            client.addConnectionStateListener(l);
-            try {
-                Deadline settle = Deadline.after(Duration.ofMillis(
-                        Math.min(LOSS_SETTLE_MS, TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos()))));
-                changed.await(settle);
-            } finally {
-                client.removeConnectionStateListener(l);
-            }
-        }
-        return awaitConnected(client, deadline);
-    }
-
-    /**
-     * Runs a client call, retrying after ConnectionLoss once the connection is back. Calls that must not be
-     * repeated blindly (creates) do not belong here. Throws ConnectionLoss if the deadline passes first.
-     */
-    static <T> T retrying(ZkClient client, Deadline deadline, Supplier<T> call) {
-        while (true) {
-            try {
-                return call.get();
-            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!recover(client, deadline)) {
-                    throw e;
-                }
-            } catch (ZkException.SessionExpired e) {
-                if (!awaitConnected(client, deadline)) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    static void retrying(ZkClient client, Deadline deadline, Runnable call) {
-        retrying(client, deadline, () -> {
-            call.run();
-            return null;
-        });
+    private Cleanup() {
     }
 
     /**
      * Deletes a node of the given session, ignoring an interrupt of the calling thread (the flag is kept). If it
      * cannot be done now (connection down) it goes on in the background until done or the session is gone.
      */
-    static void deleteQuietly(ZkClient client, String path, long owner) {
+    public static void deleteQuietly(ZkClient client, String path, long owner) {
         awaitQuietly(client, deleteAsync(client, path, owner));
     }
 
@@ -120,7 +39,7 @@ final class Connection {
      * As {@link #deleteQuietly} without the wait: the delete is sent now (retried in the background while the
      * connection is down); the future completes when it is done or given up, and never fails.
      */
-    static CompletableFuture<Void> deleteAsync(ZkClient client, String path, long owner) {
+    public static CompletableFuture<Void> deleteAsync(ZkClient client, String path, long owner) {
         return deleteEventually(client, path, owner, 20);
     }
 
@@ -154,7 +73,7 @@ final class Connection {
             }
             if ((cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout)
                     && attempts > 1) {
-                return whenConnected(client).thenCompose(x -> deleteEventually(client, path, owner, attempts - 1, true));
+                return Retries.whenConnected(client).thenCompose(x -> deleteEventually(client, path, owner, attempts - 1, true));
             }
             if (!(cause instanceof ZkException.NoNode || cause instanceof ZkException.SessionExpired
                     || cause instanceof ZkException.Closed)) {
@@ -170,29 +89,11 @@ final class Connection {
                 ? CompletableFuture.<Void>completedFuture(null) : client.deleteAsync(path, stat.version()));
     }
 
-    /** A future completed when the client is next connected (at once if it is). */
-    static CompletableFuture<Void> whenConnected(ZkClient client) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        ConnectionStateListener[] holder = new ConnectionStateListener[1];
-        holder[0] = (c, s) -> {
-            if (s.isConnected() || s == ConnectionState.LOST) {
-                f.complete(null);
-            }
-        };
-        client.addConnectionStateListener(holder[0]);
-        if (client.state().isConnected() || client.isClosed()) {
-            f.complete(null); // a closed client: what waits for it finds Closed at once
-        }
-        f.whenComplete((v, e) -> client.removeConnectionStateListener(holder[0]));
-        return f;
-    }
-
-    /** Removes a one-shot watch that has not fired, locally; ignores an interrupt of the calling thread. */
     /**
      * Waits for a read that registers a watch. If the wait is interrupted while the read is still in flight, the
      * watch that the read registers when it completes is removed then, so an interrupted wait leaks no watch.
      */
-    static <T> T watchedRead(ZkClient client, CompletableFuture<T> read, String path, Watcher watcher,
+    public static <T> T watchedRead(ZkClient client, CompletableFuture<T> read, String path, Watcher watcher,
                              WatcherType type) {
         try {
             return ClientSupport.await(read);
@@ -206,7 +107,8 @@ final class Connection {
         }
     }
 
-    static void removeWatchQuietly(ZkClient client, String path, Watcher watcher, WatcherType type) {
+    /** Removes a one-shot watch that has not fired, locally; ignores an interrupt of the calling thread. */
+    public static void removeWatchQuietly(ZkClient client, String path, Watcher watcher, WatcherType type) {
         CompletableFuture<Void> f;
         try {
             f = client.removeWatchesAsync(path, watcher, type, true);
@@ -220,7 +122,7 @@ final class Connection {
      * As {@link #awaitQuietly(CompletableFuture)}, but only while the client is connected: once it is disconnected
      * or closed the caller goes on at once (a delete goes on in the background; a closed client needs nothing).
      */
-    static void awaitQuietly(ZkClient client, CompletableFuture<?> f) {
+    public static void awaitQuietly(ZkClient client, CompletableFuture<?> f) {
         if (f.isDone()) {
             return;
         }
@@ -242,7 +144,7 @@ final class Connection {
     }
 
     /** Waits a bounded time for a clean-up future, without throwing; an interrupt flag is restored afterwards. */
-    static void awaitQuietly(CompletableFuture<?> f) {
+    public static void awaitQuietly(CompletableFuture<?> f) {
         boolean interrupted = Thread.interrupted();
         try {
             f.get(CLEANUP_WAIT_MS, TimeUnit.MILLISECONDS);

@@ -1,12 +1,20 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.queue;
+
+import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.AcknowledgedQueue;
+import dev.zkr.recipes.QueueItem;
+import dev.zkr.recipes.QueueSerializer;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** {@link AcknowledgedQueue} over a {@link QueueCore} in claim-node mode. */
-final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements AcknowledgedQueue<T> {
+/**
+ * {@link AcknowledgedQueue} over a {@link NodeClaimCore} (a claim is an ephemeral node; ack removes the item).
+ * Internal, not API.
+ */
+public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>, NodeClaimCore> implements AcknowledgedQueue<T> {
 
-    AckQueue(QueueCore core, QueueSerializer<T> serializer) {
-        super(core, serializer);
+    public AckQueue(ZkClient client, String path, QueueSerializer<T> serializer) {
+        super(new NodeClaimCore(client, path), serializer);
     }
 
     @Override
@@ -20,13 +28,13 @@ final class AckQueue<T> extends QueueFacade<T, QueueItem<T>> implements Acknowle
     }
 
     private static final class Item<T> implements QueueItem<T> {
-        private final QueueCore core;
+        private final NodeClaimCore core;
         private final QueueCore.Claimed claimed;
         private final T value;
         private final AtomicBoolean done = new AtomicBoolean();
         private volatile boolean acked;
 
-        Item(QueueCore core, QueueCore.Claimed claimed, T value) {
+        Item(NodeClaimCore core, QueueCore.Claimed claimed, T value) {
             this.core = core;
             this.claimed = claimed;
             this.value = value;

@@ -1,18 +1,22 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.queue;
+
+import dev.zkr.recipes.QueueSerializer;
+import dev.zkr.recipes.internal.Deadline;
 
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * What both queue flavours share over a {@link QueueCore}: offering serialized items, taking (blocking or timed),
- * size and close. A flavour only says what a claimed item becomes for the caller ({@code R}).
+ * size and close. A flavour says how items are claimed ({@code C}) and what a claimed item becomes for the caller
+ * ({@code R}).
  */
-abstract class QueueFacade<T, R> {
+abstract class QueueFacade<T, R, C extends QueueCore> {
 
-    final QueueCore core;
+    final C core;
     final QueueSerializer<T> serializer;
 
-    QueueFacade(QueueCore core, QueueSerializer<T> serializer) {
+    QueueFacade(C core, QueueSerializer<T> serializer) {
         this.core = core;
         this.serializer = serializer;
     }

@@ -1,4 +1,4 @@
-package dev.zkr.recipes;
+package dev.zkr.recipes.internal;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
@@ -20,7 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * Protected sequential nodes, named {@code _c_<uuid>-<base><sequence>}: a create whose response is lost is found
  * again by its per-attempt UUID, so it never leaves an orphan that blocks others.
  */
-final class ProtectedNames {
+public final class ProtectedNames {
 
     static final String PREFIX = "_c_";
     private static final int UUID_LENGTH = 36;
@@ -29,7 +29,7 @@ final class ProtectedNames {
     }
 
     /** The base of a protected name ({@code lock-}, {@code read-}, ...) without the UUID and sequence. */
-    static String base(String name) {
+    public static String base(String name) {
         String rest = name;
         if (name.startsWith(PREFIX) && name.length() > PREFIX.length() + UUID_LENGTH + 1) {
             rest = name.substring(PREFIX.length() + UUID_LENGTH + 1);
@@ -39,7 +39,7 @@ final class ProtectedNames {
     }
 
     /** Sorts sequential names by their sequence number, dropping names that are not sequential. */
-    static List<String> sortBySequence(List<String> names) {
+    public static List<String> sortBySequence(List<String> names) {
         List<String> out = new ArrayList<>(names.size());
         for (String n : names) {
             if (ZkPaths.sequenceOf(n) >= 0) {
@@ -55,7 +55,7 @@ final class ProtectedNames {
      * ConnectionLoss it looks for the node by UUID before trying again; after session expiry it creates anew.
      * Throws ConnectionLoss if the connection does not come back before the deadline.
      */
-    static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline) {
+    public static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline) {
         return create(client, parent, base, data, deadline, null);
     }
 
@@ -64,7 +64,7 @@ final class ProtectedNames {
      * after the first create request is sent, before its response: a caller can pipeline a request that the
      * server then answers after the create (requests of one client are answered in order).
      */
-    static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline,
+    public static OwnedNode create(ZkClient client, String parent, String base, byte[] data, Deadline deadline,
                             Runnable afterSend) {
         String uuid = UUID.randomUUID().toString();
         String prefix = PREFIX + uuid + "-";
@@ -80,10 +80,10 @@ final class ProtectedNames {
                 Created c = awaitOrAbandon(client, sent);
                 return new OwnedNode(c.path(), ZkPaths.name(c.path()), c.stat().czxid(), c.stat().ephemeralOwner());
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Connection.recover(client, deadline)) {
+                if (!Retries.recover(client, deadline)) {
                     throw e;
                 }
-                OwnedNode found = Connection.retrying(client, deadline, () -> find(client, parent, prefix));
+                OwnedNode found = Retries.retrying(client, deadline, () -> find(client, parent, prefix));
                 if (found != null) {
                     if (found.owner() == client.sessionId()) {
                         return found;
@@ -91,7 +91,7 @@ final class ProtectedNames {
                     // a node of an expired session: it goes with that session; make a new one
                 }
             } catch (ZkException.SessionExpired e) {
-                if (!Connection.awaitConnected(client, deadline)) {
+                if (!Retries.awaitConnected(client, deadline)) {
                     throw e;
                 }
             }
@@ -102,7 +102,7 @@ final class ProtectedNames {
      * Waits for a create of an ephemeral node; if the wait is interrupted, the node the create may still make is
      * deleted when it arrives, so an abandoned create never leaves a node that blocks others.
      */
-    static Created awaitOrAbandon(ZkClient client, CompletableFuture<Created> create) {
+    public static Created awaitOrAbandon(ZkClient client, CompletableFuture<Created> create) {
         try {
             return ClientSupport.await(create);
         } catch (ZkException.Interrupted e) {
@@ -115,8 +115,48 @@ final class ProtectedNames {
         }
     }
 
+    /**
+     * Creates a persistent-sequential node {@code parent/<prefix><sequence>} (parents as containers) exactly once,
+     * where {@code prefix} holds a UUID of this call (queue items: {@code item-<uuid>-}). After a lost response
+     * (ConnectionLoss, OperationTimeout, or SessionExpired, which a persistent node outlives) it waits for the
+     * connection and looks for the prefix among the parent's children before creating again. Throws the loss if the
+     * connection does not come back before the deadline.
+     */
+    public static void createPersistent(ZkClient client, String parent, String prefix, byte[] data,
+                                        Deadline deadline) {
+        String path = ZkPaths.join(parent, prefix);
+        while (true) {
+            try {
+                client.create(path, data, CreateMode.PERSISTENT_SEQUENTIAL, Parents.CONTAINER);
+                return;
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+                if (!Retries.recover(client, deadline)) {
+                    throw e;
+                }
+                if (Retries.retrying(client, deadline, () -> childWithPrefix(client, parent, prefix)) != null) {
+                    return; // the lost create was applied
+                }
+            }
+        }
+    }
+
     /** The child of parent whose name starts with the prefix, or null. */
     static OwnedNode find(ZkClient client, String parent, String prefix) {
+        String name = childWithPrefix(client, parent, prefix);
+        if (name == null) {
+            return null;
+        }
+        String path = ZkPaths.join(parent, name);
+        try {
+            NodeData d = client.getData(path);
+            return new OwnedNode(path, name, d.stat().czxid(), d.stat().ephemeralOwner());
+        } catch (ZkException.NoNode gone) {
+            return null;
+        }
+    }
+
+    /** The name of parent's first listed child that starts with the prefix; null if none or no parent. */
+    private static String childWithPrefix(ZkClient client, String parent, String prefix) {
         Children children;
         try {
             children = ClientSupport.await(client.getChildrenAsync(parent, null));
@@ -125,13 +165,7 @@ final class ProtectedNames {
         }
         for (String name : children.names()) {
             if (name.startsWith(prefix)) {
-                String path = ZkPaths.join(parent, name);
-                try {
-                    NodeData d = client.getData(path);
-                    return new OwnedNode(path, name, d.stat().czxid(), d.stat().ephemeralOwner());
-                } catch (ZkException.NoNode gone) {
-                    return null;
-                }
+                return name;
             }
         }
         return null;

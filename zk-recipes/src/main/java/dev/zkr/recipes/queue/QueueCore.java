@@ -1,0 +1,365 @@
+package dev.zkr.recipes.queue;
+
+import dev.zkr.client.ClientSupport;
+import dev.zkr.client.Watcher;
+import dev.zkr.client.WatcherType;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.Cleanup;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.ProtectedNames;
+import dev.zkr.recipes.internal.Retries;
+import dev.zkr.recipes.internal.Signal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The machinery both queues share. Items: {@code item-<uuid>-<seq>} (persistent-sequential, protected so a lost
+ * create is found instead of duplicated). A consumer keeps a local cache of sorted item names and lists the
+ * children again only when the cache runs dry; it sets a child watch only when the queue looks empty (no herd on
+ * every offer while busy). How an item is claimed is the subclass's: {@link DeleteClaimCore} (simple queue: the
+ * claim removes the item) or {@link NodeClaimCore} (acknowledged queue: the claim is an ephemeral node).
+ *
+ * <p>Timed takes end near their deadline with nothing, also while disconnected: every wait and read of a take is
+ * bounded by the deadline, and {@link #close()} cuts the deadline short. A closed client fails waits with
+ * {@link ZkException.Closed} at once.
+ */
+abstract class QueueCore {
+
+    static final String ITEM = "item-";
+    static final String CLAIM = "claim-";
+
+    record Claimed(String name, byte[] data, OwnedNode claim) {
+    }
+
+    final ZkClient client;
+    final String path;
+    /** How many of the first cached items a consumer that collided with another one picks from. */
+    static final int SPREAD = 4;
+
+    /** Cached item names in enqueue order; guarded by itself. */
+    final List<String> cache = new ArrayList<>();
+    /**
+     * Set when a claim of the current take lost a race to another consumer's take running at the same time (the
+     * item was there when this take read it, and another consumer claimed it before this take could): the rest of
+     * this take picks among the first {@link #SPREAD} items rather than always the head. Reset at the start of
+     * every take, so a take that overlaps no other consumer's take always goes for the head (the oldest item).
+     * Used under the take lock only.
+     */
+    boolean contended;
+    /**
+     * The cache was filled by a listing of the current take (reset at the start of every take): an item found
+     * claimed by another consumer was then claimed during this take (acknowledged mode). Under the take lock.
+     */
+    boolean listedThisTake;
+    private final ReentrantLock takeLock = new ReentrantLock();
+    private volatile Signal waiting;
+    private volatile boolean closed;
+    /** Fired by close: every wait of a take ends. */
+    private final Signal closing = new Signal();
+
+    /** A take's deadline passed (or the queue closed) while a request was outstanding: the take ends empty. */
+    static final class DeadlinePassed extends RuntimeException {
+        DeadlinePassed() {
+            super("deadline passed", null, false, false);
+        }
+    }
+
+    /** A claim whose outcome could not be decided: the take fails with the cause instead of returning empty. */
+    static final class Undecided extends RuntimeException {
+        final ZkException cause;
+
+        Undecided(ZkException cause) {
+            super(cause.getMessage(), cause, false, false);
+            this.cause = cause;
+        }
+    }
+
+    QueueCore(ZkClient client, String path) {
+        this.client = client;
+        this.path = ZkPaths.validate(path);
+    }
+
+    String path() {
+        return path;
+    }
+
+    // ---- offer --------------------------------------------------------------------------------------------------
+
+    /**
+     * Enqueues an item as {@code item-<uuid>-<seq>}: the UUID in the name lets a create whose response was lost be
+     * found instead of duplicated ({@link ProtectedNames#createPersistent}).
+     */
+    void offer(byte[] data) {
+        checkOpen();
+        ProtectedNames.createPersistent(client, path, ITEM + UUID.randomUUID() + "-", data, Deadline.NONE);
+    }
+
+    int size() {
+        try {
+            return (int) client.getChildren(path).stream().filter(n -> n.startsWith(ITEM)).count();
+        } catch (ZkException.NoNode e) {
+            return 0;
+        }
+    }
+
+    // ---- take ---------------------------------------------------------------------------------------------------
+
+    /** Claims the next item; null if the deadline passed (also while disconnected). */
+    Claimed take(Deadline callerDeadline) {
+        checkOpen();
+        Deadline deadline = callerDeadline.cancelledBy(closing);
+        try {
+            if (deadline.isBounded()) {
+                if (!takeLock.tryLock(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
+                    return empty();
+                }
+            } else {
+                takeLock.lockInterruptibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZkException.Interrupted(path, "interrupted while waiting for the queue");
+        }
+        contended = false; // contention is a property of one take: the racing takes overlap it
+        listedThisTake = false;
+        try {
+            while (true) {
+                checkOpen();
+                try {
+                    if (!Retries.awaitConnected(client, deadline)) {
+                        return empty();
+                    }
+                    String name;
+                    while ((name = nextCandidate()) != null) {
+                        Claimed c = claim(name, deadline);
+                        if (c != null) {
+                            return c;
+                        }
+                    }
+                    if (deadline.expired() || !refill(deadline)) {
+                        return empty();
+                    }
+                } catch (DeadlinePassed e) {
+                    return empty();
+                } catch (Undecided e) {
+                    throw e.cause;
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+                    if (deadline.expired()) {
+                        return empty(); // the wait ran out while disconnected
+                    }
+                    throw e;
+                }
+            }
+        } finally {
+            takeLock.unlock();
+        }
+    }
+
+    /** Null: a take ends empty-handed (or fails with IllegalStateException if the queue was closed meanwhile). */
+    private Claimed empty() {
+        checkOpen();
+        return null;
+    }
+
+    /**
+     * Waits for a take's request at most until the deadline (or the queue's close); past it {@link DeadlinePassed}
+     * (the request goes on; its outcome is ignored). A native client keeps requests while disconnected.
+     */
+    static <T> T within(CompletableFuture<T> request, Deadline deadline) {
+        Signal cancel = deadline.cancel();
+        CompletableFuture<?> wake = cancel == null ? request : CompletableFuture.anyOf(request, cancel.future());
+        try {
+            if (deadline.isBounded()) {
+                wake.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
+            } else {
+                wake.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ZkException.Interrupted(null, "interrupted while waiting for a response");
+        } catch (ExecutionException | TimeoutException e) {
+            // the request failed (thrown below) or is still outstanding
+        }
+        if (request.isDone()) {
+            return ClientSupport.await(request);
+        }
+        throw new DeadlinePassed();
+    }
+
+    /** A read of a take, retried after ConnectionLoss while the deadline allows. */
+    <T> T read(Deadline deadline, Supplier<CompletableFuture<T>> request) {
+        return Retries.retrying(client, deadline, () -> within(request.get(), deadline));
+    }
+
+    /** As {@link #within}; a watch that an abandoned read registers later is removed then. */
+    private <T> T watchedRead(CompletableFuture<T> read, Deadline deadline, Watcher watcher, WatcherType type) {
+        try {
+            return within(read, deadline);
+        } catch (DeadlinePassed | ZkException.Interrupted e) {
+            read.whenComplete((value, error) -> {
+                if (error == null) {
+                    client.removeWatchesAsync(path, watcher, type, true).exceptionally(x -> null);
+                }
+            });
+            throw e;
+        }
+    }
+
+    /**
+     * The next cached item to try: the head, or, after a lost race with another consumer, one of the first
+     * {@link #SPREAD} at random (so concurrent consumers stop colliding on the head); null if the cache is dry.
+     */
+    private String nextCandidate() {
+        synchronized (cache) {
+            if (cache.isEmpty()) {
+                return null;
+            }
+            int i = contended ? java.util.concurrent.ThreadLocalRandom.current().nextInt(
+                    Math.min(SPREAD, cache.size())) : 0;
+            return cache.remove(i);
+        }
+    }
+
+    private void cacheAll(List<String> items) {
+        synchronized (cache) {
+            cache.addAll(items);
+        }
+        listedThisTake = true; // only refill calls this, under the take lock
+    }
+
+    /** Fills the cache from a listing; if empty, waits for a change. False if the deadline passed. */
+    private boolean refill(Deadline deadline) {
+        List<String> items = Retries.retrying(client, deadline, () -> candidates(null, deadline));
+        if (!items.isEmpty()) {
+            cacheAll(items);
+            return true;
+        }
+        Signal signal = new Signal();
+        AtomicBoolean fired = new AtomicBoolean();
+        Watcher watcher = e -> {
+            fired.set(true);
+            signal.fire();
+        };
+        waiting = signal;
+        boolean childWatch = true;
+        try {
+            try {
+                items = candidates(watcher, deadline);
+            } catch (ZkException.NoNode e) {
+                childWatch = false;
+                if (watchedRead(client.existsAsync(path, watcher), deadline, watcher, WatcherType.DATA) != null) {
+                    return true; // it came back: list again (the exists watch is removed below)
+                }
+                items = List.of();
+            }
+            if (!items.isEmpty()) {
+                cacheAll(items);
+                return true;
+            }
+            if (closed) {
+                return true; // checkOpen throws
+            }
+            return signal.await(deadline) || !deadline.expired();
+        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+            return Retries.recover(client, deadline);
+        } finally {
+            waiting = null;
+            if (!fired.get()) {
+                Cleanup.removeWatchQuietly(client, path, watcher,
+                        childWatch ? WatcherType.CHILDREN : WatcherType.DATA);
+            }
+        }
+    }
+
+    /** Unclaimed item names, in enqueue order; NoNode if the queue node does not exist (with a watcher). */
+    private List<String> candidates(Watcher watcher, Deadline deadline) {
+        List<String> names;
+        if (watcher == null) {
+            try {
+                names = within(client.getChildrenAsync(path, null), deadline).names();
+            } catch (ZkException.NoNode e) {
+                return List.of();
+            }
+        } else {
+            names = watchedRead(client.getChildrenAsync(path, watcher), deadline, watcher, WatcherType.CHILDREN)
+                    .names();
+        }
+        Set<String> claimed = new HashSet<>();
+        List<String> items = new ArrayList<>();
+        for (String n : names) {
+            if (n.startsWith(ITEM)) {
+                items.add(n);
+            } else if (n.startsWith(CLAIM)) {
+                claimed.add(n.substring(CLAIM.length()));
+            }
+        }
+        claimed.removeAll(possiblyOwnClaims()); // perhaps claimed by this consumer: its next take finds out
+        items.removeAll(claimed);
+        return ProtectedNames.sortBySequence(items);
+    }
+
+    /** Claims the named item for this take; null if it is gone or another consumer has it. */
+    abstract Claimed claim(String name, Deadline deadline);
+
+    /** Items whose claim this consumer may hold without knowing it: they stay candidates. None by default. */
+    Set<String> possiblyOwnClaims() {
+        return Set.of();
+    }
+
+    /** At close, before waiting for a take in progress: give back what this consumer holds. Nothing by default. */
+    void releaseHeld() {
+    }
+
+    /** At close, once takes have ended (or after a bounded wait): remove this consumer's own nodes. */
+    void removeConsumer() {
+    }
+
+    // ---- lifecycle ------------------------------------------------------------------------------------------------
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("queue " + path + " is closed");
+        }
+    }
+
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closing.fire();
+        Signal s = waiting;
+        if (s != null) {
+            s.fire();
+        }
+        releaseHeld();
+        // wait (bounded) for a take in progress to clean up its watch: its waits end at once now
+        boolean locked = false;
+        try {
+            locked = takeLock.tryLock(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            removeConsumer();
+        } finally {
+            if (locked) {
+                takeLock.unlock();
+            }
+        }
+    }
+}
