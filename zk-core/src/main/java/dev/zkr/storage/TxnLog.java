@@ -46,6 +46,8 @@ public final class TxnLog implements AutoCloseable {
     private volatile long activeEnd;
     private final GroupCommitter writer;
     private final long commitMarkAtOpen;
+    /** Record counts of sealed segments, for the retention window. */
+    private final java.util.Map<Path, Long> recordCounts = new java.util.concurrent.ConcurrentHashMap<>();
     private boolean closed;
 
     private TxnLog(Path dir, LogConfig config, List<Segment> segments, FileChannel active, RecoveredTail tail)
@@ -201,6 +203,7 @@ public final class TxnLog implements AutoCloseable {
      * returns a new active segment continuing after it (see {@link LogTruncation}).
      */
     synchronized FileChannel truncateFiles(long zxid, long commitMark) throws IOException {
+        recordCounts.clear();
         LogTruncation.begin(dir, zxid);
         LogTruncation.apply(dir, segments, zxid);
         FileChannel ch = startSegment(zxid, commitMark);
@@ -425,17 +428,30 @@ public final class TxnLog implements AutoCloseable {
 
     /**
      * Deletes segments that hold only records with zxid {@code <= zxid} (typically: the zxid of the oldest
-     * snapshot kept). The active segment is never deleted. Returns the number of segments deleted.
+     * snapshot kept), keeping the retention window ({@link LogConfig#retainTxns()}) counted back from
+     * {@code zxid}. The active segment is never deleted. Returns the number of segments deleted.
      */
     public int purgeUpTo(long zxid) {
+        return purgeUpTo(zxid, zxid);
+    }
+
+    /**
+     * Deletes segments that hold only records with zxid {@code <= zxid}, except that at least
+     * {@link LogConfig#retainTxns()} records with zxid {@code <= newestSnapshotZxid} stay (whole segments:
+     * a follower that far behind the newest snapshot can still catch up from the log). The active segment is
+     * never deleted. Returns the number of segments deleted.
+     */
+    public int purgeUpTo(long zxid, long newestSnapshotZxid) {
+        long bound = retentionBound(zxid, newestSnapshotZxid);
         List<Segment> doomed = new ArrayList<>();
         synchronized (this) {
             // segment i holds zxids in (prev_i, prev_{i+1}]
-            while (segments.size() > 1 && segments.get(1).prevZxid() <= zxid) {
+            while (segments.size() > 1 && segments.get(1).prevZxid() <= bound) {
                 doomed.add(segments.remove(0));
             }
         }
         for (Segment s : doomed) {
+            recordCounts.remove(s.path());
             try {
                 Files.deleteIfExists(s.path());
             } catch (IOException e) {
@@ -444,9 +460,56 @@ public final class TxnLog implements AutoCloseable {
         }
         if (!doomed.isEmpty()) {
             StorageFiles.fsyncDirectory(dir);
-            LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(zxid), dir);
+            LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(bound), dir);
         }
         return doomed.size();
+    }
+
+    /**
+     * Lowers the purge bound {@code zxid} so that the sealed segments after it hold at least
+     * {@link LogConfig#retainTxns()} records at or before {@code newest} (a segment that also holds later records
+     * does not count, so the window errs on the side of keeping more).
+     */
+    private long retentionBound(long zxid, long newest) {
+        long want = config.retainTxns();
+        if (want == 0) {
+            return zxid;
+        }
+        List<Segment> view;
+        synchronized (this) {
+            view = List.copyOf(segments);
+        }
+        long counted = 0;
+        for (int i = view.size() - 2; i >= 0; i--) { // sealed segments, newest first
+            long last = view.get(i + 1).prevZxid();
+            if (last <= newest) {
+                counted += recordCount(view.get(i));
+            }
+            if (counted >= want) {
+                return Math.min(zxid, view.get(i).prevZxid()); // keep segment i and everything after it
+            }
+        }
+        return Math.min(zxid, view.get(0).prevZxid()); // too few records yet: keep them all
+    }
+
+    /** The number of records in a sealed segment (scanned once, then remembered). */
+    private long recordCount(Segment segment) {
+        return recordCounts.computeIfAbsent(segment.path(), p -> {
+            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                LogFormat.Header header = readHeader(ch);
+                if (header == null) {
+                    throw new CorruptLogException("log segment " + p + " has a damaged header");
+                }
+                RecordScanner scanner = new RecordScanner(ch, header, header.bytes(), ch.size(), header.prevZxid());
+                long n = 0;
+                while (scanner.next() == RecordScanner.Status.RECORD) {
+                    n++;
+                }
+                return n;
+            } catch (IOException e) {
+                throw new StorageException("cannot read log segment " + p + ": " + e, e);
+            }
+        });
     }
 
     /** Writes and fsyncs everything queued, completes its futures and closes the files. Idempotent. */
