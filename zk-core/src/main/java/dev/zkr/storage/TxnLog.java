@@ -30,8 +30,13 @@ import org.slf4j.LoggerFactory;
  * Damage that cannot be a torn tail (valid batches after it, a bad older segment, a gap between segments) throws
  * {@link CorruptLogException}, at open or when {@link #read} reaches it.
  *
- * <p>Thread-safe. Zxids must be strictly increasing across all appends (callers assign them under one lock or from
- * one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
+ * <p>For a replica: each batch carries the commit mark set with {@link #recordCommitMark} (no extra fsync), open
+ * reports the durable one ({@link #commitMarkAtOpen}), and {@link #truncateAfter} durably cuts the log back (never
+ * below the commit mark). Readers for a consensus layer: {@link #read} (records after a zxid),
+ * {@link #startsAfterZxid} (first retained position), {@link #lastZxid}.
+ *
+ * <p>Thread-safe. Zxids must be strictly increasing across all appends, except that appends after a
+ * {@link #truncateAfter} continue after its zxid (callers assign them under one lock or from one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
  * A failed write or fsync fails the pending futures and every later call with {@link StorageException}.
  */
 public final class TxnLog implements AutoCloseable {
