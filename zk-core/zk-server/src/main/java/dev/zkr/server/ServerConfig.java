@@ -23,6 +23,7 @@ public final class ServerConfig {
     private final int maxSessionTimeoutMs;
     private final int maxDataSize;
     private final long snapshotInterval;
+    private final long logRetentionTxns;
     private final int maxConnections;
     private final int maxInFlightPerConnection;
     private final int serverId;
@@ -38,6 +39,7 @@ public final class ServerConfig {
         this.maxSessionTimeoutMs = b.maxSessionTimeoutMs > 0 ? b.maxSessionTimeoutMs : 20 * b.tickTimeMs;
         this.maxDataSize = b.maxDataSize;
         this.snapshotInterval = b.snapshotInterval;
+        this.logRetentionTxns = b.logRetentionTxns;
         this.maxConnections = b.maxConnections;
         this.maxInFlightPerConnection = b.maxInFlightPerConnection;
         this.serverId = b.serverId;
@@ -56,7 +58,7 @@ public final class ServerConfig {
 
     /**
      * Reads {@code port, dataDir, tickTime, minSessionTimeout, maxSessionTimeout, maxDataSize, snapshotInterval,
-     * maxConnections, serverId, bindAddress} (dataDir required) as in {@code zkr.properties}.
+     * logRetentionTxns, maxConnections, serverId, bindAddress} (dataDir required) as in {@code zkr.properties}.
      */
     public static ServerConfig fromProperties(Properties p) {
         String dir = p.getProperty("dataDir");
@@ -82,6 +84,9 @@ public final class ServerConfig {
         }
         if ((v = p.getProperty("snapshotInterval")) != null) {
             b.snapshotInterval(parseInt("snapshotInterval", v));
+        }
+        if ((v = p.getProperty("logRetentionTxns")) != null) {
+            b.logRetentionTxns(parseInt("logRetentionTxns", v));
         }
         if ((v = p.getProperty("maxConnections")) != null) {
             b.maxConnections(parseInt("maxConnections", v));
@@ -147,6 +152,11 @@ public final class ServerConfig {
         return snapshotInterval;
     }
 
+    /** Log records kept behind the newest snapshot for follower catch-up, whatever the snapshots allow (0 = none). */
+    public long logRetentionTxns() {
+        return logRetentionTxns;
+    }
+
     public int maxConnections() {
         return maxConnections;
     }
@@ -186,6 +196,7 @@ public final class ServerConfig {
         b.maxSessionTimeoutMs = maxSessionTimeoutMs;
         b.maxDataSize = maxDataSize;
         b.snapshotInterval = snapshotInterval;
+        b.logRetentionTxns = logRetentionTxns;
         b.maxConnections = maxConnections;
         b.maxInFlightPerConnection = maxInFlightPerConnection;
         b.serverId = serverId;
@@ -211,6 +222,7 @@ public final class ServerConfig {
         private int maxSessionTimeoutMs = -1;
         private int maxDataSize = DEFAULT_MAX_DATA_SIZE;
         private long snapshotInterval = 100_000;
+        private long logRetentionTxns;
         private int maxConnections = 10_000;
         private int maxInFlightPerConnection = 1_000;
         private int serverId = 1;
@@ -259,6 +271,15 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("snapshotInterval must be positive: " + txns);
             }
             this.snapshotInterval = txns;
+            return this;
+        }
+
+        /** See {@link ServerConfig#logRetentionTxns()}; default 0. */
+        public Builder logRetentionTxns(long txns) {
+            if (txns < 0) {
+                throw new IllegalArgumentException("logRetentionTxns must be >= 0: " + txns);
+            }
+            this.logRetentionTxns = txns;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.zkr.server;
 
 import dev.zkr.session.SessionTable;
+import dev.zkr.storage.LogConfig;
 import dev.zkr.storage.Recovery;
 import dev.zkr.storage.SnapshotStore;
 import dev.zkr.storage.Snapshotter;
@@ -49,7 +50,8 @@ public final class ZkServer implements AutoCloseable {
             throw new UncheckedIOException("cannot create data directory " + config.dataDir(), e);
         }
         SnapshotStore snapshots = SnapshotStore.open(config.dataDir().resolve("snapshots"));
-        this.txnLog = TxnLog.open(config.dataDir().resolve("log"));
+        this.txnLog = TxnLog.open(config.dataDir().resolve("log"),
+                LogConfig.defaults().withRetainTxns(config.logRetentionTxns()));
         Recovery.Result<DataTree> recovered;
         try {
             recovered = Recovery.recover(snapshots, txnLog, (zxid, in) -> DataTree.readSnapshot(in), DataTree::new,

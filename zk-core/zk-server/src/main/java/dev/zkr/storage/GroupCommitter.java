@@ -26,8 +26,14 @@ final class GroupCommitter {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20).asReadOnlyBuffer();
 
-    /** A queued record; zxid -1 is a sync marker without a record. */
-    private record Pending(long zxid, byte[] payload, CompletableFuture<Void> future) {
+    /**
+     * A queued record; zxid -1 is a marker without a record: a sync, or with {@code truncateAfter >= 0} a
+     * truncation of the log after that zxid.
+     */
+    private record Pending(long zxid, byte[] payload, CompletableFuture<Void> future, long truncateAfter) {
+        Pending(long zxid, byte[] payload, CompletableFuture<Void> future) {
+            this(zxid, payload, future, -1);
+        }
     }
 
     private final TxnLog log;
@@ -36,6 +42,8 @@ final class GroupCommitter {
     private final Condition wake = lock.newCondition();
     private List<Pending> queue = new ArrayList<>();
     private long lastAcceptedZxid;
+    /** The commit mark the next batch carries (capped at its last zxid). Guarded by lock. */
+    private long requestedMark;
     /** If >= 0: before the next batch, start a new segment continuing after this zxid. Guarded by lock. */
     private long rollTo = -1;
     private boolean closing;
@@ -59,10 +67,14 @@ final class GroupCommitter {
     /** queue.size(), readable without the lock. */
     private volatile int queued;
     private volatile long durableZxid;
+    private volatile long durableCommitMark;
     private volatile long fsyncs;
     private volatile long records;
 
-    GroupCommitter(TxnLog log, LogConfig config, FileChannel channel, long writePos, long fileSize, long lastZxid) {
+    GroupCommitter(TxnLog log, LogConfig config, FileChannel channel, long writePos, long fileSize, long lastZxid,
+                   long commitMark) {
+        this.requestedMark = commitMark;
+        this.durableCommitMark = commitMark;
         this.log = log;
         this.config = config;
         this.channel = channel;
@@ -174,6 +186,45 @@ final class GroupCommitter {
         return f;
     }
 
+    /** Queues a truncation of the log after {@code zxid} (see {@link TxnLog#truncateAfter}). */
+    CompletableFuture<Void> truncateAfter(long zxid) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        lock.lock();
+        try {
+            checkUsable();
+            long floor = Math.max(durableCommitMark, Math.min(requestedMark, lastAcceptedZxid));
+            if (zxid < floor) {
+                throw new TruncateBelowCommitException("refusing to truncate log " + log.directory() + " after 0x"
+                        + Long.toHexString(zxid) + ": records up to 0x" + Long.toHexString(floor)
+                        + " are committed");
+            }
+            if (zxid >= lastAcceptedZxid) {
+                queue.add(new Pending(-1, null, f)); // nothing to remove: wait for what is queued
+            } else {
+                lastAcceptedZxid = zxid;
+                queue.add(new Pending(-1, null, f, zxid));
+            }
+            queued = queue.size();
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        return f;
+    }
+
+    void recordCommitMark(long zxid) {
+        lock.lock();
+        try {
+            requestedMark = Math.max(requestedMark, zxid);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    long durableCommitMark() {
+        return durableCommitMark;
+    }
+
     long lastAcceptedZxid() {
         lock.lock();
         try {
@@ -235,6 +286,7 @@ final class GroupCommitter {
     private void run() {
         List<Pending> batch = null;
         long roll;
+        long mark;
         try {
             while (true) {
                 lock.lock();
@@ -250,6 +302,7 @@ final class GroupCommitter {
                     queued = 0;
                     roll = rollTo;
                     rollTo = -1;
+                    mark = requestedMark;
                 } finally {
                     lock.unlock();
                 }
@@ -258,7 +311,18 @@ final class GroupCommitter {
                     lastWrittenZxid = roll;
                     durableZxid = roll;
                 }
-                boolean wrote = write(batch);
+                boolean wrote = false;
+                int from = 0;
+                for (int i = 0, n = batch.size(); i < n; i++) {
+                    long truncate = batch.get(i).truncateAfter;
+                    if (truncate >= 0) { // rare: split the batch around it
+                        wrote |= write(batch.subList(from, i), mark);
+                        truncate(truncate);
+                        wrote = false;
+                        from = i + 1;
+                    }
+                }
+                wrote |= write(from == 0 ? batch : batch.subList(from, batch.size()), mark);
                 List<Pending> done = batch;
                 batch = null;
                 TxnLog.DurabilityListener l = listener;
@@ -284,15 +348,18 @@ final class GroupCommitter {
         return false;
     }
 
-    /** Writes and forces the records of a batch; false if it held only sync markers. */
-    private boolean write(List<Pending> batch) throws IOException {
+    /**
+     * Writes and forces the records of a batch, the last one carrying the commit mark (at most its own zxid);
+     * false if it held only markers.
+     */
+    private boolean write(List<Pending> batch, long requested) throws IOException {
         long bytes = 0;
         int last = -1;
         int count = 0;
         for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
             if (p.zxid != -1) {
-                bytes += LogFormat.recordBytes(p.payload.length);
+                bytes += LogFormat.recordBytes(p.payload.length, false);
                 last = i;
                 count++;
             }
@@ -300,9 +367,12 @@ final class GroupCommitter {
         if (last < 0) {
             return false; // only sync markers: everything before them is already durable
         }
-        if (writePos > LogFormat.SEGMENT_HEADER_BYTES && writePos + bytes > config.segmentBytes()) {
+        if (writePos > LogFormat.headerBytes() && writePos + bytes > config.segmentBytes()) {
             roll(lastWrittenZxid);
         }
+        long lastZxid = batch.get(last).zxid;
+        long mark = Math.max(durableCommitMark, Math.min(requested, lastZxid));
+        bytes += LogFormat.MARK_BYTES;
         preallocate(writePos + bytes);
         long at = writePos;
         buf.clear();
@@ -311,14 +381,14 @@ final class GroupCommitter {
             if (p.zxid == -1) {
                 continue;
             }
-            int size = LogFormat.recordBytes(p.payload.length);
+            int size = LogFormat.recordBytes(p.payload.length, i == last);
             if (buf.remaining() < size) {
                 at = flushBuffer(at);
                 if (buf.capacity() < size) {
                     buf = ByteBuffer.allocateDirect(size);
                 }
             }
-            LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last);
+            LogFormat.putRecord(buf, crc, p.zxid, p.payload, i == last, mark);
         }
         at = flushBuffer(at);
         if (buf.capacity() > MAX_BUFFER) {
@@ -330,6 +400,7 @@ final class GroupCommitter {
         fsyncs++;
         records += count;
         durableZxid = lastWrittenZxid;
+        durableCommitMark = mark;
         log.published(writePos, lastWrittenZxid);
         return true;
     }
@@ -364,9 +435,25 @@ final class GroupCommitter {
     private void roll(long prevZxid) throws IOException {
         trim();
         channel.close();
-        channel = log.startSegment(prevZxid);
-        writePos = LogFormat.SEGMENT_HEADER_BYTES;
+        channel = log.startSegment(prevZxid, durableCommitMark);
+        writePos = LogFormat.headerBytes();
         allocated = channel.size();
+    }
+
+    /** Removes every record after {@code zxid} from disk and continues in a new segment after it. */
+    private void truncate(long zxid) throws IOException {
+        if (zxid < durableCommitMark) { // a mark above it was declared after the truncation was queued
+            throw new TruncateBelowCommitException("truncation of log " + log.directory() + " after 0x"
+                    + Long.toHexString(zxid) + " is below the commit mark 0x" + Long.toHexString(durableCommitMark)
+                    + " written meanwhile");
+        }
+        channel.close();
+        channel = log.truncateFiles(zxid, durableCommitMark);
+        writePos = LogFormat.headerBytes();
+        allocated = channel.size();
+        lastWrittenZxid = zxid;
+        durableZxid = zxid;
+        log.published(writePos, zxid);
     }
 
     /** Cuts the preallocated zeros after the last record and makes the size durable. */

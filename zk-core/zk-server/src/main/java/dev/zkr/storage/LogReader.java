@@ -88,12 +88,13 @@ public final class LogReader implements Iterator<LogRecord>, AutoCloseable {
                     + Long.toHexString(seg.prevZxid()));
         }
         channel = FileChannel.open(seg.path(), StandardOpenOption.READ);
-        if (TxnLog.readHeader(channel) != seg.prevZxid()) {
+        LogFormat.Header header = TxnLog.readHeader(channel);
+        if (header == null || header.prevZxid() != seg.prevZxid()) {
             throw new CorruptLogException("log segment " + seg.path() + " has a damaged header");
         }
         boolean active = index == segments.size() - 1;
         long end = active ? activeEnd : channel.size();
-        scanner = new RecordScanner(channel, LogFormat.SEGMENT_HEADER_BYTES, end, seg.prevZxid());
+        scanner = new RecordScanner(channel, header, header.bytes(), end, seg.prevZxid());
         return true;
     }
 

@@ -25,22 +25,28 @@ final class RecordScanner {
     }
 
     private final FileChannel channel;
+    private final int version;
     private final long end;
     private final CRC32C crc = new CRC32C();
     private ByteBuffer buf = ByteBuffer.allocate(256 << 10);
     private long bufStart; // file offset of buf[0]
     private long pos;      // file offset of the next record
     private long lastZxid;
+    /** The last commit mark read (header or trailer); for v1, -1 (everything counts as committed). */
+    private long commitMark;
 
     private long recordStart;
     private long zxid;
     private byte[] payload;
     private boolean endOfBatch;
-    private int claimedLength = -1;
+    private int claimedBytes = -1;
     private String problem = "";
 
-    RecordScanner(FileChannel channel, long start, long end, long prevZxid) {
+    /** Scans a segment of {@code header}'s version from {@code start} (after the header) to {@code end}. */
+    RecordScanner(FileChannel channel, LogFormat.Header header, long start, long end, long prevZxid) {
         this.channel = channel;
+        this.version = header.version();
+        this.commitMark = header.commitMark();
         this.end = end;
         this.pos = start;
         this.bufStart = start;
@@ -50,7 +56,7 @@ final class RecordScanner {
 
     Status next() throws IOException {
         recordStart = pos;
-        claimedLength = -1;
+        claimedBytes = -1;
         long left = end - pos;
         if (left == 0) {
             return Status.END;
@@ -66,30 +72,40 @@ final class RecordScanner {
         if (lenFlags == 0 && stored == 0 && z == 0) {
             return fail(Status.ZEROS, "zero-filled space");
         }
-        int len = lenFlags & LogFormat.LENGTH_MASK;
+        boolean hasMark = version >= 2 && (lenFlags & LogFormat.HAS_MARK) != 0;
+        int len = lenFlags & (version == 1 ? LogFormat.V1_LENGTH_MASK : LogFormat.V2_LENGTH_MASK);
         if (len > LogFormat.MAX_PAYLOAD) {
             return fail(Status.CORRUPT, "implausible record length " + len);
         }
-        claimedLength = len;
-        if (left < LogFormat.recordBytes(len)) {
-            return fail(Status.SHORT, "record of " + LogFormat.recordBytes(len) + " bytes but only " + left + " left");
+        int size = LogFormat.recordBytes(len, hasMark);
+        claimedBytes = size;
+        if (left < size) {
+            return fail(Status.SHORT, "record of " + size + " bytes but only " + left + " left");
         }
-        b = window(LogFormat.recordBytes(len));
+        b = window(size);
         at = b.position();
         byte[] data = new byte[len];
         b.get(at + LogFormat.RECORD_HEADER_BYTES, data);
-        if (LogFormat.checksum(crc, lenFlags, z, data, 0, len) != stored) {
+        long mark = hasMark ? b.getLong(at + LogFormat.RECORD_HEADER_BYTES + len) : -1;
+        if (LogFormat.checksum(crc, lenFlags, z, data, 0, len, hasMark, mark) != stored) {
             return fail(Status.CORRUPT, "checksum mismatch");
         }
         if (z <= lastZxid) {
             return fail(Status.CORRUPT, "zxid 0x" + Long.toHexString(z) + " not above previous 0x"
                     + Long.toHexString(lastZxid));
         }
+        if (hasMark && (mark < 0 || mark > z)) {
+            return fail(Status.CORRUPT, "commit mark 0x" + Long.toHexString(mark) + " above its record's zxid 0x"
+                    + Long.toHexString(z));
+        }
         zxid = z;
         lastZxid = z;
         payload = data;
         endOfBatch = (lenFlags & LogFormat.END_OF_BATCH) != 0;
-        pos += LogFormat.recordBytes(len);
+        if (hasMark) {
+            commitMark = Math.max(commitMark, mark);
+        }
+        pos += size;
         return Status.RECORD;
     }
 
@@ -131,9 +147,17 @@ final class RecordScanner {
         return pos;
     }
 
-    /** Payload length claimed by the last bad record's header, or -1 if unknown. */
-    int claimedLength() {
-        return claimedLength;
+    /** Size in bytes claimed by the last bad record's header, or -1 if unknown. */
+    int claimedBytes() {
+        return claimedBytes;
+    }
+
+    /**
+     * The commit mark after the records read so far: the highest mark of the header and the trailers; for a v1
+     * segment the last zxid read (a v1 log counts every record as committed).
+     */
+    long commitMark() {
+        return version == 1 ? lastZxid : commitMark;
     }
 
     long zxid() {

@@ -131,6 +131,51 @@ public final class SnapshotStore {
         }
     }
 
+    /**
+     * Installs a snapshot received from another server (the bytes of its snapshot file, as stored by
+     * {@link #write}, e.g. streamed from {@link #fileOf}): temp file, fsync, checked whole (header, length, CRC)
+     * before an atomic rename into place and a directory fsync (REPLICATION.md P3 step b). Replaces an existing
+     * snapshot of the same zxid. Returns the file.
+     *
+     * @throws CorruptSnapshotException if the bytes are not an intact snapshot of {@code zxid}; nothing is kept
+     * @throws StorageException         on I/O errors; no partial file is left behind
+     */
+    public Path install(long zxid, InputStream snapshotFile) {
+        if (zxid < 0) {
+            throw new IllegalArgumentException("negative zxid " + zxid);
+        }
+        Objects.requireNonNull(snapshotFile, "snapshotFile");
+        Path target = fileOf(zxid);
+        Path tmp = dir.resolve(target.getFileName() + ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE)) {
+                OutputStream out = Channels.newOutputStream(ch);
+                snapshotFile.transferTo(out);
+                out.flush();
+                ch.force(true);
+            }
+            String problem = verify(tmp, zxid);
+            if (problem != null) {
+                throw new CorruptSnapshotException("received snapshot 0x" + Long.toHexString(zxid) + " is damaged: "
+                        + problem);
+            }
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            StorageFiles.fsyncDirectory(dir);
+            return target;
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof StorageException s) {
+                throw s;
+            }
+            throw new StorageException("cannot install snapshot " + target + ": " + e, e);
+        }
+    }
+
     /** The zxids of the snapshot files present, newest first (validity not checked). */
     public List<Long> list() {
         List<Long> zxids = new ArrayList<>();

@@ -125,7 +125,7 @@ public final class Snapshotter implements AutoCloseable {
                 long t0 = System.nanoTime();
                 store.write(zxid, body);
                 OptionalLong oldest = store.retain(policy.keepSnapshots());
-                int purged = oldest.isPresent() ? log.purgeUpTo(oldest.getAsLong()) : 0;
+                int purged = oldest.isPresent() ? log.purgeUpTo(oldest.getAsLong(), zxid) : 0;
                 LOG.info("Snapshot 0x{} written in {} ms; {} log segment(s) purged", Long.toHexString(zxid),
                         (System.nanoTime() - t0) / 1_000_000, purged);
                 f.complete(zxid);

@@ -21,12 +21,13 @@ final class TailRecovery {
     }
 
     static TxnLog.RecoveredTail recover(Segment segment, FileChannel ch) throws IOException {
-        long prev = TxnLog.readHeader(ch);
-        if (prev != segment.prevZxid()) {
+        LogFormat.Header header = TxnLog.readHeader(ch);
+        if (header == null || header.prevZxid() != segment.prevZxid()) {
             throw new CorruptLogException("log segment " + segment.path() + " has a damaged header");
         }
+        long prev = header.prevZxid();
         long size = ch.size();
-        RecordScanner scanner = new RecordScanner(ch, LogFormat.SEGMENT_HEADER_BYTES, size, prev);
+        RecordScanner scanner = new RecordScanner(ch, header, header.bytes(), size, prev);
         RecordScanner.Status status;
         while ((status = scanner.next()) == RecordScanner.Status.RECORD) {
             // keep scanning
@@ -37,26 +38,26 @@ final class TailRecovery {
             if (allZero(ch, end, size)) {
                 reason = "zero-filled preallocated space";
             } else if (status != RecordScanner.Status.ZEROS) {
-                checkNotFollowedByBatches(segment, ch, scanner, size);
+                checkNotFollowedByBatches(segment, header, ch, scanner, size);
             }
             ch.truncate(end);
             ch.force(true);
             LOG.warn("Truncated torn tail of log segment {} at offset {}: dropped {} bytes ({})",
                     segment.path(), end, size - end, reason);
         }
-        return new TxnLog.RecoveredTail(end, scanner.lastZxid());
+        return new TxnLog.RecoveredTail(end, scanner.lastZxid(), scanner.commitMark(), header.version());
     }
 
-    private static void checkNotFollowedByBatches(Segment segment, FileChannel ch, RecordScanner bad, long size)
-            throws IOException {
-        if (bad.claimedLength() < 0) {
+    private static void checkNotFollowedByBatches(Segment segment, LogFormat.Header header, FileChannel ch,
+                                                  RecordScanner bad, long size) throws IOException {
+        if (bad.claimedBytes() < 0) {
             return;
         }
-        long next = bad.recordStart() + LogFormat.recordBytes(bad.claimedLength());
+        long next = bad.recordStart() + bad.claimedBytes();
         if (next >= size) {
             return;
         }
-        RecordScanner probe = new RecordScanner(ch, next, size, bad.lastZxid());
+        RecordScanner probe = new RecordScanner(ch, header, next, size, bad.lastZxid());
         boolean batchEnded = false;
         while (probe.next() == RecordScanner.Status.RECORD) {
             if (batchEnded) {

@@ -30,8 +30,13 @@ import org.slf4j.LoggerFactory;
  * Damage that cannot be a torn tail (valid batches after it, a bad older segment, a gap between segments) throws
  * {@link CorruptLogException}, at open or when {@link #read} reaches it.
  *
- * <p>Thread-safe. Zxids must be strictly increasing across all appends (callers assign them under one lock or from
- * one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
+ * <p>For a replica: each batch carries the commit mark set with {@link #recordCommitMark} (no extra fsync), open
+ * reports the durable one ({@link #commitMarkAtOpen}), and {@link #truncateAfter} durably cuts the log back (never
+ * below the commit mark). Readers for a consensus layer: {@link #read} (records after a zxid),
+ * {@link #startsAfterZxid} (first retained position), {@link #lastZxid}.
+ *
+ * <p>Thread-safe. Zxids must be strictly increasing across all appends, except that appends after a
+ * {@link #truncateAfter} continue after its zxid (callers assign them under one lock or from one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
  * A failed write or fsync fails the pending futures and every later call with {@link StorageException}.
  */
 public final class TxnLog implements AutoCloseable {
@@ -45,15 +50,20 @@ public final class TxnLog implements AutoCloseable {
     /** End of the durable data of the active segment. Guarded by {@code this} for rollover, volatile for reads. */
     private volatile long activeEnd;
     private final GroupCommitter writer;
+    private final long commitMarkAtOpen;
+    /** Record counts of sealed segments, for the retention window. */
+    private final java.util.Map<Path, Long> recordCounts = new java.util.concurrent.ConcurrentHashMap<>();
     private boolean closed;
 
-    private TxnLog(Path dir, LogConfig config, List<Segment> segments, FileChannel active, long end, long lastZxid)
+    private TxnLog(Path dir, LogConfig config, List<Segment> segments, FileChannel active, RecoveredTail tail)
             throws IOException {
         this.dir = dir;
         this.config = config;
         this.segments = segments;
-        this.activeEnd = end;
-        this.writer = new GroupCommitter(this, config, active, end, active.size(), lastZxid);
+        this.activeEnd = tail.end();
+        this.commitMarkAtOpen = tail.commitMark();
+        this.writer = new GroupCommitter(this, config, active, tail.end(), active.size(), tail.lastZxid(),
+                tail.commitMark());
     }
 
     /** Opens (creating if needed) the log in {@code dir} with default settings and recovers its tail. */
@@ -73,34 +83,54 @@ public final class TxnLog implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             List<Segment> segments = listSegments(dir);
+            long truncatedTo = LogTruncation.redo(dir, segments);
             FileChannel active;
-            long end;
-            long lastZxid;
+            RecoveredTail tail;
             if (segments.isEmpty()) {
-                Segment first = new Segment(dir.resolve(Segment.fileName(0)), 0);
-                active = createSegmentFile(dir, first);
+                long prev = Math.max(0, truncatedTo);
+                Segment first = new Segment(dir.resolve(Segment.fileName(prev)), prev);
+                active = createSegmentFile(dir, first, prev);
                 segments.add(first);
-                end = LogFormat.SEGMENT_HEADER_BYTES;
-                lastZxid = 0;
+                tail = new RecoveredTail(LogFormat.headerBytes(), prev, prev, LogFormat.VERSION);
             } else {
                 Segment last = segments.get(segments.size() - 1);
                 active = FileChannel.open(last.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
                 try {
-                    RecoveredTail tail = TailRecovery.recover(last, active);
-                    end = tail.end();
-                    lastZxid = tail.lastZxid();
+                    tail = TailRecovery.recover(last, active);
+                    if (tail.version() < LogFormat.VERSION) {
+                        // an older segment stays as it is; new records go to a segment of the current version
+                        active.close();
+                        Segment next = new Segment(dir.resolve(Segment.fileName(tail.lastZxid())), tail.lastZxid());
+                        active = createSegmentFile(dir, next, tail.commitMark());
+                        if (next.prevZxid() == last.prevZxid()) {
+                            segments.set(segments.size() - 1, next); // an empty old segment was replaced
+                        } else {
+                            segments.add(next);
+                        }
+                        tail = new RecoveredTail(LogFormat.headerBytes(), tail.lastZxid(), tail.commitMark(),
+                                LogFormat.VERSION);
+                    }
                 } catch (RuntimeException | IOException e) {
                     active.close();
                     throw e;
                 }
             }
-            return new TxnLog(dir, config, segments, active, end, lastZxid);
+            if (truncatedTo >= 0) {
+                LogTruncation.clearIntents(dir);
+                LOG.warn("Completed an interrupted truncation of log {} after zxid 0x{}", dir,
+                        Long.toHexString(truncatedTo));
+            }
+            return new TxnLog(dir, config, segments, active, tail);
         } catch (IOException e) {
             throw new StorageException("cannot open transaction log in " + dir + ": " + e, e);
         }
     }
 
-    record RecoveredTail(long end, long lastZxid) {
+    /**
+     * What open found at the end of the log: the end offset of the active segment, the last zxid, the durable
+     * commit mark and the active segment's format version.
+     */
+    record RecoveredTail(long end, long lastZxid, long commitMark, int version) {
     }
 
     private static List<Segment> listSegments(Path dir) throws IOException {
@@ -116,26 +146,27 @@ public final class TxnLog implements AutoCloseable {
                 if (first < 0) {
                     continue;
                 }
-                long prev = readHeader(p);
-                if (prev != first - 1) {
+                LogFormat.Header header = readHeader(p);
+                if (header == null || header.prevZxid() != first - 1) {
                     throw new CorruptLogException("log segment " + p + " has a damaged header (prevZxid "
-                            + (prev < 0 ? "unreadable" : "0x" + Long.toHexString(prev)) + ")");
+                            + (header == null ? "unreadable" : "0x" + Long.toHexString(header.prevZxid())) + ")");
                 }
-                segments.add(new Segment(p, prev));
+                segments.add(new Segment(p, header.prevZxid()));
             }
         }
         segments.sort(Comparator.comparingLong(Segment::prevZxid));
         return segments;
     }
 
-    static long readHeader(Path p) throws IOException {
+    static LogFormat.Header readHeader(Path p) throws IOException {
         try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
             return readHeader(ch);
         }
     }
 
-    static long readHeader(FileChannel ch) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(LogFormat.SEGMENT_HEADER_BYTES);
+    /** The segment header at the start of {@code ch}, or null when it is damaged or of an unknown version. */
+    static LogFormat.Header readHeader(FileChannel ch) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(LogFormat.MAX_HEADER_BYTES);
         while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
             // keep reading
         }
@@ -144,12 +175,12 @@ public final class TxnLog implements AutoCloseable {
     }
 
     /** Writes a new segment with its header through a temp file and a rename; returns it open for writing. */
-    private static FileChannel createSegmentFile(Path dir, Segment segment) throws IOException {
+    private static FileChannel createSegmentFile(Path dir, Segment segment, long commitMark) throws IOException {
         Path tmp = dir.resolve(segment.name() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
-            ByteBuffer header = ByteBuffer.allocate(LogFormat.SEGMENT_HEADER_BYTES);
-            LogFormat.putSegmentHeader(header, segment.prevZxid());
+            ByteBuffer header = ByteBuffer.allocate(LogFormat.headerBytes());
+            LogFormat.putSegmentHeader(header, segment.prevZxid(), commitMark);
             header.flip();
             while (header.hasRemaining()) {
                 ch.write(header, header.position());
@@ -162,13 +193,26 @@ public final class TxnLog implements AutoCloseable {
     }
 
     /** Called by the writer thread at rollover: creates the next segment and makes it the active one. */
-    FileChannel startSegment(long prevZxid) throws IOException {
+    FileChannel startSegment(long prevZxid, long commitMark) throws IOException {
         Segment next = new Segment(dir.resolve(Segment.fileName(prevZxid)), prevZxid);
-        FileChannel ch = createSegmentFile(dir, next);
+        FileChannel ch = createSegmentFile(dir, next, commitMark);
         synchronized (this) {
             segments.add(next);
-            activeEnd = LogFormat.SEGMENT_HEADER_BYTES;
+            activeEnd = LogFormat.headerBytes();
         }
+        return ch;
+    }
+
+    /**
+     * Called by the writer thread (its channel closed): durably removes every record after {@code zxid} and
+     * returns a new active segment continuing after it (see {@link LogTruncation}).
+     */
+    synchronized FileChannel truncateFiles(long zxid, long commitMark) throws IOException {
+        recordCounts.clear();
+        LogTruncation.begin(dir, zxid);
+        LogTruncation.apply(dir, segments, zxid);
+        FileChannel ch = startSegment(zxid, commitMark);
+        LogTruncation.finish(dir, zxid);
         return ch;
     }
 
@@ -272,6 +316,55 @@ public final class TxnLog implements AutoCloseable {
         }
     }
 
+    /**
+     * Durably removes every record with a zxid above {@code zxid} (ZooKeeper's follower TRUNC) and returns once
+     * that is on disk; records queued before this call are written first (and so removed if above zxid), records
+     * appended after it continue after {@code zxid} (their zxids may be ones used before, with new content).
+     * Crash-safe: a crash at any point reopens as the old or the truncated log. Readers opened before may fail.
+     * The durability listener is not told (its next report may be below an earlier one).
+     *
+     * @throws TruncateBelowCommitException if {@code zxid} is below the commit mark: committed records never go
+     * @throws IllegalArgumentException     if {@code zxid} is below the log's start ({@link #startsAfterZxid()})
+     * @throws StorageException             on I/O errors (the log is then failed)
+     */
+    public void truncateAfter(long zxid) {
+        synchronized (this) {
+            if (zxid < segments.get(0).prevZxid()) {
+                throw new IllegalArgumentException("cannot truncate log " + dir + " after 0x" + Long.toHexString(zxid)
+                        + ": its history starts after 0x" + Long.toHexString(segments.get(0).prevZxid()));
+            }
+        }
+        try {
+            writer.truncateAfter(zxid).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof StorageException s ? s
+                    : new StorageException("cannot truncate log " + dir + " after 0x" + Long.toHexString(zxid), e);
+        }
+    }
+
+    /**
+     * Sets the commit mark (highest zxid known committed) that the next batch written carries in its trailer: it
+     * rides on that batch's fsync and never causes one. Marks only grow; a batch records at most its own last
+     * zxid. Declare only zxids whose records in this log are known committed. A log whose owner never declares
+     * a mark keeps the mark found at open (standalone recovery ignores it and replays every durable record).
+     */
+    public void recordCommitMark(long zxid) {
+        writer.recordCommitMark(zxid);
+    }
+
+    /** The commit mark on disk: the one found at open, or the last one a written batch carried. */
+    public long durableCommitMark() {
+        return writer.durableCommitMark();
+    }
+
+    /**
+     * The commit mark found at open: the highest mark carried by a v2 segment header or batch trailer, or the last
+     * zxid of the log when its newest records are in a v1 segment (v1 counted every record as committed).
+     */
+    public long commitMarkAtOpen() {
+        return commitMarkAtOpen;
+    }
+
     /** The zxid of the last record appended (queued), or recovered at open; 0 for an empty log. */
     public long lastZxid() {
         return writer.lastAcceptedZxid();
@@ -340,17 +433,30 @@ public final class TxnLog implements AutoCloseable {
 
     /**
      * Deletes segments that hold only records with zxid {@code <= zxid} (typically: the zxid of the oldest
-     * snapshot kept). The active segment is never deleted. Returns the number of segments deleted.
+     * snapshot kept), keeping the retention window ({@link LogConfig#retainTxns()}) counted back from
+     * {@code zxid}. The active segment is never deleted. Returns the number of segments deleted.
      */
     public int purgeUpTo(long zxid) {
+        return purgeUpTo(zxid, zxid);
+    }
+
+    /**
+     * Deletes segments that hold only records with zxid {@code <= zxid}, except that at least
+     * {@link LogConfig#retainTxns()} records with zxid {@code <= newestSnapshotZxid} stay (whole segments:
+     * a follower that far behind the newest snapshot can still catch up from the log). The active segment is
+     * never deleted. Returns the number of segments deleted.
+     */
+    public int purgeUpTo(long zxid, long newestSnapshotZxid) {
+        long bound = retentionBound(zxid, newestSnapshotZxid);
         List<Segment> doomed = new ArrayList<>();
         synchronized (this) {
             // segment i holds zxids in (prev_i, prev_{i+1}]
-            while (segments.size() > 1 && segments.get(1).prevZxid() <= zxid) {
+            while (segments.size() > 1 && segments.get(1).prevZxid() <= bound) {
                 doomed.add(segments.remove(0));
             }
         }
         for (Segment s : doomed) {
+            recordCounts.remove(s.path());
             try {
                 Files.deleteIfExists(s.path());
             } catch (IOException e) {
@@ -359,9 +465,56 @@ public final class TxnLog implements AutoCloseable {
         }
         if (!doomed.isEmpty()) {
             StorageFiles.fsyncDirectory(dir);
-            LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(zxid), dir);
+            LOG.info("Purged {} log segment(s) up to zxid 0x{} in {}", doomed.size(), Long.toHexString(bound), dir);
         }
         return doomed.size();
+    }
+
+    /**
+     * Lowers the purge bound {@code zxid} so that the sealed segments after it hold at least
+     * {@link LogConfig#retainTxns()} records at or before {@code newest} (a segment that also holds later records
+     * does not count, so the window errs on the side of keeping more).
+     */
+    private long retentionBound(long zxid, long newest) {
+        long want = config.retainTxns();
+        if (want == 0) {
+            return zxid;
+        }
+        List<Segment> view;
+        synchronized (this) {
+            view = List.copyOf(segments);
+        }
+        long counted = 0;
+        for (int i = view.size() - 2; i >= 0; i--) { // sealed segments, newest first
+            long last = view.get(i + 1).prevZxid();
+            if (last <= newest) {
+                counted += recordCount(view.get(i));
+            }
+            if (counted >= want) {
+                return Math.min(zxid, view.get(i).prevZxid()); // keep segment i and everything after it
+            }
+        }
+        return Math.min(zxid, view.get(0).prevZxid()); // too few records yet: keep them all
+    }
+
+    /** The number of records in a sealed segment (scanned once, then remembered). */
+    private long recordCount(Segment segment) {
+        return recordCounts.computeIfAbsent(segment.path(), p -> {
+            try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                LogFormat.Header header = readHeader(ch);
+                if (header == null) {
+                    throw new CorruptLogException("log segment " + p + " has a damaged header");
+                }
+                RecordScanner scanner = new RecordScanner(ch, header, header.bytes(), ch.size(), header.prevZxid());
+                long n = 0;
+                while (scanner.next() == RecordScanner.Status.RECORD) {
+                    n++;
+                }
+                return n;
+            } catch (IOException e) {
+                throw new StorageException("cannot read log segment " + p + ": " + e, e);
+            }
+        });
     }
 
     /** Writes and fsyncs everything queued, completes its futures and closes the files. Idempotent. */

@@ -18,7 +18,8 @@ class ZkServerMainTest {
     @Test
     void propertiesFileWithFlagsOverridingIt() throws IOException {
         Path file = dir.resolve("zkr.properties");
-        Files.writeString(file, "port=2181\ndataDir=" + dir.resolve("d") + "\ntickTime=500\nmaxDataSize=2048\n");
+        Files.writeString(file, "port=2181\ndataDir=" + dir.resolve("d") + "\ntickTime=500\nmaxDataSize=2048\n"
+                + "logRetentionTxns=5000\n");
         ServerConfig c = ServerConfig.fromProperties(ZkServerMain.parse(new String[]{file.toString(), "--port", "0",
                 "--max-session-timeout=9000"}));
         assertEquals(0, c.port());
@@ -27,6 +28,8 @@ class ZkServerMainTest {
         assertEquals(1000, c.minSessionTimeoutMs());
         assertEquals(9000, c.maxSessionTimeoutMs());
         assertEquals(2048, c.maxDataSize());
+        assertEquals(5000, c.logRetentionTxns());
+        assertEquals(0, ServerConfig.builder(dir).build().logRetentionTxns());
     }
 
     @Test

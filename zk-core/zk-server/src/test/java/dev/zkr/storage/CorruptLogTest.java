@@ -33,12 +33,8 @@ class CorruptLogTest {
         }
     }
 
-    private static long offsetOf(int zxid) {
-        long at = LogFormat.SEGMENT_HEADER_BYTES;
-        for (int z = 1; z < zxid; z++) {
-            at += LogFormat.recordBytes(payload(z).length);
-        }
-        return at;
+    private long offsetOf(int zxid) throws IOException {
+        return LogTesting.recordEnds(LogTesting.lastSegment(dir))[zxid - 1];
     }
 
     @Test

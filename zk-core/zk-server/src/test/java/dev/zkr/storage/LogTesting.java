@@ -58,6 +58,24 @@ final class LogTesting {
         }
     }
 
+    /**
+     * The file offsets in {@code segment} where its records end, {@code [0]} being the end of the header: record
+     * sizes depend on where the writer closed its batches (a batch-end record carries the commit mark), so tests
+     * read them back instead of computing them.
+     */
+    static long[] recordEnds(Path segment) throws IOException {
+        List<Long> ends = new ArrayList<>();
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(segment)) {
+            LogFormat.Header header = TxnLog.readHeader(ch);
+            RecordScanner scanner = new RecordScanner(ch, header, header.bytes(), ch.size(), header.prevZxid());
+            ends.add((long) header.bytes());
+            while (scanner.next() == RecordScanner.Status.RECORD) {
+                ends.add(scanner.position());
+            }
+        }
+        return ends.stream().mapToLong(Long::longValue).toArray();
+    }
+
     static Path lastSegment(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().startsWith("log."))

@@ -30,18 +30,19 @@ class TornTailTest {
      */
     private static long[] writeLog(Path dir, int n, int batches) {
         int batch = Math.max(1, (n + batches - 1) / batches);
-        long[] ends = new long[n + 1];
-        ends[0] = LogFormat.SEGMENT_HEADER_BYTES;
         try (TxnLog log = TxnLog.open(dir, LogConfig.defaults().withPreallocateBytes(0))) {
             for (int z = 1; z <= n; z++) {
                 log.append(z, payload(z));
-                ends[z] = ends[z - 1] + LogFormat.recordBytes(payload(z).length);
                 if (z % batch == 0) {
                     log.sync().join();
                 }
             }
         }
-        return ends;
+        try {
+            return LogTesting.recordEnds(LogTesting.lastSegment(dir));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Reopens, expects exactly one warning and records 1..survivors; then checks appends still work. */
