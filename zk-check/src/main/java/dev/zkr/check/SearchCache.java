@@ -26,7 +26,22 @@ final class SearchCache<S> {
         Key(long[] bits, Set<S> states) {
             this.bits = bits;
             this.states = states;
-            this.hash = 31 * Arrays.hashCode(bits) + states.hashCode();
+            this.hash = hash(bits, states);
+        }
+
+        /** Sets of linearised ops differ in few bits: mix every word well, or the table degrades to long chains. */
+        private static int hash(long[] bits, Set<?> states) {
+            long h = states.hashCode();
+            for (long word : bits) {
+                h = mix(h ^ word);
+            }
+            return (int) (h ^ (h >>> 32));
+        }
+
+        private static long mix(long x) {
+            x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
+            x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
+            return x ^ (x >>> 33);
         }
 
         @Override

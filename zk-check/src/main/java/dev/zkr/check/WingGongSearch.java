@@ -11,10 +11,12 @@ import java.util.Set;
  * Wing and Gong's linearizability search over one key's operations, with Lowe's memoisation of
  * (linearised set, model states): the algorithm of Porcupine and Knossos.
  *
- * <p>Walking the event list, a call may be linearised when the model accepts it in the current states; a return
- * whose operation is not yet linearised forces a backtrack. Reaching the end of the list means every completed
- * operation is placed (indeterminate ones that are left over never took effect). States are sets, so a
- * nondeterministic model is searched as its powerset. One search runs once; it is not thread-safe.
+ * <p>The candidates at each point are the calls before the first return event; a call may be linearised when the
+ * model accepts it in the current states. Completed calls are tried before indeterminate ones (the same choices in
+ * a better order: an indeterminate op is placed only where no completed op goes on). When no candidate is left, the
+ * last placed op is taken back. Reaching the end of the list means every completed operation is placed
+ * (indeterminate ones left over never took effect). States are sets, so a nondeterministic model is searched as its
+ * powerset. One search runs once; it is not thread-safe.
  */
 final class WingGongSearch<S> {
 
@@ -27,7 +29,8 @@ final class WingGongSearch<S> {
     private final long[] linearised;
     private final SearchCache<S> cache = new SearchCache<>();
     private final List<Frame<S>> stack = new ArrayList<>();
-    private List<Frame<S>> longest = List.of();
+    private final List<Frame<S>> longest = new ArrayList<>();
+    private int longestShared; // how many bottom frames of the stack are still those of longest
     private Set<S> longestEnd;
     private long steps;
 
@@ -43,33 +46,40 @@ final class WingGongSearch<S> {
         longestEnd = states;
         EntryList list = new EntryList(ops);
         EntryList.Entry entry = list.head.next;
+        boolean indeterminatePass = false;
         while (true) {
             if (++steps > budget) {
                 return new PartitionResult(key, Verdict.UNKNOWN, ops.size(), steps - 1, null);
             }
-            if (entry == null) {
-                return new PartitionResult(key, Verdict.OK, ops.size(), steps, null);
-            }
-            if (entry.call) {
-                Set<S> next = placeable(states, entry.op);
+            if (entry != null && entry.call) {
+                Set<S> next = ops.get(entry.op).completed() == indeterminatePass ? null : placeable(states, entry.op);
                 if (next != null) {
                     stack.add(new Frame<>(entry, states));
                     states = next;
                     EntryList.lift(entry);
                     noteLongest(states);
                     entry = list.head.next;
+                    indeterminatePass = false;
                 } else {
                     entry = entry.next;
                 }
+            } else if (!indeterminatePass) {
+                if (entry == null) {
+                    return new PartitionResult(key, Verdict.OK, ops.size(), steps, null);
+                }
+                indeterminatePass = true;
+                entry = list.head.next;
             } else {
                 if (stack.isEmpty()) {
                     return new PartitionResult(key, Verdict.VIOLATION, ops.size(), steps, explain());
                 }
                 Frame<S> top = stack.remove(stack.size() - 1);
+                longestShared = Math.min(longestShared, stack.size());
                 flip(top.entry().op);
                 states = top.before();
                 EntryList.unlift(top.entry());
                 entry = top.entry().next;
+                indeterminatePass = !ops.get(top.entry().op).completed();
             }
         }
     }
@@ -90,7 +100,8 @@ final class WingGongSearch<S> {
 
     private Set<S> successors(Set<S> states, Operation op) {
         if (states.size() == 1) {
-            return Set.copyOf(model.step(states.iterator().next(), op));
+            List<S> next = model.step(states.iterator().next(), op);
+            return next.size() == 1 ? Set.of(next.get(0)) : Set.copyOf(next);
         }
         Set<S> next = new HashSet<>();
         for (S s : states) {
@@ -103,9 +114,12 @@ final class WingGongSearch<S> {
         linearised[op >>> 6] ^= 1L << op;
     }
 
+    /** Keeps a copy of the deepest stack; copies only the frames above the part still shared (amortised O(1)). */
     private void noteLongest(Set<S> states) {
         if (stack.size() > longest.size()) {
-            longest = List.copyOf(stack);
+            longest.subList(longestShared, longest.size()).clear();
+            longest.addAll(stack.subList(longestShared, stack.size()));
+            longestShared = stack.size();
             longestEnd = states;
         }
     }

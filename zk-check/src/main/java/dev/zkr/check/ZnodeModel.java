@@ -7,9 +7,10 @@ import java.util.List;
  *
  * <p>Ok values: {@code Create}, {@code SetData} and {@code Delete} report the node after the operation
  * ({@code data@v0}, {@code data@vN}, absent), {@code Read} the node it saw, {@code CheckVersion} the node checked;
- * {@code null} checks nothing. Failures: {@link #NODE_EXISTS}, {@link #NO_NODE} and {@link #BAD_VERSION} constrain
- * the state as ZooKeeper does; any other error (e.g. NoNode of a create whose parent is missing, which lies outside
- * this register) leaves the state unchanged and constrains nothing.
+ * {@code null} checks nothing. Failures the register can answer constrain the state as in ZooKeeper: NodeExists for
+ * create; NoNode and BadVersion for setData, delete and check; NoNode for read. Any other error (e.g. NoNode of a
+ * create whose parent is missing, which lies outside this register) leaves the state unchanged and constrains
+ * nothing.
  */
 public final class ZnodeModel implements Model<Znode> {
 
@@ -39,7 +40,7 @@ public final class ZnodeModel implements Model<Znode> {
         if (recorded instanceof Outcome.Indeterminate) {
             return List.of(effect.next());
         }
-        if (recorded instanceof Outcome.Failed failed && !constrains(failed.error())) {
+        if (recorded instanceof Outcome.Failed failed && !constrains(call, failed.error())) {
             return List.of(state);
         }
         return matches(call, effect.outcome(), recorded) ? List.of(effect.next()) : List.of();
@@ -91,8 +92,15 @@ public final class ZnodeModel implements Model<Znode> {
         return recorded.equals(specified);
     }
 
-    private static boolean constrains(String error) {
-        return error.equals(NODE_EXISTS) || error.equals(NO_NODE) || error.equals(BAD_VERSION);
+    /** Whether the register can answer this error to this call (else the error lies outside the register). */
+    private static boolean constrains(ZnodeCall call, String error) {
+        if (call instanceof ZnodeCall.Create) {
+            return error.equals(NODE_EXISTS);
+        }
+        if (call instanceof ZnodeCall.Read) {
+            return error.equals(NO_NODE);
+        }
+        return error.equals(NO_NODE) || error.equals(BAD_VERSION);
     }
 
     private static Effect done(Znode next) {
