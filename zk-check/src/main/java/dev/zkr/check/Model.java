@@ -21,4 +21,13 @@ public interface Model<S> {
      * operation would leave (unchanged if it would fail there): the checker itself covers "never took effect".
      */
     List<S> step(S state, Operation op);
+
+    /**
+     * True when {@code op}, completed as recorded, leaves every state in which it can take effect unchanged (a read,
+     * a failure). The search then places it as soon as it can and tries nothing else there, which cuts the search a
+     * lot; answering true for an op that changes some state makes the checker wrong. Default: false (always safe).
+     */
+    default boolean preservesState(Operation op) {
+        return false;
+    }
 }

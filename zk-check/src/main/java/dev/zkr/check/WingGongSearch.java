@@ -12,15 +12,30 @@ import java.util.Set;
  * (linearised set, model states): the algorithm of Porcupine and Knossos.
  *
  * <p>The candidates at each point are the calls before the first return event; a call may be linearised when the
- * model accepts it in the current states. Completed calls are tried before indeterminate ones (the same choices in
- * a better order: an indeterminate op is placed only where no completed op goes on). When no candidate is left, the
- * last placed op is taken back. Reaching the end of the list means every completed operation is placed
+ * model accepts it in the current states. A completed op that never changes a state ({@link Model#preservesState}:
+ * a read, a failure) is placed at once and alone: any linearisation that places it later stays valid with it moved
+ * here. Then completed
+ * ops that change the states are tried, then indeterminate ones. When no candidate is left, the last placed op is
+ * taken back. Reaching the end of the list means every completed operation is placed
  * (indeterminate ones left over never took effect). States are sets, so a nondeterministic model is searched as its
  * powerset. One search runs once; it is not thread-safe.
  */
 final class WingGongSearch<S> {
 
-    private record Frame<S>(EntryList.Entry entry, Set<S> before) {
+    /** The order candidates are tried in at one point of the search. */
+    private enum Pass {
+        /**
+         * A completed op the model says never changes a state, placeable in every current state: placing it now
+         * loses nothing (a linearisation placing it later stays valid with it moved here), so it is the only try.
+         */
+        FORCED,
+        /** A completed op that changes the states. */
+        COMPLETED,
+        /** An indeterminate op that changes the states (one without effect is the same as leaving it out). */
+        INDETERMINATE
+    }
+
+    private record Frame<S>(EntryList.Entry entry, Set<S> before, Pass pass) {
     }
 
     private final Model<S> model;
@@ -46,30 +61,13 @@ final class WingGongSearch<S> {
         longestEnd = states;
         EntryList list = new EntryList(ops);
         EntryList.Entry entry = list.head.next;
-        boolean indeterminatePass = false;
+        Pass pass = Pass.FORCED;
+        boolean exhausted = false;
         while (true) {
             if (++steps > budget) {
                 return new PartitionResult(key, Verdict.UNKNOWN, ops.size(), steps - 1, null);
             }
-            if (entry != null && entry.call) {
-                Set<S> next = ops.get(entry.op).completed() == indeterminatePass ? null : placeable(states, entry.op);
-                if (next != null) {
-                    stack.add(new Frame<>(entry, states));
-                    states = next;
-                    EntryList.lift(entry);
-                    noteLongest(states);
-                    entry = list.head.next;
-                    indeterminatePass = false;
-                } else {
-                    entry = entry.next;
-                }
-            } else if (!indeterminatePass) {
-                if (entry == null) {
-                    return new PartitionResult(key, Verdict.OK, ops.size(), steps, null);
-                }
-                indeterminatePass = true;
-                entry = list.head.next;
-            } else {
+            if (exhausted) {
                 if (stack.isEmpty()) {
                     return new PartitionResult(key, Verdict.VIOLATION, ops.size(), steps, explain());
                 }
@@ -78,24 +76,48 @@ final class WingGongSearch<S> {
                 flip(top.entry().op);
                 states = top.before();
                 EntryList.unlift(top.entry());
+                exhausted = top.pass() == Pass.FORCED;
                 entry = top.entry().next;
-                indeterminatePass = !ops.get(top.entry().op).completed();
+                pass = top.pass();
+            } else if (entry != null && entry.call) {
+                Operation op = ops.get(entry.op);
+                Set<S> next = op.completed() == (pass != Pass.INDETERMINATE) ? successors(states, op) : Set.of();
+                if (next.isEmpty() || passOf(op, states, next) != pass) {
+                    entry = entry.next;
+                    continue;
+                }
+                flip(entry.op);
+                if (!cache.add(linearised, next)) {
+                    flip(entry.op);
+                    exhausted = pass == Pass.FORCED; // that configuration failed, so does this one
+                    entry = entry.next;
+                    continue;
+                }
+                stack.add(new Frame<>(entry, states, pass));
+                states = next;
+                EntryList.lift(entry);
+                noteLongest(states);
+                entry = list.head.next;
+                pass = Pass.FORCED;
+            } else if (pass != Pass.INDETERMINATE) {
+                if (entry == null) {
+                    return new PartitionResult(key, Verdict.OK, ops.size(), steps, null);
+                }
+                pass = pass == Pass.FORCED ? Pass.COMPLETED : Pass.INDETERMINATE;
+                entry = list.head.next;
+            } else {
+                exhausted = true;
             }
         }
     }
 
-    /** The states after linearising op now, or null if it cannot be, or leads to a configuration already explored. */
-    private Set<S> placeable(Set<S> states, int op) {
-        Set<S> next = successors(states, ops.get(op));
-        if (next.isEmpty() || (!ops.get(op).completed() && next.equals(states))) {
-            return null; // impossible, or an indeterminate op without effect: the same as leaving it out
+    /** The pass that tries op, placeable with states becoming next; null if no pass does. */
+    private Pass passOf(Operation op, Set<S> states, Set<S> next) {
+        boolean same = next.equals(states);
+        if (!op.completed()) {
+            return same ? null : Pass.INDETERMINATE;
         }
-        flip(op);
-        if (cache.add(linearised, next)) {
-            return next;
-        }
-        flip(op);
-        return null;
+        return same && model.preservesState(op) ? Pass.FORCED : Pass.COMPLETED;
     }
 
     private Set<S> successors(Set<S> states, Operation op) {

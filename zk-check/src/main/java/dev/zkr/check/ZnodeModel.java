@@ -46,6 +46,13 @@ public final class ZnodeModel implements Model<Znode> {
         return matches(call, effect.outcome(), recorded) ? List.of(effect.next()) : List.of();
     }
 
+    /** Reads, version checks and every failure change no state. */
+    @Override
+    public boolean preservesState(Operation op) {
+        return op.completed() && (op.outcome() instanceof Outcome.Failed
+                || op.call() instanceof ZnodeCall.Read || op.call() instanceof ZnodeCall.CheckVersion);
+    }
+
     /** The sequential specification: what {@code call} does when it runs alone on {@code state}. */
     public Effect apply(Znode state, ZnodeCall call) {
         if (call instanceof ZnodeCall.Create create) {
