@@ -14,11 +14,10 @@ import java.util.Set;
  * <p>The candidates at each point are the calls before the first return event; a call may be linearised when the
  * model accepts it in the current states. A completed op that never changes a state ({@link Model#preservesState}:
  * a read, a failure) is placed at once and alone: any linearisation that places it later stays valid with it moved
- * here. Then completed
- * ops that change the states are tried, then indeterminate ones. When no candidate is left, the last placed op is
- * taken back. Reaching the end of the list means every completed operation is placed
- * (indeterminate ones left over never took effect). States are sets, so a nondeterministic model is searched as its
- * powerset. One search runs once; it is not thread-safe.
+ * here. Then completed ops that change the states are tried, then indeterminate ones. When no candidate is left,
+ * the last placed op is taken back. Reaching the end of the list means every completed operation is placed
+ * (indeterminate ones left over never took effect). States are sets, so a nondeterministic model is searched as
+ * its powerset. One search runs once; it is not thread-safe.
  */
 final class WingGongSearch<S> {
 

@@ -62,6 +62,16 @@ class LinearizabilityCheckerTest {
     }
 
     @Test
+    void intervalsThatTouchAtOneInstantCountAsOverlapping() {
+        assertLinearizable(created()
+                .op(1, 10, 20, "/r", set("y", -1), ok("y", 1))
+                .op(2, 20, 30, "/r", read(), ok("x", 0)));
+        assertViolation(created()
+                .op(1, 10, 19, "/r", set("y", -1), ok("y", 1))
+                .op(2, 20, 30, "/r", read(), ok("x", 0)));
+    }
+
+    @Test
     void concurrentUnconditionalWritesTakeVersionsInTheirLinearisationOrder() {
         assertLinearizable(created()
                 .op(1, 10, 30, "/r", set("a", -1), ok("a", 2))
