@@ -15,7 +15,7 @@ public final class DurabilityChecker {
     }
 
     /**
-     * @param committedLog the final committed log, in zxid order
+     * @param committedLog the final committed log (from the empty tree), in zxid order
      * @param replies      each session's successful replies in arrival order
      */
     public static Findings check(List<LogEntry> committedLog, List<SessionReply> replies) {

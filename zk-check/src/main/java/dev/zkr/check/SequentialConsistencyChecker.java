@@ -17,7 +17,7 @@ public final class SequentialConsistencyChecker {
     }
 
     /**
-     * @param committedLog the final committed log, in zxid order
+     * @param committedLog the final committed log from the empty tree (every path starts absent), in zxid order
      * @param replies      each session's successful replies in arrival order
      */
     public static Findings check(List<LogEntry> committedLog, List<SessionReply> replies) {

@@ -11,8 +11,9 @@ import java.util.Objects;
  * @param kind    a plain read or an acknowledged write
  * @param path    the znode
  * @param zxid    the zxid in the reply header: the write's own zxid, or the zxid the read was served at
- * @param node    a read's result, or the node the write left as the client knows it (data it wrote, version from
- *                its Stat; absent after a delete); {@code null} when the client does not know it
+ * @param node    a read's result ({@link Znode#ABSENT} for a NoNode answer), or the node the write left as the
+ *                client knows it (data it wrote, version from its Stat; absent after a delete); {@code null} when
+ *                the client does not know it
  */
 public record SessionReply(long session, long xid, Kind kind, String path, long zxid, Znode node) {
 
