@@ -3,8 +3,11 @@ package dev.zkr.check;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -41,6 +44,7 @@ final class WingGongSearch<S> {
     private final List<Operation> ops;
     private final long budget;
     private final long[] linearised;
+    private final int[] earlierTwin;
     private final SearchCache<S> cache = new SearchCache<>();
     private final List<Frame<S>> stack = new ArrayList<>();
     private final List<Frame<S>> longest = new ArrayList<>();
@@ -53,6 +57,35 @@ final class WingGongSearch<S> {
         this.ops = ops;
         this.budget = budget;
         this.linearised = new long[(ops.size() + 63) / 64];
+        this.earlierTwin = earlierTwins(ops);
+    }
+
+    /**
+     * For each indeterminate op, the latest earlier-invoked indeterminate op with the same call (-1 if none). Such
+     * twins are interchangeable, and the earlier one may go wherever the later one may, so twins are placed in
+     * invocation order only: a retried write lost k times costs k+1 configurations instead of 2^k.
+     */
+    private static int[] earlierTwins(List<Operation> ops) {
+        Integer[] byInvoke = new Integer[ops.size()];
+        for (int i = 0; i < byInvoke.length; i++) {
+            byInvoke[i] = i;
+        }
+        Arrays.sort(byInvoke, Comparator.comparingLong(i -> ops.get(i).invoke()));
+        int[] twin = new int[ops.size()];
+        Map<Call, Integer> latest = new HashMap<>();
+        for (int i : byInvoke) {
+            twin[i] = -1;
+            if (!ops.get(i).completed()) {
+                Integer before = latest.put(ops.get(i).call(), i);
+                twin[i] = before == null ? -1 : before;
+            }
+        }
+        return twin;
+    }
+
+    private boolean twinWaiting(int op) {
+        int twin = earlierTwin[op];
+        return twin >= 0 && (linearised[twin >>> 6] & (1L << twin)) == 0;
     }
 
     PartitionResult run(String key) {
@@ -80,7 +113,8 @@ final class WingGongSearch<S> {
                 pass = top.pass();
             } else if (entry != null && entry.call) {
                 Operation op = ops.get(entry.op);
-                Set<S> next = op.completed() == (pass != Pass.INDETERMINATE) ? successors(states, op) : Set.of();
+                boolean tried = op.completed() == (pass != Pass.INDETERMINATE) && !twinWaiting(entry.op);
+                Set<S> next = tried ? successors(states, op) : Set.of();
                 if (next.isEmpty() || passOf(op, states, next) != pass) {
                     entry = entry.next;
                     continue;

@@ -17,7 +17,7 @@ public final class CheckTiming {
         for (int warmup = 0; warmup < 20; warmup++) {
             checker.check(RandomHistory.generate(1000 + warmup, LinearizabilityScaleTest.TEN_KEYS));
         }
-        measure(checker, "2000 ops, 10 keys, 5 clients", LinearizabilityScaleTest.TEN_KEYS);
+        measure(checker, "2000 ops, 10 keys, 5 clients", new RandomHistory.Shape(2_000, 10, 5, 30, 0));
         measure(checker, "2000 ops,  1 key,  5 clients", LinearizabilityScaleTest.ONE_KEY);
         measure(checker, "2000 ops,  1 key, 20 clients", new RandomHistory.Shape(2_000, 1, 20, 120, 0));
         measure(checker, "2000 ops, 10 keys, 5 clients, 2% indeterminate", new RandomHistory.Shape(2_000, 10, 5, 30, 0.02));

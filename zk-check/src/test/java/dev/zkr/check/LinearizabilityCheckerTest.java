@@ -205,6 +205,20 @@ class LinearizabilityCheckerTest {
         assertEquals(java.util.Set.of(Znode.ABSENT), failure.explanation().statesAfter());
     }
 
+    @Test
+    void aWriteRetriedAfterManyLostRepliesIsCheckedWithoutBlowingUp() {
+        Histories h = created();
+        for (int i = 0; i < 40; i++) {
+            h.pending(i, 10 + i, "/r", set("a", -1));
+        }
+        h.op(99, 100, 101, "/r", read(), ok("a", 17));
+        LinearizabilityReport accepted = new LinearizabilityChecker<>(new ZnodeModel(), 100_000).check(h.ops());
+        assertEquals(Verdict.OK, accepted.verdict(), accepted::describe);
+        h.op(99, 102, 103, "/r", read(), ok("a", 41));
+        LinearizabilityReport rejected = new LinearizabilityChecker<>(new ZnodeModel(), 100_000).check(h.ops());
+        assertEquals(Verdict.VIOLATION, rejected.verdict(), rejected::describe);
+    }
+
     // ---- budget ----
 
     @Test
