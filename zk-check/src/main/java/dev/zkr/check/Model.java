@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * A sequential specification of one object (one key of a history).
  *
- * <p>States must be immutable values with {@code equals} and {@code hashCode}: the search memoises them.
+ * <p>States must be immutable values with {@code equals} and {@code hashCode}: the search memoises them. A step
+ * depends on the op's {@code call} and {@code outcome} only, never on its client or times (put an owner into the
+ * call, e.g. {@code Acquire(owner)}): the search treats indeterminate ops with equal calls as interchangeable.
  *
  * @param <S> the object's state
  */
