@@ -144,7 +144,7 @@ public final class ServerConfig {
     }
 
     private static long defaultMaxOutboundBytesPerConnection(int maxDataSize) {
-        return Math.max(16L << 20, 4L * (maxDataSize + 256 * 1024));
+        return Math.max(64L << 20, 4L * (maxDataSize + 256 * 1024));
     }
 
     static long parseLong(String key, String value) {
@@ -320,7 +320,7 @@ public final class ServerConfig {
         private int maxEphemeralsPerSession = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_EPHEMERALS_PER_SESSION;
         private int maxConnectionsPerHost = 60;
         private int outboundHighWaterMark = 64 * 1024;
-        private long maxOutboundBytesPerConnection = -1; // default: max(16 MiB, 4 frames)
+        private long maxOutboundBytesPerConnection = -1; // default: max(64 MiB, 4 frames)
         private long maxOutboundBytesTotal = 512L << 20;
         private Duration slowReaderTimeout = Duration.ofSeconds(15);
         private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
@@ -418,7 +418,7 @@ public final class ServerConfig {
             return this;
         }
 
-        /** Hard cap on one connection's unsent bytes (default max(16 MiB, 4 × the frame limit)). */
+        /** Hard cap on one connection's unsent bytes (default max(64 MiB, 4 × the frame limit)). */
         public Builder maxOutboundBytesPerConnection(long bytes) {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("maxOutboundBytesPerConnection must be positive: " + bytes);
