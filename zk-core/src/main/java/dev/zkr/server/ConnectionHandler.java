@@ -266,6 +266,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** True if this connection's unsent bytes exceed {@code maxOutboundBytesPerConnection} (event loop). */
+    boolean overOutboundCap() {
+        io.netty.channel.ChannelOutboundBuffer out = connection.channel.unsafe().outboundBuffer();
+        return out != null && out.totalPendingWriteBytes() > config.maxOutboundBytesPerConnection();
+    }
+
     private void cancelSlowReaderTimer() {
         if (slowReaderTimer != null) {
             slowReaderTimer.cancel(false);
