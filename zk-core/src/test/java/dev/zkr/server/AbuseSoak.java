@@ -161,7 +161,7 @@ class AbuseSoak {
                         }));
                 if (batch.size() == 200) {
                     java.util.concurrent.CompletableFuture.allOf(batch.toArray(
-                            new java.util.concurrent.CompletableFuture[0])).join();
+                            new java.util.concurrent.CompletableFuture<?>[0])).join();
                     batch.clear();
                 }
             }
@@ -201,13 +201,13 @@ class AbuseSoak {
                     batch.add(c.createAsync("/churn/" + "c".repeat(2000) + i, big, CreateMode.EPHEMERAL));
                 }
                 java.util.concurrent.CompletableFuture.allOf(batch.toArray(
-                        new java.util.concurrent.CompletableFuture[0])).join();
+                        new java.util.concurrent.CompletableFuture<?>[0])).join();
                 batch.clear();
                 for (int i = 0; i < 100; i++) {
                     batch.add(c.deleteAsync("/churn/" + "c".repeat(2000) + i, -1));
                 }
                 java.util.concurrent.CompletableFuture.allOf(batch.toArray(
-                        new java.util.concurrent.CompletableFuture[0])).join();
+                        new java.util.concurrent.CompletableFuture<?>[0])).join();
                 count("churn rounds");
             }
         }

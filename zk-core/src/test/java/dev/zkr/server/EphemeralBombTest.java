@@ -54,11 +54,11 @@ class EphemeralBombTest {
         for (int i = 0; i < EPHEMERALS; i++) {
             creates.add(c.createAsync(bombPath(parent, i), new byte[0], CreateMode.EPHEMERAL));
             if (creates.size() == 50) { // each reply carries its 100 KB path: keep a few MB in flight
-                CompletableFuture.allOf(creates.toArray(new CompletableFuture[0])).join();
+                CompletableFuture.allOf(creates.toArray(new CompletableFuture<?>[0])).join();
                 creates.clear();
             }
         }
-        CompletableFuture.allOf(creates.toArray(new CompletableFuture[0])).join();
+        CompletableFuture.allOf(creates.toArray(new CompletableFuture<?>[0])).join();
     }
 
     private static void assertServes(ZkClient c, String path) {

@@ -61,7 +61,7 @@ class SlowReaderTest {
                     writes.add(good.createAsync("/w/" + name + "-" + round + "-" + i, new byte[0],
                             CreateMode.PERSISTENT));
                 }
-                CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).join();
+                CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).join();
             }
             long received = slow.drainUntilClosed(QUIET_MS);
             assertTrue(received < 2_000 * 10_000L, "the server closed it before sending every event: " + received);

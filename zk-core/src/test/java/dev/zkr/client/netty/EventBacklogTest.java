@@ -57,11 +57,11 @@ class EventBacklogTest {
             for (int i = 0; i < EVENTS; i++) {
                 writes.add(writer.createAsync("/flood/n" + i, new byte[0], CreateMode.PERSISTENT));
                 if (writes.size() == 500) {
-                    CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).join();
+                    CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).join();
                     writes.clear();
                 }
             }
-            CompletableFuture.allOf(writes.toArray(new CompletableFuture[0])).join();
+            CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0])).join();
             stuck.countDown();
             assertTrue(all.await(60, TimeUnit.SECONDS), "every event arrives once the watcher goes on: "
                     + seen.get());
