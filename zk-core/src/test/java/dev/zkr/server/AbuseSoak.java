@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a child JVM under an abusive mix — ephemeral bombs, slow readers, connection floods, oversized multis, garbage —
  * while a well-behaved client writes, reads back and times its requests. Prints the server's RSS and heap over
  * time, the good client's p50/p99 and the number of acknowledged writes missing at the end (must be 0).
- * Duration: {@code -Dzkr.soak.seconds} (default 180).
+ * Duration: {@code -Dzkr.soak.seconds} (default 180); {@code -Dzkr.soak.abuse=false} runs the good client alone
+ * (the baseline on the same machine).
  */
 class AbuseSoak {
 
@@ -71,12 +72,14 @@ class AbuseSoak {
                 .build()) {
             good.create("/good", new byte[0], CreateMode.PERSISTENT);
             good.create("/churn", new byte[0], CreateMode.PERSISTENT);
-            threads.add(start("bomb", () -> ephemeralBomb(connect)));
-            threads.add(start("slow", () -> slowReaders(port)));
-            threads.add(start("churn", () -> churn(connect)));
-            threads.add(start("flood", () -> connectionFlood(port)));
-            threads.add(start("multi", () -> oversizedMultis(port)));
-            threads.add(start("garbage", () -> garbage(port)));
+            if (Boolean.parseBoolean(System.getProperty("zkr.soak.abuse", "true"))) { // false: the baseline
+                threads.add(start("bomb", () -> ephemeralBomb(connect)));
+                threads.add(start("slow", () -> slowReaders(port)));
+                threads.add(start("churn", () -> churn(connect)));
+                threads.add(start("flood", () -> connectionFlood(port)));
+                threads.add(start("multi", () -> oversizedMultis(port)));
+                threads.add(start("garbage", () -> garbage(port)));
+            }
 
             List<Long> latenciesMicros = new ArrayList<>();
             Map<String, Integer> acked = new java.util.HashMap<>();
