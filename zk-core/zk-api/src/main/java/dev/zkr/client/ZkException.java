@@ -63,7 +63,11 @@ public abstract class ZkException extends RuntimeException {
         /** the client is closed. */
         CLOSED(-1003),
         /** the waiting thread was interrupted. */
-        INTERRUPTED(-1004);
+        INTERRUPTED(-1004),
+        /** zkr: the session already owns the server's maximum number of ephemeral nodes. */
+        TOO_MANY_EPHEMERALS(-1005),
+        /** zkr: the write would make a log record larger than the server accepts. */
+        TXN_TOO_LARGE(-1006);
 
         private static final Map<Integer, Code> BY_INT =
                 Stream.of(values()).collect(Collectors.toMap(Code::intValue, Function.identity()));
@@ -154,6 +158,8 @@ public abstract class ZkException extends RuntimeException {
             case DATA_TOO_LARGE -> new DataTooLarge(path, message);
             case CLOSED -> new Closed(path, message);
             case INTERRUPTED -> new Interrupted(path, message);
+            case TOO_MANY_EPHEMERALS -> new TooManyEphemerals(path, message);
+            case TXN_TOO_LARGE -> new TxnTooLarge(path, message);
         };
     }
 
@@ -320,6 +326,26 @@ public abstract class ZkException extends RuntimeException {
     public static final class Interrupted extends ZkException {
         public Interrupted(String path, String message) {
             super(Code.INTERRUPTED, path, message);
+        }
+    }
+
+    /**
+     * The session already owns the server's maximum number of ephemeral nodes ({@code maxEphemeralsPerSession}):
+     * the create (or the whole multi) is refused and the connection stays up. Delete some, or use another session.
+     */
+    public static final class TooManyEphemerals extends ZkException {
+        public TooManyEphemerals(String path, String message) {
+            super(Code.TOO_MANY_EPHEMERALS, path, message);
+        }
+    }
+
+    /**
+     * The write (typically a large {@code multi}) would encode to a log record over the server's limit: it is
+     * refused before it is logged, nothing is applied and the connection stays up. Split it into smaller writes.
+     */
+    public static final class TxnTooLarge extends ZkException {
+        public TxnTooLarge(String path, String message) {
+            super(Code.TXN_TOO_LARGE, path, message);
         }
     }
 }

@@ -99,6 +99,10 @@ final class Connection {
                 } else {
                     channel.write(m, channel.voidPromise());
                 }
+                if (handler.overOutboundCap()) {
+                    handler.replied(replies); // closes the connection: encode nothing more for it
+                    return;
+                }
             } else if (o == Control.ATTACHED) {
                 handler.attached(timeoutMs);
             } else if (o == Control.CLOSE) {

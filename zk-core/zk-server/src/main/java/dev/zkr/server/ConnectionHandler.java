@@ -32,6 +32,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private final ServerConfig config;
     private final Core core;
+    private final OutboundBudget budget;
+    /** This connection's unsent bytes counted in the server-wide budget (0 while it drains). */
+    private long budgeted;
+    /** Fires if the connection stays above its high water mark for the slow-reader timeout. */
+    private ScheduledFuture<?> slowReaderTimer;
     private Connection connection;
     private State state = State.AWAIT_CONNECT;
     private List<Core.Inbound> batch = new ArrayList<>();
@@ -41,9 +46,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean readingPaused;
     private ScheduledFuture<?> handshakeTimer;
 
-    ConnectionHandler(ServerConfig config, Core core) {
+    ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget) {
         this.config = config;
         this.core = core;
+        this.budget = budget;
     }
 
     @Override
@@ -125,12 +131,16 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         batch.clear();
         state = State.CLOSING;
+        cancelSlowReaderTimer();
+        budget.update(budgeted, 0);
+        budgeted = 0;
         core.disconnected(connection);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        checkOutbound(ctx);
         checkBackpressure(ctx);
         ctx.fireChannelWritabilityChanged();
     }
@@ -149,7 +159,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (state == State.CLOSING) {
             return;
         }
-        if (cause instanceof IOException) {
+        if (cause instanceof OutOfMemoryError) {
+            // a buffer for this connection could not be allocated: drop it, not the server
+            fail(ctx, "out of memory for its buffers: " + firstLine(cause.getMessage()), false);
+        } else if (cause instanceof IOException) {
             // the peer reset or vanished: nothing to tell it
             closeQuietly(ctx, "connection error: " + cause.getMessage());
         } else {
@@ -186,8 +199,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         state = State.CLOSING;
     }
 
-    /** Replies were written: release backpressure if it was applied. */
+    /**
+     * Messages were written and flushed: enforce the outbound bounds (which may close the connection), then
+     * release backpressure if it was applied.
+     */
     void replied(int replies) {
+        ChannelHandlerContext ctx = connection.channel.pipeline().context(this);
+        if (ctx != null) {
+            checkOutbound(ctx);
+        }
         inFlight -= replies;
         if (readingPaused) {
             checkBackpressure(connection.channel.pipeline().context(this));
@@ -209,12 +229,63 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Bounds what waits to be sent to this peer: over {@code maxOutboundBytesPerConnection}, or above the high water
+     * mark while the server-wide budget is spent, the connection is closed (watch events are never dropped from a
+     * live connection: the client re-registers its watches when it reconnects); above the high water mark a timer
+     * closes it after {@code slowReaderTimeout}.
+     */
+    private void checkOutbound(ChannelHandlerContext ctx) {
+        if (state == State.CLOSING) {
+            return;
+        }
+        io.netty.channel.ChannelOutboundBuffer out = ctx.channel().unsafe().outboundBuffer();
+        long pending = out == null ? 0 : out.totalPendingWriteBytes();
+        boolean draining = ctx.channel().isWritable();
+        long share = draining ? 0 : pending;
+        boolean withinBudget = budget.update(budgeted, share);
+        budgeted = share;
+        if (pending > config.maxOutboundBytesPerConnection()) {
+            fail(ctx, pending + " bytes wait to be sent, over maxOutboundBytesPerConnection ("
+                    + config.maxOutboundBytesPerConnection() + "): the client does not read", false);
+        } else if (!withinBudget) {
+            fail(ctx, "not draining its " + pending + " unsent bytes while the server holds " + budget.held()
+                    + " for such connections, over maxOutboundBytesTotal (" + budget.limit() + ")", false);
+        } else if (draining) {
+            cancelSlowReaderTimer();
+        } else if (slowReaderTimer == null) {
+            long ms = config.slowReaderTimeout().toMillis();
+            slowReaderTimer = ctx.executor().schedule(() -> {
+                slowReaderTimer = null;
+                if (!ctx.channel().isWritable()) {
+                    fail(ctx, "its unsent replies and events stayed above the high water mark ("
+                            + config.outboundHighWaterMark() + " bytes) for more than " + ms
+                            + " ms (slowReaderTimeout): the client does not read", false);
+                }
+            }, ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** True if this connection's unsent bytes exceed {@code maxOutboundBytesPerConnection} (event loop). */
+    boolean overOutboundCap() {
+        io.netty.channel.ChannelOutboundBuffer out = connection.channel.unsafe().outboundBuffer();
+        return out != null && out.totalPendingWriteBytes() > config.maxOutboundBytesPerConnection();
+    }
+
+    private void cancelSlowReaderTimer() {
+        if (slowReaderTimer != null) {
+            slowReaderTimer.cancel(false);
+            slowReaderTimer = null;
+        }
+    }
+
     /** Logs one line, tells the peer why (if it speaks the protocol) and closes. */
     private void fail(ChannelHandlerContext ctx, String why, boolean tellPeer) {
         if (state == State.CLOSING) {
             return;
         }
         state = State.CLOSING;
+        cancelSlowReaderTimer();
         log.warn("closing connection from {}: {}", connection, why);
         if (tellPeer && ctx.channel().isActive()) {
             ctx.writeAndFlush(new Message.ProtocolError(ZkException.Code.MARSHALLING_ERROR.intValue(), why))

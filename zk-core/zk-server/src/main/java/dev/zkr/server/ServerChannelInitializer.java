@@ -4,6 +4,7 @@ import dev.zkr.wire.Frames;
 import dev.zkr.wire.MessageCodec;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -11,7 +12,12 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Pipeline order of a client connection: connection limit, framing + codec, then the connection handler. */
+import java.net.InetAddress;
+
+/**
+ * Pipeline order of a client connection: connection limits (in total and per client IP), outbound water marks,
+ * framing + codec, then the connection handler.
+ */
 @ChannelHandler.Sharable
 final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
 
@@ -20,10 +26,16 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ServerConfig config;
     private final Core core;
     private final ChannelGroup channels = new DefaultChannelGroup("zkr-clients", GlobalEventExecutor.INSTANCE);
+    private final HostConnections perHost;
+    private final OutboundBudget budget;
+    private final WriteBufferWaterMark waterMark;
 
     ServerChannelInitializer(ServerConfig config, Core core) {
         this.config = config;
         this.core = core;
+        this.perHost = new HostConnections(config.maxConnectionsPerHost());
+        this.budget = new OutboundBudget(config.maxOutboundBytesTotal());
+        this.waterMark = new WriteBufferWaterMark(config.outboundHighWaterMark() / 2, config.outboundHighWaterMark());
     }
 
     @Override
@@ -34,9 +46,21 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
             ch.close();
             return;
         }
+        InetAddress host = ch.remoteAddress() == null ? null : ch.remoteAddress().getAddress();
+        if (host != null) {
+            int open = perHost.tryOpen(host);
+            if (open < 0) {
+                log.warn("refusing connection from {}: {} connections open from {} (maxConnectionsPerHost)",
+                        ch.remoteAddress(), config.maxConnectionsPerHost(), host.getHostAddress());
+                ch.close();
+                return;
+            }
+            ch.closeFuture().addListener(f -> perHost.closed(host));
+        }
         channels.add(ch);
+        ch.config().setWriteBufferWaterMark(waterMark);
         Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
-        ch.pipeline().addLast("connection", new ConnectionHandler(config, core));
+        ch.pipeline().addLast("connection", new ConnectionHandler(config, core, budget));
     }
 
     /** Closes every open client connection (no goodbye: clients see a dropped connection). */

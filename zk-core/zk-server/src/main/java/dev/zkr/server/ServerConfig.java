@@ -29,6 +29,13 @@ public final class ServerConfig {
     private final int serverId;
     private final Duration handshakeTimeout;
     private final Duration containerCheckInterval;
+    private final int maxEphemeralsPerSession;
+    private final int maxConnectionsPerHost;
+    private final int outboundHighWaterMark;
+    private final long maxOutboundBytesPerConnection;
+    private final long maxOutboundBytesTotal;
+    private final Duration slowReaderTimeout;
+    private final int maxTxnBytes;
 
     private ServerConfig(Builder b) {
         this.bindAddress = b.bindAddress;
@@ -45,6 +52,21 @@ public final class ServerConfig {
         this.serverId = b.serverId;
         this.handshakeTimeout = b.handshakeTimeout;
         this.containerCheckInterval = b.containerCheckInterval;
+        this.maxEphemeralsPerSession = b.maxEphemeralsPerSession;
+        this.maxConnectionsPerHost = b.maxConnectionsPerHost;
+        this.outboundHighWaterMark = b.outboundHighWaterMark;
+        this.maxOutboundBytesPerConnection = b.maxOutboundBytesPerConnection > 0 ? b.maxOutboundBytesPerConnection
+                : defaultMaxOutboundBytesPerConnection(maxDataSize);
+        this.maxOutboundBytesTotal = b.maxOutboundBytesTotal;
+        this.slowReaderTimeout = b.slowReaderTimeout;
+        this.maxTxnBytes = b.maxTxnBytes;
+        if (maxOutboundBytesPerConnection < maxDataSize + 256 * 1024) {
+            throw new IllegalArgumentException("maxOutboundBytesPerConnection " + maxOutboundBytesPerConnection
+                    + " is smaller than one frame (maxDataSize + 256 KiB)");
+        }
+        if (outboundHighWaterMark > maxOutboundBytesPerConnection) {
+            throw new IllegalArgumentException("outboundHighWaterMark exceeds maxOutboundBytesPerConnection");
+        }
         if (minSessionTimeoutMs > maxSessionTimeoutMs) {
             throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeoutMs
                     + " ms exceeds maxSessionTimeout " + maxSessionTimeoutMs + " ms");
@@ -91,6 +113,24 @@ public final class ServerConfig {
         if ((v = p.getProperty("maxConnections")) != null) {
             b.maxConnections(parseInt("maxConnections", v));
         }
+        if ((v = p.getProperty("maxEphemeralsPerSession")) != null) {
+            b.maxEphemeralsPerSession(parseInt("maxEphemeralsPerSession", v));
+        }
+        if ((v = p.getProperty("maxConnectionsPerHost", p.getProperty("maxClientCnxns"))) != null) {
+            b.maxConnectionsPerHost(parseInt("maxConnectionsPerHost", v));
+        }
+        if ((v = p.getProperty("outboundHighWaterMark")) != null) {
+            b.outboundHighWaterMark(parseInt("outboundHighWaterMark", v));
+        }
+        if ((v = p.getProperty("maxOutboundBytesPerConnection")) != null) {
+            b.maxOutboundBytesPerConnection(parseLong("maxOutboundBytesPerConnection", v));
+        }
+        if ((v = p.getProperty("maxOutboundBytesTotal")) != null) {
+            b.maxOutboundBytesTotal(parseLong("maxOutboundBytesTotal", v));
+        }
+        if ((v = p.getProperty("slowReaderTimeout")) != null) {
+            b.slowReaderTimeout(Duration.ofMillis(parseLong("slowReaderTimeout", v)));
+        }
         if ((v = p.getProperty("serverId")) != null) {
             b.serverId(parseInt("serverId", v));
         }
@@ -103,6 +143,18 @@ public final class ServerConfig {
     static int parseInt(String key, String value) {
         try {
             return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " is not a number: '" + value + "'");
+        }
+    }
+
+    private static long defaultMaxOutboundBytesPerConnection(int maxDataSize) {
+        return Math.max(64L << 20, 4L * (maxDataSize + 256 * 1024));
+    }
+
+    static long parseLong(String key, String value) {
+        try {
+            return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " is not a number: '" + value + "'");
         }
@@ -182,6 +234,47 @@ public final class ServerConfig {
     }
 
     /** The same settings on another port (used to restart a server on the port it had). */
+    /** Most ephemeral nodes one session may own; one more create fails with {@code TooManyEphemerals}. */
+    public int maxEphemeralsPerSession() {
+        return maxEphemeralsPerSession;
+    }
+
+    /** Most open connections from one client IP address; more are closed on accept with one log line. */
+    public int maxConnectionsPerHost() {
+        return maxConnectionsPerHost;
+    }
+
+    /**
+     * A connection's outbound bytes above which it is "not draining": the server stops reading its requests
+     * (low water mark: half of it).
+     */
+    public int outboundHighWaterMark() {
+        return outboundHighWaterMark;
+    }
+
+    /** Hard cap on one connection's unsent bytes: a write that takes it over closes the connection. */
+    public long maxOutboundBytesPerConnection() {
+        return maxOutboundBytesPerConnection;
+    }
+
+    /**
+     * Server-wide budget of unsent bytes held for connections that are not draining; over it, such a connection
+     * is closed when the server writes to it.
+     */
+    public long maxOutboundBytesTotal() {
+        return maxOutboundBytesTotal;
+    }
+
+    /** How long a connection may stay above its high water mark before it is closed. */
+    public Duration slowReaderTimeout() {
+        return slowReaderTimeout;
+    }
+
+    /** Largest log record a txn may encode to; larger writes fail with {@code TxnTooLarge} (tests lower it). */
+    public int maxTxnBytes() {
+        return maxTxnBytes;
+    }
+
     public ServerConfig withPort(int newPort) {
         return toBuilder().port(newPort).build();
     }
@@ -202,6 +295,14 @@ public final class ServerConfig {
         b.serverId = serverId;
         b.handshakeTimeout = handshakeTimeout;
         b.containerCheckInterval = containerCheckInterval;
+        b.maxEphemeralsPerSession = maxEphemeralsPerSession;
+        b.maxConnectionsPerHost = maxConnectionsPerHost;
+        b.outboundHighWaterMark = outboundHighWaterMark;
+        b.maxOutboundBytesPerConnection = maxOutboundBytesPerConnection == defaultMaxOutboundBytesPerConnection(maxDataSize)
+                ? -1 : maxOutboundBytesPerConnection; // a default follows a changed maxDataSize
+        b.maxOutboundBytesTotal = maxOutboundBytesTotal;
+        b.slowReaderTimeout = slowReaderTimeout;
+        b.maxTxnBytes = maxTxnBytes;
         return b;
     }
 
@@ -228,6 +329,13 @@ public final class ServerConfig {
         private int serverId = 1;
         private Duration handshakeTimeout = Duration.ofSeconds(5);
         private Duration containerCheckInterval = Duration.ofSeconds(1);
+        private int maxEphemeralsPerSession = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_EPHEMERALS_PER_SESSION;
+        private int maxConnectionsPerHost = 60;
+        private int outboundHighWaterMark = 64 * 1024;
+        private long maxOutboundBytesPerConnection = -1; // default: max(64 MiB, 4 frames)
+        private long maxOutboundBytesTotal = 512L << 20;
+        private Duration slowReaderTimeout = Duration.ofSeconds(15);
+        private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -310,6 +418,58 @@ public final class ServerConfig {
         public Builder containerCheckInterval(Duration interval) {
             positiveMillis(interval, "containerCheckInterval");
             this.containerCheckInterval = interval;
+            return this;
+        }
+
+        /** Most ephemeral nodes one session may own (default 100,000). */
+        public Builder maxEphemeralsPerSession(int max) {
+            this.maxEphemeralsPerSession = positive(max, "maxEphemeralsPerSession");
+            return this;
+        }
+
+        /** Most open connections from one client IP address (default 60, as ZooKeeper's maxClientCnxns). */
+        public Builder maxConnectionsPerHost(int max) {
+            this.maxConnectionsPerHost = positive(max, "maxConnectionsPerHost");
+            return this;
+        }
+
+        /** Outbound bytes above which a connection is not read from (default 64 KiB; resumes below half). */
+        public Builder outboundHighWaterMark(int bytes) {
+            this.outboundHighWaterMark = positive(bytes, "outboundHighWaterMark");
+            return this;
+        }
+
+        /** Hard cap on one connection's unsent bytes (default max(64 MiB, 4 × the frame limit)). */
+        public Builder maxOutboundBytesPerConnection(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxOutboundBytesPerConnection must be positive: " + bytes);
+            }
+            this.maxOutboundBytesPerConnection = bytes;
+            return this;
+        }
+
+        /** Server-wide budget of unsent bytes of connections that are not draining (default 512 MiB). */
+        public Builder maxOutboundBytesTotal(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxOutboundBytesTotal must be positive: " + bytes);
+            }
+            this.maxOutboundBytesTotal = bytes;
+            return this;
+        }
+
+        /** How long a connection may stay above its high water mark before it is closed (default 15 s). */
+        public Builder slowReaderTimeout(Duration timeout) {
+            positiveMillis(timeout, "slowReaderTimeout");
+            this.slowReaderTimeout = timeout;
+            return this;
+        }
+
+        /** Largest encoded txn (default and ceiling: the log's 64 MiB record limit); a test hook to lower it. */
+        public Builder maxTxnBytes(int bytes) {
+            if (bytes <= 0 || bytes > dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES) {
+                throw new IllegalArgumentException("maxTxnBytes out of range: " + bytes);
+            }
+            this.maxTxnBytes = bytes;
             return this;
         }
 

@@ -77,7 +77,8 @@ public final class ZkServer implements AutoCloseable {
         this.snapshotter = new Snapshotter(snapshots, txnLog,
                 new Snapshotter.Policy(config.snapshotInterval(), 0, 3), zxid -> tree::writeSnapshot);
         this.gate = new SessionGate(config, sessions, tree, watches);
-        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize()), lastZxid);
+        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
+                config.maxEphemeralsPerSession(), config.maxTxnBytes()), lastZxid);
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate::connectionOf);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);

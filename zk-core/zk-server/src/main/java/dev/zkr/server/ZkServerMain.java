@@ -15,6 +15,8 @@ import java.util.concurrent.CountDownLatch;
  * java dev.zkr.server.ZkServerMain zkr.properties
  * java dev.zkr.server.ZkServerMain --port 2181 --data-dir ./data [--tick 2000] [--min-session-timeout ms]
  *      [--max-session-timeout ms] [--max-data-size bytes] [--snapshot-interval txns] [--max-connections n]
+ *      [--max-connections-per-host n] [--max-ephemerals-per-session n] [--outbound-high-water-mark bytes]
+ *      [--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] [--slow-reader-timeout ms]
  *      [--server-id n] [--bind 127.0.0.1] [--config zkr.properties]
  * </pre>
  * Flags override the properties file. Prints {@code zkr server listening on host:port (data dir ...)} once ready.
@@ -31,6 +33,12 @@ public final class ZkServerMain {
             Map.entry("--snapshot-interval", "snapshotInterval"),
             Map.entry("--max-connections", "maxConnections"),
             Map.entry("--server-id", "serverId"),
+            Map.entry("--max-connections-per-host", "maxConnectionsPerHost"),
+            Map.entry("--max-ephemerals-per-session", "maxEphemeralsPerSession"),
+            Map.entry("--outbound-high-water-mark", "outboundHighWaterMark"),
+            Map.entry("--max-outbound-bytes-per-connection", "maxOutboundBytesPerConnection"),
+            Map.entry("--max-outbound-bytes-total", "maxOutboundBytesTotal"),
+            Map.entry("--slow-reader-timeout", "slowReaderTimeout"),
             Map.entry("--bind", "bindAddress"));
 
     private ZkServerMain() {
@@ -44,7 +52,10 @@ public final class ZkServerMain {
             System.err.println("zkr: " + e.getMessage());
             System.err.println("usage: ZkServerMain [zkr.properties] [--port n] [--data-dir dir] [--tick ms] "
                     + "[--min-session-timeout ms] [--max-session-timeout ms] [--max-data-size bytes] "
-                    + "[--snapshot-interval txns] [--max-connections n] [--server-id n] [--bind address]");
+                    + "[--snapshot-interval txns] [--max-connections n] [--max-connections-per-host n] "
+                    + "[--max-ephemerals-per-session n] [--outbound-high-water-mark bytes] "
+                    + "[--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] "
+                    + "[--slow-reader-timeout ms] [--server-id n] [--bind address]");
             System.exit(2);
             return;
         }

@@ -148,6 +148,12 @@ public final class DataTree {
         return set == null ? List.of() : new ArrayList<>(new TreeSet<>(set));
     }
 
+    /** The number of ephemeral nodes the session owns. */
+    public int ephemeralCount(long sessionId) {
+        Set<String> set = ephemerals.get(sessionId);
+        return set == null ? 0 : set.size();
+    }
+
     /** The committed sessions (an unmodifiable copy). */
     public Map<Long, SessionInfo> sessions() {
         return Map.copyOf(sessions);
@@ -326,12 +332,11 @@ public final class DataTree {
     private void closeSession(TxnHeader h, Txn.CloseSession close, List<WatchTrigger> triggers) {
         long id = close.sessionId();
         sessions.remove(id);
-        TreeSet<String> paths = new TreeSet<>(close.ephemerals());
         Set<String> owned = ephemerals.get(id);
-        if (owned != null) {
-            paths.addAll(owned);
+        if (owned == null) {
+            return;
         }
-        for (String path : paths) {
+        for (String path : new TreeSet<>(owned)) {
             Node n = nodes.get(path);
             if (n != null && n.ephemeralOwner() == id) {
                 delete(h.zxid(), path, triggers);

@@ -20,15 +20,22 @@ public sealed interface Prepared {
      * @param path         the path it concerns (the parent's for a missing parent), or null
      * @param multiResults for a multi, one {@link OpResult.ErrorResult} per op (OK before the failing op, its code,
      *                     RUNTIME_INCONSISTENCY after); else empty
+     * @param message      what the client is told beyond the code, or null
      */
-    record Failed(ZkException.Code code, String path, List<OpResult> multiResults) implements Prepared {
+    record Failed(ZkException.Code code, String path, List<OpResult> multiResults, String message)
+            implements Prepared {
         public Failed {
             multiResults = List.copyOf(multiResults);
         }
 
+        /** A failure with no message beyond its code. */
+        public Failed(ZkException.Code code, String path, List<OpResult> multiResults) {
+            this(code, path, multiResults, null);
+        }
+
         /** The exception to answer the client with. */
         public ZkException toException() {
-            ZkException e = ZkException.of(code, path);
+            ZkException e = ZkException.of(code, path, message);
             return multiResults.isEmpty() ? e : e.withMultiResults(multiResults);
         }
 

@@ -133,13 +133,12 @@ public sealed interface Txn {
     }
 
     /**
-     * End a session (close or expiry). Deletes {@code ephemerals} (computed at Prep time) and, to be safe, any other
-     * node the session still owns when the txn is applied, in path order.
+     * End a session (close or expiry): delete every node the session owns when the txn is applied, in path order.
+     * The paths are not listed: the applying tree derives them from its ephemeral index, so the txn stays a few
+     * bytes however many ephemerals the session has (a list could outgrow the log's record limit — ZooKeeper's
+     * ZOOKEEPER-3496), and every replica applying the same log deletes the same nodes.
      */
-    record CloseSession(long sessionId, List<String> ephemerals) implements Txn {
-        public CloseSession {
-            ephemerals = List.copyOf(ephemerals);
-        }
+    record CloseSession(long sessionId) implements Txn {
     }
 
     /**

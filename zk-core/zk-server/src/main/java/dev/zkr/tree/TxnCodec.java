@@ -150,10 +150,7 @@ public final class TxnCodec {
         } else if (txn instanceof Txn.CloseSession cs) {
             out.writeByte(CLOSE_SESSION);
             out.writeLong(cs.sessionId());
-            out.writeInt(cs.ephemerals().size());
-            for (String p : cs.ephemerals()) {
-                writeString(out, p);
-            }
+            out.writeInt(0); // formerly the session's ephemeral paths; kept as an empty list (same format)
         } else if (txn instanceof Txn.Error e) {
             out.writeByte(ERROR);
             out.writeInt(e.code().intValue());
@@ -199,11 +196,10 @@ public final class TxnCodec {
             case CLOSE_SESSION: {
                 long id = in.readLong();
                 int n = readLength(in);
-                List<String> paths = new ArrayList<>(Math.min(n, 1024));
                 for (int i = 0; i < n; i++) {
-                    paths.add(requirePath(in));
+                    requirePath(in); // older records list the paths: ignored, the tree derives the same set
                 }
-                return new Txn.CloseSession(id, paths);
+                return new Txn.CloseSession(id);
             }
             case ERROR: {
                 ZkException.Code code = ZkException.Code.of(in.readInt());

@@ -7,6 +7,7 @@ import dev.zkr.client.ZkException.Code;
 import dev.zkr.client.ZkPaths;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +25,17 @@ import java.util.TreeSet;
 public final class TxnPreparer {
     /** Default maximum node data size: 1 MiB. */
     public static final int DEFAULT_MAX_DATA_SIZE = 1 << 20;
+    /** Default maximum number of ephemeral nodes one session may own. */
+    public static final int DEFAULT_MAX_EPHEMERALS_PER_SESSION = 100_000;
+    /** Default maximum encoded size of one txn: the txn log's record limit, 64 MiB. */
+    public static final int DEFAULT_MAX_TXN_BYTES = 64 << 20;
 
     private final DataTree tree;
     private final int maxDataSize;
+    private final int maxEphemeralsPerSession;
+    private final int maxTxnBytes;
     private final PendingChanges pending = new PendingChanges();
+    private final EphemeralCounts ephemeralCounts = new EphemeralCounts();
 
     /** A preparer with the default 1 MiB data limit. */
     public TxnPreparer(DataTree tree) {
@@ -36,11 +44,22 @@ public final class TxnPreparer {
 
     /** A preparer rejecting data longer than {@code maxDataSize} bytes with DATA_TOO_LARGE. */
     public TxnPreparer(DataTree tree, int maxDataSize) {
-        if (maxDataSize < 0) {
-            throw new IllegalArgumentException("maxDataSize < 0");
+        this(tree, maxDataSize, DEFAULT_MAX_EPHEMERALS_PER_SESSION, DEFAULT_MAX_TXN_BYTES);
+    }
+
+    /**
+     * A preparer with all its limits: data longer than {@code maxDataSize} → DATA_TOO_LARGE; an ephemeral create
+     * that would give its session more than {@code maxEphemeralsPerSession} → TOO_MANY_EPHEMERALS; a txn whose log
+     * record could exceed {@code maxTxnBytes} → TXN_TOO_LARGE.
+     */
+    public TxnPreparer(DataTree tree, int maxDataSize, int maxEphemeralsPerSession, int maxTxnBytes) {
+        if (maxDataSize < 0 || maxEphemeralsPerSession < 0 || maxTxnBytes <= 0) {
+            throw new IllegalArgumentException("negative limit");
         }
         this.tree = tree;
         this.maxDataSize = maxDataSize;
+        this.maxEphemeralsPerSession = maxEphemeralsPerSession;
+        this.maxTxnBytes = maxTxnBytes;
     }
 
     /**
@@ -65,24 +84,44 @@ public final class TxnPreparer {
                         Code c = j < i ? Code.OK : j == i ? f.code : Code.RUNTIME_INCONSISTENCY;
                         results.add(new OpResult.ErrorResult(c));
                     }
-                    return new Prepared.Failed(f.code, f.path, results);
+                    return new Prepared.Failed(f.code, f.path, results, f.getMessage());
                 }
             }
+            Txn.Multi txn = new Txn.Multi(txns);
+            try {
+                checkSize(txn);
+            } catch (Failure f) {
+                List<OpResult> results = new ArrayList<>(txns.size());
+                for (int j = 0; j < txns.size(); j++) {
+                    results.add(new OpResult.ErrorResult(j == 0 ? f.code : Code.RUNTIME_INCONSISTENCY));
+                }
+                return new Prepared.Failed(f.code, f.path, results, f.getMessage());
+            }
             scratch.commit(zxid);
-            return new Prepared.Ok(new Txn.Multi(txns));
+            return new Prepared.Ok(txn);
         }
         try {
             Txn txn = prepareOne(request, sessionId, scratch);
+            checkSize(txn);
             scratch.commit(zxid);
             return new Prepared.Ok(txn);
         } catch (Failure f) {
-            return new Prepared.Failed(f.code, f.path, List.of());
+            return new Prepared.Failed(f.code, f.path, List.of(), f.getMessage());
+        }
+    }
+
+    private void checkSize(Txn txn) throws Failure {
+        long bound = TxnSize.upperBound(txn);
+        if (bound > maxTxnBytes) {
+            throw new Failure(Code.TXN_TOO_LARGE, null, "the write could encode to " + bound
+                    + " bytes, over the server's limit of " + maxTxnBytes + " bytes per txn; split it");
         }
     }
 
     /** The tree has applied every txn up to {@code zxid}: release their pending changes. */
     public synchronized void applied(long zxid) {
         pending.applied(zxid);
+        ephemeralCounts.applied(zxid);
     }
 
     /** Number of paths with pending (prepared, unapplied) changes. */
@@ -156,6 +195,10 @@ public final class TxnPreparer {
         if (parent.ephemeralOwner() != 0) {
             throw new Failure(Code.NO_CHILDREN_FOR_EPHEMERALS, path);
         }
+        if (owner != 0 && s.ephemeralCount(owner) >= maxEphemeralsPerSession) {
+            throw new Failure(Code.TOO_MANY_EPHEMERALS, path, "session 0x" + Long.toHexString(owner)
+                    + " already owns " + maxEphemeralsPerSession + " ephemeral nodes (maxEphemeralsPerSession)");
+        }
         int parentCversion = parent.cversion() + 1;
         s.put(parentPath, parent.withChild(parentCversion, +1));
         s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer()));
@@ -207,15 +250,13 @@ public final class TxnPreparer {
                 paths.add(c.path());
             }
         }
-        List<String> owned = new ArrayList<>(paths.size());
         for (String p : paths) {
             NodeRecord r = s.get(p);
             if (r != null && r.ephemeralOwner() == sessionId) {
-                owned.add(p);
-                markDeleted(p, s);
+                markDeleted(p, s); // so later prepares see the nodes gone
             }
         }
-        return new Txn.CloseSession(sessionId, owned);
+        return new Txn.CloseSession(sessionId); // the tree deletes what the session owns when it applies this
     }
 
     private static String validPath(String path, boolean sequential) throws Failure {
@@ -245,6 +286,8 @@ public final class TxnPreparer {
     /** The view of one prepare call: its own changes over the pending overlay over the applied tree. */
     private final class Scratch {
         private final Map<String, NodeRecord> local = new LinkedHashMap<>();
+        /** Change of each session's ephemeral count made by this prepare. */
+        private final Map<Long, Integer> ephemeralDelta = new HashMap<>();
 
         NodeRecord get(String path) {
             if (local.containsKey(path)) {
@@ -263,11 +306,29 @@ public final class TxnPreparer {
         }
 
         void put(String path, NodeRecord record) {
+            NodeRecord before = get(path);
+            long was = before == null ? 0 : before.ephemeralOwner();
+            long now = record == null ? 0 : record.ephemeralOwner();
+            if (was != now) {
+                if (was != 0) {
+                    ephemeralDelta.merge(was, -1, Integer::sum);
+                }
+                if (now != 0) {
+                    ephemeralDelta.merge(now, 1, Integer::sum);
+                }
+            }
             local.put(path, record);
+        }
+
+        /** The session's projected number of ephemerals: applied, plus pending, plus this prepare's. */
+        int ephemeralCount(long sessionId) {
+            return tree.ephemeralCount(sessionId) + ephemeralCounts.delta(sessionId)
+                    + ephemeralDelta.getOrDefault(sessionId, 0);
         }
 
         void commit(long zxid) {
             local.forEach((path, record) -> pending.put(zxid, path, record));
+            ephemeralCounts.put(zxid, ephemeralDelta);
         }
     }
 
@@ -277,7 +338,11 @@ public final class TxnPreparer {
         final String path;
 
         Failure(Code code, String path) {
-            super(null, null, false, false);
+            this(code, path, null);
+        }
+
+        Failure(Code code, String path, String message) {
+            super(message, null, false, false);
             this.code = code;
             this.path = path;
         }

@@ -130,6 +130,35 @@ final class RawClient implements AutoCloseable {
      * Every message the server sends until it closes the connection, failing on a frame that is empty or does not
      * decode (a server must never send one) and on a connection still open after the timeout.
      */
+    /**
+     * Reads and discards bytes until the server closes the connection; returns how many were read. Fails if
+     * nothing arrives for {@code quietMs} while the connection stays open.
+     */
+    long drainUntilClosed(int quietMs) {
+        long total = 0;
+        byte[] buf = new byte[64 * 1024];
+        try {
+            socket.setSoTimeout(quietMs);
+            while (true) {
+                int n;
+                try {
+                    n = in.read(buf);
+                } catch (java.net.SocketException reset) {
+                    return total;
+                }
+                if (n < 0) {
+                    return total;
+                }
+                total += n;
+            }
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("server did not close the connection: nothing for " + quietMs
+                    + " ms after " + total + " bytes");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     java.util.List<Message> readUntilClosed(int timeoutMs) {
         java.util.List<Message> messages = new java.util.ArrayList<>();
         try {

@@ -10,13 +10,24 @@ import java.util.List;
 
 /** Test driver: prepare, "log" (record), apply, release — the server pipeline without I/O. */
 final class Pipeline {
-    final DataTree tree = new DataTree();
-    final TxnPreparer preparer = new TxnPreparer(tree, 1024);
+    final DataTree tree;
+    final TxnPreparer preparer;
     final WatchTable watches = new WatchTable();
     final List<TxnCodec.Entry> log = new ArrayList<>();
     final List<WatchDelivery> delivered = new ArrayList<>();
     long zxid;
     long time = 1_000;
+
+    Pipeline() {
+        this.tree = new DataTree();
+        this.preparer = new TxnPreparer(tree, 1024);
+    }
+
+    /** A pipeline whose preparer has these limits (data limit 1024 bytes). */
+    Pipeline(int maxEphemeralsPerSession, int maxTxnBytes) {
+        this.tree = new DataTree();
+        this.preparer = new TxnPreparer(tree, 1024, maxEphemeralsPerSession, maxTxnBytes);
+    }
 
     /** Prepares and applies; returns the apply result or throws the typed failure. */
     ApplyResult submit(long session, Request request) {

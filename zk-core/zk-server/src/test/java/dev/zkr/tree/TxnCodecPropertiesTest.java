@@ -87,8 +87,7 @@ class TxnCodecPropertiesTest {
                 Tuple.of(2, nodeTxns().list().ofMaxSize(5).map(Txn.Multi::new)),
                 Tuple.of(1, Combinators.combine(Arbitraries.longs(), Arbitraries.integers(), bytes())
                         .as(Txn.CreateSession::new)),
-                Tuple.of(1, Combinators.combine(Arbitraries.longs(), paths().list().ofMaxSize(4))
-                        .as(Txn.CloseSession::new)),
+                Tuple.of(1, Arbitraries.longs().map(Txn.CloseSession::new)),
                 Tuple.of(1, Combinators.combine(codes, Arbitraries.oneOf(paths(), Arbitraries.just(null)),
                         codes.list().ofMaxSize(4)).as(Txn.Error::new)));
     }
@@ -99,5 +98,48 @@ class TxnCodecPropertiesTest {
             Txn t = new Txn.Error(c, null, List.of(c));
             assertEquals(t, TxnCodec.decode(TxnCodec.encode(new TxnHeader(0, 0, 0), t)).txn());
         }
+    }
+
+    @Test
+    void closeSessionRecordsThatStillListPathsDecodeAndTheTreeDeletesTheSameNodes() throws Exception {
+        // the format written before CloseSession became path-free: tag 7, session id, count, paths
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.writeLong(9);
+        out.writeLong(1_000);
+        out.writeLong(4);
+        out.writeByte(7);
+        out.writeLong(4);
+        out.writeInt(2);
+        for (String p : List.of("/a", "/b")) {
+            byte[] b = p.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            out.writeInt(b.length);
+            out.write(b);
+        }
+        TxnCodec.Entry legacy = TxnCodec.decode(bytes.toByteArray());
+        assertEquals(new Txn.CloseSession(4), legacy.txn());
+
+        Pipeline p = new Pipeline();
+        p.openSession(4);
+        p.create(4, "/a", "", dev.zkr.client.CreateMode.EPHEMERAL);
+        p.create(4, "/b", "", dev.zkr.client.CreateMode.EPHEMERAL);
+        p.tree.apply(new TxnHeader(p.zxid + 1, 2_000, 4), legacy.txn());
+        assertEquals(null, p.tree.exists("/a"));
+        assertEquals(null, p.tree.exists("/b"));
+        assertEquals(null, p.tree.session(4));
+    }
+
+    @Test
+    void closeSessionEncodesToTheSameFewBytesHoweverManyEphemerals() {
+        Pipeline p = new Pipeline();
+        p.openSession(4);
+        int emptySize = TxnCodec.encode(new TxnHeader(1, 1, 4), new Txn.CloseSession(4)).length;
+        for (int i = 0; i < 200; i++) {
+            p.create(4, "/" + "e".repeat(500) + i, "", dev.zkr.client.CreateMode.EPHEMERAL);
+        }
+        TxnCodec.Entry close = p.prepareOnly(4, new Request.CloseSession(4));
+        assertEquals(emptySize, TxnCodec.encode(close.header(), close.txn()).length);
+        p.applyEntry(close);
+        assertEquals(1, p.tree.nodeCount());
     }
 }

@@ -188,7 +188,7 @@ class TxnPreparerTest {
         TxnCodec.Entry pendingCreate = p.prepareOnly(4, new Request.Create("/l/pending", new byte[0],
                 CreateMode.EPHEMERAL));
         TxnCodec.Entry close = p.prepareOnly(4, new Request.CloseSession(4));
-        assertEquals(List.of("/l/applied", "/l/pending"), ((Txn.CloseSession) close.txn()).ephemerals());
+        assertEquals(new Txn.CloseSession(4), close.txn()); // path-free: the tree derives what to delete
         // another session can take the lock path before the close is applied
         TxnCodec.Entry retake = p.prepareOnly(5, new Request.Create("/l/applied", new byte[0], CreateMode.PERSISTENT));
         assertNotNull(retake);
@@ -216,5 +216,53 @@ class TxnPreparerTest {
         assertEquals(Code.NO_NODE, r.code());
         assertEquals(List.of(new OpResult.ErrorResult(Code.NO_NODE)), r.results());
         assertEquals(Code.NO_NODE, r.toException().code());
+    }
+
+    @Test
+    void ephemeralsPerSessionAreCappedCountingPendingCreatesAndDeletes() {
+        Pipeline q = new Pipeline(3, TxnPreparer.DEFAULT_MAX_TXN_BYTES);
+        q.openSession(4);
+        q.openSession(5);
+        q.create(1, "/p", "", CreateMode.PERSISTENT); // persistent nodes do not count
+        q.create(4, "/a", "", CreateMode.EPHEMERAL);
+        TxnCodec.Entry second = q.prepareOnly(4, new Request.Create("/b", new byte[0], CreateMode.EPHEMERAL));
+        TxnCodec.Entry third = q.prepareOnly(4, new Request.Create("/c", new byte[0], CreateMode.EPHEMERAL));
+        ZkException e = assertThrows(ZkException.TooManyEphemerals.class,
+                () -> q.prepareOnly(4, new Request.Create("/d", new byte[0], CreateMode.EPHEMERAL)));
+        assertEquals("/d", e.path());
+        assertEquals(Code.TOO_MANY_EPHEMERALS, assertThrows(ZkException.class, () -> q.prepareOnly(4,
+                new Request.Multi(List.of(new Request.Create("/m", new byte[0], CreateMode.EPHEMERAL))))).code());
+        q.applyEntry(second);
+        q.applyEntry(third);
+        q.create(5, "/other", "", CreateMode.EPHEMERAL); // another session has its own count
+        // a multi that deletes one and creates one stays within the cap
+        q.submit(4, new Request.Multi(List.of(new Request.Delete("/a", -1),
+                new Request.Create("/e", new byte[0], CreateMode.EPHEMERAL))));
+        assertEquals(3, q.tree.ephemeralCount(4));
+        q.closeSession(4);
+        q.openSession(6);
+        for (String path : List.of("/x", "/y", "/z")) {
+            q.create(6, path, "", CreateMode.EPHEMERAL);
+        }
+        assertEquals(0, q.preparer.pendingCount());
+    }
+
+    @Test
+    void aMultiWhoseLogRecordCouldExceedTheLimitIsRefusedBeforeItIsSequenced() {
+        Pipeline q = new Pipeline(100, 4096);
+        q.create(1, "/p", "", CreateMode.PERSISTENT);
+        List<Request> ops = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            ops.add(new Request.Create("/p/n", new byte[100], CreateMode.PERSISTENT_SEQUENTIAL));
+        }
+        long before = q.zxid;
+        ZkException e = assertThrows(ZkException.TxnTooLarge.class, () -> q.submit(1, new Request.Multi(ops)));
+        assertEquals(40, e.multiResults().size());
+        assertEquals(new OpResult.ErrorResult(Code.TXN_TOO_LARGE), e.multiResults().get(0));
+        assertEquals(0, q.preparer.pendingCount());
+        assertEquals(0, q.tree.exists("/p").numChildren());
+        assertEquals(before, q.zxid);
+        q.submit(1, new Request.Multi(ops.subList(0, 10))); // a smaller one passes
+        assertEquals(10, q.tree.exists("/p").numChildren());
     }
 }

@@ -79,6 +79,8 @@ final class ConnectionManager {
     private volatile boolean expiredForGood;
 
     // ---- event loop only ----
+    /** True while the socket is not read because the event thread is behind (see {@link #pauseReading}). */
+    private boolean readingPaused;
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private byte[] password = NO_PASSWORD;
     private Channel channel;
@@ -333,6 +335,9 @@ final class ConnectionManager {
             return;
         }
         lastRecvNanos = System.nanoTime();
+        if (!readingPaused && events.backlog() >= EventThread.BACKLOG_HIGH) {
+            pauseReading(ch);
+        }
         if (msg instanceof Message.Reply reply) {
             onReply(reply);
         } else if (msg instanceof Message.WatchEvent event) {
@@ -498,6 +503,20 @@ final class ConnectionManager {
         }
     }
 
+    /**
+     * The event thread is far behind: stop reading until it has caught up, so the server (not this heap) holds what
+     * it has not sent yet. Silence is not held against the server meanwhile.
+     */
+    private void pauseReading(Channel ch) {
+        readingPaused = true;
+        ch.config().setAutoRead(false);
+        events.whenDrained(() -> loop.execute(() -> {
+            readingPaused = false;
+            lastRecvNanos = System.nanoTime();
+            ch.config().setAutoRead(true);
+        }));
+    }
+
     private void onWatchEvent(Message.WatchEvent e) {
         if (e.zxid() > lastZxid) {
             lastZxid = e.zxid();
@@ -600,6 +619,9 @@ final class ConnectionManager {
         long now = System.nanoTime();
         if (established) {
             long timeout = TimeUnit.MILLISECONDS.toNanos(negotiatedTimeoutMs);
+            if (readingPaused) {
+                lastRecvNanos = now; // not reading on purpose: the server's silence is ours
+            }
             if (now - lastRecvNanos > timeout * 2 / 3) {
                 LOG.info("no message from {} for {} ms; closing the connection", server,
                         TimeUnit.NANOSECONDS.toMillis(now - lastRecvNanos));

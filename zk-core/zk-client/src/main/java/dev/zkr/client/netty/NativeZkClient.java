@@ -88,6 +88,11 @@ public final class NativeZkClient implements ZkClient {
         return client;
     }
 
+    /** The largest number of callbacks that waited for the event thread at once (tests). */
+    int peakEventBacklog() {
+        return events.peakBacklog();
+    }
+
     private void awaitEventThread() {
         CompletableFuture<Void> barrier = new CompletableFuture<>();
         events.execute(() -> barrier.complete(null));

@@ -1,0 +1,42 @@
+package dev.zkr.server;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.InetAddress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The bookkeeping behind maxOutboundBytesTotal and maxConnectionsPerHost. */
+class ConnectionBoundsTest {
+
+    @Test
+    void theOutboundBudgetAddsEachConnectionsShareAndReleasesIt() {
+        OutboundBudget budget = new OutboundBudget(100);
+        assertTrue(budget.update(0, 60));      // connection A not draining: 60 held
+        assertFalse(budget.update(0, 50));     // B too: 110 > 100
+        assertTrue(budget.update(50, 0));      // B closed or drained
+        assertTrue(budget.update(60, 100));    // A grows to exactly the limit
+        assertEquals(100, budget.held());
+        assertTrue(budget.update(100, 0));
+        assertEquals(0, budget.held());
+    }
+
+    @Test
+    void hostsAreCountedSeparatelyAndSlotsComeBack() throws Exception {
+        HostConnections hosts = new HostConnections(2);
+        InetAddress a = InetAddress.getByName("10.0.0.1");
+        InetAddress b = InetAddress.getByName("10.0.0.2");
+        assertEquals(1, hosts.tryOpen(a));
+        assertEquals(2, hosts.tryOpen(a));
+        assertEquals(-1, hosts.tryOpen(a));
+        assertEquals(1, hosts.tryOpen(b));
+        hosts.closed(a);
+        assertEquals(1, hosts.open(a));
+        assertEquals(2, hosts.tryOpen(a));
+        hosts.closed(a);
+        hosts.closed(a);
+        assertEquals(0, hosts.open(a));
+    }
+}
