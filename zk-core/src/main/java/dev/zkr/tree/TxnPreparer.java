@@ -18,8 +18,8 @@ import java.util.TreeSet;
  * under their zxid so later requests see them (e.g. consecutive sequential creates get increasing numbers before
  * any is applied); {@link #applied(long)} releases them once the tree has applied that zxid.
  *
- * <p>Zxids passed to {@link #prepare} must increase. Both methods are synchronized, so the apply thread may call
- * {@link #applied(long)} (after {@code tree.apply} returned) while another thread prepares.
+ * <p>Zxids passed to {@link #prepare} must increase. Not thread-safe: the server prepares and releases inside a
+ * round, on one thread at a time (see zk-core/README.md, Threads).
  */
 public final class TxnPreparer {
     /** Default maximum node data size: 1 MiB. */
@@ -47,7 +47,7 @@ public final class TxnPreparer {
      * Validates the request issued by {@code sessionId} and builds its txn, to be logged and applied under
      * {@code zxid}. On failure nothing is recorded.
      */
-    public synchronized Prepared prepare(Request request, long sessionId, long zxid) {
+    public Prepared prepare(Request request, long sessionId, long zxid) {
         Scratch scratch = new Scratch();
         if (request instanceof Request.Multi multi) {
             List<Txn> txns = new ArrayList<>(multi.ops().size());
@@ -81,12 +81,12 @@ public final class TxnPreparer {
     }
 
     /** The tree has applied every txn up to {@code zxid}: release their pending changes. */
-    public synchronized void applied(long zxid) {
+    public void applied(long zxid) {
         pending.applied(zxid);
     }
 
     /** Number of paths with pending (prepared, unapplied) changes. */
-    public synchronized int pendingCount() {
+    public int pendingCount() {
         return pending.size();
     }
 
