@@ -3,6 +3,7 @@ package dev.zkr.server;
 import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Prepared;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +35,10 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Core {
 
     private static final Logger log = LoggerFactory.getLogger(Core.class);
+
+    /** The answer to a request of a session that is closed, closing or expired. */
+    private static final Prepared.Failed SESSION_GONE =
+            Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
 
     /** A request (or handshake) from a connection. */
     record Inbound(Connection connection, Message message) {
@@ -295,8 +300,7 @@ final class Core {
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
             // answered in order behind the session's earlier requests
-            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null,
-                    ZkException.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired")));
+            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
             return;
         }
         if (r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest

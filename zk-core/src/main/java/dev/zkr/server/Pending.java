@@ -1,6 +1,6 @@
 package dev.zkr.server;
 
-import dev.zkr.client.ZkException;
+import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnHeader;
 import dev.zkr.wire.Message;
@@ -34,13 +34,13 @@ final class Pending {
     final TxnHeader header;
     final Txn txn;
     /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
-    final ZkException failure;
+    final Prepared.Failed failure;
     /** For CREATE_SESSION: the negotiated timeout and password. */
     int timeoutMs;
     byte[] password;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
-            ZkException failure) {
+            Prepared.Failed failure) {
         this.kind = kind;
         this.connection = connection;
         this.request = request;

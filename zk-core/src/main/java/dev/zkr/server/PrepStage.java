@@ -32,7 +32,7 @@ final class PrepStage {
             request = toRequest(r);
         } catch (RuntimeException e) {
             return new Pending(Pending.Kind.CLIENT, c, r, null, null,
-                    ZkException.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
+                    Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
         }
         return prepare(Pending.Kind.CLIENT, c, r, request, c.sessionId);
     }
@@ -46,7 +46,7 @@ final class PrepStage {
             lastZxid = zxid;
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
-        return new Pending(kind, c, r, null, null, ((Prepared.Failed) prepared).toException());
+        return new Pending(kind, c, r, null, null, (Prepared.Failed) prepared);
     }
 
     /** Releases the pending changes of an applied zxid. */

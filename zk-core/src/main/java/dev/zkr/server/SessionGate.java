@@ -55,7 +55,7 @@ final class SessionGate {
             Pending p = core.prep().prepare(Pending.Kind.CREATE_SESSION, c, null,
                     new Request.CreateSession(id, timeout, password), id);
             if (p.txn == null) {
-                refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.getMessage());
+                refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.message());
                 return;
             }
             p.timeoutMs = timeout;
@@ -136,7 +136,7 @@ final class SessionGate {
         log.info("session 0x{} {}: closing it", Long.toHexString(id), why);
         Pending p = core.prep().prepare(Pending.Kind.EXPIRE_SESSION, null, null, new Request.CloseSession(id), id);
         if (p.txn == null) {
-            log.warn("cannot expire session 0x{}: {}", Long.toHexString(id), p.failure.getMessage());
+            log.warn("cannot expire session 0x{}: {}", Long.toHexString(id), p.failure.message());
             sessions.remove(id);
             return;
         }
