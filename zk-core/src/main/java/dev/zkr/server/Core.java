@@ -4,6 +4,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Request;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * completed strictly in that order once committed; a read waits in its connection's queue behind that
  * connection's earlier writes, so every session is answered in FIFO order and sees its own writes.
  */
-final class Core {
+final class Core implements Sequencer {
 
     private static final Logger log = LoggerFactory.getLogger(Core.class);
 
@@ -53,7 +54,6 @@ final class Core {
     private record Task(Runnable runnable) {
     }
 
-    private final ServerConfig config;
     private final DataTree tree;
     private final SessionGate gate;
     private final ReadStage reads;
@@ -78,9 +78,12 @@ final class Core {
     private volatile Throwable failure;
     private volatile Runnable onFatal = () -> { };
 
-    Core(ServerConfig config, DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep,
-         LogStageFactory logStageFactory, ApplyStage apply, Housekeeping housekeeping) {
-        this.config = config;
+    /**
+     * A core over parts assembled for its role ({@link Assembler}): it tells the quorum where commits go and the log
+     * stage where failures go, and is the {@link Sequencer} of the gate and housekeeping.
+     */
+    Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
+         ApplyStage apply, Housekeeping housekeeping) {
         this.tree = tree;
         this.gate = gate;
         this.reads = reads;
@@ -88,14 +91,11 @@ final class Core {
         this.apply = apply;
         this.housekeeping = housekeeping;
         this.committedZxid = tree.lastZxid();
-        this.logStage = logStageFactory.create(new QuorumOfOne(this::committed), this::logFailed);
+        this.logStage = logStage;
+        logStage.listen(quorum, this::logFailed);
+        quorum.commitsTo(this::committed);
         this.thread = new Thread(this::run, "zkr-core");
         this.thread.setDaemon(true);
-    }
-
-    /** Creates the log stage once the core's commit callback exists. */
-    interface LogStageFactory {
-        LogStage create(Quorum quorum, java.util.function.Consumer<Throwable> onFailure);
     }
 
     void start() {
@@ -317,8 +317,13 @@ final class Core {
         }
     }
 
-    /** Puts an item into the write order (and its txn into the log). */
-    void sequence(Pending p) {
+    @Override
+    public Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
+        return prep.prepare(kind, c, r, request, sessionId);
+    }
+
+    @Override
+    public void sequence(Pending p) {
         inFlight.addLast(p);
         if (p.connection != null) {
             p.connection.queue.addLast(p);
@@ -326,10 +331,6 @@ final class Core {
         if (p.txn != null) {
             logStage.append(p.header, p.txn);
         }
-    }
-
-    PrepStage prep() {
-        return prep;
     }
 
     /** Completes, in order, every item whose txn is committed (and the txn-less items behind them). */
@@ -358,7 +359,7 @@ final class Core {
                 case EXPIRE_SESSION -> gate.closed(p);
                 case INTERNAL -> housekeeping.applied(p);
             }
-            housekeeping.afterApply(p, this);
+            housekeeping.afterApply(p);
         }
     }
 

@@ -33,19 +33,19 @@ final class Housekeeping {
         return Math.max(10, Math.min(config.tickTimeMs() / 4, 250));
     }
 
-    void tick(long now, Core core) {
-        gate.expireDue(now, core);
+    void tick(long now, Sequencer sequencer) {
+        gate.expireDue(now, sequencer);
         if (now >= nextContainerCheck) {
             nextContainerCheck = now + config.containerCheckInterval().toMillis();
             for (String path : tree.containersToDelete()) {
                 if (containerDeletes.contains(path)) {
                     continue;
                 }
-                Pending p = core.prep().prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
+                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
                         0);
                 if (p.txn != null) {
                     containerDeletes.add(path);
-                    core.sequence(p);
+                    sequencer.sequence(p);
                 }
             }
         }
@@ -59,7 +59,7 @@ final class Housekeeping {
     }
 
     /** Counts every applied txn towards the next snapshot. */
-    void afterApply(Pending p, Core core) {
+    void afterApply(Pending p) {
         if (p.txn != null && snapshotter != null) {
             snapshotter.afterApply(p.zxid(), 1, 0);
         }

@@ -38,7 +38,7 @@ final class SessionGate {
         return bySession.get(sessionId);
     }
 
-    void connect(Connection c, Message.ConnectRequest cr, long now, Core core) {
+    void connect(Connection c, Message.ConnectRequest cr, long now, Sequencer sequencer) {
         if (cr.lastZxidSeen() > tree.lastZxid()) {
             refuse(c, ZkException.Code.CONNECTION_LOSS, "server has not seen zxid 0x"
                     + Long.toHexString(cr.lastZxidSeen()) + " yet (it is at 0x" + Long.toHexString(tree.lastZxid())
@@ -52,7 +52,7 @@ final class SessionGate {
             }
             int timeout = sessions.negotiateTimeout(cr.sessionTimeoutMs());
             byte[] password = sessions.passwordFor(id);
-            Pending p = core.prep().prepare(Pending.Kind.CREATE_SESSION, c, null,
+            Pending p = sequencer.prepare(Pending.Kind.CREATE_SESSION, c, null,
                     new Request.CreateSession(id, timeout, password), id);
             if (p.txn == null) {
                 refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.message());
@@ -60,7 +60,7 @@ final class SessionGate {
             }
             p.timeoutMs = timeout;
             p.password = password;
-            core.sequence(p);
+            sequencer.sequence(p);
             return;
         }
         long id = cr.sessionId();
@@ -110,37 +110,37 @@ final class SessionGate {
     }
 
     /** The client asked to close its session: sequence the CloseSession txn. */
-    Pending close(Connection c, Message.Request r, Core core) {
+    Pending close(Connection c, Message.Request r, Sequencer sequencer) {
         sessions.markClosing(c.sessionId);
-        return core.prep().prepare(Pending.Kind.CLOSE_SESSION, c, r, new Request.CloseSession(c.sessionId),
+        return sequencer.prepare(Pending.Kind.CLOSE_SESSION, c, r, new Request.CloseSession(c.sessionId),
                 c.sessionId);
     }
 
     /** Expires the sessions whose deadline passed. */
-    void expireDue(long now, Core core) {
+    void expireDue(long now, Sequencer sequencer) {
         for (long id : sessions.expired(now)) {
-            expire(id, core, "timed out");
+            expire(id, sequencer, "timed out");
         }
     }
 
     /** Expires a session now (test hook); false if it is unknown or already closing. */
-    boolean expireNow(long id, Core core) {
+    boolean expireNow(long id, Sequencer sequencer) {
         if (!sessions.markClosing(id)) {
             return false;
         }
-        expire(id, core, "expired on request");
+        expire(id, sequencer, "expired on request");
         return true;
     }
 
-    private void expire(long id, Core core, String why) {
+    private void expire(long id, Sequencer sequencer, String why) {
         log.info("session 0x{} {}: closing it", Long.toHexString(id), why);
-        Pending p = core.prep().prepare(Pending.Kind.EXPIRE_SESSION, null, null, new Request.CloseSession(id), id);
+        Pending p = sequencer.prepare(Pending.Kind.EXPIRE_SESSION, null, null, new Request.CloseSession(id), id);
         if (p.txn == null) {
             log.warn("cannot expire session 0x{}: {}", Long.toHexString(id), p.failure.message());
             sessions.remove(id);
             return;
         }
-        core.sequence(p);
+        sequencer.sequence(p);
     }
 
     /** The CloseSession txn is applied: forget the session and close its connection. */
