@@ -36,7 +36,7 @@ final class Assembler {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize()), lastZxid);
-        ApplyStage apply = new ApplyStage(tree, prep, watches, gate::connectionOf);
+        ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
         Core core = new Core(tree, gate, reads, prep, new LogStage(txnLog), new QuorumOfOne(), apply, housekeeping);

@@ -5,6 +5,7 @@ import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -264,7 +265,7 @@ final class Core implements Sequencer {
             }
             nextTick = now + housekeeping.tickIntervalMs();
         }
-        completeReady();
+        completeReady(now);
         logStage.endRound();
         outbox.flush();
     }
@@ -334,14 +335,14 @@ final class Core implements Sequencer {
     }
 
     /** Completes, in order, every item whose txn is committed (and the txn-less items behind them). */
-    private void completeReady() {
+    private void completeReady(long now) {
         while (!inFlight.isEmpty()) {
             Pending p = inFlight.peekFirst();
             if (p.txn != null && p.zxid() > committedZxid) {
                 return;
             }
             inFlight.pollFirst();
-            ApplyResult result = p.txn == null ? null : apply.apply(p);
+            ApplyResult result = p.txn == null ? null : apply.apply(p.header, p.txn, now);
             long zxid = tree.lastZxid();
             switch (p.kind) {
                 case CLIENT -> answer(p, result == null
@@ -350,14 +351,22 @@ final class Core implements Sequencer {
                         : Replies.fromApply(p.request, result, zxid));
                 case CREATE_SESSION -> {
                     dequeue(p);
-                    gate.created(p, System.currentTimeMillis());
+                    gate.created(p);
                 }
                 case CLOSE_SESSION -> {
                     answer(p, Replies.ok(p.request.xid(), zxid, null));
-                    gate.closed(p);
+                    if (p.txn == null) {
+                        gate.closedWithoutTxn(p.connection.sessionId);
+                    }
                 }
-                case EXPIRE_SESSION -> gate.closed(p);
-                case INTERNAL -> housekeeping.applied(p);
+                case EXPIRE_SESSION, INTERNAL -> {
+                }
+            }
+            if (p.txn instanceof Txn.CloseSession cs) {
+                gate.disconnectClosed(cs.sessionId());
+            }
+            if (p.kind == Pending.Kind.INTERNAL) {
+                housekeeping.applied(p);
             }
             housekeeping.afterApply(p);
         }

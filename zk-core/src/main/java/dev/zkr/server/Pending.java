@@ -35,9 +35,6 @@ final class Pending {
     final Txn txn;
     /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
     final Prepared.Failed failure;
-    /** For CREATE_SESSION: the negotiated timeout and password. */
-    int timeoutMs;
-    byte[] password;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {

@@ -4,6 +4,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.session.SessionTable;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
 import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
@@ -58,8 +59,6 @@ final class SessionGate {
                 refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.message());
                 return;
             }
-            p.timeoutMs = timeout;
-            p.password = password;
             sequencer.sequence(p);
             return;
         }
@@ -72,12 +71,26 @@ final class SessionGate {
         attach(c, id, sessions.timeoutOf(id), tree.session(id).password());
     }
 
-    /** The CreateSession txn is applied: the session exists; answer the handshake. */
-    void created(Pending p, long now) {
-        long id = p.header.sessionId();
-        sessions.add(id, p.timeoutMs, p.password, now);
+    /**
+     * A CreateSession or CloseSession txn was applied (on every server that applies the log, whoever sequenced it):
+     * the session table follows. A new session's deadline counts from {@code now}; a closed session is forgotten
+     * with its watches. Its connection, if this server holds one, is closed by {@link #disconnectClosed} once the
+     * txn's reply (if any) is queued.
+     */
+    void applied(Txn txn, long now) {
+        if (txn instanceof Txn.CreateSession cs) {
+            sessions.add(cs.sessionId(), cs.timeoutMs(), cs.password(), now);
+        } else if (txn instanceof Txn.CloseSession cs) {
+            sessions.remove(cs.sessionId());
+            watches.removeSession(cs.sessionId());
+        }
+    }
+
+    /** The CreateSession txn this server sequenced for a handshake is applied: answer the handshake. */
+    void created(Pending p) {
+        Txn.CreateSession cs = (Txn.CreateSession) p.txn;
         if (!p.connection.closed) {
-            attach(p.connection, id, p.timeoutMs, p.password);
+            attach(p.connection, cs.sessionId(), cs.timeoutMs(), cs.password());
         }
     }
 
@@ -143,15 +156,19 @@ final class SessionGate {
         sequencer.sequence(p);
     }
 
-    /** The CloseSession txn is applied: forget the session and close its connection. */
-    void closed(Pending p) {
-        long id = p.header == null ? (p.connection == null ? 0 : p.connection.sessionId) : p.header.sessionId();
-        sessions.remove(id);
-        watches.removeSession(id);
-        Connection c = bySession.remove(id);
+    /** A CloseSession txn was applied and answered: close the session's connection if this server holds it. */
+    void disconnectClosed(long sessionId) {
+        Connection c = bySession.remove(sessionId);
         if (c != null) {
             c.control(Connection.Control.CLOSE);
         }
+    }
+
+    /** A client's close was sequenced without a txn (its prepare failed): forget the session here all the same. */
+    void closedWithoutTxn(long sessionId) {
+        sessions.remove(sessionId);
+        watches.removeSession(sessionId);
+        disconnectClosed(sessionId);
     }
 
     /** A connection went away: its session lives on until it reconnects or expires; its watches go. */
