@@ -6,6 +6,7 @@ import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnCodec;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * under load the core thread takes the rounds and the writer keeps fsyncing.
  *
  * <p>Ordering: writes (and syncs and failed writes) are sequenced in {@link #inFlight} in prepare order and
- * completed strictly in that order once committed; a read waits in its connection's queue behind that
+ * completed strictly in that order once committed, each write when the applied txn names its request (session id
+ * and xid in the txn header), not by position alone; a read waits in its connection's queue behind that
  * connection's earlier writes, so every session is answered in FIFO order and sees its own writes.
  */
 final class Core implements Sequencer {
@@ -70,7 +72,10 @@ final class Core implements Sequencer {
     /** The core thread ended: no more rounds. */
     private volatile boolean finished;
     private long nextTick;
+    /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    /** The apply stream: txns in zxid order, applied once committed (today those sequenced here). */
+    private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private final Thread thread;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private long committedZxid;
@@ -232,7 +237,7 @@ final class Core implements Sequencer {
                 round.lock();
                 try {
                     runRound();
-                    if ((stopping && inFlight.isEmpty()) || failure != null) {
+                    if ((stopping && inFlight.isEmpty() && toApply.isEmpty()) || failure != null) {
                         finished = true;
                         break;
                     }
@@ -330,45 +335,62 @@ final class Core implements Sequencer {
             p.connection.queue.addLast(p);
         }
         if (p.txn != null) {
+            toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
             logStage.append(p.header, p.txn);
         }
     }
 
-    /** Completes, in order, every item whose txn is committed (and the txn-less items behind them). */
+    /**
+     * Applies every committed txn of the apply stream in zxid order and completes the local items they answer,
+     * keeping the write order: a txn-less item completes once everything sequenced before it has; the item at the
+     * head completes when the txn applied names its request (same session and xid). A txn no local item waits for
+     * (none on a standalone server; a follower's stream will carry other servers' txns) is applied without reply.
+     */
     private void completeReady(long now) {
-        while (!inFlight.isEmpty()) {
-            Pending p = inFlight.peekFirst();
-            if (p.txn != null && p.zxid() > committedZxid) {
+        while (true) {
+            Pending head = inFlight.peekFirst();
+            if (head != null && head.txn == null) {
+                inFlight.pollFirst();
+                complete(head, null);
+                continue;
+            }
+            TxnCodec.Entry e = toApply.peekFirst();
+            if (e == null || e.header().zxid() > committedZxid) {
                 return;
             }
-            inFlight.pollFirst();
-            ApplyResult result = p.txn == null ? null : apply.apply(p.header, p.txn, now);
-            long zxid = tree.lastZxid();
-            switch (p.kind) {
-                case CLIENT -> answer(p, result == null
-                        ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
-                        : Replies.error(p.request.xid(), zxid, p.failure))
-                        : Replies.fromApply(p.request, result, zxid));
-                case CREATE_SESSION -> {
-                    dequeue(p);
-                    gate.created(p);
-                }
-                case CLOSE_SESSION -> {
-                    answer(p, Replies.ok(p.request.xid(), zxid, null));
-                    if (p.txn == null) {
-                        gate.closedWithoutTxn(p.connection.sessionId);
-                    }
-                }
-                case EXPIRE_SESSION, INTERNAL -> {
-                }
+            toApply.pollFirst();
+            ApplyResult result = apply.apply(e.header(), e.txn(), now);
+            if (head != null && head.answers(e.header())) {
+                inFlight.pollFirst();
+                complete(head, result);
             }
-            if (p.txn instanceof Txn.CloseSession cs) {
+            if (e.txn() instanceof Txn.CloseSession cs) {
                 gate.disconnectClosed(cs.sessionId());
             }
-            if (p.kind == Pending.Kind.INTERNAL) {
-                housekeeping.applied(p);
+            housekeeping.applied(e.header(), e.txn());
+        }
+    }
+
+    /** Answers a local item: with what applying its txn produced, or (txn-less) its failure or OK. */
+    private void complete(Pending p, ApplyResult result) {
+        long zxid = tree.lastZxid();
+        switch (p.kind) {
+            case CLIENT -> answer(p, result == null
+                    ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
+                    : Replies.error(p.request.xid(), zxid, p.failure))
+                    : Replies.fromApply(p.request, result, zxid));
+            case CREATE_SESSION -> {
+                dequeue(p);
+                gate.created(p);
             }
-            housekeeping.afterApply(p);
+            case CLOSE_SESSION -> {
+                answer(p, Replies.ok(p.request.xid(), zxid, null));
+                if (p.txn == null) {
+                    gate.closedWithoutTxn(p.connection.sessionId);
+                }
+            }
+            case EXPIRE_SESSION, INTERNAL -> {
+            }
         }
     }
 

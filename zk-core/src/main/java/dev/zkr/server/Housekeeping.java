@@ -4,6 +4,7 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnHeader;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -51,17 +52,16 @@ final class Housekeeping {
         }
     }
 
-    /** An internal txn was applied. */
-    void applied(Pending p) {
-        if (p.txn instanceof Txn.DeleteNode d) {
+    /**
+     * A txn was applied (and its item, if any, answered): a container delete is no longer in flight, and every txn
+     * counts towards the next snapshot.
+     */
+    void applied(TxnHeader header, Txn txn) {
+        if (header.sessionId() == 0 && txn instanceof Txn.DeleteNode d) {
             containerDeletes.remove(d.path());
         }
-    }
-
-    /** Counts every applied txn towards the next snapshot. */
-    void afterApply(Pending p) {
-        if (p.txn != null && snapshotter != null) {
-            snapshotter.afterApply(p.zxid(), 1, 0);
+        if (snapshotter != null) {
+            snapshotter.afterApply(header.zxid(), 1, 0);
         }
     }
 }

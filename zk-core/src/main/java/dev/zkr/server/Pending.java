@@ -46,6 +46,14 @@ final class Pending {
         this.failure = failure;
     }
 
+    /**
+     * True if {@code header} is the txn of this item's request: same session and client xid ({@link TxnHeader#NO_XID}
+     * for server-made requests). The zxid is not compared: a follower learns it only from the leader.
+     */
+    boolean answers(TxnHeader h) {
+        return header != null && header.sessionId() == h.sessionId() && header.xid() == h.xid();
+    }
+
     long zxid() {
         return header == null ? 0 : header.zxid();
     }

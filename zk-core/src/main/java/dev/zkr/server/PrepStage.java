@@ -37,10 +37,15 @@ final class PrepStage {
         return prepare(Pending.Kind.CLIENT, c, r, request, c.sessionId);
     }
 
-    /** Any request, for the given kind; a failure yields a txn-less item carrying the error. */
+    /**
+     * Any request, for the given kind; a failure yields a txn-less item carrying the error. The txn's header names
+     * the client request ({@code sessionId}, {@code r.xid()}), or carries {@link TxnHeader#NO_XID} when the server
+     * made the request itself ({@code r} null).
+     */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
         long zxid = lastZxid + 1;
-        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId);
+        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId,
+                r == null ? TxnHeader.NO_XID : r.xid());
         Prepared prepared = preparer.prepare(request, sessionId, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;

@@ -32,14 +32,14 @@ class ApplyStageSessionsTest {
     @Test
     void appliedSessionTxnsRegisterAndForgetTheSession() {
         byte[] password = {1, 2, 3};
-        apply.apply(new TxnHeader(1, 1_000, 0x42), new Txn.CreateSession(0x42, 4_000, password), 5_000);
+        apply.apply(new TxnHeader(1, 1_000, 0x42, 0), new Txn.CreateSession(0x42, 4_000, password), 5_000);
         assertTrue(sessions.isActive(0x42));
         assertTrue(sessions.checkPassword(0x42, password));
         assertEquals(4_000, sessions.timeoutOf(0x42));
         assertEquals(9_000, sessions.deadlineOf(0x42), "the deadline counts from the apply");
         watches.addDataWatch(0x42, "/");
 
-        apply.apply(new TxnHeader(2, 2_000, 0x42), new Txn.CloseSession(0x42, List.of()), 6_000);
+        apply.apply(new TxnHeader(2, 2_000, 0x42, 0), new Txn.CloseSession(0x42, List.of()), 6_000);
         assertFalse(sessions.isActive(0x42));
         assertEquals(0, gate.sessionCount());
         assertEquals(0, watches.size(), "the closed session's watches go with it");

@@ -24,7 +24,7 @@ final class Pipeline {
         if (p instanceof Prepared.Failed f) {
             throw exception(f);
         }
-        TxnHeader h = new TxnHeader(++zxid, time += 7, session);
+        TxnHeader h = new TxnHeader(++zxid, time += 7, session, 0);
         Txn txn = ((Prepared.Ok) p).txn();
         log.add(new TxnCodec.Entry(h, txn));
         ApplyResult r = tree.apply(h, txn);
@@ -39,7 +39,7 @@ final class Pipeline {
         if (p instanceof Prepared.Failed f) {
             throw exception(f);
         }
-        TxnCodec.Entry e = new TxnCodec.Entry(new TxnHeader(++zxid, time += 7, session), ((Prepared.Ok) p).txn());
+        TxnCodec.Entry e = new TxnCodec.Entry(new TxnHeader(++zxid, time += 7, session, 0), ((Prepared.Ok) p).txn());
         log.add(e);
         return e;
     }

@@ -212,7 +212,7 @@ class TxnPreparerTest {
     void failedCanBeSequencedAsErrorTxn() {
         Prepared f = p.preparer.prepare(Request.multi(List.of(Op.check("/nope", -1))), 1, 1);
         Txn.Error err = ((Prepared.Failed) f).toTxn();
-        ApplyResult r = p.tree.apply(new TxnHeader(1, 0, 1), err);
+        ApplyResult r = p.tree.apply(new TxnHeader(1, 0, 1, 0), err);
         assertEquals(Code.NO_NODE, r.code());
         assertEquals(List.of(new OpResult.ErrorResult(Code.NO_NODE)), r.results());
     }
