@@ -19,6 +19,12 @@ final class Assembler {
     record Parts(Core core, SessionGate gate) {
     }
 
+    /**
+     * The epoch of a standalone server's zxids. It is the same on every start (so a restart continues the counter);
+     * zxids written before epochs existed are epoch 0, below it.
+     */
+    static final long STANDALONE_EPOCH = 1;
+
     private Assembler() {
     }
 
@@ -35,7 +41,7 @@ final class Assembler {
                             Snapshotter snapshotter) {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
-        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize()), lastZxid);
+        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize()), STANDALONE_EPOCH, lastZxid);
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);

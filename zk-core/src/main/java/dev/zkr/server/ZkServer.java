@@ -7,6 +7,7 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
+import dev.zkr.tree.Zxid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,8 +86,8 @@ public final class ZkServer implements AutoCloseable {
             txnLog.close();
             throw e;
         }
-        log.info("zkr server {} listening on {} (data dir {}, last zxid 0x{}, {} sessions restored, {} nodes)",
-                config.serverId(), hostPort(), config.dataDir(), Long.toHexString(lastZxid), tree.sessions().size(),
+        log.info("zkr server {} listening on {} (data dir {}, last zxid {}, {} sessions restored, {} nodes)",
+                config.serverId(), hostPort(), config.dataDir(), Zxid.toString(lastZxid), tree.sessions().size(),
                 tree.nodeCount());
     }
 

@@ -7,6 +7,7 @@ import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.LegacyPayloads;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
+import dev.zkr.tree.Zxid;
 import dev.zkr.wire.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,6 +42,18 @@ class LogFormatCompatTest {
             assertEquals(1, body.stat().version());
             assertEquals(1, body.stat().czxid());
             assertEquals(2, body.stat().mzxid());
+            Message.Reply created = c.call(x -> new Message.CreateRequest(x, "/new", new byte[0],
+                    CreateMode.PERSISTENT));
+            assertEquals(0, created.code());
+            // the session's CreateSession took the first zxid of epoch 1, above every plain-counter zxid
+            assertEquals(Zxid.of(1, 2), ((Message.CreateBody) created.body()).stat().czxid());
+        }
+        try (ZkServer server = ZkServer.start(ServerFixture.config(dir).build());
+             RawClient c = RawClient.session(server.port(), 5000)) {
+            Message.Reply created = c.call(x -> new Message.CreateRequest(x, "/newer", new byte[0],
+                    CreateMode.PERSISTENT));
+            assertEquals(Zxid.of(1, 4), ((Message.CreateBody) created.body()).stat().czxid(),
+                    "a restart continues the epoch's counter");
         }
     }
 
