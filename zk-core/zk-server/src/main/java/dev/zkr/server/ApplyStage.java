@@ -2,39 +2,45 @@ package dev.zkr.server;
 
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnHeader;
 import dev.zkr.tree.WatchDelivery;
 import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.Message;
 
 import java.util.List;
-import java.util.function.LongFunction;
 
 /**
- * The Apply stage (core thread): applies a committed txn to the tree, releases its pending changes, and queues the
+ * The Apply stage (core thread): applies a committed txn to the tree, releases its pending changes, queues the
  * watch events it fired to their sessions' connections — before the caller queues any reply, so a client sees
- * the event before a response that reflects the change.
+ * the event before a response that reflects the change — and registers or forgets the session of a
+ * CreateSession / CloseSession txn, so every server that applies the log holds the same sessions.
  */
 final class ApplyStage {
 
     private final DataTree tree;
     private final PrepStage prep;
     private final WatchTable watches;
-    private final LongFunction<Connection> connectionOf;
+    private final SessionGate gate;
     private long applied;
 
-    ApplyStage(DataTree tree, PrepStage prep, WatchTable watches, LongFunction<Connection> connectionOf) {
+    ApplyStage(DataTree tree, PrepStage prep, WatchTable watches, SessionGate gate) {
         this.tree = tree;
         this.prep = prep;
         this.watches = watches;
-        this.connectionOf = connectionOf;
+        this.gate = gate;
     }
 
-    ApplyResult apply(Pending p) {
-        ApplyResult result = tree.apply(p.header, p.txn);
-        prep.applied(p.zxid());
+    /** Applies one committed txn at {@code now} (the round's time: a new session's first deadline counts from it). */
+    ApplyResult apply(TxnHeader header, Txn txn, long now) {
+        ApplyResult result = tree.apply(header, txn);
+        prep.applied(header.zxid());
         applied++;
         if (!result.triggers().isEmpty()) {
             deliver(watches.trigger(result.triggers()));
+        }
+        if (txn instanceof Txn.CreateSession || txn instanceof Txn.CloseSession) {
+            gate.applied(txn, now);
         }
         return result;
     }
@@ -42,7 +48,7 @@ final class ApplyStage {
     /** Queues watch events to the connections of their sessions (sessions without connection miss them). */
     void deliver(List<WatchDelivery> deliveries) {
         for (WatchDelivery d : deliveries) {
-            Connection c = connectionOf.apply(d.sessionId());
+            Connection c = gate.connectionOf(d.sessionId());
             if (c != null && !c.closed) {
                 c.send(new Message.WatchEvent(d.event().type(), d.event().path(), d.event().zxid()));
             }

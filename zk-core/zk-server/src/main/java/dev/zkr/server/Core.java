@@ -3,6 +3,10 @@ package dev.zkr.server;
 import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnCodec;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,12 +32,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * under load the core thread takes the rounds and the writer keeps fsyncing.
  *
  * <p>Ordering: writes (and syncs and failed writes) are sequenced in {@link #inFlight} in prepare order and
- * completed strictly in that order once committed; a read waits in its connection's queue behind that
+ * completed strictly in that order once committed, each write when the applied txn names its request (session id
+ * and xid in the txn header), not by position alone; a read waits in its connection's queue behind that
  * connection's earlier writes, so every session is answered in FIFO order and sees its own writes.
  */
-final class Core {
+final class Core implements Sequencer {
 
     private static final Logger log = LoggerFactory.getLogger(Core.class);
+
+    /** The answer to a request of a session that is closed, closing or expired. */
+    private static final Prepared.Failed SESSION_GONE =
+            Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
 
     /** A request (or handshake) from a connection. */
     record Inbound(Connection connection, Message message) {
@@ -48,7 +57,6 @@ final class Core {
     private record Task(Runnable runnable) {
     }
 
-    private final ServerConfig config;
     private final DataTree tree;
     private final SessionGate gate;
     private final ReadStage reads;
@@ -64,7 +72,10 @@ final class Core {
     /** The core thread ended: no more rounds. */
     private volatile boolean finished;
     private long nextTick;
+    /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    /** The apply stream: txns in zxid order, applied once committed (today those sequenced here). */
+    private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private final Thread thread;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private long committedZxid;
@@ -73,9 +84,12 @@ final class Core {
     private volatile Throwable failure;
     private volatile Runnable onFatal = () -> { };
 
-    Core(ServerConfig config, DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep,
-         LogStageFactory logStageFactory, ApplyStage apply, Housekeeping housekeeping) {
-        this.config = config;
+    /**
+     * A core over parts assembled for its role ({@link Assembler}): it tells the quorum where commits go and the log
+     * stage where failures go, and is the {@link Sequencer} of the gate and housekeeping.
+     */
+    Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
+         ApplyStage apply, Housekeeping housekeeping) {
         this.tree = tree;
         this.gate = gate;
         this.reads = reads;
@@ -83,14 +97,11 @@ final class Core {
         this.apply = apply;
         this.housekeeping = housekeeping;
         this.committedZxid = tree.lastZxid();
-        this.logStage = logStageFactory.create(new QuorumOfOne(this::committed), this::logFailed);
+        this.logStage = logStage;
+        logStage.listen(quorum, this::logFailed);
+        quorum.commitsTo(this::committed);
         this.thread = new Thread(this::run, "zkr-core");
         this.thread.setDaemon(true);
-    }
-
-    /** Creates the log stage once the core's commit callback exists. */
-    interface LogStageFactory {
-        LogStage create(Quorum quorum, java.util.function.Consumer<Throwable> onFailure);
     }
 
     void start() {
@@ -226,7 +237,7 @@ final class Core {
                 round.lock();
                 try {
                     runRound();
-                    if ((stopping && inFlight.isEmpty()) || failure != null) {
+                    if ((stopping && inFlight.isEmpty() && toApply.isEmpty()) || failure != null) {
                         finished = true;
                         break;
                     }
@@ -259,7 +270,7 @@ final class Core {
             }
             nextTick = now + housekeeping.tickIntervalMs();
         }
-        completeReady();
+        completeReady(now);
         logStage.endRound();
         outbox.flush();
     }
@@ -295,8 +306,7 @@ final class Core {
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
             // answered in order behind the session's earlier requests
-            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null,
-                    ZkException.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired")));
+            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
             return;
         }
         if (r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
@@ -313,48 +323,74 @@ final class Core {
         }
     }
 
-    /** Puts an item into the write order (and its txn into the log). */
-    void sequence(Pending p) {
+    @Override
+    public Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
+        return prep.prepare(kind, c, r, request, sessionId);
+    }
+
+    @Override
+    public void sequence(Pending p) {
         inFlight.addLast(p);
         if (p.connection != null) {
             p.connection.queue.addLast(p);
         }
         if (p.txn != null) {
+            toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
             logStage.append(p.header, p.txn);
         }
     }
 
-    PrepStage prep() {
-        return prep;
-    }
-
-    /** Completes, in order, every item whose txn is committed (and the txn-less items behind them). */
-    private void completeReady() {
-        while (!inFlight.isEmpty()) {
-            Pending p = inFlight.peekFirst();
-            if (p.txn != null && p.zxid() > committedZxid) {
+    /**
+     * Applies every committed txn of the apply stream in zxid order and completes the local items they answer,
+     * keeping the write order: a txn-less item completes once everything sequenced before it has; the item at the
+     * head completes when the txn applied names its request (same session and xid). A txn no local item waits for
+     * (none on a standalone server; a follower's stream will carry other servers' txns) is applied without reply.
+     */
+    private void completeReady(long now) {
+        while (true) {
+            Pending head = inFlight.peekFirst();
+            if (head != null && head.txn == null) {
+                inFlight.pollFirst();
+                complete(head, null);
+                continue;
+            }
+            TxnCodec.Entry e = toApply.peekFirst();
+            if (e == null || e.header().zxid() > committedZxid) {
                 return;
             }
-            inFlight.pollFirst();
-            ApplyResult result = p.txn == null ? null : apply.apply(p);
-            long zxid = tree.lastZxid();
-            switch (p.kind) {
-                case CLIENT -> answer(p, result == null
-                        ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
-                        : Replies.error(p.request.xid(), zxid, p.failure))
-                        : Replies.fromApply(p.request, result, zxid));
-                case CREATE_SESSION -> {
-                    dequeue(p);
-                    gate.created(p, System.currentTimeMillis());
-                }
-                case CLOSE_SESSION -> {
-                    answer(p, Replies.ok(p.request.xid(), zxid, null));
-                    gate.closed(p);
-                }
-                case EXPIRE_SESSION -> gate.closed(p);
-                case INTERNAL -> housekeeping.applied(p);
+            toApply.pollFirst();
+            ApplyResult result = apply.apply(e.header(), e.txn(), now);
+            if (head != null && head.answers(e.header())) {
+                inFlight.pollFirst();
+                complete(head, result);
             }
-            housekeeping.afterApply(p, this);
+            if (e.txn() instanceof Txn.CloseSession cs) {
+                gate.disconnectClosed(cs.sessionId());
+            }
+            housekeeping.applied(e.header(), e.txn());
+        }
+    }
+
+    /** Answers a local item: with what applying its txn produced, or (txn-less) its failure or OK. */
+    private void complete(Pending p, ApplyResult result) {
+        long zxid = tree.lastZxid();
+        switch (p.kind) {
+            case CLIENT -> answer(p, result == null
+                    ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
+                    : Replies.error(p.request.xid(), zxid, p.failure))
+                    : Replies.fromApply(p.request, result, zxid));
+            case CREATE_SESSION -> {
+                dequeue(p);
+                gate.created(p);
+            }
+            case CLOSE_SESSION -> {
+                answer(p, Replies.ok(p.request.xid(), zxid, null));
+                if (p.txn == null) {
+                    gate.closedWithoutTxn(p.connection.sessionId);
+                }
+            }
+            case EXPIRE_SESSION, INTERNAL -> {
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnHeader;
 
 import java.util.HashSet;
 import java.util.Set;
@@ -33,35 +34,34 @@ final class Housekeeping {
         return Math.max(10, Math.min(config.tickTimeMs() / 4, 250));
     }
 
-    void tick(long now, Core core) {
-        gate.expireDue(now, core);
+    void tick(long now, Sequencer sequencer) {
+        gate.expireDue(now, sequencer);
         if (now >= nextContainerCheck) {
             nextContainerCheck = now + config.containerCheckInterval().toMillis();
             for (String path : tree.containersToDelete()) {
                 if (containerDeletes.contains(path)) {
                     continue;
                 }
-                Pending p = core.prep().prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
+                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
                         0);
                 if (p.txn != null) {
                     containerDeletes.add(path);
-                    core.sequence(p);
+                    sequencer.sequence(p);
                 }
             }
         }
     }
 
-    /** An internal txn was applied. */
-    void applied(Pending p) {
-        if (p.txn instanceof Txn.DeleteNode d) {
+    /**
+     * A txn was applied (and its item, if any, answered): a container delete is no longer in flight, and every txn
+     * counts towards the next snapshot.
+     */
+    void applied(TxnHeader header, Txn txn) {
+        if (header.sessionId() == 0 && txn instanceof Txn.DeleteNode d) {
             containerDeletes.remove(d.path());
         }
-    }
-
-    /** Counts every applied txn towards the next snapshot. */
-    void afterApply(Pending p, Core core) {
-        if (p.txn != null && snapshotter != null) {
-            snapshotter.afterApply(p.zxid(), 1, 0);
+        if (snapshotter != null) {
+            snapshotter.afterApply(header.zxid(), 1, 0);
         }
     }
 }

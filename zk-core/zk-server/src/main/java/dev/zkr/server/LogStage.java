@@ -21,8 +21,12 @@ final class LogStage {
     private final TxnLog log;
     private List<LogRecord> round = new ArrayList<>();
 
-    LogStage(TxnLog log, Quorum quorum, Consumer<Throwable> onFailure) {
+    LogStage(TxnLog log) {
         this.log = log;
+    }
+
+    /** Tells the quorum the last zxid of each fsync and {@code onFailure} a failed write (once, before any append). */
+    void listen(Quorum quorum, Consumer<Throwable> onFailure) {
         log.listen(new TxnLog.DurabilityListener() {
             @Override
             public void durable(long zxid) {

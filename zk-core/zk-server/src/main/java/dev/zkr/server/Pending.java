@@ -1,8 +1,9 @@
 package dev.zkr.server;
 
-import dev.zkr.client.ZkException;
+import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnHeader;
+import dev.zkr.tree.Zxid;
 import dev.zkr.wire.Message;
 
 /**
@@ -34,13 +35,10 @@ final class Pending {
     final TxnHeader header;
     final Txn txn;
     /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
-    final ZkException failure;
-    /** For CREATE_SESSION: the negotiated timeout and password. */
-    int timeoutMs;
-    byte[] password;
+    final Prepared.Failed failure;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
-            ZkException failure) {
+            Prepared.Failed failure) {
         this.kind = kind;
         this.connection = connection;
         this.request = request;
@@ -49,12 +47,20 @@ final class Pending {
         this.failure = failure;
     }
 
+    /**
+     * True if {@code header} is the txn of this item's request: same session and client xid ({@link TxnHeader#NO_XID}
+     * for server-made requests). The zxid is not compared: a follower learns it only from the leader.
+     */
+    boolean answers(TxnHeader h) {
+        return header != null && header.sessionId() == h.sessionId() && header.xid() == h.xid();
+    }
+
     long zxid() {
         return header == null ? 0 : header.zxid();
     }
 
     @Override
     public String toString() {
-        return "Pending[" + kind + (txn == null ? "" : ", zxid 0x" + Long.toHexString(zxid()) + ", " + txn) + "]";
+        return "Pending[" + kind + (txn == null ? "" : ", zxid " + Zxid.toString(zxid()) + ", " + txn) + "]";
     }
 }

@@ -6,22 +6,29 @@ import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.TxnHeader;
 import dev.zkr.tree.TxnPreparer;
+import dev.zkr.tree.Zxid;
 import dev.zkr.wire.Message;
 
 import java.util.Arrays;
 
 /**
  * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
- * pending changes by the {@link TxnPreparer}, stamped with the next zxid and the current time. A request that fails
+ * pending changes by the {@link TxnPreparer}, stamped with the next zxid of its epoch and the current time. A request that fails
  * validation becomes a txn-less item that answers with its error in order.
  */
 final class PrepStage {
 
     private final TxnPreparer preparer;
+    private final long epoch;
     private long lastZxid;
 
-    PrepStage(TxnPreparer preparer, long lastZxid) {
+    /**
+     * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
+     * @param lastZxid the last zxid in the tree or the log: the next txn gets {@code Zxid.next(lastZxid, epoch)}
+     */
+    PrepStage(TxnPreparer preparer, long epoch, long lastZxid) {
         this.preparer = preparer;
+        this.epoch = epoch;
         this.lastZxid = lastZxid;
     }
 
@@ -32,21 +39,26 @@ final class PrepStage {
             request = toRequest(r);
         } catch (RuntimeException e) {
             return new Pending(Pending.Kind.CLIENT, c, r, null, null,
-                    ZkException.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
+                    Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
         }
         return prepare(Pending.Kind.CLIENT, c, r, request, c.sessionId);
     }
 
-    /** Any request, for the given kind; a failure yields a txn-less item carrying the error. */
+    /**
+     * Any request, for the given kind; a failure yields a txn-less item carrying the error. The txn's header names
+     * the client request ({@code sessionId}, {@code r.xid()}), or carries {@link TxnHeader#NO_XID} when the server
+     * made the request itself ({@code r} null).
+     */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
-        long zxid = lastZxid + 1;
-        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId);
+        long zxid = Zxid.next(lastZxid, epoch);
+        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId,
+                r == null ? TxnHeader.NO_XID : r.xid());
         Prepared prepared = preparer.prepare(request, sessionId, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
-        return new Pending(kind, c, r, null, null, ((Prepared.Failed) prepared).toException());
+        return new Pending(kind, c, r, null, null, (Prepared.Failed) prepared);
     }
 
     /** Releases the pending changes of an applied zxid. */

@@ -5,9 +5,12 @@ import java.util.function.LongConsumer;
 /** The quorum of a standalone server: locally durable means committed. */
 final class QuorumOfOne implements Quorum {
 
-    private final LongConsumer committed;
+    private volatile LongConsumer committed = zxid -> {
+        throw new IllegalStateException("no commit target: the quorum is not wired to a core");
+    };
 
-    QuorumOfOne(LongConsumer committed) {
+    @Override
+    public void commitsTo(LongConsumer committed) {
         this.committed = committed;
     }
 

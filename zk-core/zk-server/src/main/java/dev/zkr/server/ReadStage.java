@@ -6,6 +6,7 @@ import dev.zkr.client.Stat;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Prepared;
 import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.Message;
 
@@ -32,8 +33,9 @@ final class ReadStage {
         Message.Reply reply;
         try {
             reply = read(c, r);
-        } catch (ZkException e) {
-            reply = Replies.error(r.xid(), tree.lastZxid(), e.code(), e.getMessage());
+        } catch (InvalidPath e) {
+            reply = Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(ZkException.Code.INVALID_PATH, e.path,
+                    null));
         }
         c.reply(reply);
     }
@@ -110,8 +112,18 @@ final class ReadStage {
 
     private static String valid(String path) {
         if (path == null || !ZkPaths.isValid(path)) {
-            throw ZkException.of(ZkException.Code.INVALID_PATH, path);
+            throw new InvalidPath(path);
         }
         return path;
+    }
+
+    /** A request named an invalid path (control flow only: no stack trace; the reply carries code and path). */
+    private static final class InvalidPath extends RuntimeException {
+        final String path;
+
+        InvalidPath(String path) {
+            super(null, null, false, false);
+            this.path = path;
+        }
     }
 }

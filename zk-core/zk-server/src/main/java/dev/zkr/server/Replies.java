@@ -3,9 +3,12 @@ package dev.zkr.server;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
+import dev.zkr.tree.Prepared;
 import dev.zkr.wire.Message;
 
-/** Builds wire replies from results and errors. */
+import java.util.List;
+
+/** Builds wire replies from results and failures (code and text: the client builds the exception). */
 final class Replies {
 
     private Replies() {
@@ -19,17 +22,23 @@ final class Replies {
         return new Message.Reply(xid, zxid, code.intValue(), null, message);
     }
 
-    static Message.Reply error(int xid, long zxid, ZkException e) {
-        Message.Body body = e.multiResults() == null ? null
-                : new Message.MultiBody(e.multiResults().toArray(new OpResult[0]));
-        return new Message.Reply(xid, zxid, e.code().intValue(), body, e.getMessage());
+    static Message.Reply error(int xid, long zxid, Prepared.Failed f) {
+        return failed(xid, zxid, f.code(), f.message(), f.multiResults());
+    }
+
+    private static Message.Reply failed(int xid, long zxid, ZkException.Code code, String message,
+                                        List<OpResult> multiResults) {
+        Message.Body body = multiResults.isEmpty() ? null
+                : new Message.MultiBody(multiResults.toArray(new OpResult[0]));
+        return new Message.Reply(xid, zxid, code.intValue(), body, message);
     }
 
     /** The reply to a write request from what applying its txn produced. */
     static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid) {
         int xid = request.xid();
         if (!result.ok()) {
-            return error(xid, zxid, result.toException());
+            return failed(xid, zxid, result.code(), new Prepared.Failed(result.code(), result.path(), List.of())
+                    .message(), result.results());
         }
         if (request instanceof Message.MultiRequest) {
             return ok(xid, zxid, new Message.MultiBody(result.results().toArray(new OpResult[0])));

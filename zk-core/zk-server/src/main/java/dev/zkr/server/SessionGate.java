@@ -4,6 +4,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.session.SessionTable;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
 import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
@@ -38,7 +39,7 @@ final class SessionGate {
         return bySession.get(sessionId);
     }
 
-    void connect(Connection c, Message.ConnectRequest cr, long now, Core core) {
+    void connect(Connection c, Message.ConnectRequest cr, long now, Sequencer sequencer) {
         if (cr.lastZxidSeen() > tree.lastZxid()) {
             refuse(c, ZkException.Code.CONNECTION_LOSS, "server has not seen zxid 0x"
                     + Long.toHexString(cr.lastZxidSeen()) + " yet (it is at 0x" + Long.toHexString(tree.lastZxid())
@@ -52,15 +53,13 @@ final class SessionGate {
             }
             int timeout = sessions.negotiateTimeout(cr.sessionTimeoutMs());
             byte[] password = sessions.passwordFor(id);
-            Pending p = core.prep().prepare(Pending.Kind.CREATE_SESSION, c, null,
+            Pending p = sequencer.prepare(Pending.Kind.CREATE_SESSION, c, null,
                     new Request.CreateSession(id, timeout, password), id);
             if (p.txn == null) {
-                refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.getMessage());
+                refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.message());
                 return;
             }
-            p.timeoutMs = timeout;
-            p.password = password;
-            core.sequence(p);
+            sequencer.sequence(p);
             return;
         }
         long id = cr.sessionId();
@@ -72,12 +71,26 @@ final class SessionGate {
         attach(c, id, sessions.timeoutOf(id), tree.session(id).password());
     }
 
-    /** The CreateSession txn is applied: the session exists; answer the handshake. */
-    void created(Pending p, long now) {
-        long id = p.header.sessionId();
-        sessions.add(id, p.timeoutMs, p.password, now);
+    /**
+     * A CreateSession or CloseSession txn was applied (on every server that applies the log, whoever sequenced it):
+     * the session table follows. A new session's deadline counts from {@code now}; a closed session is forgotten
+     * with its watches. Its connection, if this server holds one, is closed by {@link #disconnectClosed} once the
+     * txn's reply (if any) is queued.
+     */
+    void applied(Txn txn, long now) {
+        if (txn instanceof Txn.CreateSession cs) {
+            sessions.add(cs.sessionId(), cs.timeoutMs(), cs.password(), now);
+        } else if (txn instanceof Txn.CloseSession cs) {
+            sessions.remove(cs.sessionId());
+            watches.removeSession(cs.sessionId());
+        }
+    }
+
+    /** The CreateSession txn this server sequenced for a handshake is applied: answer the handshake. */
+    void created(Pending p) {
+        Txn.CreateSession cs = (Txn.CreateSession) p.txn;
         if (!p.connection.closed) {
-            attach(p.connection, id, p.timeoutMs, p.password);
+            attach(p.connection, cs.sessionId(), cs.timeoutMs(), cs.password());
         }
     }
 
@@ -110,48 +123,52 @@ final class SessionGate {
     }
 
     /** The client asked to close its session: sequence the CloseSession txn. */
-    Pending close(Connection c, Message.Request r, Core core) {
+    Pending close(Connection c, Message.Request r, Sequencer sequencer) {
         sessions.markClosing(c.sessionId);
-        return core.prep().prepare(Pending.Kind.CLOSE_SESSION, c, r, new Request.CloseSession(c.sessionId),
+        return sequencer.prepare(Pending.Kind.CLOSE_SESSION, c, r, new Request.CloseSession(c.sessionId),
                 c.sessionId);
     }
 
     /** Expires the sessions whose deadline passed. */
-    void expireDue(long now, Core core) {
+    void expireDue(long now, Sequencer sequencer) {
         for (long id : sessions.expired(now)) {
-            expire(id, core, "timed out");
+            expire(id, sequencer, "timed out");
         }
     }
 
     /** Expires a session now (test hook); false if it is unknown or already closing. */
-    boolean expireNow(long id, Core core) {
+    boolean expireNow(long id, Sequencer sequencer) {
         if (!sessions.markClosing(id)) {
             return false;
         }
-        expire(id, core, "expired on request");
+        expire(id, sequencer, "expired on request");
         return true;
     }
 
-    private void expire(long id, Core core, String why) {
+    private void expire(long id, Sequencer sequencer, String why) {
         log.info("session 0x{} {}: closing it", Long.toHexString(id), why);
-        Pending p = core.prep().prepare(Pending.Kind.EXPIRE_SESSION, null, null, new Request.CloseSession(id), id);
+        Pending p = sequencer.prepare(Pending.Kind.EXPIRE_SESSION, null, null, new Request.CloseSession(id), id);
         if (p.txn == null) {
-            log.warn("cannot expire session 0x{}: {}", Long.toHexString(id), p.failure.getMessage());
+            log.warn("cannot expire session 0x{}: {}", Long.toHexString(id), p.failure.message());
             sessions.remove(id);
             return;
         }
-        core.sequence(p);
+        sequencer.sequence(p);
     }
 
-    /** The CloseSession txn is applied: forget the session and close its connection. */
-    void closed(Pending p) {
-        long id = p.header == null ? (p.connection == null ? 0 : p.connection.sessionId) : p.header.sessionId();
-        sessions.remove(id);
-        watches.removeSession(id);
-        Connection c = bySession.remove(id);
+    /** A CloseSession txn was applied and answered: close the session's connection if this server holds it. */
+    void disconnectClosed(long sessionId) {
+        Connection c = bySession.remove(sessionId);
         if (c != null) {
             c.control(Connection.Control.CLOSE);
         }
+    }
+
+    /** A client's close was sequenced without a txn (its prepare failed): forget the session here all the same. */
+    void closedWithoutTxn(long sessionId) {
+        sessions.remove(sessionId);
+        watches.removeSession(sessionId);
+        disconnectClosed(sessionId);
     }
 
     /** A connection went away: its session lives on until it reconnects or expires; its watches go. */

@@ -8,8 +8,7 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
-import dev.zkr.tree.TxnPreparer;
-import dev.zkr.tree.WatchTable;
+import dev.zkr.tree.Zxid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,18 +71,11 @@ public final class ZkServer implements AutoCloseable {
         SessionTable sessions = new SessionTable(new SessionTable.Config(config.serverId(),
                 config.minSessionTimeoutMs(), config.maxSessionTimeoutMs()), now, secret);
         sessions.restore(tree.sessions().values(), now);
-        WatchTable watches = new WatchTable();
-
         this.snapshotter = new Snapshotter(snapshots, txnLog,
                 new Snapshotter.Policy(config.snapshotInterval(), 0, 3), zxid -> tree::writeSnapshot);
-        this.gate = new SessionGate(config, sessions, tree, watches);
-        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes()), lastZxid);
-        ApplyStage apply = new ApplyStage(tree, prep, watches, gate::connectionOf);
-        ReadStage reads = new ReadStage(tree, watches, apply);
-        Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
-        this.core = new Core(config, tree, gate, reads, prep,
-                (quorum, onFailure) -> new LogStage(txnLog, quorum, onFailure), apply, housekeeping);
+        Assembler.Parts parts = Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter);
+        this.gate = parts.gate();
+        this.core = parts.core();
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
@@ -96,8 +88,8 @@ public final class ZkServer implements AutoCloseable {
             txnLog.close();
             throw e;
         }
-        log.info("zkr server {} listening on {} (data dir {}, last zxid 0x{}, {} sessions restored, {} nodes)",
-                config.serverId(), hostPort(), config.dataDir(), Long.toHexString(lastZxid), tree.sessions().size(),
+        log.info("zkr server {} listening on {} (data dir {}, last zxid {}, {} sessions restored, {} nodes)",
+                config.serverId(), hostPort(), config.dataDir(), Zxid.toString(lastZxid), tree.sessions().size(),
                 tree.nodeCount());
     }
 

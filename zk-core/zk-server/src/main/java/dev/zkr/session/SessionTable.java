@@ -15,7 +15,7 @@ import java.util.Map;
  * Session bookkeeping, pure: ids, passwords, negotiated timeouts and deadlines on an injected clock
  * ({@code nowMillis} is passed into every time-dependent method). The table only reports who is due
  * ({@link #expired}); the server decides expiry by sequencing a CloseSession txn and calls {@link #remove} once it
- * is applied. Methods are synchronized (heartbeats arrive on I/O threads, expiry runs on a timer).
+ * is applied. Not thread-safe: the server touches it only inside a round (see zk-core/README.md, Threads).
  *
  * <p>Session ids are unique across restarts as in ZooKeeper: server id in the high byte, then bits of the startup
  * time (passed in), then a counter. Passwords are derived from the session id and a server secret (passed in) with
@@ -88,7 +88,7 @@ public final class SessionTable {
     }
 
     /** A fresh session id (never 0). */
-    public synchronized long nextSessionId() {
+    public long nextSessionId() {
         long id = nextId++;
         if (id == 0) {
             id = nextId++;
@@ -117,7 +117,7 @@ public final class SessionTable {
     }
 
     /** Starts tracking a session; its deadline is {@code nowMillis + timeoutMs}. Replaces an existing entry. */
-    public synchronized void add(long sessionId, int timeoutMs, byte[] password, long nowMillis) {
+    public void add(long sessionId, int timeoutMs, byte[] password, long nowMillis) {
         if (timeoutMs <= 0) {
             throw new IllegalArgumentException("timeout must be > 0");
         }
@@ -128,7 +128,7 @@ public final class SessionTable {
      * Tracks every committed session of a restored tree with a fresh deadline ({@code nowMillis + timeout}), so
      * clients get a full timeout to reconnect after a restart.
      */
-    public synchronized void restore(Collection<SessionInfo> committed, long nowMillis) {
+    public void restore(Collection<SessionInfo> committed, long nowMillis) {
         for (SessionInfo s : committed) {
             sessions.put(s.sessionId(), new Entry(s.sessionId(), s.timeoutMs(), s.password().clone(),
                     nowMillis + s.timeoutMs()));
@@ -139,7 +139,7 @@ public final class SessionTable {
      * Heartbeat or request: pushes the deadline to {@code nowMillis + timeout}. Returns false if the session is
      * unknown or closing (the caller must answer SESSION_EXPIRED).
      */
-    public synchronized boolean touch(long sessionId, long nowMillis) {
+    public boolean touch(long sessionId, long nowMillis) {
         Entry e = sessions.get(sessionId);
         if (e == null || e.closing) {
             return false;
@@ -152,7 +152,7 @@ public final class SessionTable {
      * Sessions whose deadline has passed ({@code deadline <= nowMillis}) and that are not yet closing, sorted by
      * id. They are marked closing, so each is reported once and {@link #touch} rejects them from now on.
      */
-    public synchronized List<Long> expired(long nowMillis) {
+    public List<Long> expired(long nowMillis) {
         List<Long> due = new ArrayList<>();
         for (Entry e : sessions.values()) {
             if (!e.closing && e.deadline <= nowMillis) {
@@ -165,7 +165,7 @@ public final class SessionTable {
     }
 
     /** The earliest deadline among active sessions, or {@code Long.MAX_VALUE} if none (for timer scheduling). */
-    public synchronized long nextDeadline() {
+    public long nextDeadline() {
         long min = Long.MAX_VALUE;
         for (Entry e : sessions.values()) {
             if (!e.closing) {
@@ -176,7 +176,7 @@ public final class SessionTable {
     }
 
     /** Marks a session closing (explicit close requested): no more requests are accepted. False if unknown. */
-    public synchronized boolean markClosing(long sessionId) {
+    public boolean markClosing(long sessionId) {
         Entry e = sessions.get(sessionId);
         if (e == null || e.closing) {
             return false;
@@ -186,36 +186,36 @@ public final class SessionTable {
     }
 
     /** Forgets a session (its CloseSession txn was applied). */
-    public synchronized void remove(long sessionId) {
+    public void remove(long sessionId) {
         sessions.remove(sessionId);
     }
 
     /** True if the session is known and not closing. */
-    public synchronized boolean isActive(long sessionId) {
+    public boolean isActive(long sessionId) {
         Entry e = sessions.get(sessionId);
         return e != null && !e.closing;
     }
 
     /** True if the session is known and the password matches (constant-time compare). */
-    public synchronized boolean checkPassword(long sessionId, byte[] password) {
+    public boolean checkPassword(long sessionId, byte[] password) {
         Entry e = sessions.get(sessionId);
         return e != null && password != null && MessageDigest.isEqual(e.password, password);
     }
 
     /** The negotiated timeout of a session, or -1 if unknown. */
-    public synchronized int timeoutOf(long sessionId) {
+    public int timeoutOf(long sessionId) {
         Entry e = sessions.get(sessionId);
         return e == null ? -1 : e.timeoutMs;
     }
 
     /** The current deadline of a session, or -1 if unknown. */
-    public synchronized long deadlineOf(long sessionId) {
+    public long deadlineOf(long sessionId) {
         Entry e = sessions.get(sessionId);
         return e == null ? -1 : e.deadline;
     }
 
     /** Number of tracked sessions (including closing ones). */
-    public synchronized int size() {
+    public int size() {
         return sessions.size();
     }
 }

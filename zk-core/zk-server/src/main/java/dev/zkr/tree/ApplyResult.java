@@ -34,10 +34,4 @@ public record ApplyResult(ZkException.Code code, String path, List<OpResult> res
         }
         return results.get(0);
     }
-
-    /** The exception for an error result (with per-op results attached for a multi). */
-    public ZkException toException() {
-        ZkException e = ZkException.of(code, path);
-        return results.isEmpty() ? e : e.withMultiResults(results);
-    }
 }

@@ -25,9 +25,10 @@ import java.util.function.Function;
 /**
  * The znode tree with ZooKeeper's {@link Stat} semantics, plus the committed sessions.
  *
- * <p><b>Threads.</b> One thread (the apply thread) calls {@link #apply}; any thread may read
- * ({@link #getData}, {@link #exists}, {@link #getChildren}, ...) and one background thread may write a snapshot
- * concurrently. Each node's data and stat are read atomically.
+ * <p><b>Threads.</b> The server applies and reads inside its rounds, one thread at a time; the one exception is the
+ * snapshot thread, which writes a snapshot while applies continue. That is what the per-node locks are for: each
+ * node's data and stat are read and written atomically, so a fuzzy snapshot sees every node whole (see
+ * zk-core/README.md, Threads).
  *
  * <p><b>Apply.</b> {@link #apply} is deterministic and tolerant of replay: a create of an existing node keeps the
  * node (but still raises the parent's cversion/pzxid if the txn's values are higher), a delete of a missing node
@@ -70,55 +71,18 @@ public final class DataTree {
 
     /** The node's data and stat, read atomically, or null if it does not exist. Do not modify the array. */
     public NodeData getData(String path) {
-        return getData(path, null, 0);
-    }
-
-    /**
-     * As {@link #getData(String)}, and if the node exists, registers a data watch for the session atomically with
-     * the read (under the node's lock), so no change applied after the read can be missed. {@code watches} may be
-     * null (no watch). The server must fire triggers only after {@link #apply} returned (as it naturally does).
-     */
-    public NodeData getData(String path, WatchTable watches, long sessionId) {
-        return readLive(path, n -> {
-            if (watches != null) {
-                watches.addDataWatch(sessionId, path);
-            }
-            return new NodeData(n.data, n.statLocked());
-        });
+        return readLive(path, n -> new NodeData(n.data, n.statLocked()));
     }
 
     /** The node's stat, or null if it does not exist. */
     public Stat exists(String path) {
-        return exists(path, null, 0);
-    }
-
-    /**
-     * As {@link #exists(String)}, registering an exists watch for the session first (whether or not the node
-     * exists), so a create or change applied after the read cannot be missed. {@code watches} may be null.
-     */
-    public Stat exists(String path, WatchTable watches, long sessionId) {
-        if (watches != null) {
-            watches.addExistsWatch(sessionId, path);
-        }
         return readLive(path, Node::statLocked);
     }
 
     /** The child names (unordered) and the node's stat, or null if it does not exist. */
     public Children getChildren(String path) {
-        return getChildren(path, null, 0);
-    }
-
-    /**
-     * As {@link #getChildren(String)}, and if the node exists, registers a child watch for the session atomically
-     * with the read. {@code watches} may be null.
-     */
-    public Children getChildren(String path, WatchTable watches, long sessionId) {
-        return readLive(path, n -> {
-            if (watches != null) {
-                watches.addChildWatch(sessionId, path);
-            }
-            return new Children(n.children == null ? List.of() : n.children.names(), n.statLocked());
-        });
+        return readLive(path, n -> new Children(n.children == null ? List.of() : n.children.names(),
+                n.statLocked()));
     }
 
     /** {@code read} applied to the node under its lock, or null if the node does not exist (or was just deleted). */

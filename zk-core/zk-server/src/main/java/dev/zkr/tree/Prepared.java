@@ -14,29 +14,46 @@ public sealed interface Prepared {
     }
 
     /**
-     * Validation failed; nothing was recorded in the pending overlay (the zxid may be reused).
+     * Validation failed; nothing was recorded in the pending overlay (the zxid may be reused). The server carries
+     * this value (code and text, no exception, no stack trace) to the reply; only the client builds a
+     * {@link ZkException} from the reply's code and message.
      *
      * @param code         the error
      * @param path         the path it concerns (the parent's for a missing parent), or null
+     * @param detail       more text for the message, or null
      * @param multiResults for a multi, one {@link OpResult.ErrorResult} per op (OK before the failing op, its code,
      *                     RUNTIME_INCONSISTENCY after); else empty
      * @param message      what the client is told beyond the code, or null
      */
-    record Failed(ZkException.Code code, String path, List<OpResult> multiResults, String message)
+    record Failed(ZkException.Code code, String path, String detail, List<OpResult> multiResults)
             implements Prepared {
         public Failed {
             multiResults = List.copyOf(multiResults);
         }
 
-        /** A failure with no message beyond its code. */
+        /** A failure without detail text. */
         public Failed(ZkException.Code code, String path, List<OpResult> multiResults) {
-            this(code, path, multiResults, null);
+            this(code, path, null, multiResults);
         }
 
-        /** The exception to answer the client with. */
-        public ZkException toException() {
-            ZkException e = ZkException.of(code, path, message);
-            return multiResults.isEmpty() ? e : e.withMultiResults(multiResults);
+        /** A failure of a single request: no per-op results. */
+        public static Failed of(ZkException.Code code, String path, String detail) {
+            return new Failed(code, path, detail, List.of());
+        }
+
+        /**
+         * The message of the reply: the same text as {@link ZkException#getMessage()} of the exception the client
+         * builds ({@code CODE}, then {@code " for " + path}, then {@code ": " + detail} where present).
+         */
+        public String message() {
+            StringBuilder sb = new StringBuilder(code.name());
+            if (path != null) {
+                sb.append(" for ").append(path);
+            }
+            if (detail != null && !detail.isEmpty()) {
+                sb.append(": ").append(detail);
+            }
+            return sb.toString();
         }
 
         /** The same failure as an {@link Txn.Error}, for servers that sequence failures through the log. */

@@ -18,9 +18,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Compact binary encoding of a {@link TxnHeader} plus {@link Txn}, for the txn log. Layout: zxid, time, sessionId
- * (longs), a one-byte txn tag, then the txn's fields; strings and byte arrays are length-prefixed (int, -1 = null).
- * The codec does no framing or checksumming: that is the log's job.
+ * Compact binary encoding of a {@link TxnHeader} plus {@link Txn}, for the txn log. Layout (format 2): the format
+ * tag {@code 0x82}, zxid, time, sessionId (longs), the client xid (int), a one-byte txn tag, then the txn's fields;
+ * strings and byte arrays are length-prefixed (int, -1 = null). The codec does no framing or checksumming: that is
+ * the log's job.
+ *
+ * <p><b>Versions.</b> Format 1 (logs written before the xid was recorded) has no tag and no xid: zxid, time,
+ * sessionId, then the txn. Its first byte is the high byte of a positive zxid, so its top bit is 0; a leading
+ * byte with the top bit set is therefore always a format tag, and {@link #read} tells the two apart by that bit.
+ * Format-1 payloads decode with {@link TxnHeader#NO_XID}. New payloads are always written in the newest format.
  */
 public final class TxnCodec {
     private static final byte CREATE = 1;
@@ -31,6 +37,9 @@ public final class TxnCodec {
     private static final byte CREATE_SESSION = 6;
     private static final byte CLOSE_SESSION = 7;
     private static final byte ERROR = 8;
+
+    /** The first byte of a format-2 payload (top bit set: a format-1 payload never starts with it). */
+    static final byte FORMAT_2 = (byte) 0x82;
 
     /** Upper bound for any length field, to fail fast on corrupt input instead of allocating huge arrays. */
     private static final int MAX_LENGTH = 64 << 20;
@@ -102,17 +111,35 @@ public final class TxnCodec {
         }
     }
 
-    /** Writes header and txn. */
+    /** Writes header and txn (format 2). */
     public static void write(DataOutput out, TxnHeader header, Txn txn) throws IOException {
+        out.writeByte(FORMAT_2);
         out.writeLong(header.zxid());
         out.writeLong(header.time());
         out.writeLong(header.sessionId());
+        out.writeInt(header.xid());
         writeTxn(out, txn);
     }
 
-    /** Reads one entry; throws {@link IOException} ({@link EOFException} if truncated) on malformed input. */
+    /**
+     * Reads one entry of either format; throws {@link IOException} ({@link EOFException} if truncated) on malformed
+     * input or an unknown format tag.
+     */
     public static Entry read(DataInput in) throws IOException {
-        TxnHeader header = new TxnHeader(in.readLong(), in.readLong(), in.readLong());
+        byte first = in.readByte();
+        TxnHeader header;
+        if (first == FORMAT_2) {
+            header = new TxnHeader(in.readLong(), in.readLong(), in.readLong(), in.readInt());
+        } else if (first >= 0) {
+            // format 1: the byte read is the zxid's high byte
+            long zxid = first;
+            for (int i = 0; i < 7; i++) {
+                zxid = (zxid << 8) | in.readUnsignedByte();
+            }
+            header = new TxnHeader(zxid, in.readLong(), in.readLong(), TxnHeader.NO_XID);
+        } else {
+            throw new IOException("unknown txn payload format 0x" + Integer.toHexString(first & 0xFF));
+        }
         return new Entry(header, readTxn(in, true));
     }
 

@@ -19,8 +19,8 @@ import java.util.TreeSet;
  * under their zxid so later requests see them (e.g. consecutive sequential creates get increasing numbers before
  * any is applied); {@link #applied(long)} releases them once the tree has applied that zxid.
  *
- * <p>Zxids passed to {@link #prepare} must increase. Both methods are synchronized, so the apply thread may call
- * {@link #applied(long)} (after {@code tree.apply} returned) while another thread prepares.
+ * <p>Zxids passed to {@link #prepare} must increase. Not thread-safe: the server prepares and releases inside a
+ * round, on one thread at a time (see zk-core/README.md, Threads).
  */
 public final class TxnPreparer {
     /** Default maximum node data size: 1 MiB. */
@@ -66,7 +66,7 @@ public final class TxnPreparer {
      * Validates the request issued by {@code sessionId} and builds its txn, to be logged and applied under
      * {@code zxid}. On failure nothing is recorded.
      */
-    public synchronized Prepared prepare(Request request, long sessionId, long zxid) {
+    public Prepared prepare(Request request, long sessionId, long zxid) {
         Scratch scratch = new Scratch();
         if (request instanceof Request.Multi multi) {
             List<Txn> txns = new ArrayList<>(multi.ops().size());
@@ -84,7 +84,7 @@ public final class TxnPreparer {
                         Code c = j < i ? Code.OK : j == i ? f.code : Code.RUNTIME_INCONSISTENCY;
                         results.add(new OpResult.ErrorResult(c));
                     }
-                    return new Prepared.Failed(f.code, f.path, results, f.getMessage());
+                    return new Prepared.Failed(f.code, f.path, f.getMessage(), results);
                 }
             }
             Txn.Multi txn = new Txn.Multi(txns);
@@ -95,7 +95,7 @@ public final class TxnPreparer {
                 for (int j = 0; j < txns.size(); j++) {
                     results.add(new OpResult.ErrorResult(j == 0 ? f.code : Code.RUNTIME_INCONSISTENCY));
                 }
-                return new Prepared.Failed(f.code, f.path, results, f.getMessage());
+                return new Prepared.Failed(f.code, f.path, f.getMessage(), results);
             }
             scratch.commit(zxid);
             return new Prepared.Ok(txn);
@@ -106,7 +106,7 @@ public final class TxnPreparer {
             scratch.commit(zxid);
             return new Prepared.Ok(txn);
         } catch (Failure f) {
-            return new Prepared.Failed(f.code, f.path, List.of(), f.getMessage());
+            return new Prepared.Failed(f.code, f.path, f.getMessage(), List.of());
         }
     }
 
@@ -119,13 +119,13 @@ public final class TxnPreparer {
     }
 
     /** The tree has applied every txn up to {@code zxid}: release their pending changes. */
-    public synchronized void applied(long zxid) {
+    public void applied(long zxid) {
         pending.applied(zxid);
         ephemeralCounts.applied(zxid);
     }
 
     /** Number of paths with pending (prepared, unapplied) changes. */
-    public synchronized int pendingCount() {
+    public int pendingCount() {
         return pending.size();
     }
 

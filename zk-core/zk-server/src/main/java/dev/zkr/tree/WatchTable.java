@@ -24,8 +24,8 @@ import java.util.Set;
  *   <li>one-shot watches are removed when they fire, persistent ones stay (also across deletes);</li>
  *   <li>a session receives each event at most once even if several of its watches match.</li>
  * </ul>
- * Methods are thread-safe (register from read threads, trigger from the apply thread). Prefer registering through
- * {@link DataTree#getData(String, WatchTable, long)} and its siblings, which register atomically with the read.
+ * Not thread-safe: the server registers, triggers and removes watches inside a round, on one thread at a time, so
+ * no change can be applied between a read and the watch it registers (see zk-core/README.md, Threads).
  */
 public final class WatchTable {
     private static final int DATA = 1;
@@ -39,26 +39,26 @@ public final class WatchTable {
     private final Map<String, Set<Long>> recursive = new HashMap<>();
     /** Reverse index: session to path to bitmask of watch kinds. */
     private final Map<Long, Map<String, Integer>> bySession = new HashMap<>();
-    /** The sessions one trigger fires for, reused across triggers (guarded by this). */
+    /** The sessions one trigger fires for, reused across triggers. */
     private final Set<Long> scratch = new LinkedHashSet<>();
 
     /** One-shot data watch (getData): fires on data change and delete. */
-    public synchronized void addDataWatch(long sessionId, String path) {
+    public void addDataWatch(long sessionId, String path) {
         add(data, DATA, sessionId, path);
     }
 
     /** One-shot exists watch: fires on create, data change and delete (same table as data watches). */
-    public synchronized void addExistsWatch(long sessionId, String path) {
+    public void addExistsWatch(long sessionId, String path) {
         add(data, DATA, sessionId, path);
     }
 
     /** One-shot child watch (getChildren): fires on child create/delete and on delete of the node. */
-    public synchronized void addChildWatch(long sessionId, String path) {
+    public void addChildWatch(long sessionId, String path) {
         add(child, CHILD, sessionId, path);
     }
 
     /** Persistent or persistent-recursive watch ({@code addWatch}); stays until removed. */
-    public synchronized void addPersistentWatch(long sessionId, String path, AddWatchMode mode) {
+    public void addPersistentWatch(long sessionId, String path, AddWatchMode mode) {
         if (mode == AddWatchMode.PERSISTENT_RECURSIVE) {
             add(recursive, RECURSIVE, sessionId, path);
         } else {
@@ -67,7 +67,7 @@ public final class WatchTable {
     }
 
     /** Fires the triggers of one applied txn, in order; returns the deliveries in firing order. */
-    public synchronized List<WatchDelivery> trigger(List<WatchTrigger> triggers) {
+    public List<WatchDelivery> trigger(List<WatchTrigger> triggers) {
         List<WatchDelivery> out = null;
         Set<Long> sessions = scratch;
         for (WatchTrigger t : triggers) {
@@ -110,7 +110,7 @@ public final class WatchTable {
      * Removes the session's watches of this type on the path (DATA: data and exists watches; CHILDREN: child
      * watches; PERSISTENT: persistent and recursive watches; ANY: all). Returns whether anything was removed.
      */
-    public synchronized boolean remove(long sessionId, String path, WatcherType type) {
+    public boolean remove(long sessionId, String path, WatcherType type) {
         boolean removed = false;
         if (type == WatcherType.DATA || type == WatcherType.ANY) {
             removed |= removeOne(data, DATA, sessionId, path);
@@ -126,7 +126,7 @@ public final class WatchTable {
     }
 
     /** Drops every watch of a session (closed or expired). */
-    public synchronized void removeSession(long sessionId) {
+    public void removeSession(long sessionId) {
         Map<String, Integer> paths = bySession.remove(sessionId);
         if (paths == null) {
             return;
@@ -152,8 +152,8 @@ public final class WatchTable {
      * the events it missed since {@code lastZxid}: a data watch on a missing node gets NODE_DELETED, on a node with
      * mzxid &gt; lastZxid NODE_DATA_CHANGED; an exists watch on an existing node gets NODE_CREATED; a child watch on
      * a missing node gets NODE_DELETED, on a node with pzxid &gt; lastZxid NODE_CHILDREN_CHANGED. Watches that fire
-     * are not registered (one-shot); the others are, and persistent ones always are. Call it on the apply thread
-     * (or with applies paused) so no event falls between the check and the registration.
+     * are not registered (one-shot); the others are, and persistent ones always are. Call it between applies (inside a
+     * round) so no event falls between the check and the registration.
      */
     public List<WatchDelivery> setWatches(long sessionId, long lastZxid, DataTree tree,
                                           Collection<String> dataWatches,
@@ -161,8 +161,6 @@ public final class WatchTable {
                                           Collection<String> childWatches,
                                           Collection<String> persistentWatches,
                                           Collection<String> recursiveWatches) {
-        // read the tree first, then register under this table's lock: never hold this lock while taking a node's
-        // lock (DataTree's watching reads take them in the other order)
         List<WatchDelivery> missed = new ArrayList<>();
         List<String> keepData = new ArrayList<>();
         List<String> keepChild = new ArrayList<>();
@@ -195,17 +193,15 @@ public final class WatchTable {
                 keepChild.add(path);
             }
         }
-        synchronized (this) {
-            keepData.forEach(path -> add(data, DATA, sessionId, path));
-            keepChild.forEach(path -> add(child, CHILD, sessionId, path));
-            persistentWatches.forEach(path -> add(persistent, PERSISTENT, sessionId, path));
-            recursiveWatches.forEach(path -> add(recursive, RECURSIVE, sessionId, path));
-        }
+        keepData.forEach(path -> add(data, DATA, sessionId, path));
+        keepChild.forEach(path -> add(child, CHILD, sessionId, path));
+        persistentWatches.forEach(path -> add(persistent, PERSISTENT, sessionId, path));
+        recursiveWatches.forEach(path -> add(recursive, RECURSIVE, sessionId, path));
         return missed;
     }
 
     /** Total number of (session, path, kind) watches. */
-    public synchronized int size() {
+    public int size() {
         int n = 0;
         for (Map<String, Integer> m : bySession.values()) {
             for (int kinds : m.values()) {

@@ -37,7 +37,7 @@ class DataTreeTest {
     @Test
     void createSetsStatAndParentCversionPzxid() {
         DataTree tree = new DataTree();
-        ApplyResult r = tree.apply(new TxnHeader(5, 100, 1), new Txn.CreateNode("/a", "hi".getBytes(), 0, false, 1));
+        ApplyResult r = tree.apply(new TxnHeader(5, 100, 1, 0), new Txn.CreateNode("/a", "hi".getBytes(), 0, false, 1));
         Stat a = tree.exists("/a");
         assertEquals(new Stat(5, 5, 5, 100, 100, 0, 0, 0, 0, 2, 0), a);
         assertEquals(a, ((dev.zkr.client.OpResult.CreateResult) r.single()).stat());
@@ -115,14 +115,14 @@ class DataTreeTest {
     void manyChildrenAddRemove() {
         DataTree tree = new DataTree();
         long z = 0;
-        tree.apply(new TxnHeader(++z, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(++z, 0, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
         Set<String> expected = new HashSet<>();
         for (int i = 0; i < 2000; i++) {
-            tree.apply(new TxnHeader(++z, 0, 0), new Txn.CreateNode("/p/c" + i, new byte[0], 0, false, i + 1));
+            tree.apply(new TxnHeader(++z, 0, 0, 0), new Txn.CreateNode("/p/c" + i, new byte[0], 0, false, i + 1));
             expected.add("c" + i);
         }
         for (int i = 0; i < 2000; i += 3) {
-            tree.apply(new TxnHeader(++z, 0, 0), new Txn.DeleteNode("/p/c" + i));
+            tree.apply(new TxnHeader(++z, 0, 0, 0), new Txn.DeleteNode("/p/c" + i));
             expected.remove("c" + i);
         }
         assertEquals(expected, new HashSet<>(tree.getChildren("/p").names()));
@@ -133,15 +133,15 @@ class DataTreeTest {
     @Test
     void replayIsTolerant() {
         DataTree tree = new DataTree();
-        TxnHeader h1 = new TxnHeader(1, 10, 0);
+        TxnHeader h1 = new TxnHeader(1, 10, 0, 0);
         Txn.CreateNode c = new Txn.CreateNode("/a", new byte[] {1}, 0, false, 1);
         tree.apply(h1, c);
         String once = tree.canonicalDump();
         tree.apply(h1, c);
         assertEquals(once, tree.canonicalDump());
-        tree.apply(new TxnHeader(2, 20, 0), new Txn.DeleteNode("/a"));
-        tree.apply(new TxnHeader(2, 20, 0), new Txn.DeleteNode("/a"));
-        tree.apply(new TxnHeader(3, 30, 0), new Txn.SetData("/a", new byte[0], 1));
+        tree.apply(new TxnHeader(2, 20, 0, 0), new Txn.DeleteNode("/a"));
+        tree.apply(new TxnHeader(2, 20, 0, 0), new Txn.DeleteNode("/a"));
+        tree.apply(new TxnHeader(3, 30, 0, 0), new Txn.SetData("/a", new byte[0], 1));
         assertNull(tree.exists("/a"));
         assertEquals(2, tree.exists("/").pzxid());
         tree.checkInvariants();
@@ -151,21 +151,21 @@ class DataTreeTest {
     void replayedDeleteOfMissingNodeStillSetsParentPzxid() {
         // fuzzy snapshot: the parent was written before the child was deleted, the child not at all
         DataTree tree = new DataTree();
-        tree.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
-        tree.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
-        tree.apply(new TxnHeader(3, 30, 0), new Txn.DeleteNode("/p/x"));
+        tree.apply(new TxnHeader(1, 10, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(2, 20, 0, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(3, 30, 0, 0), new Txn.DeleteNode("/p/x"));
         String expected = tree.canonicalDump();
         DataTree fuzzy = new DataTree();
-        fuzzy.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
-        fuzzy.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
-        fuzzy.apply(new TxnHeader(3, 30, 0), new Txn.DeleteNode("/p/x"));
+        fuzzy.apply(new TxnHeader(1, 10, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        fuzzy.apply(new TxnHeader(2, 20, 0, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        fuzzy.apply(new TxnHeader(3, 30, 0, 0), new Txn.DeleteNode("/p/x"));
         // now the same tree but with /p's pzxid from before the delete and /p/x already gone
         DataTree stale = new DataTree();
-        stale.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
-        stale.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
-        stale.apply(new TxnHeader(2, 20, 0), new Txn.DeleteNode("/p/x")); // removes /p/x, pzxid stays 2
+        stale.apply(new TxnHeader(1, 10, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0, 0), new Txn.DeleteNode("/p/x")); // removes /p/x, pzxid stays 2
         assertEquals(2, stale.exists("/p").pzxid());
-        stale.apply(new TxnHeader(3, 30, 0), new Txn.DeleteNode("/p/x")); // replay: node missing
+        stale.apply(new TxnHeader(3, 30, 0, 0), new Txn.DeleteNode("/p/x")); // replay: node missing
         assertEquals(3, stale.exists("/p").pzxid());
         assertEquals(expected, stale.canonicalDump());
         assertEquals(expected, fuzzy.canonicalDump());
@@ -174,20 +174,20 @@ class DataTreeTest {
     @Test
     void replayedCreateOfExistingNodeRaisesParentCversion() {
         DataTree tree = new DataTree();
-        tree.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
-        tree.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(1, 10, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        tree.apply(new TxnHeader(2, 20, 0, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
         DataTree stale = new DataTree();
-        stale.apply(new TxnHeader(1, 10, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
-        stale.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 0)); // stale parent
+        stale.apply(new TxnHeader(1, 10, 0, 0), new Txn.CreateNode("/p", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 0)); // stale parent
         assertEquals(-1, stale.exists("/p").cversion()); // 0 creations counted (stale), 1 child: 2 * 0 - 1
-        stale.apply(new TxnHeader(2, 20, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
+        stale.apply(new TxnHeader(2, 20, 0, 0), new Txn.CreateNode("/p/x", new byte[0], 0, false, 1));
         assertEquals(tree.canonicalDump(), stale.canonicalDump());
     }
 
     @Test
     void deletingRootIsRejected() {
         DataTree tree = new DataTree();
-        assertThrows(IllegalArgumentException.class, () -> tree.apply(new TxnHeader(1, 0, 0), new Txn.DeleteNode("/")));
+        assertThrows(IllegalArgumentException.class, () -> tree.apply(new TxnHeader(1, 0, 0, 0), new Txn.DeleteNode("/")));
     }
 
     @Test

@@ -50,7 +50,7 @@ final class Driver {
         NaiveModel.Outcome expected = model == null ? null : model.run(request, session);
         if (p instanceof Prepared.Ok ok) {
             zxid++;
-            TxnCodec.Entry e = new TxnCodec.Entry(new TxnHeader(zxid, zxid * 10, session), ok.txn());
+            TxnCodec.Entry e = new TxnCodec.Entry(new TxnHeader(zxid, zxid * 10, session, 0), ok.txn());
             queue.add(e);
             log.add(e);
             if (expected != null) {

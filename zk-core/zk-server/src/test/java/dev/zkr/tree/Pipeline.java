@@ -33,9 +33,9 @@ final class Pipeline {
     ApplyResult submit(long session, Request request) {
         Prepared p = preparer.prepare(request, session, zxid + 1);
         if (p instanceof Prepared.Failed f) {
-            throw f.toException();
+            throw exception(f);
         }
-        TxnHeader h = new TxnHeader(++zxid, time += 7, session);
+        TxnHeader h = new TxnHeader(++zxid, time += 7, session, 0);
         Txn txn = ((Prepared.Ok) p).txn();
         log.add(new TxnCodec.Entry(h, txn));
         ApplyResult r = tree.apply(h, txn);
@@ -48,9 +48,9 @@ final class Pipeline {
     TxnCodec.Entry prepareOnly(long session, Request request) {
         Prepared p = preparer.prepare(request, session, zxid + 1);
         if (p instanceof Prepared.Failed f) {
-            throw f.toException();
+            throw exception(f);
         }
-        TxnCodec.Entry e = new TxnCodec.Entry(new TxnHeader(++zxid, time += 7, session), ((Prepared.Ok) p).txn());
+        TxnCodec.Entry e = new TxnCodec.Entry(new TxnHeader(++zxid, time += 7, session, 0), ((Prepared.Ok) p).txn());
         log.add(e);
         return e;
     }
@@ -90,6 +90,12 @@ final class Pipeline {
 
     void closeSession(long id) {
         submit(id, new Request.CloseSession(id));
+    }
+
+    /** The exception a client builds from a failure reply. */
+    static ZkException exception(Prepared.Failed f) {
+        ZkException e = ZkException.of(f.code(), f.path());
+        return f.multiResults().isEmpty() ? e : e.withMultiResults(f.multiResults());
     }
 
     static ZkException.Code codeOf(Runnable r) {

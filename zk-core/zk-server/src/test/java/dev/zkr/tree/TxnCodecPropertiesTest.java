@@ -10,6 +10,8 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -40,7 +42,7 @@ class TxnCodecPropertiesTest {
     @Property
     void corruptedInputDecodesOrFailsWithIllegalArgument(@ForAll("txns") Txn txn, @ForAll int position,
                                                           @ForAll byte value) {
-        byte[] bytes = TxnCodec.encode(new TxnHeader(1, 2, 3), txn);
+        byte[] bytes = TxnCodec.encode(new TxnHeader(1, 2, 3, 0), txn);
         bytes[Math.floorMod(position, bytes.length)] = value;
         try {
             TxnCodec.decode(bytes);
@@ -50,15 +52,47 @@ class TxnCodecPropertiesTest {
     }
 
     @Test
+    void format1PayloadsOfOldLogsStillDecode() throws IOException {
+        // the bytes today's format replaced, written field by field: zxid, time, sessionId, then the txn
+        byte[] create = LegacyPayloads.create(7, 1_000, 0x42, "/old", "v".getBytes(StandardCharsets.UTF_8), 3);
+        TxnCodec.Entry e = TxnCodec.decode(create);
+        assertEquals(new TxnHeader(7, 1_000, 0x42, TxnHeader.NO_XID), e.header());
+        assertEquals(new Txn.CreateNode("/old", "v".getBytes(StandardCharsets.UTF_8), 0, false, 3), e.txn());
+
+        byte[] set = LegacyPayloads.setData(0x00FF_FFFF_FFFF_FFFFL, 2_000, 0x42, "/old", new byte[] {9}, 1);
+        e = TxnCodec.decode(set);
+        assertEquals(new TxnHeader(0x00FF_FFFF_FFFF_FFFFL, 2_000, 0x42, TxnHeader.NO_XID), e.header());
+        assertEquals(new Txn.SetData("/old", new byte[] {9}, 1), e.txn());
+
+        byte[] session = LegacyPayloads.createSession(8, 3_000, 0x43, 5_000, new byte[] {1, 2});
+        assertEquals(new Txn.CreateSession(0x43, 5_000, new byte[] {1, 2}), TxnCodec.decode(session).txn());
+    }
+
+    @Test
+    void newPayloadsStartWithTheFormatTagAndCarryTheXid() {
+        byte[] bytes = TxnCodec.encode(new TxnHeader(5, 6, 7, 8), new Txn.DeleteNode("/a"));
+        assertEquals((byte) 0x82, bytes[0]);
+        assertEquals(8, TxnCodec.decode(bytes).header().xid());
+    }
+
+    @Test
+    void unknownFormatTagIsRejected() {
+        byte[] bytes = TxnCodec.encode(new TxnHeader(1, 2, 3, 4), new Txn.DeleteNode("/a"));
+        bytes[0] = (byte) 0x83;
+        assertThrows(IllegalArgumentException.class, () -> TxnCodec.decode(bytes));
+    }
+
+    @Test
     void trailingBytesAreRejected() {
-        byte[] bytes = TxnCodec.encode(new TxnHeader(1, 2, 3), new Txn.DeleteNode("/a"));
+        byte[] bytes = TxnCodec.encode(new TxnHeader(1, 2, 3, 0), new Txn.DeleteNode("/a"));
         byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
         assertThrows(IllegalArgumentException.class, () -> TxnCodec.decode(longer));
     }
 
     @Provide
     Arbitrary<TxnHeader> headers() {
-        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.longs()).as(TxnHeader::new);
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.longs(), Arbitraries.integers())
+                .as(TxnHeader::new);
     }
 
     static Arbitrary<String> paths() {
@@ -96,7 +130,7 @@ class TxnCodecPropertiesTest {
     void errorCodesSurviveByIntValue() {
         for (ZkException.Code c : ZkException.Code.values()) {
             Txn t = new Txn.Error(c, null, List.of(c));
-            assertEquals(t, TxnCodec.decode(TxnCodec.encode(new TxnHeader(0, 0, 0), t)).txn());
+            assertEquals(t, TxnCodec.decode(TxnCodec.encode(new TxnHeader(0, 0, 0, 0), t)).txn());
         }
     }
 
@@ -123,7 +157,7 @@ class TxnCodecPropertiesTest {
         p.openSession(4);
         p.create(4, "/a", "", dev.zkr.client.CreateMode.EPHEMERAL);
         p.create(4, "/b", "", dev.zkr.client.CreateMode.EPHEMERAL);
-        p.tree.apply(new TxnHeader(p.zxid + 1, 2_000, 4), legacy.txn());
+        p.tree.apply(new TxnHeader(p.zxid + 1, 2_000, 4, TxnHeader.NO_XID), legacy.txn());
         assertEquals(null, p.tree.exists("/a"));
         assertEquals(null, p.tree.exists("/b"));
         assertEquals(null, p.tree.session(4));
@@ -133,7 +167,7 @@ class TxnCodecPropertiesTest {
     void closeSessionEncodesToTheSameFewBytesHoweverManyEphemerals() {
         Pipeline p = new Pipeline();
         p.openSession(4);
-        int emptySize = TxnCodec.encode(new TxnHeader(1, 1, 4), new Txn.CloseSession(4)).length;
+        int emptySize = TxnCodec.encode(new TxnHeader(1, 1, 4, TxnHeader.NO_XID), new Txn.CloseSession(4)).length;
         for (int i = 0; i < 200; i++) {
             p.create(4, "/" + "e".repeat(500) + i, "", dev.zkr.client.CreateMode.EPHEMERAL);
         }

@@ -212,10 +212,18 @@ class TxnPreparerTest {
     void failedCanBeSequencedAsErrorTxn() {
         Prepared f = p.preparer.prepare(Request.multi(List.of(Op.check("/nope", -1))), 1, 1);
         Txn.Error err = ((Prepared.Failed) f).toTxn();
-        ApplyResult r = p.tree.apply(new TxnHeader(1, 0, 1), err);
+        ApplyResult r = p.tree.apply(new TxnHeader(1, 0, 1, 0), err);
         assertEquals(Code.NO_NODE, r.code());
         assertEquals(List.of(new OpResult.ErrorResult(Code.NO_NODE)), r.results());
-        assertEquals(Code.NO_NODE, r.toException().code());
+    }
+
+    @Test
+    void failureMessageIsTheTextOfTheExceptionTheClientBuilds() {
+        for (Prepared.Failed f : List.of(Prepared.Failed.of(Code.NO_NODE, "/a/b", null),
+                Prepared.Failed.of(Code.SESSION_EXPIRED, null, "session is closed or expired"),
+                Prepared.Failed.of(Code.BAD_ARGUMENTS, "/x", ""), Prepared.Failed.of(Code.INVALID_PATH, null, null))) {
+            assertEquals(ZkException.of(f.code(), f.path(), f.detail()).getMessage(), f.message());
+        }
     }
 
     @Test

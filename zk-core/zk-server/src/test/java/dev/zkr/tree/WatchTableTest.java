@@ -182,23 +182,4 @@ class WatchTableTest {
         p.closeSession(5);
         assertEquals(List.of(d(6, Type.NODE_DELETED, "/l/e"), d(6, Type.NODE_CHILDREN_CHANGED, "/l")), drain());
     }
-
-    @Test
-    void watchingReadsRegisterAtomically() {
-        assertEquals(null, p.tree.getData("/a", w, 1));
-        assertEquals(null, p.tree.getChildren("/a", w, 1));
-        assertEquals(0, w.size(), "getData/getChildren on a missing node set no watch");
-        assertEquals(null, p.tree.exists("/a", w, 2));
-        assertEquals(1, w.size(), "exists on a missing node sets a watch");
-        p.create("/a");
-        assertEquals(List.of(d(2, Type.NODE_CREATED, "/a")), drain());
-        assertEquals(0, p.tree.getData("/a", w, 1).stat().version());
-        assertEquals(List.of(), p.tree.getChildren("/a", w, 3).names());
-        assertEquals(0, p.tree.exists("/a", w, 4).version());
-        p.create("/a/k");
-        assertEquals(List.of(d(3, Type.NODE_CHILDREN_CHANGED, "/a")), drain());
-        p.setData("/a", "v", -1);
-        assertEquals(List.of(d(1, Type.NODE_DATA_CHANGED, "/a"), d(4, Type.NODE_DATA_CHANGED, "/a")), drain());
-        assertEquals(0, w.size());
-    }
 }
