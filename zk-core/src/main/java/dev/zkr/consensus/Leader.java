@@ -155,6 +155,8 @@ final class Leader extends RoleState {
         p.mode = Progress.Mode.REPLICATE;
         p.syncId = fi.syncId();
         p.lastSent = prev;
+        p.syncPoint = prev;
+        p.syncPointAcked = false;
         if (r.commit > at) {
             r.send(from, new Commit(epoch, r.commit));
         }
@@ -166,10 +168,12 @@ final class Leader extends RoleState {
                     + Zxid.str(r.lastAppended));
         }
         Progress p = progress.get(from);
-        long newLeader = Zxid.of(epoch, 0);
-        if (r.mutations.nonCumulativeAcks && p.match < newLeader && a.zxid() > newLeader) {
-            r.becomeFollower(-1); // ZooKeeper 3.9's "ack of a proposal before the ack of NEWLEADER" shutdown
-            return;
+        if (r.mutations.nonCumulativeAcks && p.mode == Progress.Mode.REPLICATE) {
+            if (!p.syncPointAcked && a.zxid() > p.syncPoint) {
+                r.becomeFollower(-1); // ZooKeeper 3.9's "ack of a proposal before the ack of NEWLEADER" shutdown
+                return;
+            }
+            p.syncPointAcked |= a.zxid() >= p.syncPoint;
         }
         p.match = Math.max(p.match, a.zxid());
         maybeCommit();

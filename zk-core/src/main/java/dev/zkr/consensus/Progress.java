@@ -11,6 +11,9 @@ final class Progress {
     long lastSent = Zxid.NONE;
     /** The highest zxid it acked in this epoch (cumulative: everything up to it is durable there). */
     long match;
+    /** Where this sync's stream ended (ZooKeeper's NEWLEADER point); used only by a test mutation. */
+    long syncPoint;
+    boolean syncPointAcked;
 
     @Override
     public String toString() {

@@ -616,6 +616,56 @@ final class Sim {
         }
     }
 
+    // ---------------------------------------------------------------- script helpers
+
+    /** Node {@code at} sees its connection to {@code peer} close (the peer may not notice: one-sided reset). */
+    void signalPeerDown(int at, int peer) {
+        line("n" + at + " sees n" + peer + " down");
+        guard(nodes[at], () -> nodes[at].replica.peerDown(peer));
+        drive();
+    }
+
+    void campaign(int id) {
+        current = "campaign";
+        guard(nodes[id], () -> nodes[id].replica.campaign());
+        drive();
+    }
+
+    /** Snapshot at {@code zxid} on node {@code id}'s disk and purge the log up to it (tiny retention). */
+    void snapshot(int id, long zxid) {
+        nodes[id].disk.snapshotAndPurge(zxid);
+        line("n" + id + " snapshot+purge " + Zxid.str(zxid));
+    }
+
+    Replica replica(int id) {
+        return nodes[id].replica;
+    }
+
+    List<Entry> log(int id) {
+        return List.copyOf(nodes[id].disk.volatileImage().entries);
+    }
+
+    /** Whether node {@code id}'s log or snapshot holds a record with this payload. */
+    boolean holds(int id, String payload) {
+        byte[] b = payload.getBytes(StandardCharsets.UTF_8);
+        return nodes[id].disk.volatileImage().entries.stream().anyMatch(e -> Arrays.equals(e.payload(), b))
+                || committed.values().stream().anyMatch(e -> Arrays.equals(e.payload(), b)
+                        && e.zxid() <= nodes[id].disk.snapshotZxid());
+    }
+
+    boolean isCommitted(String payload) {
+        byte[] b = payload.getBytes(StandardCharsets.UTF_8);
+        return committed.values().stream().anyMatch(e -> Arrays.equals(e.payload(), b));
+    }
+
+    long applied(int id) {
+        return nodes[id].applied;
+    }
+
+    RoleInfo role(int id) {
+        return nodes[id].up ? nodes[id].replica.roleInfo() : null;
+    }
+
     // ---------------------------------------------------------------- clients and housekeeping
 
     /** The in-service leader with the highest epoch, or -1. */
@@ -774,6 +824,10 @@ final class Sim {
             throw fail("liveness: no in-service leader after the faults ended");
         }
         long epoch = nodes[l].role.epoch();
+        // a follower's crash and restart must not cost the leader its leadership (ZOOKEEPER-4685 class)
+        int follower = (l + 1 + random.nextInt(nodes.length - 1)) % nodes.length;
+        crash(follower);
+        schedule(TICK + random.nextInt(5 * TICK), () -> restart(follower));
         run(window);
         if (leader() != l || nodes[l].role.epoch() != epoch) {
             throw fail("liveness: leadership changed in a quiet window (n" + l + " epoch " + epoch + ")");
