@@ -267,7 +267,8 @@ public final class Replica {
         boolean better = ranksAbove(from, pv.lastZxid());
         boolean grant = pv.epoch() > acceptedEpoch && !hasLiveLeader() && better;
         send(from, new PreVoteAck(acceptedEpoch, pv.epoch(), grant));
-        if (!grant && !better && pv.epoch() > acceptedEpoch && !hasLiveLeader() && state instanceof Follower) {
+        if (!grant && !better && pv.epoch() > acceptedEpoch && !hasLiveLeader() && state instanceof Follower
+                && installing == Zxid.NONE) {
             becomeCandidate(); // a better voter campaigns at once (what FLE does by re-broadcasting its vote)
         }
     }
