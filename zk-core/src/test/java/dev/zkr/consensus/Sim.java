@@ -54,6 +54,14 @@ final class Sim {
         long reads;
         long readsAnswered;
         long faults;
+        // how often each §4 shape occurred
+        long leaderCrashedWithUncommitted;
+        long leaderSteppedDown;
+        long leaderNeverInService;
+        long ackSkippedEpochRecord;
+        long resyncs;
+        long uncommittedTailAtRestart;
+        long readsRefused;
 
         void add(Stats o) {
             events += o.events;
@@ -69,6 +77,13 @@ final class Sim {
             reads += o.reads;
             readsAnswered += o.readsAnswered;
             faults += o.faults;
+            leaderCrashedWithUncommitted += o.leaderCrashedWithUncommitted;
+            leaderSteppedDown += o.leaderSteppedDown;
+            leaderNeverInService += o.leaderNeverInService;
+            ackSkippedEpochRecord += o.ackSkippedEpochRecord;
+            resyncs += o.resyncs;
+            uncommittedTailAtRestart += o.uncommittedTailAtRestart;
+            readsRefused += o.readsRefused;
         }
 
         @Override
@@ -76,7 +91,12 @@ final class Sim {
             return "events=" + events + " elections=" + elections + " DIFF=" + diff + " TRUNC=" + trunc + " SNAP="
                     + snap + " crashes=" + crashes + " crashesInSync=" + crashesInSync + " torn=" + torn
                     + " faults=" + faults + " proposed=" + proposed + " acknowledged=" + acknowledged
-                    + " indeterminate=" + (proposed - acknowledged) + " reads=" + reads + "/" + readsAnswered;
+                    + " indeterminate=" + (proposed - acknowledged) + " reads=" + reads + "/" + readsAnswered
+                    + " | shapes: leaderDiesBeforeCommit=" + leaderCrashedWithUncommitted
+                    + " oldLeaderStepsDown=" + leaderSteppedDown + " leaderNeverInService(two elections)="
+                    + leaderNeverInService + " ackBeyondEpochRecord(4685)=" + ackSkippedEpochRecord
+                    + " resyncs(4925)=" + resyncs + " uncommittedTailAtRestart(1154)=" + uncommittedTailAtRestart
+                    + " readsRefused(1675)=" + readsRefused;
         }
     }
 
@@ -94,6 +114,10 @@ final class Sim {
         final List<Long> heldFsyncs = new ArrayList<>();
         RoleInfo role;
         long lastSyncAt = -1_000_000;
+        long lastAck;
+        long ackEpoch;
+        long infoEpoch = -1;
+        boolean wasInService;
 
         Node(int id) {
             this.id = id;
@@ -283,8 +307,22 @@ final class Sim {
             scheduleFsync(n, n.disk.append(rd.append()));
         }
         for (Envelope e : rd.messages()) {
-            if (e.message() instanceof Ack a && !n.disk.durableImage().covers(a.zxid())) {
-                throw fail("n" + n.id + " acks " + Zxid.str(a.zxid()) + " which its disk has not made durable");
+            if (e.message() instanceof Ack a) {
+                if (!n.disk.durableImage().covers(a.zxid())) {
+                    throw fail("n" + n.id + " acks " + Zxid.str(a.zxid()) + " which its disk has not made durable");
+                }
+                long epochRecord = Zxid.of(a.epoch(), 0);
+                if (n.ackEpoch == a.epoch() && n.lastAck < epochRecord && a.zxid() > epochRecord) {
+                    stats.ackSkippedEpochRecord++;
+                }
+                n.ackEpoch = a.epoch();
+                n.lastAck = a.zxid();
+            }
+            if (e.message() instanceof Message.FollowerInfo fi) {
+                if (n.infoEpoch == fi.epoch()) {
+                    stats.resyncs++;
+                }
+                n.infoEpoch = fi.epoch();
             }
             if (e.message() instanceof SyncStart s) {
                 switch (s.mode()) {
@@ -300,7 +338,15 @@ final class Sim {
         if (role.role() == Role.LEADER && (n.role == null || n.role.role() != Role.LEADER
                 || n.role.epoch() != role.epoch())) {
             becameLeader(n, role.epoch());
+            n.wasInService = false;
         }
+        if (n.role != null && n.role.role() == Role.LEADER && role.role() != Role.LEADER) {
+            leadershipEnded(n);
+            if (role.epoch() == n.role.epoch()) {
+                stats.leaderSteppedDown++;
+            }
+        }
+        n.wasInService |= role.inService();
         n.role = role;
         if (rd.commit() > n.applied) {
             if (role.role() == Role.LEADER) {
@@ -314,6 +360,9 @@ final class Sim {
         }
         for (ReadState s : rd.readStates()) {
             checkRead(n, s);
+            if (s.refused()) {
+                stats.readsRefused++;
+            }
         }
         checkEpochs(n);
         r.advance();
@@ -353,6 +402,12 @@ final class Sim {
                 r.localDurable(d);
             }
         });
+    }
+
+    private void leadershipEnded(Node n) {
+        if (!n.wasInService) {
+            stats.leaderNeverInService++;
+        }
     }
 
     private void becameLeader(Node n, long epoch) {
@@ -518,6 +573,12 @@ final class Sim {
             stats.torn++;
         }
         line("n" + n.id + " CRASH" + (torn ? " (unsynced writes partly kept)" : ""));
+        if (n.role != null && n.role.role() == Role.LEADER) {
+            leadershipEnded(n);
+            if (n.replica.lastAppendedZxid() > n.replica.commitZxid()) {
+                stats.leaderCrashedWithUncommitted++;
+            }
+        }
         n.up = false;
         n.replica = null;
         n.incarnation++;
@@ -559,6 +620,9 @@ final class Sim {
         n.applied = snap;
         line("n" + n.id + " START log=" + Zxid.str(n.disk.lastZxid()) + " base=" + Zxid.str(snap) + " meta="
                 + n.disk.meta() + " commit=" + Zxid.str(n.replica.commitZxid()));
+        if (n.disk.lastZxid() > n.replica.commitZxid()) {
+            stats.uncommittedTailAtRestart++;
+        }
         apply(n, n.replica.commitZxid()); // recovery applies up to the commit mark only (P7)
         for (Node o : nodes) {
             if (o != n && !o.up) {
@@ -758,7 +822,7 @@ final class Sim {
         } else if (kind == 8) {
             isolate(target.id);
             schedule(100 + random.nextInt(1200), this::heal);
-        } else if (kind == 9) {
+        } else if (kind == 9 && nodes.length > 1) {
             int other = (target.id + 1 + random.nextInt(nodes.length - 1)) % nodes.length;
             blocked[target.id][other] = true;
             line("cut n" + target.id + "->n" + other);
@@ -825,9 +889,11 @@ final class Sim {
         }
         long epoch = nodes[l].role.epoch();
         // a follower's crash and restart must not cost the leader its leadership (ZOOKEEPER-4685 class)
-        int follower = (l + 1 + random.nextInt(nodes.length - 1)) % nodes.length;
-        crash(follower);
-        schedule(TICK + random.nextInt(5 * TICK), () -> restart(follower));
+        if (nodes.length > 1) {
+            int follower = (l + 1 + random.nextInt(nodes.length - 1)) % nodes.length;
+            crash(follower);
+            schedule(TICK + random.nextInt(5 * TICK), () -> restart(follower));
+        }
         run(window);
         if (leader() != l || nodes[l].role.epoch() != epoch) {
             throw fail("liveness: leadership changed in a quiet window (n" + l + " epoch " + epoch + ")");
