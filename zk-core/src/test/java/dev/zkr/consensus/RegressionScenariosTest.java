@@ -534,6 +534,31 @@ class RegressionScenariosTest {
         s.appliedEverywhere(c);
     }
 
+    /**
+     * A follower crashes with half of its last unsynced batch written (torn tail); it acked none of it, recovers the
+     * valid prefix and catches up.
+     */
+    static void followerTornTail(Mutations m) {
+        Script s = new Script(3, m);
+        s.elect(2);
+        s.appliedEverywhere(s.commit("a"));
+        s.sim.stallDisk(0, true);
+        long last = 0;
+        for (int i = 0; i < 4; i++) {
+            last = s.write("t" + i);
+        }
+        long end = last;
+        s.until(() -> s.r(0).lastAppendedZxid() >= end, "n0 appends the batch");
+        long acked = s.r(0).durableZxid();
+        s.sim.crashTorn(0);
+        s.sim.stallDisk(0, false);
+        assertTrue(acked < end);
+        s.sim.restart(0);
+        long after = s.commit("after");
+        s.appliedEverywhere(after);
+        assertTrue(s.sim.holds(0, "t3"));
+    }
+
     // ------------------------------------------------------------------------------------------------ tests
 
     @Test
@@ -611,5 +636,10 @@ class RegressionScenariosTest {
     @Test
     void followerWithAFullDiskStopsAndCatchesUp() {
         followerDiskFull(Mutations.NONE);
+    }
+
+    @Test
+    void followerWithATornTailRecoversAndCatchesUp() {
+        followerTornTail(Mutations.NONE);
     }
 }

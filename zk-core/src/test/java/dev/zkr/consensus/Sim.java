@@ -560,7 +560,17 @@ final class Sim {
         drive();
     }
 
+    /** Crash node {@code id} with its last unsynced append half on disk (torn tail). */
+    void crashTorn(int id) {
+        crash(nodes[id], true, true);
+        drive();
+    }
+
     private void crash(Node n, boolean mayTear) {
+        crash(n, mayTear, false);
+    }
+
+    private void crash(Node n, boolean mayTear, boolean tearLast) {
         if (!n.up) {
             return;
         }
@@ -568,7 +578,8 @@ final class Sim {
         if (n.replica.installing != Zxid.NONE || now - n.lastSyncAt < 3 * TICK) {
             stats.crashesInSync++;
         }
-        boolean torn = n.disk.crash(mayTear && options.randomFaults() ? random : null);
+        boolean torn = tearLast ? n.disk.crashTearingLastAppend()
+                : n.disk.crash(mayTear && options.randomFaults() ? random : null);
         if (torn) {
             stats.torn++;
         }

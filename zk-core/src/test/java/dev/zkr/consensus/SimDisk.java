@@ -250,6 +250,28 @@ final class SimDisk implements LogView {
         return torn;
     }
 
+    /** Crash with every unsynced write on disk except the second half of the last append (a torn record). */
+    boolean crashTearingLastAppend() {
+        int last = -1;
+        for (int i = 0; i < pending.size(); i++) {
+            if (pending.get(i).op() instanceof AppendOp) {
+                last = i;
+            }
+        }
+        if (last < 0) {
+            return crash(null);
+        }
+        for (int i = 0; i < last; i++) {
+            applyTo(durable, pending.get(i).op());
+        }
+        List<Entry> entries = ((AppendOp) pending.get(last).op()).entries();
+        durable.entries.addAll(entries.subList(0, entries.size() / 2));
+        pending.clear();
+        volatileImage = durable.copy();
+        table = null;
+        return true;
+    }
+
     /** Takes a snapshot at {@code zxid} (a committed, applied point) and purges every record up to it. */
     void snapshotAndPurge(long zxid) {
         if (!pending.isEmpty() && pending.stream().anyMatch(p -> p.op() instanceof InstallOp)) {
