@@ -106,6 +106,9 @@ final class Sim {
         final SimDisk disk;
         Replica replica;
         boolean up = true;
+        /** SIGSTOP-like pause: its process handles nothing; deliveries and disk notices wait in order. */
+        boolean paused;
+        final List<Runnable> pausedWork = new ArrayList<>();
         int incarnation;
         long applied;
         long marked;
@@ -261,11 +264,73 @@ final class Sim {
 
     private void tickLoop(int id) {
         Node n = nodes[id];
-        if (n.up) {
+        if (n.up && !n.paused) {
             current = "tick";
             guard(n, () -> n.replica.tick());
         }
         schedule(TICK, () -> tickLoop(id));
+    }
+
+    /** Runs {@code r} on node {@code n}'s replica now, or when its pause ends. */
+    private void onNode(Node n, Runnable r) {
+        if (n.paused) {
+            n.pausedWork.add(() -> guard(n, r));
+        } else {
+            guard(n, r);
+        }
+    }
+
+    void pause(int id, long units) {
+        Node n = nodes[id];
+        if (!n.up || n.paused) {
+            return;
+        }
+        n.paused = true;
+        int inc = n.incarnation;
+        line("n" + id + " PAUSE " + units);
+        schedule(units, () -> {
+            if (n.incarnation == inc) {
+                resume(n);
+            }
+        });
+    }
+
+    private void resume(Node n) {
+        if (!n.paused) {
+            return;
+        }
+        n.paused = false;
+        line("n" + n.id + " RESUME with " + n.pausedWork.size() + " queued");
+        List<Runnable> work = new ArrayList<>(n.pausedWork);
+        n.pausedWork.clear();
+        for (Runnable r : work) {
+            r.run();
+            drive();
+        }
+    }
+
+    /** The TCP connection between two live nodes resets: in-flight messages are lost, both sides see it. */
+    void resetLink(int a, int b) {
+        Node na = nodes[a];
+        Node nb = nodes[b];
+        if (!na.up || !nb.up || a == b) {
+            return;
+        }
+        line("reset n" + a + "<->n" + b);
+        linkGen[a][b]++;
+        linkGen[b][a]++;
+        linkLast[a][b] = 0;
+        linkLast[b][a] = 0;
+        onNode(na, () -> na.replica.peerDown(b));
+        onNode(nb, () -> nb.replica.peerDown(a));
+        int ia = na.incarnation;
+        int ib = nb.incarnation;
+        schedule(5 + random.nextInt(50), () -> {
+            if (na.up && nb.up && na.incarnation == ia && nb.incarnation == ib) {
+                onNode(na, () -> na.replica.peerUp(b));
+                onNode(nb, () -> nb.replica.peerUp(a));
+            }
+        });
     }
 
     private void guard(Node n, Runnable r) {
@@ -380,6 +445,10 @@ final class Sim {
             }
             if (n.diskStalled) {
                 n.heldFsyncs.add(seq);
+                return;
+            }
+            if (n.paused) {
+                n.pausedWork.add(() -> fsyncDone(n, seq));
                 return;
             }
             fsyncDone(n, seq);
@@ -531,6 +600,10 @@ final class Sim {
         if (gen != linkGen[from][to] || !n.up || blocked[from][to]) {
             return;
         }
+        if (n.paused) {
+            n.pausedWork.add(() -> deliver(from, to, m, gen));
+            return;
+        }
         if (tracing()) {
             current = from + ">" + to + " " + m;
         }
@@ -591,6 +664,8 @@ final class Sim {
             }
         }
         n.up = false;
+        n.paused = false;
+        n.pausedWork.clear();
         n.replica = null;
         n.incarnation++;
         n.heldFsyncs.clear();
@@ -601,7 +676,7 @@ final class Sim {
             linkLast[n.id][o.id] = 0;
             linkLast[o.id][n.id] = 0;
             if (o.up) {
-                guard(o, () -> o.replica.peerDown(n.id));
+                onNode(o, () -> o.replica.peerDown(n.id));
             }
         }
     }
@@ -639,7 +714,7 @@ final class Sim {
             if (o != n && !o.up) {
                 n.replica.peerDown(o.id);
             } else if (o != n && o.replica != null) {
-                guard(o, () -> o.replica.peerUp(n.id));
+                onNode(o, () -> o.replica.peerUp(n.id));
             }
         }
     }
@@ -747,7 +822,7 @@ final class Sim {
     int leader() {
         int best = -1;
         for (Node n : nodes) {
-            if (n.up && n.role != null && n.role.role() == Role.LEADER && n.role.inService()
+            if (n.up && !n.paused && n.role != null && n.role.role() == Role.LEADER && n.role.inService()
                     && (best < 0 || n.role.epoch() > nodes[best].role.epoch())) {
                 best = n.id;
             }
@@ -796,7 +871,7 @@ final class Sim {
 
     private void readLoop() {
         int id = random.nextInt(nodes.length);
-        if (nodes[id].up) {
+        if (nodes[id].up && !nodes[id].paused) {
             readIndex(id);
         }
         schedule(20 + random.nextInt(80), this::readLoop);
@@ -819,7 +894,7 @@ final class Sim {
             return;
         }
         stats.faults++;
-        int kind = random.nextInt(14);
+        int kind = random.nextInt(17);
         Node target = nodes[random.nextInt(nodes.length)];
         if (kind <= 2) {
             restartLater(target);
@@ -853,6 +928,11 @@ final class Sim {
             dropRate = 0.05;
             line("links lossy");
             schedule(100 + random.nextInt(500), () -> dropRate = 0);
+        } else if (kind == 14 || kind == 15) {
+            int l = leader();
+            pause(kind == 14 && l >= 0 ? l : target.id, 50 + random.nextInt(500));
+        } else if (kind == 16) {
+            resetLink(target.id, random.nextInt(nodes.length));
         } else {
             dupRate = 0.1;
             line("links duplicate");
@@ -875,6 +955,9 @@ final class Sim {
 
     private void endFaults() {
         faultsOn = false;
+        for (Node n : nodes) {
+            resume(n);
+        }
         dropRate = 0;
         dupRate = 0;
         heal();
