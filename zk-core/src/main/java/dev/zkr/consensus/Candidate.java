@@ -50,18 +50,18 @@ final class Candidate extends RoleState {
         restartRound();
         r.broadcast(new PreVote(epoch, r.rankZxid()));
         if (r.quorum.reached(grants)) {
-            startVote(epoch);
+            startVote(epoch, false);
         }
     }
 
-    /** Persists the vote for itself in {@code e} and asks for votes. */
-    void startVote(long e) {
+    /** Persists the vote for itself in {@code e} and asks for votes ({@code transfer}: at the leader's request). */
+    void startVote(long e, boolean transfer) {
         long rank = r.rankZxid(); // before the epoch moves (matters only for the epochAheadOfHistory mutation)
         preVote = false;
         epoch = e;
         r.persistVote(e, r.id);
         restartRound();
-        r.broadcast(new Vote(e, rank));
+        r.broadcast(new Vote(e, rank, transfer));
         if (r.quorum.reached(grants)) {
             r.becomeLeader();
         }
@@ -80,7 +80,7 @@ final class Candidate extends RoleState {
         if (m instanceof PreVoteAck a && preVote && a.forEpoch() == epoch) {
             (a.granted() ? grants : refusals).add(from);
             if (r.quorum.reached(grants)) {
-                startVote(epoch);
+                startVote(epoch, false);
             } else if (r.quorum.reached(refusals)) {
                 r.becomeFollower(-1);
             }

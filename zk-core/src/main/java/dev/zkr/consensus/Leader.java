@@ -25,6 +25,10 @@ final class Leader extends RoleState {
     private final Map<Integer, Progress> progress = new HashMap<>();
     private final Set<Integer> active = new HashSet<>();
     private boolean inService;
+    /** Follower leadership is being handed to, -1 if none; TimeoutNow sent once it acked everything. */
+    private int transferTo = -1;
+    private boolean timeoutNowSent;
+    private int transferElapsed;
     private int heartbeatElapsed;
     private int quorumElapsed;
     private long readRound;
@@ -69,7 +73,33 @@ final class Leader extends RoleState {
 
     @Override
     boolean inService() {
-        return inService;
+        return inService && transferTo < 0;
+    }
+
+    void transfer() {
+        int best = -1;
+        for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
+            Progress p = e.getValue();
+            if (p.mode == Progress.Mode.REPLICATE && !r.downPeers.contains(e.getKey())
+                    && (best < 0 || p.match > progress.get(best).match
+                    || p.match == progress.get(best).match && e.getKey() > best)) {
+                best = e.getKey();
+            }
+        }
+        if (best < 0) {
+            return;
+        }
+        transferTo = best;
+        timeoutNowSent = false;
+        transferElapsed = 0;
+        maybeSendTimeoutNow();
+    }
+
+    private void maybeSendTimeoutNow() {
+        if (transferTo >= 0 && !timeoutNowSent && progress.get(transferTo).match >= r.lastAppended) {
+            timeoutNowSent = true;
+            r.send(transferTo, new Message.TimeoutNow(epoch));
+        }
     }
 
     @Override
@@ -96,6 +126,10 @@ final class Leader extends RoleState {
     }
 
     void readIndex(long ctx) {
+        if (transferTo >= 0) {
+            r.refuseRead(ctx);
+            return;
+        }
         if (r.quorum.size() == 1 || r.mutations.syncWithoutQuorum) {
             r.answerRead(ctx, r.lastAppended);
             return;
@@ -177,6 +211,7 @@ final class Leader extends RoleState {
         }
         p.match = Math.max(p.match, a.zxid());
         maybeCommit();
+        maybeSendTimeoutNow();
     }
 
     private void maybeCommit() {
@@ -224,6 +259,9 @@ final class Leader extends RoleState {
 
     @Override
     void tick() {
+        if (transferTo >= 0 && ++transferElapsed >= r.config.electionTicks()) {
+            transferTo = -1; // the hand-over did not happen: serve again
+        }
         if (++heartbeatElapsed >= r.config.heartbeatTicks()) {
             broadcastHeartbeat();
         }

@@ -25,11 +25,26 @@ public sealed interface Message {
         }
     }
 
-    /** Candidate of {@code epoch} with its last durable zxid; a grant is persisted before it is sent (P1). */
-    record Vote(long epoch, long lastZxid) implements Message {
+    /**
+     * Candidate of {@code epoch} with its last durable zxid; a grant is persisted before it is sent (P1). A
+     * {@code transfer} vote follows the leader's {@link TimeoutNow}: voters that still hear that leader consider it.
+     */
+    record Vote(long epoch, long lastZxid, boolean transfer) implements Message {
+        public Vote(long epoch, long lastZxid) {
+            this(epoch, lastZxid, false);
+        }
+
         @Override
         public String toString() {
-            return "Vote(" + epoch + "," + Zxid.str(lastZxid) + ")";
+            return "Vote(" + epoch + "," + Zxid.str(lastZxid) + (transfer ? ",transfer" : "") + ")";
+        }
+    }
+
+    /** Leader to its most up-to-date follower: campaign now (leadership hand-over, Raft thesis §3.10). */
+    record TimeoutNow(long epoch) implements Message {
+        @Override
+        public String toString() {
+            return "TimeoutNow(" + epoch + ")";
         }
     }
 

@@ -132,6 +132,18 @@ public final class Replica {
         }
     }
 
+    /**
+     * Leader only: hands leadership to the most up-to-date follower (clean shutdown). The leader stops serving
+     * ({@code inService} false), waits until that follower acked everything, then tells it to campaign; if no new
+     * leader appears within the election timeout it serves again.
+     */
+    public void transferLeadership() {
+        checkInput();
+        if (state instanceof Leader leader) {
+            leader.transfer();
+        }
+    }
+
     /** Leader in service only: appends and replicates {@code payload} at the next zxid, which it returns. */
     public long propose(byte[] payload) {
         checkInput();
@@ -278,21 +290,24 @@ public final class Replica {
             send(from, new VoteAck(acceptedEpoch, v.epoch() == acceptedEpoch && votedFor == from));
             return;
         }
-        if (hasLiveLeader()) {
+        if (hasLiveLeader() && !v.transfer()) {
             return; // a live leader's followers ignore disruptive candidates (pre-vote normally stops them first)
         }
-        if (ranksAbove(from, v.lastZxid())) {
+        boolean grant = v.transfer() ? v.lastZxid() >= rankZxid() : ranksAbove(from, v.lastZxid());
+        if (grant) {
             acceptedEpoch = v.epoch();
             votedFor = from;
             metaDirty = true;
             becomeFollower(-1);
             send(from, new VoteAck(acceptedEpoch, true));
+        } else if (v.transfer()) {
+            send(from, new VoteAck(acceptedEpoch, false)); // a hand-over to a replica behind this one: refused
         } else if (installing == Zxid.NONE) {
             send(from, new VoteAck(v.epoch(), false));
             state.leave();
             Candidate c = new Candidate(this);
             state = c;
-            c.startVote(v.epoch()); // better than the candidate: campaign for the same epoch at once
+            c.startVote(v.epoch(), false); // better than the candidate: campaign for the same epoch at once
         } else {
             adoptEpoch(v.epoch());
             send(from, new VoteAck(acceptedEpoch, false));

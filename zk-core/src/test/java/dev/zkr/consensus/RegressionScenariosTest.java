@@ -559,6 +559,25 @@ class RegressionScenariosTest {
         assertTrue(s.sim.holds(0, "t3"));
     }
 
+    /**
+     * Clean hand-over (REPLICATION.md §2.7): the leader stops serving, waits for its most up-to-date follower and
+     * tells it to campaign; the follower wins the next epoch at once (no election timeout), nothing is lost.
+     */
+    static void leadershipTransfer(Mutations m) {
+        Script s = new Script(3, m);
+        s.elect(2);
+        s.commit("a");
+        long b = s.commit("b");
+        long epoch = s.sim.role(2).epoch();
+        long start = s.sim.now;
+        s.sim.replica(2).transferLeadership();
+        s.until(() -> s.sim.leader() >= 0 && s.sim.leader() != 2, "a new in-service leader");
+        assertTrue(s.sim.now - start < 10 * Sim.TICK, "hand-over waited for an election timeout");
+        assertEquals(epoch + 1, s.sim.role(s.sim.leader()).epoch());
+        s.appliedEverywhere(s.commit("c"));
+        assertTrue(s.sim.applied(2) > b);
+    }
+
     // ------------------------------------------------------------------------------------------------ tests
 
     @Test
@@ -636,6 +655,11 @@ class RegressionScenariosTest {
     @Test
     void followerWithAFullDiskStopsAndCatchesUp() {
         followerDiskFull(Mutations.NONE);
+    }
+
+    @Test
+    void leadershipTransferNeedsNoElectionTimeout() {
+        leadershipTransfer(Mutations.NONE);
     }
 
     @Test

@@ -160,6 +160,8 @@ final class Sim {
 
     // global knowledge
     final TreeMap<Long, Entry> committed = new TreeMap<>();
+    /** The epoch whose leader committed each entry (leader completeness binds leaders of later epochs). */
+    private final Map<Long, Long> commitEpoch = new HashMap<>();
     private final Map<Long, Integer> leaders = new HashMap<>();
     private final Map<Long, Long> readRequests = new HashMap<>();
     final Map<Long, ReadState> readAnswers = new HashMap<>();
@@ -303,7 +305,11 @@ final class Sim {
         line("n" + n.id + " RESUME with " + n.pausedWork.size() + " queued");
         List<Runnable> work = new ArrayList<>(n.pausedWork);
         n.pausedWork.clear();
+        int inc = n.incarnation;
         for (Runnable r : work) {
+            if (!n.up || n.incarnation != inc) {
+                break; // it crashed (e.g. fail-stop on a full disk) while working through its backlog
+            }
             r.run();
             drive();
         }
@@ -487,7 +493,7 @@ final class Sim {
         }
         SimDisk.Image log = n.disk.volatileImage();
         for (Entry e : committed.tailMap(log.base, false).values()) {
-            if (!e.equals(log.find(e.zxid()))) {
+            if (commitEpoch.get(e.zxid()) < epoch && !e.equals(log.find(e.zxid()))) {
                 throw fail("leader completeness: n" + n.id + " leads epoch " + epoch + " without committed " + e);
             }
         }
@@ -504,7 +510,9 @@ final class Sim {
                 throw fail("n" + n.id + " commits " + e + " against the committed sequence (" + known + ", last "
                         + Entry.class.getSimpleName() + " " + Zxid.str(committed.lastKey()) + ")");
             }
-            committed.put(e.zxid(), e);
+            if (committed.put(e.zxid(), e) == null) {
+                commitEpoch.put(e.zxid(), Zxid.epoch(c));
+            }
         }
         int durableOn = 0;
         Entry mine = log.find(c);
@@ -894,7 +902,7 @@ final class Sim {
             return;
         }
         stats.faults++;
-        int kind = random.nextInt(17);
+        int kind = random.nextInt(18);
         Node target = nodes[random.nextInt(nodes.length)];
         if (kind <= 2) {
             restartLater(target);
@@ -933,6 +941,12 @@ final class Sim {
             pause(kind == 14 && l >= 0 ? l : target.id, 50 + random.nextInt(500));
         } else if (kind == 16) {
             resetLink(target.id, random.nextInt(nodes.length));
+        } else if (kind == 17) {
+            int l = leader();
+            if (l >= 0) {
+                line("n" + l + " transfers leadership");
+                guard(nodes[l], () -> nodes[l].replica.transferLeadership());
+            }
         } else {
             dupRate = 0.1;
             line("links duplicate");
