@@ -80,15 +80,18 @@ final class Follower extends RoleState {
     }
 
     private void onHeartbeat(Heartbeat h) {
-        r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
         if (!synced) {
+            r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
             requestSync(false);
             return;
         }
         if (h.syncId() == syncId && h.lastSent() > r.lastAppended) {
+            r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
             requestSync(true); // a proposal was lost on the way
             return;
         }
+        boolean installed = r.installing == Zxid.NONE;
+        r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round(), installed ? r.durable : Zxid.NONE));
         leaderCommit = Math.max(leaderCommit, h.commitZxid());
         advanceCommit();
     }

@@ -150,7 +150,10 @@ final class Leader extends RoleState {
             onAck(from, a);
         } else if (m instanceof HeartbeatAck h) {
             active.add(from);
-            if (h.round() > 0) {
+            if (h.ackZxid() != Zxid.NONE && h.ackZxid() > progress.get(from).match) {
+                onAck(from, new Ack(h.epoch(), h.ackZxid()));
+            }
+            if (h.round() > 0 && r.state == this) {
                 ackReads(from, h.round());
             }
         } else if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart

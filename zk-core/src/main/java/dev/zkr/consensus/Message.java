@@ -117,11 +117,20 @@ public sealed interface Message {
         }
     }
 
-    /** Answer to a {@link Heartbeat} of read round {@code round}; -1 when it tells a stale leader the newer epoch. */
-    record HeartbeatAck(long epoch, long round) implements Message {
+    /**
+     * Answer to a {@link Heartbeat} of read round {@code round} (-1 when it tells a stale leader the newer epoch). A
+     * synced follower repeats its durable point as {@code ackZxid} (else {@link Zxid#NONE}), so a lost {@link Ack}
+     * costs one heartbeat, not liveness.
+     */
+    record HeartbeatAck(long epoch, long round, long ackZxid) implements Message {
+        public HeartbeatAck(long epoch, long round) {
+            this(epoch, round, Zxid.NONE);
+        }
+
         @Override
         public String toString() {
-            return "HeartbeatAck(" + epoch + ",r" + round + ")";
+            return "HeartbeatAck(" + epoch + ",r" + round + (ackZxid == Zxid.NONE ? "" : "," + Zxid.str(ackZxid))
+                    + ")";
         }
     }
 }

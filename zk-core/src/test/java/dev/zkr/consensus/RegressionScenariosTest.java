@@ -578,6 +578,17 @@ class RegressionScenariosTest {
         assertTrue(s.sim.applied(2) > b);
     }
 
+    /**
+     * A follower's ack of the new EPOCH record is lost (found by the simulator: the leader stayed out of service
+     * forever once writes stopped); the next heartbeat answer repeats the durable point and the leader serves.
+     */
+    static void lostAckRecoveredByHeartbeat(Mutations m) {
+        Script s = new Script(3, m);
+        s.sim.dropFilter = (from, to, msg) -> to == 2 && msg instanceof Ack;
+        s.elect(2);
+        s.appliedEverywhere(s.commit("a"));
+    }
+
     // ------------------------------------------------------------------------------------------------ tests
 
     @Test
@@ -655,6 +666,11 @@ class RegressionScenariosTest {
     @Test
     void followerWithAFullDiskStopsAndCatchesUp() {
         followerDiskFull(Mutations.NONE);
+    }
+
+    @Test
+    void aLostAckCostsOneHeartbeat() {
+        lostAckRecoveredByHeartbeat(Mutations.NONE);
     }
 
     @Test

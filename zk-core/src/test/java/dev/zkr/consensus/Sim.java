@@ -389,6 +389,10 @@ final class Sim {
                 n.ackEpoch = a.epoch();
                 n.lastAck = a.zxid();
             }
+            if (e.message() instanceof Message.HeartbeatAck h && h.ackZxid() != Zxid.NONE
+                    && !n.disk.durableImage().covers(h.ackZxid())) {
+                throw fail("n" + n.id + " acks " + Zxid.str(h.ackZxid()) + " (heartbeat) which is not durable");
+            }
             if (e.message() instanceof Message.FollowerInfo fi) {
                 if (n.infoEpoch == fi.epoch()) {
                     stats.resyncs++;
