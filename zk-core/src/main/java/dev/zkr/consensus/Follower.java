@@ -72,10 +72,7 @@ final class Follower extends RoleState {
         } else if (m instanceof SyncStart s) {
             onSyncStart(s);
         } else if (m instanceof Message.TimeoutNow && from == leaderId && synced && r.installing == Zxid.NONE) {
-            r.state.leave();
-            Candidate c = new Candidate(r);
-            r.state = c;
-            c.startVote(r.acceptedEpoch + 1, true); // the leader hands over: no pre-vote
+            r.campaignFor(r.acceptedEpoch + 1, true); // the leader hands over: no pre-vote
         }
     }
 

@@ -2,13 +2,13 @@ package dev.zkr.consensus;
 
 import dev.zkr.consensus.Message.Commit;
 import dev.zkr.consensus.Message.Heartbeat;
+import dev.zkr.consensus.Message.HeartbeatAck;
 import dev.zkr.consensus.Message.PreVote;
 import dev.zkr.consensus.Message.PreVoteAck;
 import dev.zkr.consensus.Message.Propose;
 import dev.zkr.consensus.Message.SyncStart;
 import dev.zkr.consensus.Message.Vote;
 import dev.zkr.consensus.Message.VoteAck;
-import dev.zkr.consensus.Message.HeartbeatAck;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.random.RandomGenerator;
 /**
  * One member of a Zab ensemble as a pure state machine (REPLICATION.md §3.1; etcd-io/raft's RawNode is the model).
  * Inputs: {@link #step}, {@link #tick}, {@link #propose}, {@link #localDurable}, {@link #snapshotInstalled},
- * {@link #peerDown}/{@link #peerUp}, {@link #readIndex}. Output: {@link #ready()}, executed by the driver in the
+ * {@link #peerDown}/{@link #peerUp}, {@link #readIndex}, {@link #campaign}, {@link #transferLeadership}. Output: {@link #ready()}, executed by the driver in the
  * order {@link Ready} gives, then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or
  * unseeded randomness. Not thread-safe.
  */
@@ -304,10 +304,7 @@ public final class Replica {
             send(from, new VoteAck(acceptedEpoch, false)); // a hand-over to a replica behind this one: refused
         } else if (installing == Zxid.NONE) {
             send(from, new VoteAck(v.epoch(), false));
-            state.leave();
-            Candidate c = new Candidate(this);
-            state = c;
-            c.startVote(v.epoch(), false); // better than the candidate: campaign for the same epoch at once
+            campaignFor(v.epoch(), false); // better than the candidate: campaign for the same epoch at once
         } else {
             adoptEpoch(v.epoch());
             send(from, new VoteAck(acceptedEpoch, false));
@@ -357,6 +354,14 @@ public final class Replica {
         Candidate c = new Candidate(this);
         state = c;
         c.startPreVote();
+    }
+
+    /** Becomes a candidate voting for itself in {@code epoch} at once (no pre-vote). */
+    void campaignFor(long epoch, boolean transfer) {
+        state.leave();
+        Candidate c = new Candidate(this);
+        state = c;
+        c.startVote(epoch, transfer);
     }
 
     void becomeLeader() {
