@@ -1,0 +1,212 @@
+package dev.zkr.consensus;
+
+import dev.zkr.consensus.Message.Ack;
+import dev.zkr.consensus.Message.Commit;
+import dev.zkr.consensus.Message.FollowerInfo;
+import dev.zkr.consensus.Message.Heartbeat;
+import dev.zkr.consensus.Message.HeartbeatAck;
+import dev.zkr.consensus.Message.Propose;
+import dev.zkr.consensus.Message.SyncStart;
+
+/**
+ * Follower of the accepted epoch's leader (or waiting to learn it). It syncs with the leader (FollowerInfo →
+ * SyncStart → Proposes), appends only contiguously, acks only what the disk reported durable (P4), and commits up to
+ * min(leader's commit, its own durable point).
+ */
+final class Follower extends RoleState {
+    private int leaderId;
+    /** In sync with the leader: the log up to lastAppended is a prefix of the leader's. */
+    private boolean synced;
+    /** A FollowerInfo was sent; only the SyncStart answering {@link #syncId} counts. */
+    private boolean awaitingSync;
+    private long syncId = -1;
+    private int syncCooldown;
+    private long leaderCommit;
+    private long lastAck = Zxid.NONE;
+    private int electionElapsed;
+    private final int electionTimeout;
+    /** Ticks until a campaign after the leader's connection closed; 0 = none scheduled. */
+    private int campaignIn;
+
+    Follower(Replica r, int leaderId) {
+        super(r);
+        this.leaderId = leaderId;
+        this.electionTimeout = r.randomElectionTimeout();
+    }
+
+    @Override
+    Role role() {
+        return Role.FOLLOWER;
+    }
+
+    @Override
+    int leaderId() {
+        return leaderId;
+    }
+
+    @Override
+    boolean hasLiveLeader() {
+        return leaderId >= 0 && electionElapsed < r.config.electionTicks() && !r.downPeers.contains(leaderId);
+    }
+
+    @Override
+    void step(int from, Message m) {
+        if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart || m instanceof Commit) {
+            if (leaderId < 0) {
+                leaderId = from;
+                synced = false;
+                awaitingSync = false;
+            } else if (leaderId != from) {
+                throw new ConsensusViolation("two leaders in epoch " + r.acceptedEpoch + ": " + leaderId + ", " + from);
+            }
+            electionElapsed = 0;
+            campaignIn = 0;
+        }
+        if (m instanceof Heartbeat h) {
+            onHeartbeat(h);
+        } else if (m instanceof Propose p) {
+            onPropose(p);
+        } else if (m instanceof Commit c) {
+            leaderCommit = Math.max(leaderCommit, c.zxid());
+            advanceCommit();
+        } else if (m instanceof SyncStart s) {
+            onSyncStart(s);
+        } else if (m instanceof Message.TimeoutNow && from == leaderId && synced && r.installing == Zxid.NONE) {
+            r.campaignFor(r.acceptedEpoch + 1, true); // the leader hands over: no pre-vote
+        }
+    }
+
+    private void onHeartbeat(Heartbeat h) {
+        if (!synced) {
+            r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
+            requestSync(false);
+            return;
+        }
+        if (h.syncId() == syncId && h.lastSent() > r.lastAppended) {
+            r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
+            requestSync(true); // a proposal was lost on the way
+            return;
+        }
+        boolean installed = r.installing == Zxid.NONE;
+        r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round(), installed ? r.durable : Zxid.NONE));
+        leaderCommit = Math.max(leaderCommit, h.commitZxid());
+        advanceCommit();
+    }
+
+    private void onPropose(Propose p) {
+        if (!synced) {
+            requestSync(false);
+            return;
+        }
+        if (p.zxid() <= r.lastAppended) {
+            return; // duplicate
+        }
+        if (p.prevZxid() != r.lastAppended && !r.mutations.diffWithoutContiguity) {
+            requestSync(true); // gap: never append discontiguously (ZOOKEEPER-4925)
+            return;
+        }
+        r.append(p.entry());
+        if (r.mutations.ackBeforeFsync) {
+            sendAck(r.lastAppended);
+        }
+    }
+
+    private void onSyncStart(SyncStart s) {
+        if (!awaitingSync || s.syncId() != syncId) {
+            return; // answers an older FollowerInfo
+        }
+        awaitingSync = false;
+        synced = true;
+        if (s.mode() == SyncMode.SNAP) {
+            if (s.zxid() <= r.commit) {
+                throw new ConsensusViolation("SNAP " + Zxid.str(s.zxid()) + " at or below commit " + Zxid.str(r.commit));
+            }
+            r.installSnapshot(s.zxid());
+            if (r.mutations.snapAckedFromMemory) {
+                sendAck(s.zxid());
+            }
+            return;
+        }
+        if (s.zxid() > r.lastAppended) {
+            throw new ConsensusViolation(s + " beyond appended " + Zxid.str(r.lastAppended));
+        }
+        if (r.lastAppended > s.zxid()) {
+            r.truncate(s.zxid());
+        }
+        sendAck(r.durable);
+    }
+
+    /** Asks the leader for a sync; {@code force} skips the cooldown (after a gap or a reconnect). */
+    private void requestSync(boolean force) {
+        if (leaderId < 0 || r.installing != Zxid.NONE || r.downPeers.contains(leaderId)) {
+            return;
+        }
+        if (awaitingSync && !force && syncCooldown > 0) {
+            return;
+        }
+        synced = false;
+        awaitingSync = true;
+        syncId = ++r.nextSyncId;
+        syncCooldown = Math.max(1, r.config.electionTicks() / 4);
+        EpochTable table = r.epochTable().clippedTo(r.durable).above(r.commit);
+        r.send(leaderId, new FollowerInfo(r.acceptedEpoch, syncId, r.durable, r.commit, table));
+    }
+
+    private void sendAck(long zxid) {
+        lastAck = zxid;
+        r.send(leaderId, new Ack(r.acceptedEpoch, zxid));
+    }
+
+    private void advanceCommit() {
+        if (!synced || r.installing != Zxid.NONE) {
+            return;
+        }
+        long c = Math.min(leaderCommit, r.durable);
+        if (c > r.commit) {
+            r.commit = c;
+        }
+    }
+
+    @Override
+    void durabilityAdvanced() {
+        if (synced && leaderId >= 0 && r.durable > lastAck) {
+            sendAck(r.durable);
+        }
+        advanceCommit();
+        if (leaderId >= 0 && !synced && !awaitingSync) {
+            requestSync(true); // e.g. a snapshot install finished while the leader was away
+        }
+    }
+
+    @Override
+    void tick() {
+        electionElapsed++;
+        if (syncCooldown > 0) {
+            syncCooldown--;
+        }
+        if (campaignIn > 0 && --campaignIn == 0 || electionElapsed >= electionTimeout) {
+            if (r.installing == Zxid.NONE) {
+                r.becomeCandidate();
+            } else {
+                electionElapsed = 0;
+            }
+        }
+    }
+
+    @Override
+    void peerDown(int peer) {
+        if (peer == leaderId) {
+            synced = false;
+            awaitingSync = false;
+            campaignIn = r.randomJitter();
+        }
+    }
+
+    @Override
+    void peerUp(int peer) {
+        if (peer == leaderId) {
+            campaignIn = 0;
+            requestSync(true);
+        }
+    }
+}

@@ -1,0 +1,304 @@
+package dev.zkr.consensus;
+
+import dev.zkr.consensus.Message.Ack;
+import dev.zkr.consensus.Message.Commit;
+import dev.zkr.consensus.Message.FollowerInfo;
+import dev.zkr.consensus.Message.Heartbeat;
+import dev.zkr.consensus.Message.HeartbeatAck;
+import dev.zkr.consensus.Message.Propose;
+import dev.zkr.consensus.Message.SyncStart;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Leader of its accepted epoch e. It appends {@code EPOCH(e,0)} at once, syncs each follower from the exact common
+ * prefix (§2.5), and commits a zxid of its own epoch once a quorum (itself after its own fsync) has it durable;
+ * committing (e,0) commits everything before it and puts the leader in service (UPTODATE). It steps down when it has
+ * not heard from a quorum within the election timeout (check-quorum).
+ */
+final class Leader extends RoleState {
+    private final long epoch;
+    private final Map<Integer, Progress> progress = new HashMap<>();
+    private final Set<Integer> active = new HashSet<>();
+    private boolean inService;
+    /** Follower leadership is being handed to, -1 if none; TimeoutNow sent once it acked everything. */
+    private int transferTo = -1;
+    private boolean timeoutNowSent;
+    private int transferElapsed;
+    private int heartbeatElapsed;
+    private int quorumElapsed;
+    private long readRound;
+    private final ArrayDeque<PendingRead> reads = new ArrayDeque<>();
+
+    private static final class PendingRead {
+        final long ctx;
+        final long readZxid;
+        final long round;
+        final Set<Integer> acks = new HashSet<>();
+
+        PendingRead(long ctx, long readZxid, long round) {
+            this.ctx = ctx;
+            this.readZxid = readZxid;
+            this.round = round;
+        }
+    }
+
+    Leader(Replica r) {
+        super(r);
+        this.epoch = r.acceptedEpoch;
+        for (int p : r.peers) {
+            progress.put(p, new Progress());
+        }
+    }
+
+    void start() {
+        r.append(Entry.epochRecord(epoch));
+        broadcastHeartbeat();
+        maybeCommit();
+    }
+
+    @Override
+    Role role() {
+        return Role.LEADER;
+    }
+
+    @Override
+    int leaderId() {
+        return r.id;
+    }
+
+    @Override
+    boolean inService() {
+        return inService && transferTo < 0;
+    }
+
+    void transfer() {
+        int best = -1;
+        for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
+            Progress p = e.getValue();
+            if (p.mode == Progress.Mode.REPLICATE && !r.downPeers.contains(e.getKey())
+                    && (best < 0 || p.match > progress.get(best).match
+                    || p.match == progress.get(best).match && e.getKey() > best)) {
+                best = e.getKey();
+            }
+        }
+        if (best < 0) {
+            return;
+        }
+        transferTo = best;
+        timeoutNowSent = false;
+        transferElapsed = 0;
+        maybeSendTimeoutNow();
+    }
+
+    private void maybeSendTimeoutNow() {
+        if (transferTo >= 0 && !timeoutNowSent && progress.get(transferTo).match >= r.lastAppended) {
+            timeoutNowSent = true;
+            r.send(transferTo, new Message.TimeoutNow(epoch));
+        }
+    }
+
+    @Override
+    boolean hasLiveLeader() {
+        return true;
+    }
+
+    long propose(byte[] payload) {
+        if (Zxid.counter(r.lastAppended) == 0xffff_ffffL) {
+            throw new IllegalStateException("epoch " + epoch + " exhausted its counter");
+        }
+        long prev = r.lastAppended;
+        long zxid = prev + 1;
+        r.append(new Entry(zxid, payload));
+        for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
+            Progress p = e.getValue();
+            if (p.mode == Progress.Mode.REPLICATE) {
+                r.send(e.getKey(), new Propose(epoch, prev, zxid, payload));
+                p.lastSent = zxid;
+            }
+        }
+        maybeCommit();
+        return zxid;
+    }
+
+    void readIndex(long ctx) {
+        if (transferTo >= 0) {
+            r.refuseRead(ctx);
+            return;
+        }
+        if (r.quorum.size() == 1 || r.mutations.syncWithoutQuorum) {
+            r.answerRead(ctx, r.lastAppended);
+            return;
+        }
+        PendingRead read = new PendingRead(ctx, r.lastAppended, ++readRound);
+        read.acks.add(r.id);
+        reads.add(read);
+        broadcastHeartbeat();
+    }
+
+    @Override
+    void step(int from, Message m) {
+        if (m instanceof FollowerInfo fi) {
+            active.add(from);
+            sync(from, fi);
+        } else if (m instanceof Ack a) {
+            active.add(from);
+            onAck(from, a);
+        } else if (m instanceof HeartbeatAck h) {
+            active.add(from);
+            if (h.ackZxid() != Zxid.NONE && h.ackZxid() > progress.get(from).match) {
+                onAck(from, new Ack(h.epoch(), h.ackZxid()));
+            }
+            if (h.round() > 0 && r.state == this) {
+                ackReads(from, h.round());
+            }
+        } else if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart
+                || m instanceof Commit) {
+            throw new ConsensusViolation("two leaders in epoch " + epoch + ": " + r.id + ", " + from);
+        }
+    }
+
+    /** Brings a follower to this log from the exact common prefix (REPLICATION.md §2.5). */
+    private void sync(int from, FollowerInfo fi) {
+        EpochTable mine = r.epochTable();
+        long base = r.log.baseZxid();
+        long fc = fi.commitZxid();
+        if (fc > r.lastAppended || fc > base && mine.lastOf(Zxid.epoch(fc)) < fc) {
+            throw new ConsensusViolation("leader " + r.id + " lacks follower " + from + "'s committed "
+                    + Zxid.str(fc) + " (log " + mine + " base " + Zxid.str(base) + ")");
+        }
+        long common = mine.commonPrefix(fi.table(), fc);
+        SyncMode mode;
+        long at;
+        if (common < base) {
+            mode = SyncMode.SNAP;
+            at = r.log.snapshotZxid();
+        } else {
+            mode = common < fi.lastZxid() ? SyncMode.TRUNC : SyncMode.DIFF;
+            at = common;
+        }
+        r.send(from, new SyncStart(epoch, fi.syncId(), mode, at));
+        List<Entry> entries = r.entriesAfter(at);
+        long prev = at;
+        for (Entry e : entries) {
+            r.send(from, new Propose(epoch, prev, e.zxid(), e.payload()));
+            prev = e.zxid();
+        }
+        Progress p = progress.get(from);
+        p.mode = Progress.Mode.REPLICATE;
+        p.syncId = fi.syncId();
+        p.lastSent = prev;
+        p.syncPoint = prev;
+        p.syncPointAcked = false;
+        if (r.commit > at) {
+            r.send(from, new Commit(epoch, r.commit));
+        }
+    }
+
+    private void onAck(int from, Ack a) {
+        if (a.zxid() > r.lastAppended) {
+            throw new ConsensusViolation("follower " + from + " acked " + Zxid.str(a.zxid()) + " beyond the leader's "
+                    + Zxid.str(r.lastAppended));
+        }
+        Progress p = progress.get(from);
+        if (r.mutations.nonCumulativeAcks && p.mode == Progress.Mode.REPLICATE) {
+            if (!p.syncPointAcked && a.zxid() > p.syncPoint) {
+                r.becomeFollower(-1); // ZooKeeper 3.9's "ack of a proposal before the ack of NEWLEADER" shutdown
+                return;
+            }
+            p.syncPointAcked |= a.zxid() >= p.syncPoint;
+        }
+        p.match = Math.max(p.match, a.zxid());
+        maybeCommit();
+        maybeSendTimeoutNow();
+    }
+
+    private void maybeCommit() {
+        Map<Integer, Long> matched = new HashMap<>();
+        matched.put(r.id, r.durable);
+        progress.forEach((id, p) -> matched.put(id, p.match));
+        long c = Math.min(r.quorum.committed(matched), r.durable);
+        if (c <= r.commit || Zxid.epoch(c) != epoch) {
+            return; // only zxids of its own epoch are committed by counting (Raft's Figure 8 rule)
+        }
+        r.commit = c;
+        inService = true;
+        progress.forEach((id, p) -> {
+            if (p.mode == Progress.Mode.REPLICATE) {
+                r.send(id, new Commit(epoch, c));
+            }
+        });
+    }
+
+    private void ackReads(int from, long round) {
+        for (PendingRead read : reads) {
+            if (read.round <= round) {
+                read.acks.add(from);
+            }
+        }
+        while (!reads.isEmpty() && r.quorum.reached(reads.peek().acks)) {
+            PendingRead read = reads.poll();
+            r.answerRead(read.ctx, read.readZxid);
+        }
+    }
+
+    private void broadcastHeartbeat() {
+        heartbeatElapsed = 0;
+        progress.forEach((id, p) -> {
+            boolean replicating = p.mode == Progress.Mode.REPLICATE;
+            r.send(id, new Heartbeat(epoch, r.commit, readRound, replicating ? p.syncId : -1,
+                    replicating ? p.lastSent : Zxid.NONE));
+        });
+    }
+
+    @Override
+    void durabilityAdvanced() {
+        maybeCommit();
+    }
+
+    @Override
+    void tick() {
+        if (transferTo >= 0 && ++transferElapsed >= r.config.electionTicks()) {
+            transferTo = -1; // the hand-over did not happen: serve again
+        }
+        if (++heartbeatElapsed >= r.config.heartbeatTicks()) {
+            broadcastHeartbeat();
+        }
+        if (++quorumElapsed >= r.config.electionTicks()) {
+            quorumElapsed = 0;
+            active.add(r.id);
+            boolean heard = r.quorum.reached(active);
+            active.clear();
+            if (!heard) {
+                r.becomeFollower(-1); // check-quorum: an isolated leader steps down within T
+            }
+        }
+    }
+
+    @Override
+    void peerDown(int peer) {
+        Progress p = progress.get(peer);
+        p.mode = Progress.Mode.PROBE;
+        p.syncId = -1;
+    }
+
+    @Override
+    void peerUp(int peer) {
+        Progress p = progress.get(peer);
+        p.mode = Progress.Mode.PROBE;
+        p.syncId = -1;
+        r.send(peer, new Heartbeat(epoch, r.commit, readRound, -1, Zxid.NONE));
+    }
+
+    @Override
+    void leave() {
+        for (PendingRead read : reads) {
+            r.refuseRead(read.ctx);
+        }
+        reads.clear();
+    }
+}

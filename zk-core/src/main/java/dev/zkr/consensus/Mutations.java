@@ -1,0 +1,43 @@
+package dev.zkr.consensus;
+
+/**
+ * Test-only switches that re-introduce one ZooKeeper bug class each, to show that the scenario tests and the
+ * simulator see it (REPLICATION.md §5.5). Passed to a {@link Replica} by its package-private constructor; production
+ * code only ever uses {@link #NONE}.
+ */
+final class Mutations {
+    static final Mutations NONE = new Mutations();
+
+    /** Follower acks a proposal when it appends it, not when the disk reports it durable (ZOOKEEPER-3911/-4646). */
+    boolean ackBeforeFsync;
+    /** Votes rank by the accepted epoch before the history behind it (ZK's currentEpoch: ZOOKEEPER-4643/-4785). */
+    boolean epochAheadOfHistory;
+    /** Follower appends a proposal even if it does not follow its last zxid (ZOOKEEPER-4925). */
+    boolean diffWithoutContiguity;
+    /** SNAP installs the snapshot without truncating the local log first (ZOOKEEPER-2832). */
+    boolean snapWithoutTruncation;
+    /** SNAP is acked before the install is durable (ZOOKEEPER-3642). */
+    boolean snapAckedFromMemory;
+    /** ReadIndex answers without a quorum heartbeat round (ZOOKEEPER-1675). */
+    boolean syncWithoutQuorum;
+    /** Leader treats an ack beyond a follower's unacked EPOCH record as illegal and steps down (ZOOKEEPER-4685). */
+    boolean nonCumulativeAcks;
+    /** Recovery sets the commit point to the last logged zxid, applying the uncommitted tail (ZOOKEEPER-1154). */
+    boolean applyPastCommitMark;
+
+    static Mutations of(String name) {
+        Mutations m = new Mutations();
+        switch (name) {
+            case "ackBeforeFsync" -> m.ackBeforeFsync = true;
+            case "epochAheadOfHistory" -> m.epochAheadOfHistory = true;
+            case "diffWithoutContiguity" -> m.diffWithoutContiguity = true;
+            case "snapWithoutTruncation" -> m.snapWithoutTruncation = true;
+            case "snapAckedFromMemory" -> m.snapAckedFromMemory = true;
+            case "syncWithoutQuorum" -> m.syncWithoutQuorum = true;
+            case "nonCumulativeAcks" -> m.nonCumulativeAcks = true;
+            case "applyPastCommitMark" -> m.applyPastCommitMark = true;
+            default -> throw new IllegalArgumentException("no mutation " + name);
+        }
+        return m;
+    }
+}

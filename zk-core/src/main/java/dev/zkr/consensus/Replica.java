@@ -1,0 +1,489 @@
+package dev.zkr.consensus;
+
+import dev.zkr.consensus.Message.Commit;
+import dev.zkr.consensus.Message.Heartbeat;
+import dev.zkr.consensus.Message.HeartbeatAck;
+import dev.zkr.consensus.Message.PreVote;
+import dev.zkr.consensus.Message.PreVoteAck;
+import dev.zkr.consensus.Message.Propose;
+import dev.zkr.consensus.Message.SyncStart;
+import dev.zkr.consensus.Message.Vote;
+import dev.zkr.consensus.Message.VoteAck;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * One member of a Zab ensemble as a pure state machine (REPLICATION.md §3.1; etcd-io/raft's RawNode is the model).
+ * Inputs: {@link #step}, {@link #tick}, {@link #propose}, {@link #localDurable}, {@link #snapshotInstalled},
+ * {@link #peerDown}/{@link #peerUp}, {@link #readIndex}, {@link #campaign}, {@link #transferLeadership}. Output: {@link #ready()}, executed by the driver in the
+ * order {@link Ready} gives, then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or
+ * unseeded randomness. Not thread-safe.
+ */
+public final class Replica {
+    final int id;
+    final Quorum quorum;
+    final LogView log;
+    final ReplicaConfig config;
+    final Mutations mutations;
+    final RandomGenerator random;
+    final int[] peers;
+
+    // durable promise (consensus.meta)
+    long acceptedEpoch;
+    int votedFor;
+    // log positions: appended (handed to the log) >= durable (reported by the disk) >= commit
+    long lastAppended;
+    long durable;
+    long commit;
+    /** Snapshot being installed (Zxid.NONE if none): appends queue behind it, durability waits for it. */
+    long installing = Zxid.NONE;
+    long nextSyncId;
+    final Set<Integer> downPeers = new HashSet<>();
+    RoleState state;
+
+    // pending output
+    private boolean metaDirty;
+    private long truncateAfter = Zxid.NONE;
+    private long install = Zxid.NONE;
+    private final List<Entry> appends = new ArrayList<>();
+    private final List<Envelope> outbox = new ArrayList<>();
+    private final List<ReadState> readStates = new ArrayList<>();
+    private long reportedCommit;
+    private RoleInfo reportedRole;
+    private Ready outstanding;
+
+    /**
+     * A replica recovered from {@code log} (everything it shows durable) and its persisted {@code meta}
+     * ({@link Meta#FRESH} for an empty data directory).
+     */
+    public Replica(ReplicaConfig config, LogView log, Meta meta) {
+        this(config, log, meta, Mutations.NONE);
+    }
+
+    Replica(ReplicaConfig config, LogView log, Meta meta, Mutations mutations) {
+        this.config = config;
+        this.id = config.id();
+        this.quorum = new Quorum(config.members());
+        this.log = log;
+        this.mutations = mutations;
+        this.random = config.random();
+        this.peers = config.members().stream().mapToInt(Integer::intValue).filter(m -> m != id).sorted().toArray();
+        this.acceptedEpoch = meta.acceptedEpoch();
+        this.votedFor = meta.votedFor();
+        this.lastAppended = log.lastZxid();
+        this.durable = lastAppended;
+        if (Zxid.epoch(lastAppended) > acceptedEpoch) {
+            throw new ConsensusViolation("log ends at " + Zxid.str(lastAppended) + " beyond accepted epoch "
+                    + acceptedEpoch);
+        }
+        long recovered = Math.max(log.commitMark(), log.snapshotZxid());
+        this.commit = mutations.applyPastCommitMark ? lastAppended : Math.min(recovered, lastAppended);
+        this.reportedCommit = commit;
+        this.state = new Follower(this, -1);
+        if (quorum.size() == 1) {
+            becomeCandidate(); // a single member elects itself at start
+        }
+    }
+
+    // ---------------------------------------------------------------- inputs
+
+    /** A message from peer {@code from}. */
+    public void step(int from, Message m) {
+        checkInput();
+        if (from == id || !quorum.isMember(from)) {
+            return;
+        }
+        if (m instanceof PreVote pv) {
+            onPreVote(from, pv);
+            return;
+        }
+        if (m instanceof Vote v) {
+            onVote(from, v);
+            return;
+        }
+        if (m.epoch() < acceptedEpoch) {
+            if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart || m instanceof Commit) {
+                send(from, new HeartbeatAck(acceptedEpoch, -1)); // tell a stale leader the newer epoch
+            }
+            if (!(m instanceof PreVoteAck)) {
+                return;
+            }
+        }
+        if (m.epoch() > acceptedEpoch) {
+            adoptEpoch(m.epoch());
+        }
+        state.step(from, m);
+    }
+
+    /** Time passes by one tick. */
+    public void tick() {
+        checkInput();
+        state.tick();
+    }
+
+    /** Starts an election now (tests, and a leadership hand-over); a leader ignores it. */
+    public void campaign() {
+        checkInput();
+        if (!(state instanceof Leader) && installing == Zxid.NONE) {
+            becomeCandidate();
+        }
+    }
+
+    /**
+     * Leader only: hands leadership to the most up-to-date follower (clean shutdown). The leader stops serving
+     * ({@code inService} false), waits until that follower acked everything, then tells it to campaign; if no new
+     * leader appears within the election timeout it serves again.
+     */
+    public void transferLeadership() {
+        checkInput();
+        if (state instanceof Leader leader) {
+            leader.transfer();
+        }
+    }
+
+    /** Leader in service only: appends and replicates {@code payload} at the next zxid, which it returns. */
+    public long propose(byte[] payload) {
+        checkInput();
+        return leaderInService().propose(payload);
+    }
+
+    /** As {@link #propose(byte[])}, asserting the caller's zxid is the next one (contiguity). */
+    public long propose(long zxid, byte[] payload) {
+        checkInput();
+        Leader leader = leaderInService();
+        if (zxid != lastAppended + 1 || Zxid.counter(zxid) == 0) {
+            throw new IllegalArgumentException("zxid " + Zxid.str(zxid) + " does not follow " + Zxid.str(lastAppended));
+        }
+        return leader.propose(payload);
+    }
+
+    /** The log is durable through {@code zxid} (as it stands after the last executed truncation or install). */
+    public void localDurable(long zxid) {
+        checkInput();
+        if (installing != Zxid.NONE || zxid <= durable) {
+            return;
+        }
+        if (zxid > lastAppended) {
+            throw new IllegalArgumentException("durable " + Zxid.str(zxid) + " beyond appended "
+                    + Zxid.str(lastAppended));
+        }
+        durable = zxid;
+        state.durabilityAdvanced();
+    }
+
+    /** Snapshot {@code zxid} (from a SNAP sync) is installed durably and loaded (P3 a–d done). */
+    public void snapshotInstalled(long zxid) {
+        checkInput();
+        if (installing != zxid) {
+            return;
+        }
+        installing = Zxid.NONE;
+        durable = Math.max(durable, zxid);
+        commit = Math.max(commit, zxid);
+        state.durabilityAdvanced();
+    }
+
+    /** The connection to {@code peer} closed (crash, kill -9): a follower of it campaigns after a small jitter. */
+    public void peerDown(int peer) {
+        checkInput();
+        if (quorum.isMember(peer) && peer != id && downPeers.add(peer)) {
+            state.peerDown(peer);
+        }
+    }
+
+    /** The connection to {@code peer} is back. */
+    public void peerUp(int peer) {
+        checkInput();
+        if (downPeers.remove(peer)) {
+            state.peerUp(peer);
+        }
+    }
+
+    /**
+     * Linearizable read point for {@code ctx} (ReadIndex, §3.4): on an in-service leader, the last proposed zxid,
+     * answered in {@link Ready#readStates()} once a quorum acked a heartbeat sent after this call; refused otherwise.
+     */
+    public void readIndex(long ctx) {
+        checkInput();
+        if (state instanceof Leader leader && leader.inService()) {
+            leader.readIndex(ctx);
+        } else {
+            readStates.add(new ReadState(ctx, Zxid.NONE));
+        }
+    }
+
+    // ---------------------------------------------------------------- output
+
+    /** Whether {@link #ready()} has anything to do. */
+    public boolean hasReady() {
+        return metaDirty || truncateAfter != Zxid.NONE || install != Zxid.NONE || !appends.isEmpty()
+                || !outbox.isEmpty() || !readStates.isEmpty() || commit != reportedCommit
+                || !roleInfo().equals(reportedRole);
+    }
+
+    /** The work accumulated since the last {@link #advance()}. */
+    public Ready ready() {
+        if (outstanding == null) {
+            outstanding = new Ready(metaDirty ? meta() : null, truncateAfter, install, List.copyOf(appends),
+                    List.copyOf(outbox), commit, roleInfo(), List.copyOf(readStates));
+        }
+        return outstanding;
+    }
+
+    /** The driver executed the last {@link #ready()}. */
+    public void advance() {
+        if (outstanding == null) {
+            throw new IllegalStateException("advance() without ready()");
+        }
+        metaDirty = false;
+        truncateAfter = Zxid.NONE;
+        install = Zxid.NONE;
+        appends.clear();
+        outbox.clear();
+        readStates.clear();
+        reportedCommit = outstanding.commit();
+        reportedRole = outstanding.role();
+        outstanding = null;
+    }
+
+    public RoleInfo roleInfo() {
+        return new RoleInfo(state.role(), state.leaderId(), acceptedEpoch, state.inService());
+    }
+
+    public Meta meta() {
+        return new Meta(acceptedEpoch, votedFor);
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public long commitZxid() {
+        return commit;
+    }
+
+    public long durableZxid() {
+        return durable;
+    }
+
+    public long lastAppendedZxid() {
+        return lastAppended;
+    }
+
+    // ---------------------------------------------------------------- voting (any role)
+
+    private void onPreVote(int from, PreVote pv) {
+        boolean better = ranksAbove(from, pv.lastZxid());
+        boolean grant = pv.epoch() > acceptedEpoch && !hasLiveLeader() && better;
+        send(from, new PreVoteAck(acceptedEpoch, pv.epoch(), grant));
+        if (!grant && !better && pv.epoch() > acceptedEpoch && !hasLiveLeader() && state instanceof Follower
+                && installing == Zxid.NONE) {
+            becomeCandidate(); // a better voter campaigns at once (what FLE does by re-broadcasting its vote)
+        }
+    }
+
+    private void onVote(int from, Vote v) {
+        if (v.epoch() <= acceptedEpoch) {
+            send(from, new VoteAck(acceptedEpoch, v.epoch() == acceptedEpoch && votedFor == from));
+            return;
+        }
+        if (hasLiveLeader() && !v.transfer()) {
+            return; // a live leader's followers ignore disruptive candidates (pre-vote normally stops them first)
+        }
+        boolean grant = v.transfer() ? v.lastZxid() >= rankZxid() : ranksAbove(from, v.lastZxid());
+        if (grant) {
+            acceptedEpoch = v.epoch();
+            votedFor = from;
+            metaDirty = true;
+            becomeFollower(-1);
+            send(from, new VoteAck(acceptedEpoch, true));
+        } else if (v.transfer()) {
+            send(from, new VoteAck(acceptedEpoch, false)); // a hand-over to a replica behind this one: refused
+        } else if (installing == Zxid.NONE) {
+            send(from, new VoteAck(v.epoch(), false));
+            campaignFor(v.epoch(), false); // better than the candidate: campaign for the same epoch at once
+        } else {
+            adoptEpoch(v.epoch());
+            send(from, new VoteAck(acceptedEpoch, false));
+        }
+    }
+
+    /** The zxid this replica campaigns and ranks with: its last durable one (never an unsynced tail). */
+    long rankZxid() {
+        if (mutations.epochAheadOfHistory && acceptedEpoch > Zxid.epoch(durable)) {
+            return Zxid.of(acceptedEpoch, 0);
+        }
+        return durable;
+    }
+
+    /** Whether candidate {@code cand} with {@code candZxid} ranks strictly above this replica: (zxid, id). */
+    boolean ranksAbove(int cand, long candZxid) {
+        long mine = rankZxid();
+        return candZxid > mine || candZxid == mine && cand > id;
+    }
+
+    boolean hasLiveLeader() {
+        return state.hasLiveLeader();
+    }
+
+    // ---------------------------------------------------------------- transitions and effects for roles
+
+    void adoptEpoch(long epoch) {
+        acceptedEpoch = epoch;
+        votedFor = -1;
+        metaDirty = true;
+        becomeFollower(-1);
+    }
+
+    void persistVote(long epoch, int candidate) {
+        acceptedEpoch = epoch;
+        votedFor = candidate;
+        metaDirty = true;
+    }
+
+    void becomeFollower(int leaderId) {
+        state.leave();
+        state = new Follower(this, leaderId);
+    }
+
+    void becomeCandidate() {
+        state.leave();
+        Candidate c = new Candidate(this);
+        state = c;
+        c.startPreVote();
+    }
+
+    /** Becomes a candidate voting for itself in {@code epoch} at once (no pre-vote). */
+    void campaignFor(long epoch, boolean transfer) {
+        state.leave();
+        Candidate c = new Candidate(this);
+        state = c;
+        c.startVote(epoch, transfer);
+    }
+
+    void becomeLeader() {
+        state.leave();
+        Leader l = new Leader(this);
+        state = l;
+        l.start();
+    }
+
+    void send(int to, Message m) {
+        outbox.add(new Envelope(to, m));
+    }
+
+    void broadcast(Message m) {
+        for (int p : peers) {
+            send(p, m);
+        }
+    }
+
+    void refuseRead(long ctx) {
+        readStates.add(new ReadState(ctx, Zxid.NONE));
+    }
+
+    void answerRead(long ctx, long readZxid) {
+        readStates.add(new ReadState(ctx, readZxid));
+    }
+
+    void append(Entry e) {
+        if (e.zxid() <= lastAppended) {
+            throw new IllegalStateException("append " + e + " after " + Zxid.str(lastAppended));
+        }
+        appends.add(e);
+        lastAppended = e.zxid();
+    }
+
+    /** Drops every record after {@code zxid} (durably, before anything else is appended: P2). */
+    void truncate(long zxid) {
+        if (zxid < commit) {
+            throw new ConsensusViolation("truncate after " + Zxid.str(zxid) + " below commit " + Zxid.str(commit));
+        }
+        appends.removeIf(e -> e.zxid() > zxid);
+        if (install == Zxid.NONE && log.lastZxid() > zxid) {
+            truncateAfter = truncateAfter == Zxid.NONE ? zxid : Math.min(truncateAfter, zxid);
+        }
+        lastAppended = Math.min(lastAppended, zxid);
+        durable = Math.min(durable, zxid);
+    }
+
+    /** SNAP: truncate after the commit point (P3 a), install {@code zxid}; the log continues after it. */
+    void installSnapshot(long zxid) {
+        if (!mutations.snapWithoutTruncation) {
+            truncate(commit);
+        }
+        appends.clear();
+        install = zxid;
+        installing = zxid;
+        lastAppended = zxid;
+        if (mutations.snapAckedFromMemory) {
+            durable = zxid;
+        }
+    }
+
+    /** The epoch table of the log as appended (pending truncation and appends included). */
+    EpochTable epochTable() {
+        EpochTable table = install != Zxid.NONE ? EpochTable.EMPTY : log.epochTable();
+        if (truncateAfter != Zxid.NONE) {
+            table = table.clippedTo(truncateAfter);
+        }
+        if (appends.isEmpty()) {
+            return table;
+        }
+        EpochTable.Builder b = new EpochTable.Builder();
+        for (int i = 0; i < table.size(); i++) {
+            b.add(table.lastAt(i));
+        }
+        for (Entry e : appends) {
+            b.add(e.zxid());
+        }
+        return b.build();
+    }
+
+    /** The records after {@code zxid} as appended (leader only: it never truncates or installs). */
+    List<Entry> entriesAfter(long zxid) {
+        List<Entry> out = new ArrayList<>();
+        long upTo = truncateAfter == Zxid.NONE ? Long.MAX_VALUE : truncateAfter;
+        for (Entry e : log.entriesAfter(zxid)) {
+            if (e.zxid() <= upTo) {
+                out.add(e);
+            }
+        }
+        for (Entry e : appends) {
+            if (e.zxid() > zxid) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    int randomElectionTimeout() {
+        return config.electionTicks() + random.nextInt(config.electionTicks());
+    }
+
+    int randomJitter() {
+        return 1 + random.nextInt(config.campaignJitterTicks() + 1);
+    }
+
+    private Leader leaderInService() {
+        if (state instanceof Leader leader && leader.inService()) {
+            return leader;
+        }
+        throw new IllegalStateException("not an in-service leader: " + roleInfo());
+    }
+
+    private void checkInput() {
+        if (outstanding != null) {
+            throw new IllegalStateException("input between ready() and advance()");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Replica" + id + "[" + roleInfo() + " appended=" + Zxid.str(lastAppended) + " durable="
+                + Zxid.str(durable) + " commit=" + Zxid.str(commit) + "]";
+    }
+}

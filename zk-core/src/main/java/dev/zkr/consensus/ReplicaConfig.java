@@ -1,0 +1,27 @@
+package dev.zkr.consensus;
+
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * A replica's static settings. Times are in ticks (REPLICATION.md §2.7: a tick is 10 ms, heartbeat 10 ticks,
+ * election timeout T = 100 ticks randomised in [T, 2T), campaign jitter 0–2 ticks). {@code random} is the only
+ * source of randomness (seeded by the caller).
+ */
+public record ReplicaConfig(int id, List<Integer> members, int electionTicks, int heartbeatTicks,
+                            int campaignJitterTicks, RandomGenerator random) {
+    public ReplicaConfig {
+        members = List.copyOf(members);
+        if (!members.contains(id)) {
+            throw new IllegalArgumentException("id " + id + " is not a member of " + members);
+        }
+        if (heartbeatTicks < 1 || electionTicks <= heartbeatTicks || campaignJitterTicks < 0) {
+            throw new IllegalArgumentException("need 1 <= heartbeatTicks < electionTicks, jitter >= 0");
+        }
+    }
+
+    /** The §2.7 defaults. */
+    public static ReplicaConfig defaults(int id, List<Integer> members, RandomGenerator random) {
+        return new ReplicaConfig(id, members, 100, 10, 2, random);
+    }
+}

@@ -1,0 +1,34 @@
+package dev.zkr.consensus;
+
+/** The role-specific half of a {@link Replica}: one small class per role behind one {@code step}. */
+abstract class RoleState {
+    final Replica r;
+
+    RoleState(Replica r) {
+        this.r = r;
+    }
+
+    abstract Role role();
+
+    abstract int leaderId();
+
+    boolean inService() {
+        return false;
+    }
+
+    abstract boolean hasLiveLeader();
+
+    /** A message of the replica's accepted epoch (lower ones are dropped, higher ones adopted before). */
+    abstract void step(int from, Message m);
+
+    abstract void tick();
+
+    void durabilityAdvanced() {}
+
+    void peerDown(int peer) {}
+
+    void peerUp(int peer) {}
+
+    /** Called when the replica moves to another role. */
+    void leave() {}
+}

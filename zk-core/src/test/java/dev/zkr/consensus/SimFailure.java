@@ -1,0 +1,10 @@
+package dev.zkr.consensus;
+
+/** An invariant of REPLICATION.md §5.3 found broken by the simulator. */
+final class SimFailure extends AssertionError {
+    private static final long serialVersionUID = 1L;
+
+    SimFailure(String message) {
+        super(message);
+    }
+}
