@@ -30,8 +30,8 @@ final class GroupCommitter {
      * A queued record; zxid -1 is a marker without a record: a sync, or with {@code truncateAfter >= 0} a
      * truncation of the log after that zxid.
      */
-    private record Pending(long zxid, byte[] payload, CompletableFuture<Void> future, long truncateAfter) {
-        Pending(long zxid, byte[] payload, CompletableFuture<Void> future) {
+    private record QueuedAppend(long zxid, byte[] payload, CompletableFuture<Void> future, long truncateAfter) {
+        QueuedAppend(long zxid, byte[] payload, CompletableFuture<Void> future) {
             this(zxid, payload, future, -1);
         }
     }
@@ -40,7 +40,7 @@ final class GroupCommitter {
     private final LogConfig config;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
-    private List<Pending> queue = new ArrayList<>();
+    private List<QueuedAppend> queue = new ArrayList<>();
     private long lastAcceptedZxid;
     /** The commit mark the next batch carries (capped at its last zxid). Guarded by lock. */
     private long requestedMark;
@@ -107,7 +107,7 @@ final class GroupCommitter {
                 }
                 lastAcceptedZxid = zxid;
             }
-            queue.add(new Pending(zxid, payload, future));
+            queue.add(new QueuedAppend(zxid, payload, future));
             queued = queue.size();
             if (queue.size() == 1) {
                 wake.signal();
@@ -146,7 +146,7 @@ final class GroupCommitter {
             lastAcceptedZxid = last;
             boolean wasEmpty = queue.isEmpty();
             for (LogRecord r : records) {
-                queue.add(new Pending(r.zxid(), r.payload(), null));
+                queue.add(new QueuedAppend(r.zxid(), r.payload(), null));
             }
             queued = queue.size();
             if (wasEmpty) {
@@ -177,7 +177,7 @@ final class GroupCommitter {
             }
             lastAcceptedZxid = zxid;
             rollTo = zxid;
-            queue.add(new Pending(-1, null, f));
+            queue.add(new QueuedAppend(-1, null, f));
             queued = queue.size();
             wake.signal();
         } finally {
@@ -199,10 +199,10 @@ final class GroupCommitter {
                         + " are committed");
             }
             if (zxid >= lastAcceptedZxid) {
-                queue.add(new Pending(-1, null, f)); // nothing to remove: wait for what is queued
+                queue.add(new QueuedAppend(-1, null, f)); // nothing to remove: wait for what is queued
             } else {
                 lastAcceptedZxid = zxid;
-                queue.add(new Pending(-1, null, f, zxid));
+                queue.add(new QueuedAppend(-1, null, f, zxid));
             }
             queued = queue.size();
             wake.signal();
@@ -284,7 +284,7 @@ final class GroupCommitter {
     }
 
     private void run() {
-        List<Pending> batch = null;
+        List<QueuedAppend> batch = null;
         long roll;
         long mark;
         try {
@@ -323,7 +323,7 @@ final class GroupCommitter {
                     }
                 }
                 wrote |= write(from == 0 ? batch : batch.subList(from, batch.size()), mark);
-                List<Pending> done = batch;
+                List<QueuedAppend> done = batch;
                 batch = null;
                 TxnLog.DurabilityListener l = listener;
                 if (wrote && l != null) {
@@ -339,7 +339,7 @@ final class GroupCommitter {
         }
     }
 
-    private static boolean hasFutures(List<Pending> batch) {
+    private static boolean hasFutures(List<QueuedAppend> batch) {
         for (int i = 0, n = batch.size(); i < n; i++) {
             if (batch.get(i).future != null) {
                 return true;
@@ -352,12 +352,12 @@ final class GroupCommitter {
      * Writes and forces the records of a batch, the last one carrying the commit mark (at most its own zxid);
      * false if it held only markers.
      */
-    private boolean write(List<Pending> batch, long requested) throws IOException {
+    private boolean write(List<QueuedAppend> batch, long requested) throws IOException {
         long bytes = 0;
         int last = -1;
         int count = 0;
         for (int i = 0; i < batch.size(); i++) {
-            Pending p = batch.get(i);
+            QueuedAppend p = batch.get(i);
             if (p.zxid != -1) {
                 bytes += LogFormat.recordBytes(p.payload.length, false);
                 last = i;
@@ -377,7 +377,7 @@ final class GroupCommitter {
         long at = writePos;
         buf.clear();
         for (int i = 0; i <= last; i++) {
-            Pending p = batch.get(i);
+            QueuedAppend p = batch.get(i);
             if (p.zxid == -1) {
                 continue;
             }
@@ -471,10 +471,10 @@ final class GroupCommitter {
         channel.close();
     }
 
-    private void poison(Throwable t, List<Pending> batch) {
+    private void poison(Throwable t, List<QueuedAppend> batch) {
         StorageException e = t instanceof StorageException s ? s
                 : new StorageException("write to transaction log " + log.directory() + " failed: " + t, t);
-        List<Pending> rest;
+        List<QueuedAppend> rest;
         lock.lock();
         try {
             failure = e;
@@ -490,7 +490,7 @@ final class GroupCommitter {
         } catch (IOException ignored) {
             // the log is already failed; the close error adds nothing
         }
-        List<Pending> failed = new ArrayList<>();
+        List<QueuedAppend> failed = new ArrayList<>();
         if (batch != null) {
             failed.addAll(batch);
         }
@@ -506,8 +506,8 @@ final class GroupCommitter {
         acks.execute(() -> complete(failed, e));
     }
 
-    private static void complete(List<Pending> batch, StorageException error) {
-        for (Pending p : batch) {
+    private static void complete(List<QueuedAppend> batch, StorageException error) {
+        for (QueuedAppend p : batch) {
             if (p.future != null) {
                 if (error == null) {
                     p.future.complete(null);

@@ -67,7 +67,7 @@ final class ConnectionManager {
     private final long attemptTimeoutNanos;
     private final CompletableFuture<Void> firstSession = new CompletableFuture<>();
 
-    private final ConcurrentLinkedQueue<Pending> outbox = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<OutstandingRequest> outbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
 
@@ -81,7 +81,7 @@ final class ConnectionManager {
     // ---- event loop only ----
     /** True while the socket is not read because the event thread is behind (see {@link #pauseReading}). */
     private boolean readingPaused;
-    private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<OutstandingRequest> inFlight = new ArrayDeque<>();
     private byte[] password = NO_PASSWORD;
     private Channel channel;
     private InetSocketAddress server;
@@ -173,7 +173,7 @@ final class ConnectionManager {
     }
 
     /** Queues a request; it is written as soon as a session is attached (the caller's future gets the outcome). */
-    void submit(Pending p) {
+    void submit(OutstandingRequest p) {
         if (closing) {
             p.future.completeExceptionally(closed(p.path));
             return;
@@ -202,13 +202,13 @@ final class ConnectionManager {
                 sessionClosed.complete(null);
                 return;
             }
-            Pending queued;
+            OutstandingRequest queued;
             while ((queued = outbox.poll()) != null) { // everything asked before close goes first
                 if (!queued.done) {
                     write(queued);
                 }
             }
-            Pending close = new Pending(Pending.Kind.CLOSE_SESSION, null, NO_DEADLINE);
+            OutstandingRequest close = new OutstandingRequest(OutstandingRequest.Kind.CLOSE_SESSION, null, NO_DEADLINE);
             close.future.whenComplete((v, e) -> sessionClosed.complete(null));
             write(close);
             flush();
@@ -250,7 +250,7 @@ final class ConnectionManager {
             ch.close();
         }
         failInFlight(true);
-        Pending p;
+        OutstandingRequest p;
         while ((p = outbox.poll()) != null) {
             complete(p, null, closed(p.path));
         }
@@ -423,7 +423,7 @@ final class ConnectionManager {
         sessionId = 0;
         password = NO_PASSWORD;
         suspended = false;
-        Pending p;
+        OutstandingRequest p;
         while ((p = outbox.poll()) != null) {
             complete(p, null, expired(p.path));
         }
@@ -435,14 +435,14 @@ final class ConnectionManager {
         if (snapshot.isEmpty()) {
             return;
         }
-        Pending set = new Pending(Pending.Kind.SET_WATCHES, null, NO_DEADLINE);
+        OutstandingRequest set = new OutstandingRequest(OutstandingRequest.Kind.SET_WATCHES, null, NO_DEADLINE);
         set.watches = snapshot;
         set.relativeZxid = lastZxid;
         write(set);
     }
 
     private void onReply(Message.Reply r) {
-        Pending p = inFlight.poll();
+        OutstandingRequest p = inFlight.poll();
         if (!established || p == null || p.xid != r.xid()) {
             LOG.warn("reply xid {} from {} does not match the oldest request ({}); closing the connection",
                     r.xid(), server, p);
@@ -464,7 +464,7 @@ final class ConnectionManager {
         }
         Object result;
         try {
-            result = Replies.result(p, r);
+            result = ReplyDecoder.result(p, r);
         } catch (ZkException e) {
             complete(p, null, e);
             if (e.code() == ZkException.Code.SESSION_EXPIRED) {
@@ -476,8 +476,9 @@ final class ConnectionManager {
         complete(p, result, null);
     }
 
-    private void onInternalReply(Pending p, Message.Reply r) {
-        if (r.code() == ZkException.Code.SESSION_EXPIRED.intValue() && p.kind == Pending.Kind.CLOSE_SESSION) {
+    private void onInternalReply(OutstandingRequest p, Message.Reply r) {
+        if (r.code() == ZkException.Code.SESSION_EXPIRED.intValue()
+                && p.kind == OutstandingRequest.Kind.CLOSE_SESSION) {
             // closing a session that is already gone: the outcome the caller wanted, nothing to warn about
             LOG.debug("session 0x{} had already expired when closed", Long.toHexString(sessionId));
         } else if (r.code() != 0) {
@@ -487,7 +488,7 @@ final class ConnectionManager {
         p.future.complete(null);
     }
 
-    private void registerWatch(Pending p, Object result) {
+    private void registerWatch(OutstandingRequest p, Object result) {
         Watcher w = p.watcher;
         if (w == null) {
             return;
@@ -543,19 +544,19 @@ final class ConnectionManager {
         drainScheduled.set(false);
         if (!established) {
             if (expiredForGood || closing) {
-                Pending p;
+                OutstandingRequest p;
                 while ((p = outbox.poll()) != null) {
                     complete(p, null, closing ? closed(p.path) : expired(p.path));
                 }
             }
             return;
         }
-        Pending p;
+        OutstandingRequest p;
         while (channel.isWritable() && (p = outbox.poll()) != null) {
             if (p.done) {
                 continue;
             }
-            if (p.kind == Pending.Kind.REMOVE_WATCHES && watchStillNeeded(p.path, p.watcherType)) {
+            if (p.kind == OutstandingRequest.Kind.REMOVE_WATCHES && watchStillNeeded(p.path, p.watcherType)) {
                 complete(p, null, null);
                 continue;
             }
@@ -575,7 +576,7 @@ final class ConnectionManager {
         if (watches.holds(path, type)) {
             return true;
         }
-        for (Pending q : inFlight) {
+        for (OutstandingRequest q : inFlight) {
             if (!q.done && q.watcher != null && path.equals(q.path) && registersInto(q.kind) == type) {
                 return true;
             }
@@ -584,7 +585,7 @@ final class ConnectionManager {
     }
 
     /** The watch type a watching request of this kind registers, or null. */
-    private static WatcherType registersInto(Pending.Kind kind) {
+    private static WatcherType registersInto(OutstandingRequest.Kind kind) {
         return switch (kind) {
             case EXISTS, GET_DATA -> WatcherType.DATA;
             case GET_CHILDREN -> WatcherType.CHILDREN;
@@ -599,7 +600,7 @@ final class ConnectionManager {
         }
     }
 
-    private void write(Pending p) {
+    private void write(OutstandingRequest p) {
         lastXid = lastXid == Integer.MAX_VALUE ? 1 : lastXid + 1;
         p.xid = lastXid;
         inFlight.add(p);
@@ -627,7 +628,7 @@ final class ConnectionManager {
                         TimeUnit.NANOSECONDS.toMillis(now - lastRecvNanos));
                 channel.close();
             } else if (now - lastSendNanos > timeout / 3) {
-                write(new Pending(Pending.Kind.PING, null, NO_DEADLINE));
+                write(new OutstandingRequest(OutstandingRequest.Kind.PING, null, NO_DEADLINE));
                 flush();
             }
         } else if (channel != null && now - attemptDeadlineNanos > 0) {
@@ -639,12 +640,12 @@ final class ConnectionManager {
     }
 
     private void expireRequests(long now) {
-        Pending p;
+        OutstandingRequest p;
         while ((p = outbox.peek()) != null && now - p.deadlineNanos > 0) {
             outbox.poll();
             timeout(p);
         }
-        for (Pending q : inFlight) {
+        for (OutstandingRequest q : inFlight) {
             if (q.kind.internal() || q.done) {
                 continue;
             }
@@ -655,14 +656,14 @@ final class ConnectionManager {
         }
     }
 
-    private void timeout(Pending p) {
+    private void timeout(OutstandingRequest p) {
         complete(p, null, new ZkException.OperationTimeout(p.path,
                 "no response within " + config.requestTimeout().toMillis() + " ms"));
     }
 
     /** Fails every request written on the lost connection (ConnectionLoss, or Closed when closing). */
     private void failInFlight(boolean closed) {
-        Pending p;
+        OutstandingRequest p;
         while ((p = inFlight.poll()) != null) {
             if (p.kind.internal()) {
                 p.done = true;
@@ -674,7 +675,7 @@ final class ConnectionManager {
         }
     }
 
-    private void complete(Pending p, Object result, ZkException error) {
+    private void complete(OutstandingRequest p, Object result, ZkException error) {
         boolean recorded = error == null ? p.succeed(result) : p.fail(error);
         if (recorded) {
             if (p.blocking && events.idle()) {

@@ -193,10 +193,10 @@ public final class NativeZkClient implements ZkClient {
         return submit(() -> createRequest(path, data, mode));
     }
 
-    private Pending createRequest(String path, byte[] data, CreateMode mode) {
+    private OutstandingRequest createRequest(String path, byte[] data, CreateMode mode) {
         checkOpen(path);
         RequestChecks.create(path, mode);
-        Pending p = pending(Pending.Kind.CREATE, path);
+        OutstandingRequest p = pending(OutstandingRequest.Kind.CREATE, path);
         p.data = checkData(path, data);
         p.createMode = mode;
         return p;
@@ -207,29 +207,29 @@ public final class NativeZkClient implements ZkClient {
         return submit(() -> deleteRequest(path, version));
     }
 
-    private Pending deleteRequest(String path, int version) {
-        Pending p = pending(Pending.Kind.DELETE, checkPath(path));
+    private OutstandingRequest deleteRequest(String path, int version) {
+        OutstandingRequest p = pending(OutstandingRequest.Kind.DELETE, checkPath(path));
         p.version = version;
         return p;
     }
 
     @Override
     public CompletableFuture<Stat> existsAsync(String path, Watcher watcher) {
-        return submit(() -> readRequest(Pending.Kind.EXISTS, path, watcher));
+        return submit(() -> readRequest(OutstandingRequest.Kind.EXISTS, path, watcher));
     }
 
     @Override
     public CompletableFuture<NodeData> getDataAsync(String path, Watcher watcher) {
-        return submit(() -> readRequest(Pending.Kind.GET_DATA, path, watcher));
+        return submit(() -> readRequest(OutstandingRequest.Kind.GET_DATA, path, watcher));
     }
 
     @Override
     public CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher) {
-        return submit(() -> readRequest(Pending.Kind.GET_CHILDREN, path, watcher));
+        return submit(() -> readRequest(OutstandingRequest.Kind.GET_CHILDREN, path, watcher));
     }
 
-    private Pending readRequest(Pending.Kind kind, String path, Watcher watcher) {
-        Pending p = pending(kind, checkPath(path));
+    private OutstandingRequest readRequest(OutstandingRequest.Kind kind, String path, Watcher watcher) {
+        OutstandingRequest p = pending(kind, checkPath(path));
         p.watcher = watcher;
         return p;
     }
@@ -239,8 +239,8 @@ public final class NativeZkClient implements ZkClient {
         return submit(() -> setDataRequest(path, data, version));
     }
 
-    private Pending setDataRequest(String path, byte[] data, int version) {
-        Pending p = pending(Pending.Kind.SET_DATA, checkPath(path));
+    private OutstandingRequest setDataRequest(String path, byte[] data, int version) {
+        OutstandingRequest p = pending(OutstandingRequest.Kind.SET_DATA, checkPath(path));
         p.data = checkData(path, data);
         p.version = version;
         return p;
@@ -268,7 +268,7 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public Stat exists(String path, Watcher watcher) {
-        return await(readRequest(Pending.Kind.EXISTS, path, watcher));
+        return await(readRequest(OutstandingRequest.Kind.EXISTS, path, watcher));
     }
 
     @Override
@@ -278,7 +278,7 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public NodeData getData(String path, Watcher watcher) {
-        return await(readRequest(Pending.Kind.GET_DATA, path, watcher));
+        return await(readRequest(OutstandingRequest.Kind.GET_DATA, path, watcher));
     }
 
     @Override
@@ -287,7 +287,7 @@ public final class NativeZkClient implements ZkClient {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T await(Pending p) {
+    private <T> T await(OutstandingRequest p) {
         p.blocking = true;
         connection.submit(p);
         return (T) ClientSupport.await(p.future);
@@ -295,7 +295,7 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<List<OpResult>> multiAsync(List<Op> ops) {
-        Pending p;
+        OutstandingRequest p;
         try {
             checkOpen(null);
             RequestChecks.required(ops, null, "ops");
@@ -313,7 +313,7 @@ public final class NativeZkClient implements ZkClient {
                 throw new ZkException.DataTooLarge(null, "multi of " + checked.length + " operations carries about "
                         + size + " bytes, more than one request may carry (" + limit + ")");
             }
-            p = pending(Pending.Kind.MULTI, null);
+            p = pending(OutstandingRequest.Kind.MULTI, null);
             p.ops = checked;
         } catch (ZkException e) {
             return CompletableFuture.failedFuture(e);
@@ -323,13 +323,13 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Void> syncAsync(String path) {
-        return submit(() -> pending(Pending.Kind.SYNC, checkPath(path)));
+        return submit(() -> pending(OutstandingRequest.Kind.SYNC, checkPath(path)));
     }
 
     @Override
     public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
         return submit(() -> {
-            Pending p = pending(Pending.Kind.ADD_WATCH, checkPath(path));
+            OutstandingRequest p = pending(OutstandingRequest.Kind.ADD_WATCH, checkPath(path));
             if (mode == null || watcher == null) {
                 throw new ZkException.BadArguments(path, "addWatch needs a mode and a watcher");
             }
@@ -372,7 +372,7 @@ public final class NativeZkClient implements ZkClient {
             return result;
         }
         CompletableFuture<?>[] sent = removal.serverTypes().stream().map(t -> {
-            Pending p = pending(Pending.Kind.REMOVE_WATCHES, path);
+            OutstandingRequest p = pending(OutstandingRequest.Kind.REMOVE_WATCHES, path);
             p.watcherType = t;
             return submit(p);
         }).toArray(CompletableFuture[]::new);
@@ -409,13 +409,13 @@ public final class NativeZkClient implements ZkClient {
         return RequestChecks.data(path, data, connection.maxDataSize());
     }
 
-    private Pending pending(Pending.Kind kind, String path) {
-        return new Pending(kind, path, System.nanoTime() + requestTimeoutNanos);
+    private OutstandingRequest pending(OutstandingRequest.Kind kind, String path) {
+        return new OutstandingRequest(kind, path, System.nanoTime() + requestTimeoutNanos);
     }
 
     /** Builds a request and sends it; a request that fails its checks fails the returned future instead. */
-    private <T> CompletableFuture<T> submit(Supplier<Pending> request) {
-        Pending p;
+    private <T> CompletableFuture<T> submit(Supplier<OutstandingRequest> request) {
+        OutstandingRequest p;
         try {
             p = request.get();
         } catch (ZkException e) {
@@ -425,7 +425,7 @@ public final class NativeZkClient implements ZkClient {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> CompletableFuture<T> submit(Pending p) {
+    private <T> CompletableFuture<T> submit(OutstandingRequest p) {
         connection.submit(p);
         return (CompletableFuture<T>) (CompletableFuture<?>) p.future;
     }

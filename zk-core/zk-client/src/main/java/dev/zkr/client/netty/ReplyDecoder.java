@@ -13,22 +13,22 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Turns a server {@link Message.Reply} into the result of a request, or the {@link ZkException} it failed with. */
-final class Replies {
+final class ReplyDecoder {
 
-    private Replies() {
+    private ReplyDecoder() {
     }
 
     /** The value the caller's future completes with; throws the request's failure. */
-    static Object result(Pending p, Message.Reply reply) {
+    static Object result(OutstandingRequest p, Message.Reply reply) {
         int code = reply.code();
         if (code != Code.OK.intValue()) {
-            if (p.kind == Pending.Kind.EXISTS && code == Code.NO_NODE.intValue()) {
+            if (p.kind == OutstandingRequest.Kind.EXISTS && code == Code.NO_NODE.intValue()) {
                 return null;
             }
-            if (p.kind == Pending.Kind.REMOVE_WATCHES && code == Code.NO_WATCHER.intValue()) {
+            if (p.kind == OutstandingRequest.Kind.REMOVE_WATCHES && code == Code.NO_WATCHER.intValue()) {
                 return null; // removed locally already; the server had fired or forgotten it
             }
-            if (p.kind == Pending.Kind.MULTI) {
+            if (p.kind == OutstandingRequest.Kind.MULTI) {
                 throw multiFailure(p, reply);
             }
             throw ZkException.of(Code.of(code), p.path, reply.message());
@@ -55,7 +55,7 @@ final class Replies {
         };
     }
 
-    private static ZkException multiFailure(Pending p, Message.Reply reply) {
+    private static ZkException multiFailure(OutstandingRequest p, Message.Reply reply) {
         Code code = Code.of(reply.code());
         if (!(reply.body() instanceof Message.MultiBody b) || b.results() == null) {
             return ZkException.of(code, null, reply.message());
@@ -71,7 +71,7 @@ final class Replies {
         return ZkException.of(code, null, reply.message()).withMultiResults(results);
     }
 
-    private static <B extends Message.Body> B body(Pending p, Message.Body body, Class<B> type) {
+    private static <B extends Message.Body> B body(OutstandingRequest p, Message.Body body, Class<B> type) {
         if (!type.isInstance(body)) {
             throw new ZkException.MarshallingError(p.path, "expected " + type.getSimpleName() + " in the reply to "
                     + p.kind + ", got " + (body == null ? "none" : body.getClass().getSimpleName()));

@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * when it was written and its deadline. Runs (as a task of the event thread) to complete the caller's future with
  * the result or error set on the I/O thread.
  */
-final class Pending implements Runnable {
+final class OutstandingRequest implements Runnable {
 
     /** Request kinds; the last three are the client's own and never reach a caller. */
     enum Kind {
@@ -52,7 +52,7 @@ final class Pending implements Runnable {
     private Object result;
     private Throwable error;
 
-    Pending(Kind kind, String path, long deadlineNanos) {
+    OutstandingRequest(Kind kind, String path, long deadlineNanos) {
         this.kind = kind;
         this.path = path;
         this.deadlineNanos = deadlineNanos;
