@@ -92,43 +92,25 @@ public final class SnapshotStore {
             throw new IllegalArgumentException("negative zxid " + zxid);
         }
         Objects.requireNonNull(body, "body");
-        Path target = fileOf(zxid);
-        Path tmp = dir.resolve(target.getFileName() + ".tmp");
-        try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                    StandardOpenOption.WRITE)) {
-                CRC32C crc = new CRC32C();
-                BufferedOutputStream file = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
-                CountingCrcOutput counting = new CountingCrcOutput(file, crc);
-                DataOutputStream out = new DataOutputStream(counting);
-                out.writeInt(MAGIC);
-                out.writeInt(VERSION);
-                out.writeLong(zxid);
-                long bodyStart = counting.count;
-                body.write(new DataOutputStream(new NonClosing(counting)));
-                out.writeLong(counting.count - bodyStart);
-                out.flush();
-                int sum = (int) crc.getValue();
-                DataOutputStream tail = new DataOutputStream(file);
-                tail.writeInt(sum);
-                tail.writeInt(END_MAGIC);
-                tail.flush();
-                ch.force(true);
-            }
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            StorageFiles.fsyncDirectory(dir);
-            return target;
-        } catch (IOException | RuntimeException e) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            if (e instanceof StorageException s) {
-                throw s;
-            }
-            throw new StorageException("cannot write snapshot " + target + ": " + e, e);
-        }
+        return publish(zxid, "write", (ch, tmp) -> {
+            CRC32C crc = new CRC32C();
+            BufferedOutputStream file = new BufferedOutputStream(Channels.newOutputStream(ch), 1 << 16);
+            CountingCrcOutput counting = new CountingCrcOutput(file, crc);
+            DataOutputStream out = new DataOutputStream(counting);
+            out.writeInt(MAGIC);
+            out.writeInt(VERSION);
+            out.writeLong(zxid);
+            long bodyStart = counting.count;
+            body.write(new DataOutputStream(new NonClosing(counting)));
+            out.writeLong(counting.count - bodyStart);
+            out.flush();
+            int sum = (int) crc.getValue();
+            DataOutputStream tail = new DataOutputStream(file);
+            tail.writeInt(sum);
+            tail.writeInt(END_MAGIC);
+            tail.flush();
+            ch.force(true);
+        });
     }
 
     /**
@@ -145,20 +127,36 @@ public final class SnapshotStore {
             throw new IllegalArgumentException("negative zxid " + zxid);
         }
         Objects.requireNonNull(snapshotFile, "snapshotFile");
+        return publish(zxid, "install", (ch, tmp) -> {
+            OutputStream out = Channels.newOutputStream(ch);
+            snapshotFile.transferTo(out);
+            out.flush();
+            ch.force(true);
+            String problem = verify(tmp, zxid);
+            if (problem != null) {
+                throw new CorruptSnapshotException("received snapshot 0x" + Long.toHexString(zxid) + " is damaged: "
+                        + problem);
+            }
+        });
+    }
+
+    /** Fills a temp file (and fsyncs it); {@link #publish} then renames it into place. */
+    private interface TempFileFiller {
+        void fill(FileChannel channel, Path tmp) throws IOException;
+    }
+
+    /**
+     * Snapshot {@code zxid} made durable the one safe way: filled into a temp file by {@code filler} (which fsyncs
+     * it), renamed atomically over the target, directory fsynced; on any failure the temp file is deleted and a
+     * {@link StorageException} thrown.
+     */
+    private Path publish(long zxid, String action, TempFileFiller filler) {
         Path target = fileOf(zxid);
         Path tmp = dir.resolve(target.getFileName() + ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE)) {
-                OutputStream out = Channels.newOutputStream(ch);
-                snapshotFile.transferTo(out);
-                out.flush();
-                ch.force(true);
-            }
-            String problem = verify(tmp, zxid);
-            if (problem != null) {
-                throw new CorruptSnapshotException("received snapshot 0x" + Long.toHexString(zxid) + " is damaged: "
-                        + problem);
+                filler.fill(ch, tmp);
             }
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             StorageFiles.fsyncDirectory(dir);
@@ -172,7 +170,7 @@ public final class SnapshotStore {
             if (e instanceof StorageException s) {
                 throw s;
             }
-            throw new StorageException("cannot install snapshot " + target + ": " + e, e);
+            throw new StorageException("cannot " + action + " snapshot " + target + ": " + e, e);
         }
     }
 
