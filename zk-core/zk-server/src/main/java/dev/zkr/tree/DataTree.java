@@ -10,6 +10,7 @@ import dev.zkr.client.ZkException;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -335,40 +336,68 @@ public final class DataTree {
             TxnCodec.writeBytes(out, s.password());
         }
         out.writeByte(0);
-        for (Node n : nodes.values()) {
-            byte[] data;
-            long czxid, mzxid, pzxid, ctime, mtime, owner;
-            int version, cversion;
-            boolean container;
-            synchronized (n) {
-                data = n.data;
-                czxid = n.czxid;
-                mzxid = n.mzxid;
-                pzxid = n.pzxid();
-                ctime = n.ctime;
-                mtime = n.mtime;
-                owner = n.ephemeralOwner();
-                version = n.version;
-                cversion = n.cversion();
-                container = n.container;
-            }
-            out.writeByte(1);
-            TxnCodec.writeString(out, n.path);
-            out.writeLong(czxid);
-            out.writeLong(mzxid);
-            out.writeLong(pzxid);
-            out.writeLong(ctime);
-            out.writeLong(mtime);
-            out.writeInt(version);
-            out.writeInt(cversion);
-            out.writeLong(owner);
-            out.writeBoolean(container);
-            TxnCodec.writeBytes(out, data);
-            if (afterEachNode != null) {
+        // Post-order: a node is written after its children, so its pzxid and cversion are read after every child
+        // the snapshot lacks was deleted (or before it was created, and then replay creates it). A child deleted by
+        // a CloseSession during the write is therefore either in the snapshot (replaying the close deletes it) or
+        // its deletion is already in the parent's pzxid: the close names no paths, so replay cannot repair the
+        // parent of a child it cannot see.
+        ArrayDeque<Visit> stack = new ArrayDeque<>();
+        stack.push(new Visit(nodes.get("/"), false));
+        while (!stack.isEmpty()) {
+            Visit v = stack.pop();
+            if (!v.childrenPushed()) {
+                stack.push(new Visit(v.node(), true));
+                List<Node> kids;
+                synchronized (v.node()) {
+                    kids = v.node().children == null ? List.of() : v.node().children.nodes();
+                }
+                for (Node kid : kids) {
+                    stack.push(new Visit(kid, false));
+                }
+            } else if (writeNode(out, v.node()) && afterEachNode != null) {
                 afterEachNode.run();
             }
         }
         out.writeByte(0);
+    }
+
+    private record Visit(Node node, boolean childrenPushed) {
+    }
+
+    /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
+    private static boolean writeNode(DataOutput out, Node n) throws IOException {
+        byte[] data;
+        long czxid, mzxid, pzxid, ctime, mtime, owner;
+        int version, cversion;
+        boolean container;
+        synchronized (n) {
+            if (n.deleted) {
+                return false;
+            }
+            data = n.data;
+            czxid = n.czxid;
+            mzxid = n.mzxid;
+            pzxid = n.pzxid();
+            ctime = n.ctime;
+            mtime = n.mtime;
+            owner = n.ephemeralOwner();
+            version = n.version;
+            cversion = n.cversion();
+            container = n.container;
+        }
+        out.writeByte(1);
+        TxnCodec.writeString(out, n.path);
+        out.writeLong(czxid);
+        out.writeLong(mzxid);
+        out.writeLong(pzxid);
+        out.writeLong(ctime);
+        out.writeLong(mtime);
+        out.writeInt(version);
+        out.writeInt(cversion);
+        out.writeLong(owner);
+        out.writeBoolean(container);
+        TxnCodec.writeBytes(out, data);
+        return true;
     }
 
     /**
