@@ -77,6 +77,17 @@ final class ChildSet {
         return slots[find(childPath, hash(childPath))] != null;
     }
 
+    /** The child nodes (a copy, in slot order). */
+    List<Node> nodes() {
+        List<Node> nodes = new ArrayList<>(size);
+        for (Node n : slots) {
+            if (n != null) {
+                nodes.add(n);
+            }
+        }
+        return nodes;
+    }
+
     List<String> names() {
         List<String> names = new ArrayList<>(size);
         for (Node n : slots) {

@@ -10,6 +10,7 @@ import dev.zkr.client.ZkException;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -32,11 +33,15 @@ import java.util.function.Function;
  *
  * <p><b>Apply.</b> {@link #apply} is deterministic and tolerant of replay: a create of an existing node keeps the
  * node (but still raises the parent's cversion/pzxid if the txn's values are higher), a delete of a missing node
- * still sets the parent's pzxid, a setData of a missing node is ignored. Replaying the log from the zxid a fuzzy
- * snapshot started at therefore converges to the tree the log describes.
+ * still sets the parent's pzxid, a setData of a missing node is ignored. A txn never touches a node with a higher
+ * czxid than its own zxid (a later incarnation of the path, which the snapshot already holds): a setData or delete
+ * of it, a create under it or a CloseSession of a reused session id leave it alone. Replaying the log from the zxid
+ * a fuzzy snapshot started at therefore converges to the tree the log describes.
  *
  * <p><b>Snapshots.</b> {@link #writeSnapshot(DataOutput)} writes the last applied zxid (as of the start), the
- * committed sessions and every node, one by one, while applies may continue (fuzzy). {@link #readSnapshot(DataInput)}
+ * committed sessions and every node, one by one, children before their parent, while applies may continue (fuzzy).
+ * The order is what lets a path-free {@link Txn.CloseSession} replay: a closed ephemeral the snapshot lacks was
+ * deleted before its parent was read, so the parent's pzxid already holds the close. {@link #readSnapshot(DataInput)}
  * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order. Format:
  * {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0, (byte 1, node)*, byte 0}. Framing, CRC
  * and files are the storage layer's job.
@@ -210,8 +215,8 @@ public final class DataTree {
         String path = c.path();
         String parentPath = parentOf(path);
         Node parent = nodes.get(parentPath);
-        if (parent == null) {
-            // only possible when replaying a create whose parent a later txn deletes again
+        if (parent == null || parent.czxid > h.zxid()) {
+            // replay only: the parent is gone, or is a later incarnation; a later txn deletes this node again
             return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
         }
         Node node = nodes.get(path);
@@ -243,6 +248,13 @@ public final class DataTree {
             throw new IllegalArgumentException("cannot delete /");
         }
         String parentPath = parentOf(path);
+        Node current = nodes.get(path);
+        if (current != null && current.czxid > zxid) {
+            // replay only: a later incarnation, created after this delete (its parent's pzxid is past it already)
+            triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid));
+            triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid));
+            return;
+        }
         Node parent = nodes.get(parentPath);
         if (parent != null) {
             synchronized (parent) {
@@ -278,8 +290,9 @@ public final class DataTree {
 
     private OpResult setData(TxnHeader h, Txn.SetData s, List<WatchTrigger> triggers) {
         Node node = nodes.get(s.path());
-        if (node == null) {
-            return new OpResult.ErrorResult(ZkException.Code.NO_NODE); // replay: deleted later anyway
+        if (node == null || node.czxid > h.zxid()) {
+            // replay only: deleted later anyway, or a later incarnation that this change never touched
+            return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
         }
         Stat stat;
         synchronized (node) {
@@ -302,7 +315,7 @@ public final class DataTree {
         }
         for (String path : new TreeSet<>(owned)) {
             Node n = nodes.get(path);
-            if (n != null && n.ephemeralOwner() == id) {
+            if (n != null && n.ephemeralOwner() == id && n.czxid < h.zxid()) { // not a later session's (ids reused)
                 delete(h.zxid(), path, triggers);
             }
         }
@@ -335,40 +348,68 @@ public final class DataTree {
             TxnCodec.writeBytes(out, s.password());
         }
         out.writeByte(0);
-        for (Node n : nodes.values()) {
-            byte[] data;
-            long czxid, mzxid, pzxid, ctime, mtime, owner;
-            int version, cversion;
-            boolean container;
-            synchronized (n) {
-                data = n.data;
-                czxid = n.czxid;
-                mzxid = n.mzxid;
-                pzxid = n.pzxid();
-                ctime = n.ctime;
-                mtime = n.mtime;
-                owner = n.ephemeralOwner();
-                version = n.version;
-                cversion = n.cversion();
-                container = n.container;
-            }
-            out.writeByte(1);
-            TxnCodec.writeString(out, n.path);
-            out.writeLong(czxid);
-            out.writeLong(mzxid);
-            out.writeLong(pzxid);
-            out.writeLong(ctime);
-            out.writeLong(mtime);
-            out.writeInt(version);
-            out.writeInt(cversion);
-            out.writeLong(owner);
-            out.writeBoolean(container);
-            TxnCodec.writeBytes(out, data);
-            if (afterEachNode != null) {
+        // Post-order: a node is written after its children, so its pzxid and cversion are read after every child
+        // the snapshot lacks was deleted (or before it was created, and then replay creates it). A child deleted by
+        // a CloseSession during the write is therefore either in the snapshot (replaying the close deletes it) or
+        // its deletion is already in the parent's pzxid: the close names no paths, so replay cannot repair the
+        // parent of a child it cannot see.
+        ArrayDeque<Visit> stack = new ArrayDeque<>();
+        stack.push(new Visit(nodes.get("/"), false));
+        while (!stack.isEmpty()) {
+            Visit v = stack.pop();
+            if (!v.childrenPushed()) {
+                stack.push(new Visit(v.node(), true));
+                List<Node> kids;
+                synchronized (v.node()) {
+                    kids = v.node().children == null ? List.of() : v.node().children.nodes();
+                }
+                for (Node kid : kids) {
+                    stack.push(new Visit(kid, false));
+                }
+            } else if (writeNode(out, v.node()) && afterEachNode != null) {
                 afterEachNode.run();
             }
         }
         out.writeByte(0);
+    }
+
+    private record Visit(Node node, boolean childrenPushed) {
+    }
+
+    /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
+    private static boolean writeNode(DataOutput out, Node n) throws IOException {
+        byte[] data;
+        long czxid, mzxid, pzxid, ctime, mtime, owner;
+        int version, cversion;
+        boolean container;
+        synchronized (n) {
+            if (n.deleted) {
+                return false;
+            }
+            data = n.data;
+            czxid = n.czxid;
+            mzxid = n.mzxid;
+            pzxid = n.pzxid();
+            ctime = n.ctime;
+            mtime = n.mtime;
+            owner = n.ephemeralOwner();
+            version = n.version;
+            cversion = n.cversion();
+            container = n.container;
+        }
+        out.writeByte(1);
+        TxnCodec.writeString(out, n.path);
+        out.writeLong(czxid);
+        out.writeLong(mzxid);
+        out.writeLong(pzxid);
+        out.writeLong(ctime);
+        out.writeLong(mtime);
+        out.writeInt(version);
+        out.writeInt(cversion);
+        out.writeLong(owner);
+        out.writeBoolean(container);
+        TxnCodec.writeBytes(out, data);
+        return true;
     }
 
     /**
@@ -478,16 +519,33 @@ public final class DataTree {
         return sb.toString();
     }
 
-    /** Internal consistency check for tests: children sets match the node map, indexes match the nodes. */
+    /**
+     * Internal consistency check for tests: children sets match the node map; the ephemeral and container indexes
+     * match the nodes; each parent's pzxid is at least every child's czxid and its count of child creations at least
+     * its number of children (what replay over a fuzzy snapshot must restore, as far as one state can show it).
+     */
     void checkInvariants() {
         Map<String, Set<String>> expectedChildren = new HashMap<>();
+        Map<Long, Set<String>> expectedEphemerals = new HashMap<>();
+        Set<String> expectedContainers = new HashSet<>();
         for (Node n : nodes.values()) {
             if (!"/".equals(n.path)) {
                 String parent = parentOf(n.path);
-                if (!nodes.containsKey(parent)) {
+                Node p = nodes.get(parent);
+                if (p == null) {
                     throw new IllegalStateException("orphan " + n.path);
                 }
                 expectedChildren.computeIfAbsent(parent, k -> new HashSet<>()).add(dev.zkr.client.ZkPaths.name(n.path));
+                if (p.pzxid() < n.czxid) {
+                    throw new IllegalStateException("pzxid of " + parent + " " + p.pzxid() + " < czxid of " + n.path
+                            + " " + n.czxid);
+                }
+            }
+            if (n.ephemeralOwner() != 0) {
+                expectedEphemerals.computeIfAbsent(n.ephemeralOwner(), k -> new HashSet<>()).add(n.path);
+            }
+            if (n.container) {
+                expectedContainers.add(n.path);
             }
         }
         for (Node n : nodes.values()) {
@@ -496,6 +554,18 @@ public final class DataTree {
             if (!actual.equals(expected)) {
                 throw new IllegalStateException("children of " + n.path + ": " + actual + " != " + expected);
             }
+            if (n.cversion() < n.numChildren()) {
+                throw new IllegalStateException("cversion of " + n.path + " " + n.cversion() + " < "
+                        + n.numChildren() + " children");
+            }
+        }
+        Map<Long, Set<String>> actualEphemerals = new HashMap<>();
+        ephemerals.forEach((owner, paths) -> actualEphemerals.put(owner, new HashSet<>(paths)));
+        if (!actualEphemerals.equals(expectedEphemerals)) {
+            throw new IllegalStateException("ephemeral index " + actualEphemerals + " != " + expectedEphemerals);
+        }
+        if (!containers.equals(expectedContainers)) {
+            throw new IllegalStateException("container index " + containers + " != " + expectedContainers);
         }
     }
 }
