@@ -878,7 +878,7 @@ final class Sim {
         if (l >= 0) {
             propose(l, "op" + ++opCounter);
         }
-        schedule(5 + random.nextInt(25), this::clientLoop);
+        schedule(1 + random.nextInt(8), this::clientLoop);
     }
 
     private void readLoop() {

@@ -100,7 +100,8 @@ class SimulationTest {
             total.add(sim.stats);
         }
         double secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("zkr.sim: %d seeds in %.1f s (%.0f seeds/s): %s%n", seeds, secs, seeds / secs, total);
+        System.out.printf("zkr.sim: %d seeds in %.1f s (%.0f seeds/s), per seed %d events, %d client ops, %d faults: %s%n",
+                seeds, secs, seeds / secs, total.events / seeds, total.proposed / seeds, total.faults / seeds, total);
     }
 
     /**
