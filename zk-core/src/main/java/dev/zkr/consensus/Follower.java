@@ -82,9 +82,11 @@ final class Follower extends RoleState {
             requestSync(false);
             return;
         }
-        if (h.syncId() == syncId && h.lastSent() > r.lastAppended) {
+        if (h.syncId() != syncId || h.lastSent() > r.lastAppended) {
+            // the leader sent more than arrived (a lost proposal), or it no longer streams this sync to us (it saw
+            // the connection reset; heartbeats after our SyncStart carry its id until then)
             r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
-            requestSync(true); // a proposal was lost on the way
+            requestSync(true);
             return;
         }
         boolean installed = r.installing == Zxid.NONE;
