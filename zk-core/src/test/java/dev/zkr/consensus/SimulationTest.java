@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The random simulator over many seeds: 3 or 5 replicas, random faults for a while, then a quiet period in which one
  * leader must serve and every replica catch up. 500 seeds under {@code mvn verify}, 10,000 under {@code -Plong}
- * (follows {@code jqwik.tries.default}), {@code -Dzkr.sim.seeds=N} to choose; {@code -Dzkr.sim.seed=S} replays one
+ * (follows {@code jqwik.tries.default}), {@code -Dzkr.sim.seeds=N} (from {@code -Dzkr.sim.firstSeed=F}) to choose; {@code -Dzkr.sim.seed=S} replays one
  * seed and prints its full trace. A failing seed is replayed with the full trace written to target/zkr-sim/.
  */
 class SimulationTest {
@@ -89,7 +89,8 @@ class SimulationTest {
         long seeds = seedCount();
         Sim.Stats total = new Sim.Stats();
         long start = System.nanoTime();
-        for (long seed = 1; seed <= seeds; seed++) {
+        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        for (long seed = first; seed < first + seeds; seed++) {
             Sim sim;
             try {
                 sim = run(seed, Mutations.NONE, false);
