@@ -121,7 +121,8 @@ final class Follower extends RoleState {
         synced = true;
         if (s.mode() == SyncMode.SNAP) {
             if (s.zxid() <= r.commit) {
-                throw new ConsensusViolation("SNAP " + Zxid.str(s.zxid()) + " at or below commit " + Zxid.str(r.commit));
+                throw new ConsensusViolation("SNAP " + Zxid.str(s.zxid()) + " at or below commit "
+                        + Zxid.str(r.commit));
             }
             r.installSnapshot(s.zxid());
             if (r.mutations.snapAckedFromMemory) {

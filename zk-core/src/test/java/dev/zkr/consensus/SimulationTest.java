@@ -9,10 +9,11 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The random simulator over many seeds: 3 or 5 replicas, random faults for a while, then a quiet period in which one
- * leader must serve and every replica catch up. 500 seeds under {@code mvn verify}, 10,000 under {@code -Plong}
- * (follows {@code jqwik.tries.default}), {@code -Dzkr.sim.seeds=N} (from {@code -Dzkr.sim.firstSeed=F}) to choose; {@code -Dzkr.sim.seed=S} replays one
- * seed and prints its full trace. A failing seed is replayed with the full trace written to target/zkr-sim/.
+ * The random simulator over many seeds: 1, 3 or 5 replicas, random faults for a while, then a quiet period in which
+ * one leader must serve and every replica catch up. 500 seeds under {@code mvn verify}, 10,000 under {@code -Plong}
+ * (follows {@code jqwik.tries.default}); {@code -Dzkr.sim.seeds=N} and {@code -Dzkr.sim.firstSeed=F} choose others;
+ * {@code -Dzkr.sim.seed=S} replays one seed and prints its full trace. A failing seed is replayed with the full trace
+ * written to target/zkr-sim/.
  */
 class SimulationTest {
     static final long SETTLE = 3000;
@@ -101,8 +102,8 @@ class SimulationTest {
             total.add(sim.stats);
         }
         double secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("zkr.sim: %d seeds in %.1f s (%.0f seeds/s), per seed %d events, %d client ops, %d faults: %s%n",
-                seeds, secs, seeds / secs, total.events / seeds, total.proposed / seeds, total.faults / seeds, total);
+        System.out.printf(
+                "zkr.sim: %d seeds in %.1f s (%.0f seeds/s), per seed %d events, %d client ops, %d faults: %s%n", seeds, secs, seeds / secs, total.events / seeds, total.proposed / seeds, total.faults / seeds, total);
     }
 
     /**
