@@ -103,7 +103,8 @@ class SimulationTest {
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf(
-                "zkr.sim: %d seeds in %.1f s (%.0f seeds/s), per seed %d events, %d client ops, %d faults: %s%n", seeds, secs, seeds / secs, total.events / seeds, total.proposed / seeds, total.faults / seeds, total);
+                "zkr.sim: %d seeds in %.1f s (%.0f seeds/s), per seed %d events, %d client ops, %d faults: %s%n",
+                seeds, secs, seeds / secs, total.events / seeds, total.proposed / seeds, total.faults / seeds, total);
     }
 
     /**
