@@ -82,9 +82,11 @@ final class Follower extends RoleState {
             requestSync(false);
             return;
         }
-        if (h.syncId() == syncId && h.lastSent() > r.lastAppended) {
+        if (h.syncId() != syncId || h.lastSent() > r.lastAppended) {
+            // the leader sent more than arrived (a lost proposal), or it no longer streams this sync to us (it saw
+            // the connection reset; heartbeats after our SyncStart carry its id until then)
             r.send(leaderId, new HeartbeatAck(r.acceptedEpoch, h.round()));
-            requestSync(true); // a proposal was lost on the way
+            requestSync(true);
             return;
         }
         boolean installed = r.installing == Zxid.NONE;
@@ -119,7 +121,8 @@ final class Follower extends RoleState {
         synced = true;
         if (s.mode() == SyncMode.SNAP) {
             if (s.zxid() <= r.commit) {
-                throw new ConsensusViolation("SNAP " + Zxid.str(s.zxid()) + " at or below commit " + Zxid.str(r.commit));
+                throw new ConsensusViolation("SNAP " + Zxid.str(s.zxid()) + " at or below commit "
+                        + Zxid.str(r.commit));
             }
             r.installSnapshot(s.zxid());
             if (r.mutations.snapAckedFromMemory) {

@@ -315,26 +315,37 @@ final class Sim {
         }
     }
 
-    /** The TCP connection between two live nodes resets: in-flight messages are lost, both sides see it. */
+    /**
+     * The TCP connection between two live nodes resets: in-flight messages are lost; both sides see it, or only
+     * {@code a} (the other side's reconnect is silent).
+     */
     void resetLink(int a, int b) {
+        resetLink(a, b, true);
+    }
+
+    void resetLink(int a, int b, boolean bothSee) {
         Node na = nodes[a];
         Node nb = nodes[b];
         if (!na.up || !nb.up || a == b) {
             return;
         }
-        line("reset n" + a + "<->n" + b);
+        line("reset n" + a + "<->n" + b + (bothSee ? "" : " seen by n" + a + " only"));
         linkGen[a][b]++;
         linkGen[b][a]++;
         linkLast[a][b] = 0;
         linkLast[b][a] = 0;
         onNode(na, () -> na.replica.peerDown(b));
-        onNode(nb, () -> nb.replica.peerDown(a));
+        if (bothSee) {
+            onNode(nb, () -> nb.replica.peerDown(a));
+        }
         int ia = na.incarnation;
         int ib = nb.incarnation;
         schedule(5 + random.nextInt(50), () -> {
             if (na.up && nb.up && na.incarnation == ia && nb.incarnation == ib) {
                 onNode(na, () -> na.replica.peerUp(b));
-                onNode(nb, () -> nb.replica.peerUp(a));
+                if (bothSee) {
+                    onNode(nb, () -> nb.replica.peerUp(a));
+                }
             }
         });
     }
@@ -878,7 +889,7 @@ final class Sim {
         if (l >= 0) {
             propose(l, "op" + ++opCounter);
         }
-        schedule(5 + random.nextInt(25), this::clientLoop);
+        schedule(1 + random.nextInt(8), this::clientLoop);
     }
 
     private void readLoop() {
@@ -944,7 +955,7 @@ final class Sim {
             int l = leader();
             pause(kind == 14 && l >= 0 ? l : target.id, 50 + random.nextInt(500));
         } else if (kind == 16) {
-            resetLink(target.id, random.nextInt(nodes.length));
+            resetLink(target.id, random.nextInt(nodes.length), random.nextBoolean());
         } else if (kind == 17) {
             int l = leader();
             if (l >= 0) {
