@@ -12,26 +12,36 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 
-/** The {@link LockLease} of a node held through a {@link SequentialNodeQueue}; tracks the connection. */
-final class Lease implements LockLease {
+/**
+ * The {@link LockLease} (or {@link SemaphoreLease}) of a node held through a {@link SequentialNodeQueue}; tracks the
+ * connection.
+ */
+final class Lease implements SemaphoreLease {
 
     private final ZkClient client;
     private final SequentialNodeQueue queue;
     private final OwnedNode node;
+    private final int permits;
     private final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.HELD);
     private final Listeners<BiConsumer<LockLease, LeaseState>> listeners;
     private final ConnectionStateListener onConnection = this::connectionChanged;
 
-    private Lease(ZkClient client, SequentialNodeQueue queue, OwnedNode node, Executor executor) {
+    private Lease(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor) {
         this.client = client;
         this.queue = queue;
         this.node = node;
+        this.permits = permits;
         this.listeners = new Listeners<>(executor);
     }
 
     /** A lease for a node just acquired; null (node released) if its session is already gone. */
     static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, Executor executor) {
-        Lease lease = new Lease(client, queue, node, executor);
+        return hold(client, queue, node, 1, executor);
+    }
+
+    /** As {@link #hold(ZkClient, SequentialNodeQueue, OwnedNode, Executor)}, for a node of {@code permits}. */
+    static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor) {
+        Lease lease = new Lease(client, queue, node, permits, executor);
         client.addConnectionStateListener(lease.onConnection);
         if (client.sessionId() != node.owner()) {
             lease.move(LeaseState.LOST);
@@ -97,6 +107,11 @@ final class Lease implements LockLease {
     @Override
     public long fencingToken() {
         return node.czxid();
+    }
+
+    @Override
+    public int permits() {
+        return permits;
     }
 
     @Override

@@ -69,6 +69,11 @@ public final class Recipes {
         return new SequentialLock(client, ZkPaths.validate(path), "lock-", NodePredicate.EXCLUSIVE, executor);
     }
 
+    /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */
+    public SemaphoreBuilder semaphore(String path) {
+        return new SemaphoreBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A shared read/write lock at {@code path}. */
     public ReadWriteLock readWriteLock(String path) {
         return new ReadWriteLock(client, ZkPaths.validate(path), executor);

@@ -40,6 +40,7 @@ public final class LostResponseClient implements ZkClient {
     private volatile Predicate<List<Op>> matchingMultis = ops -> true;
     private volatile Runnable onLoss = () -> { };
     private final AtomicReference<Runnable> beforeMulti = new AtomicReference<>();
+    private volatile Predicate<String> interruptCreates;
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -91,6 +92,15 @@ public final class LostResponseClient implements ZkClient {
         return this;
     }
 
+    /**
+     * Interrupts the calling thread right after the next create whose path matches is sent, before its response:
+     * an interrupt "at the wrong time" (the node is made, the caller does not learn it).
+     */
+    public LostResponseClient interruptAfterNextCreate(Predicate<String> paths) {
+        interruptCreates = paths;
+        return this;
+    }
+
     /** How many responses were lost so far. */
     public int lost() {
         return lost.get();
@@ -116,7 +126,13 @@ public final class LostResponseClient implements ZkClient {
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
         boolean lose = matching.test(path) && take(createsToLose);
-        return loseIf(lose, delegate.createAsync(path, data, mode), path);
+        CompletableFuture<Created> sent = loseIf(lose, delegate.createAsync(path, data, mode), path);
+        Predicate<String> interrupt = interruptCreates;
+        if (interrupt != null && interrupt.test(path)) {
+            interruptCreates = null;
+            Thread.currentThread().interrupt();
+        }
+        return sent;
     }
 
     @Override
