@@ -20,6 +20,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void semaphore() {
+        assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
+    }
+
+    @Test
     void readWriteLock() {
         assertDoesNotThrow(() -> ReadWriteLockSample.main(NO_ARGS));
     }

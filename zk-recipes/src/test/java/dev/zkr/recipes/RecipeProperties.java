@@ -279,7 +279,7 @@ public abstract class RecipeProperties {
 
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
-        NONE, ACQUIRE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        NONE, ACQUIRE, TRY, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
@@ -308,22 +308,36 @@ public abstract class RecipeProperties {
 
     private final class LockUser {
         final Participant proc;
-        final DistributedLock lock;
+        final Supplier<LockLease> acquirer;
         final boolean write;
         Future<LockLease> pending;
         Thread waiter;
 
         LockUser(Participant proc, String path) {
             this.proc = proc;
-            this.lock = Recipes.using(proc.client()).lock(path);
+            DistributedLock lock = Recipes.using(proc.client()).lock(path);
+            this.acquirer = lock::acquire;
             this.write = true;
         }
 
         LockUser(Participant proc, String path, boolean write) {
             this.proc = proc;
             ReadWriteLock rw = Recipes.using(proc.client()).readWriteLock(path);
-            this.lock = write ? rw.writeLock() : rw.readLock();
+            DistributedLock lock = write ? rw.writeLock() : rw.readLock();
+            this.acquirer = lock::acquire;
             this.write = write;
+        }
+
+        /** A semaphore user asking for {@code permits} ({@link #write} is false: it never excludes by itself). */
+        LockUser(Participant proc, Semaphore semaphore, int permits) {
+            this.proc = proc;
+            this.acquirer = () -> semaphore.acquire(permits);
+            this.write = false;
+        }
+
+        /** A lease that a non-blocking try returned, as if acquired. */
+        void held(LockLease lease) {
+            pending = CompletableFuture.completedFuture(lease);
         }
 
         /**
@@ -334,7 +348,7 @@ public abstract class RecipeProperties {
             CompletableFuture<LockLease> f = new CompletableFuture<>();
             waiter = new Thread(() -> {
                 try {
-                    f.complete(lock.acquire());
+                    f.complete(acquirer.get());
                 } catch (Throwable e) {
                     f.completeExceptionally(e);
                 }
@@ -606,6 +620,133 @@ public abstract class RecipeProperties {
             out.add(model.get(i));
         }
         return out;
+    }
+
+    // ---- semaphore: never more permits than configured, arrival order ---------------------------------------------
+
+    private static final int SEMAPHORE_PERMITS = 3;
+
+    /** p0 and p2 ask for one permit, p1 and p3 for two. */
+    private static int permitsOf(int who) {
+        return who % 2 + 1;
+    }
+
+    @Provide
+    Arbitrary<List<Step>> semaphoreSteps() {
+        return steps(4, 12, w(4, Kind.ACQUIRE), w(2, Kind.TRY), w(4, Kind.RELEASE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The semaphore (3 permits; participants ask for 1 or 2): the holders are the longest prefix of the arrival
+     * order whose permits fit; valid leases never hold more than 3 permits nor belong to anyone else; a zero-timeout
+     * try ({@code TRY}) succeeds exactly when it fits behind everyone queued.
+     */
+    @Property
+    void semaphoreNeverExceedsItsPermits(@ForAll("semaphoreSteps") List<Step> steps) throws Exception {
+        String p = freshPath("sem");
+        ZkClient observer = participant("observer").client();
+        List<LockUser> users = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            users.add(semaphoreUser(participant("p" + i), p, i));
+        }
+        List<Integer> model = new ArrayList<>(); // arrival order
+        for (Step s : steps) {
+            int w = s.who();
+            LockUser u = users.get(w);
+            Set<Integer> before = semaphoreHolders(model);
+            switch (s.kind()) {
+                case ACQUIRE -> {
+                    if (u.pending == null) {
+                        u.acquire();
+                        model.add(w);
+                    }
+                }
+                case TRY -> {
+                    if (u.pending == null) {
+                        boolean fits = before.size() == model.size()
+                                && used(model) + permitsOf(w) <= SEMAPHORE_PERMITS;
+                        Semaphore sem = Recipes.using(u.proc.client()).semaphore(p).permits(SEMAPHORE_PERMITS).build();
+                        Optional<SemaphoreLease> got = sem.tryAcquire(permitsOf(w), Duration.ZERO);
+                        assertEquals(fits, got.isPresent(), "a zero-timeout try succeeds exactly when it fits");
+                        if (got.isPresent()) {
+                            u.held(got.get());
+                            model.add(w);
+                        }
+                    }
+                }
+                case RELEASE -> {
+                    if (u.pending != null && before.contains(w)) {
+                        u.release();
+                        model.remove(Integer.valueOf(w));
+                    }
+                }
+                case EXPIRE -> {
+                    boolean holder = u.pending != null && before.contains(w);
+                    expire(u.proc);
+                    if (holder) {
+                        u.lost();
+                        model.remove(Integer.valueOf(w));
+                    } else if (u.pending != null) {
+                        model.remove(Integer.valueOf(w));
+                        model.add(w); // a waiter queues again with its new session
+                    }
+                }
+                case CRASH -> {
+                    model.remove(Integer.valueOf(w));
+                    users.set(w, semaphoreUser(crash(u.proc), p, w));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Integer> expected = semaphoreHolders(model);
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(users.get(i).proc.sessionId());
+            }
+            settle("holders " + expected + " of " + model,
+                    () -> withinPermits(users, expected),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && expected.stream().allMatch(i -> users.get(i).holds()),
+                    () -> "holding " + holding(users) + ", " + describe(observer, p));
+            assertEquals(expected, holding(users), "the holders are the arrival prefix that fits");
+        }
+        for (LockUser u : users) {
+            u.finish();
+        }
+        settle("all lease nodes gone", () -> { }, () -> children(observer, p).isEmpty(),
+                () -> describe(observer, p));
+    }
+
+    private LockUser semaphoreUser(Participant proc, String path, int who) {
+        Semaphore sem = Recipes.using(proc.client()).semaphore(path).permits(SEMAPHORE_PERMITS).build();
+        return new LockUser(proc, sem, permitsOf(who));
+    }
+
+    private static int used(List<Integer> model) {
+        return model.stream().mapToInt(RecipeProperties::permitsOf).sum();
+    }
+
+    /** The longest prefix of the arrival order whose permits fit. */
+    private static Set<Integer> semaphoreHolders(List<Integer> model) {
+        Set<Integer> out = new TreeSet<>();
+        int used = 0;
+        for (int who : model) {
+            used += permitsOf(who);
+            if (used > SEMAPHORE_PERMITS) {
+                break;
+            }
+            out.add(who);
+        }
+        return out;
+    }
+
+    /** Valid leases hold at most the permits, and only the expected holders have one. */
+    private static void withinPermits(List<LockUser> users, Set<Integer> expected) {
+        Set<Integer> holding = holding(users);
+        assertTrue(expected.containsAll(holding), "holders " + holding + " beyond the allowed " + expected);
+        int permits = holding.stream().mapToInt(RecipeProperties::permitsOf).sum();
+        assertTrue(permits <= SEMAPHORE_PERMITS, "at most " + SEMAPHORE_PERMITS + " permits held, have " + permits);
     }
 
     // ---- fair leader election ------------------------------------------------------------------------------------
