@@ -20,6 +20,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void revocation() {
+        assertDoesNotThrow(() -> RevocationSample.main(NO_ARGS));
+    }
+
+    @Test
     void semaphore() {
         assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
     }

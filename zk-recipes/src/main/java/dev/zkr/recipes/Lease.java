@@ -25,6 +25,7 @@ final class Lease implements SemaphoreLease {
     private final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.HELD);
     private final Listeners<BiConsumer<LockLease, LeaseState>> listeners;
     private final ConnectionStateListener onConnection = this::connectionChanged;
+    private volatile Revocation revocation; // null without a revocation listener
 
     private Lease(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor) {
         this.client = client;
@@ -41,11 +42,24 @@ final class Lease implements SemaphoreLease {
 
     /** As {@link #hold(ZkClient, SequentialNodeQueue, OwnedNode, Executor)}, for a node of {@code permits}. */
     static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor) {
+        return hold(client, queue, node, permits, executor, null);
+    }
+
+    /**
+     * As {@link #hold(ZkClient, SequentialNodeQueue, OwnedNode, int, Executor)}; with a revocation listener the
+     * lease watches its node for requests (one made before it held is delivered too).
+     */
+    static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor,
+                      RevocationListener onRevocation) {
         Lease lease = new Lease(client, queue, node, permits, executor);
+        if (onRevocation != null) {
+            lease.revocation = Revocation.watch(client, node, lease, onRevocation, executor);
+        }
         client.addConnectionStateListener(lease.onConnection);
         if (client.sessionId() != node.owner()) {
             lease.move(LeaseState.LOST);
             client.removeConnectionStateListener(lease.onConnection);
+            lease.stopRevocation();
             return null;
         }
         if (!client.state().isConnected()) {
@@ -149,6 +163,14 @@ final class Lease implements SemaphoreLease {
             listeners.fire(l -> l.accept(this, LeaseState.RELEASED));
         }
         Cleanup.awaitQuietly(deleted);
+        stopRevocation(); // the delete fired the watch, unless it could not be sent yet
+    }
+
+    private void stopRevocation() {
+        Revocation r = revocation;
+        if (r != null) {
+            r.stop();
+        }
     }
 
     @Override

@@ -66,7 +66,7 @@ public final class Recipes {
 
     /** A fair, herd-free lock at {@code path}. */
     public DistributedLock lock(String path) {
-        return new SequentialLock(client, ZkPaths.validate(path), "lock-", NodePredicate.EXCLUSIVE, executor);
+        return SequentialLock.mutex(client, ZkPaths.validate(path), executor);
     }
 
     /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */

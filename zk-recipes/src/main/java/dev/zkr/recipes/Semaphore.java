@@ -17,6 +17,18 @@ public interface Semaphore {
     /** Waits for {@code permits} permits at once (1..{@link #permits()}). */
     SemaphoreLease acquire(int permits);
 
+    /**
+     * As {@link #acquire(int)}; the lease calls {@code onRevocation} each time someone asks the holders to give
+     * their permits up with {@link #requestRevocation()} (cooperative, as for locks).
+     */
+    SemaphoreLease acquire(int permits, RevocationListener onRevocation);
+
+    /**
+     * Asks every current holder to give its permits up (written into each lease node: it outlives the requester).
+     * Returns whether a holder was asked (false when nobody holds).
+     */
+    boolean requestRevocation();
+
     /** Waits at most {@code timeout} for one permit; empty on timeout. A zero timeout tries once, without waiting. */
     Optional<SemaphoreLease> tryAcquire(Duration timeout);
 

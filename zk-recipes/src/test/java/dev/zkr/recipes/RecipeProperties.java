@@ -39,8 +39,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -279,7 +281,7 @@ public abstract class RecipeProperties {
 
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
-        NONE, ACQUIRE, TRY, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        NONE, ACQUIRE, TRY, REVOKE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
@@ -308,10 +310,11 @@ public abstract class RecipeProperties {
 
     private final class LockUser {
         final Participant proc;
-        final Supplier<LockLease> acquirer;
+        final Function<RevocationListener, LockLease> acquirer;
         final boolean write;
         Future<LockLease> pending;
         Thread waiter;
+        volatile AtomicInteger revocations = new AtomicInteger(); // requests told to the current acquire's lease
 
         LockUser(Participant proc, String path) {
             this.proc = proc;
@@ -331,7 +334,7 @@ public abstract class RecipeProperties {
         /** A semaphore user asking for {@code permits} ({@link #write} is false: it never excludes by itself). */
         LockUser(Participant proc, Semaphore semaphore, int permits) {
             this.proc = proc;
-            this.acquirer = () -> semaphore.acquire(permits);
+            this.acquirer = listener -> semaphore.acquire(permits, listener);
             this.write = false;
         }
 
@@ -346,9 +349,11 @@ public abstract class RecipeProperties {
          */
         void acquire() {
             CompletableFuture<LockLease> f = new CompletableFuture<>();
+            AtomicInteger told = new AtomicInteger();
+            revocations = told;
             waiter = new Thread(() -> {
                 try {
-                    f.complete(acquirer.get());
+                    f.complete(acquirer.apply(l -> told.incrementAndGet()));
                 } catch (Throwable e) {
                     f.completeExceptionally(e);
                 }
@@ -431,10 +436,15 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> lockSteps() {
-        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
-                w(1, Kind.RESTART));
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(2, Kind.REVOKE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
     }
 
+    /**
+     * The lock: at most one valid lease, the earliest arrival's, with increasing fencing tokens; {@code REVOKE}
+     * (a requester's {@link DistributedLock#requestRevocation()}) asks the holder exactly when there is one, and
+     * the holder is told once per request, also across expiry of others, crashes and restarts (never more).
+     */
     @Property
     void lockIsExclusiveAndFifo(@ForAll("lockSteps") List<Step> steps) throws Exception {
         String p = freshPath("lock");
@@ -444,6 +454,8 @@ public abstract class RecipeProperties {
             users.add(new LockUser(participant("p" + i), p));
         }
         Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
+        Map<Integer, Integer> requests = new HashMap<>(); // revocation requests made to each queued user's lease
+        DistributedLock requester = Recipes.using(observer).lock(p);
         Fencing fencing = new Fencing();
         for (Step s : steps) {
             int w = s.who();
@@ -453,6 +465,13 @@ public abstract class RecipeProperties {
                     if (u.pending == null) {
                         u.acquire();
                         model.addLast(w);
+                        requests.put(w, 0);
+                    }
+                }
+                case REVOKE -> {
+                    assertEquals(!model.isEmpty(), requester.requestRevocation(), "asks exactly when held");
+                    if (!model.isEmpty()) {
+                        requests.merge(model.peekFirst(), 1, Integer::sum);
                     }
                 }
                 case RELEASE -> {
@@ -483,10 +502,23 @@ public abstract class RecipeProperties {
             for (int i : model) {
                 sessions.add(users.get(i).proc.sessionId());
             }
-            settle("the queue matches " + model + " and its head holds",
-                    () -> exclusive(users, model, fencing),
+            requests.keySet().retainAll(model);
+            for (int i = 0; i < users.size(); i++) {
+                if (!model.contains(i)) {
+                    users.get(i).revocations = new AtomicInteger(); // the old lease's count no longer matters
+                }
+            }
+            settle("the queue matches " + model + " and its head holds, told of " + requests,
+                    () -> {
+                        exclusive(users, model, fencing);
+                        for (int i : model) {
+                            assertTrue(users.get(i).revocations.get() <= requests.get(i),
+                                    "p" + i + " told of more revocation requests than were made");
+                        }
+                    },
                     () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
-                            && (model.isEmpty() || users.get(model.peekFirst()).holds()),
+                            && (model.isEmpty() || users.get(model.peekFirst()).holds())
+                            && model.stream().allMatch(i -> users.get(i).revocations.get() == requests.get(i)),
                     () -> describe(observer, p));
         }
         for (LockUser u : users) {
