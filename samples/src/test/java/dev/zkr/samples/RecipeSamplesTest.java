@@ -25,6 +25,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void multiLock() {
+        assertDoesNotThrow(() -> MultiLockSample.main(NO_ARGS));
+    }
+
+    @Test
     void semaphore() {
         assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
     }

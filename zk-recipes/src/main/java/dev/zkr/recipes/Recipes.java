@@ -3,6 +3,7 @@ package dev.zkr.recipes;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkPaths;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -72,6 +73,11 @@ public final class Recipes {
     /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */
     public SemaphoreBuilder semaphore(String path) {
         return new SemaphoreBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /** Several locks as one, taken in one global order (no deadlock), all or nothing. */
+    public MultiLock multiLock(List<String> paths) {
+        return new MultiLock(client, List.copyOf(paths), executor);
     }
 
     /** A shared read/write lock at {@code path}. */

@@ -338,6 +338,18 @@ public abstract class RecipeProperties {
             this.write = false;
         }
 
+        /** A multi-lock user. */
+        LockUser(Participant proc, MultiLock multi) {
+            this.proc = proc;
+            this.acquirer = listener -> multi.acquire();
+            this.write = true;
+        }
+
+        /** True once the acquire returned (the lease may since have become uncertain or lost). */
+        boolean returned() {
+            return pending != null && pending.isDone();
+        }
+
         /** A lease that a non-blocking try returned, as if acquired. */
         void held(LockLease lease) {
             pending = CompletableFuture.completedFuture(lease);
@@ -779,6 +791,95 @@ public abstract class RecipeProperties {
         assertTrue(expected.containsAll(holding), "holders " + holding + " beyond the allowed " + expected);
         int permits = holding.stream().mapToInt(RecipeProperties::permitsOf).sum();
         assertTrue(permits <= SEMAPHORE_PERMITS, "at most " + SEMAPHORE_PERMITS + " permits held, have " + permits);
+    }
+
+    // ---- multi-lock: holders of overlapping sets exclude each other, no deadlock ------------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> multiLockSteps() {
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /**
+     * Three participants take overlapping pairs of three locks ({a,b}, {b,c}, {c,a}) as multi-locks: no two valid
+     * multi-leases share a lock; whenever someone waits, someone holds (no deadlock, no lost wake-up); a holder's
+     * lease is valid again after a restart; the nodes belong to participants still acquiring or holding only.
+     */
+    @Property
+    void multiLockHoldersNeverOverlap(@ForAll("multiLockSteps") List<Step> steps) throws Exception {
+        String p = freshPath("multi");
+        List<String> locks = List.of(p + "/a", p + "/b", p + "/c");
+        List<List<String>> sets = List.of(List.of(locks.get(0), locks.get(1)), List.of(locks.get(1), locks.get(2)),
+                List.of(locks.get(2), locks.get(0)));
+        ZkClient observer = participant("observer").client();
+        List<LockUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(multiUser(participant("p" + i), sets.get(i)));
+        }
+        Set<Integer> model = new TreeSet<>(); // acquiring or holding
+        for (Step s : steps) {
+            int w = s.who();
+            LockUser u = users.get(w);
+            switch (s.kind()) {
+                case ACQUIRE -> {
+                    if (u.pending == null) {
+                        u.acquire();
+                        model.add(w);
+                    }
+                }
+                case RELEASE -> {
+                    if (u.returned()) {
+                        u.release();
+                        model.remove(w);
+                    }
+                }
+                case EXPIRE -> {
+                    boolean holder = u.returned();
+                    expire(u.proc);
+                    if (holder) {
+                        u.lost();
+                        model.remove(w);
+                    }
+                }
+                case CRASH -> {
+                    model.remove(w);
+                    users.set(w, multiUser(crash(u.proc), sets.get(w)));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(users.get(i).proc.sessionId());
+            }
+            settle("someone of " + model + " holds, every holder validly",
+                    () -> disjointHolders(users, sets),
+                    () -> locks.stream().allMatch(l -> ownedBy(observer, l, sessions))
+                            && (model.isEmpty() || model.stream().anyMatch(i -> users.get(i).holds()))
+                            && model.stream().filter(i -> users.get(i).returned()).allMatch(i -> users.get(i).holds()),
+                    () -> "holding " + holding(users) + ", " + describe(observer, locks.get(0)) + "; "
+                            + describe(observer, locks.get(1)) + "; " + describe(observer, locks.get(2)));
+        }
+        for (LockUser u : users) {
+            u.finish();
+        }
+        settle("all lock nodes gone", () -> { },
+                () -> locks.stream().allMatch(l -> children(observer, l).isEmpty()));
+    }
+
+    private LockUser multiUser(Participant proc, List<String> set) {
+        return new LockUser(proc, Recipes.using(proc.client()).multiLock(set));
+    }
+
+    /** No two valid multi-leases share a lock. */
+    private static void disjointHolders(List<LockUser> users, List<List<String>> sets) {
+        Set<String> taken = new HashSet<>();
+        for (int i : holding(users)) {
+            for (String lock : sets.get(i)) {
+                assertTrue(taken.add(lock), "two holders of " + lock + ": " + holding(users));
+            }
+        }
     }
 
     // ---- fair leader election ------------------------------------------------------------------------------------
