@@ -30,6 +30,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void sharedValue() {
+        assertDoesNotThrow(() -> SharedValueSample.main(NO_ARGS));
+    }
+
+    @Test
     void semaphore() {
         assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
     }

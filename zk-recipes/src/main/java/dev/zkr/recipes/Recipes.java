@@ -80,6 +80,11 @@ public final class Recipes {
         return new MultiLock(client, List.copyOf(paths), executor);
     }
 
+    /** A value shared through the node at {@code path}; set its initial value, then {@link SharedValueBuilder#start()}. */
+    public SharedValueBuilder sharedValue(String path) {
+        return new SharedValueBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A shared read/write lock at {@code path}. */
     public ReadWriteLock readWriteLock(String path) {
         return new ReadWriteLock(client, ZkPaths.validate(path), executor);

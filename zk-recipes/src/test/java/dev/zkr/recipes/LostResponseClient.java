@@ -34,6 +34,7 @@ public final class LostResponseClient implements ZkClient {
     private final ZkClient delegate;
     private final AtomicInteger createsToLose = new AtomicInteger();
     private final AtomicInteger multisToLose = new AtomicInteger();
+    private final AtomicInteger setDataToLose = new AtomicInteger();
     private final AtomicInteger lost = new AtomicInteger();
     private final AtomicReference<CompletableFuture<?>> deletesToLose = new AtomicReference<>();
     private volatile Predicate<String> matching = p -> true;
@@ -98,6 +99,12 @@ public final class LostResponseClient implements ZkClient {
      */
     public LostResponseClient interruptAfterNextCreate(Predicate<String> paths) {
         interruptCreates = paths;
+        return this;
+    }
+
+    /** Loses the responses of the next n setData requests (applied on the server, reported as ConnectionLoss). */
+    public LostResponseClient loseSetData(int n) {
+        setDataToLose.set(n);
         return this;
     }
 
@@ -171,7 +178,10 @@ public final class LostResponseClient implements ZkClient {
     @Override public void close() { delegate.close(); }
     @Override public CompletableFuture<Stat> existsAsync(String path, Watcher w) { return delegate.existsAsync(path, w); }
     @Override public CompletableFuture<NodeData> getDataAsync(String path, Watcher w) { return delegate.getDataAsync(path, w); }
-    @Override public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) { return delegate.setDataAsync(path, data, version); }
+    @Override
+    public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
+        return loseIf(take(setDataToLose), delegate.setDataAsync(path, data, version), path);
+    }
     @Override public CompletableFuture<Children> getChildrenAsync(String path, Watcher w) { return delegate.getChildrenAsync(path, w); }
     @Override public CompletableFuture<Void> syncAsync(String path) { return delegate.syncAsync(path); }
     @Override public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher w) { return delegate.addWatchAsync(path, mode, w); }

@@ -281,7 +281,7 @@ public abstract class RecipeProperties {
 
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
-        NONE, ACQUIRE, TRY, REVOKE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
@@ -878,6 +878,86 @@ public abstract class RecipeProperties {
         for (int i : holding(users)) {
             for (String lock : sets.get(i)) {
                 assertTrue(taken.add(lock), "two holders of " + lock + ": " + holding(users));
+            }
+        }
+    }
+
+    // ---- shared value: compare-and-set at the named version, copies converge, never backwards ------------------
+
+    @Provide
+    Arbitrary<List<Step>> sharedValueSteps() {
+        return steps(3, 12, w(5, Kind.SET), w(2, Kind.STALE_SET), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /** One participant's shared value and the versions its listener was told, in order. */
+    private record ValueUser(Participant proc, SharedValue value, List<Integer> told) {
+    }
+
+    private ValueUser valueUser(Participant proc, String path) {
+        SharedValue v = Recipes.using(proc.client()).sharedValue(path).initial("init".getBytes(StandardCharsets.UTF_8))
+                .start();
+        List<Integer> told = Collections.synchronizedList(new ArrayList<>());
+        v.addListener(x -> told.add(x.version()));
+        return new ValueUser(proc, v, told);
+    }
+
+    /**
+     * The shared value: a compare-and-set at the current version succeeds, one at an older version fails; once
+     * quiet every copy equals the node (value and version) and every listener was told the latest; a listener is
+     * never told an older version after a newer one.
+     */
+    @Property
+    void sharedValueCopiesConvergeAndNeverGoBack(@ForAll("sharedValueSteps") List<Step> steps) {
+        String p = freshPath("value");
+        List<ValueUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(valueUser(participant("p" + i), p));
+        }
+        int version = 0;
+        String value = "init";
+        int writes = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            ValueUser u = users.get(w);
+            switch (s.kind()) {
+                case SET -> {
+                    String next = "p" + w + "-" + (++writes);
+                    assertTrue(u.value().trySet(u.value().get().version(), next.getBytes(StandardCharsets.UTF_8)),
+                            "a set at the current version succeeds");
+                    version++;
+                    value = next;
+                }
+                case STALE_SET -> {
+                    if (version > 0) {
+                        assertFalse(u.value().trySet(version - 1, "stale".getBytes(StandardCharsets.UTF_8)),
+                                "a set at an older version fails");
+                    }
+                }
+                case EXPIRE -> expire(u.proc());
+                case CRASH -> users.set(w, valueUser(crash(u.proc()), p));
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            int v = version;
+            String expected = value;
+            settle("every copy at version " + v,
+                    () -> users.forEach(RecipeProperties::neverBackwards),
+                    () -> users.stream().allMatch(x -> x.value().get().version() == v
+                            && expected.equals(new String(x.value().get().value(), StandardCharsets.UTF_8))
+                            && (x.told().isEmpty() ? true : x.told().get(x.told().size() - 1) == v)),
+                    () -> "copies " + users.stream().map(x -> x.value().get().version()).toList());
+        }
+        users.forEach(x -> x.value().close());
+        for (ValueUser x : users) {
+            settle("no watches left by " + x.proc(), () -> { }, () -> x.proc().client().watchedPaths().isEmpty());
+        }
+    }
+
+    private static void neverBackwards(ValueUser u) {
+        synchronized (u.told()) {
+            for (int i = 1; i < u.told().size(); i++) {
+                assertTrue(u.told().get(i) > u.told().get(i - 1), u.proc() + " told " + u.told());
             }
         }
     }
