@@ -35,6 +35,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void simpleBarrier() {
+        assertDoesNotThrow(() -> SimpleBarrierSample.main(NO_ARGS));
+    }
+
+    @Test
     void semaphore() {
         assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
     }

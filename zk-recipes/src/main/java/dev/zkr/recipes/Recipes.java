@@ -85,6 +85,11 @@ public final class Recipes {
         return new SharedValueBuilder(client, ZkPaths.validate(path), executor);
     }
 
+    /** A one-shot barrier on the node at {@code path}: set it, remove it, wait until it is gone. */
+    public SimpleBarrier barrier(String path) {
+        return new SimpleBarrier(client, ZkPaths.validate(path));
+    }
+
     /** A shared read/write lock at {@code path}. */
     public ReadWriteLock readWriteLock(String path) {
         return new ReadWriteLock(client, ZkPaths.validate(path), executor);

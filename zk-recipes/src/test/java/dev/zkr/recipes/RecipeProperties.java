@@ -281,7 +281,7 @@ public abstract class RecipeProperties {
 
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
-        NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
@@ -960,6 +960,105 @@ public abstract class RecipeProperties {
                 assertTrue(u.told().get(i) > u.told().get(i - 1), u.proc() + " told " + u.told());
             }
         }
+    }
+
+    // ---- simple barrier: nobody passes while it is set, everybody once it falls ---------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> simpleBarrierSteps() {
+        return steps(3, 12, w(3, Kind.SET), w(2, Kind.RELEASE), w(4, Kind.WAIT), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /**
+     * The simple barrier, set as an ephemeral node by one participant ({@code SET}), removed by anyone
+     * ({@code RELEASE}): no waiter returns while it is set; once it is removed or its owner's session ends, every
+     * waiter returns true.
+     */
+    @Property
+    void simpleBarrierHoldsWaitersUntilItFalls(@ForAll("simpleBarrierSteps") List<Step> steps) {
+        String p = freshPath("gate");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            procs.add(participant("p" + i));
+        }
+        Integer owner = null;
+        Map<Integer, CompletableFuture<Boolean>> waiting = new HashMap<>();
+        for (Step s : steps) {
+            int w = s.who();
+            Participant proc = procs.get(w);
+            switch (s.kind()) {
+                case SET -> {
+                    if (owner == null) {
+                        assertTrue(Recipes.using(proc.client()).barrier(p).setEphemeralBarrier());
+                        owner = w;
+                    }
+                }
+                case RELEASE -> {
+                    Recipes.using(proc.client()).barrier(p).removeBarrier();
+                    owner = null;
+                }
+                case WAIT -> {
+                    if (!waiting.containsKey(w)) {
+                        waiting.put(w, waitOn(Recipes.using(proc.client()).barrier(p), proc));
+                    }
+                }
+                case EXPIRE -> {
+                    expire(proc);
+                    if (Integer.valueOf(w).equals(owner)) {
+                        owner = null; // its ephemeral barrier went with the session
+                    }
+                }
+                case CRASH -> {
+                    procs.set(w, crash(proc));
+                    waiting.remove(w);
+                    if (Integer.valueOf(w).equals(owner)) {
+                        owner = null;
+                    }
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            if (owner == null) {
+                settle("every waiter of " + waiting.keySet() + " passed", () -> { },
+                        () -> waiting.values().stream().allMatch(f -> f.isDone()));
+                for (Map.Entry<Integer, CompletableFuture<Boolean>> e : waiting.entrySet()) {
+                    assertTrue(e.getValue().join(), "p" + e.getKey() + " passed the fallen barrier");
+                }
+                waiting.clear();
+            } else {
+                long ownerSession = procs.get(owner).sessionId();
+                settle("the barrier is set by p" + owner,
+                        () -> assertTrue(waiting.values().stream().noneMatch(CompletableFuture::isDone),
+                                "nobody passes a set barrier"),
+                        () -> observer.exists(p) != null && observer.exists(p).ephemeralOwner() == ownerSession);
+                nobodyMoves("nobody passes a set barrier",
+                        () -> waiting.values().stream().noneMatch(CompletableFuture::isDone));
+            }
+        }
+        if (owner != null) {
+            Recipes.using(observer).barrier(p).removeBarrier();
+        }
+        settle("every waiter passed at the end", () -> { },
+                () -> waiting.values().stream().allMatch(f -> f.isDone()));
+    }
+
+    /** Waits on the barrier on a thread of its own (interrupted after the try). */
+    private CompletableFuture<Boolean> waitOn(SimpleBarrier barrier, Participant proc) {
+        CompletableFuture<Boolean> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                barrier.waitOnBarrier();
+                f.complete(true);
+            } catch (Throwable e) {
+                f.completeExceptionally(e);
+            }
+        }, proc + "-wait");
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+        return f;
     }
 
     // ---- fair leader election ------------------------------------------------------------------------------------
