@@ -40,6 +40,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void nodeCache() {
+        assertDoesNotThrow(() -> NodeCacheSample.main(NO_ARGS));
+    }
+
+    @Test
     void semaphore() {
         assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
     }

@@ -90,6 +90,11 @@ public final class Recipes {
         return new SimpleBarrier(client, ZkPaths.validate(path));
     }
 
+    /** A local, watch-maintained copy of the node at {@code path}; {@link NodeCache#start()} it. */
+    public NodeCache nodeCache(String path) {
+        return new NodeCache(client, ZkPaths.validate(path), executor);
+    }
+
     /** A shared read/write lock at {@code path}. */
     public ReadWriteLock readWriteLock(String path) {
         return new ReadWriteLock(client, ZkPaths.validate(path), executor);

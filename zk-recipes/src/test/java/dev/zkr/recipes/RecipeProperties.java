@@ -281,7 +281,7 @@ public abstract class RecipeProperties {
 
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
-        NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, DELETE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
@@ -1059,6 +1059,72 @@ public abstract class RecipeProperties {
         threads.add(t);
         t.start();
         return f;
+    }
+
+    // ---- node cache: once quiet every copy equals the node; events replay to it ---------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> nodeCacheSteps() {
+        return steps(3, 14, w(5, Kind.SET), w(3, Kind.DELETE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    private record CacheUser(Participant proc, NodeCache cache, NodeCacheSuite.Replay replay) {
+    }
+
+    private CacheUser cacheUser(Participant proc, String path) {
+        NodeCacheSuite.Replay replay = new NodeCacheSuite.Replay();
+        NodeCache cache = Recipes.using(proc.client()).nodeCache(path);
+        cache.addListener(replay::accept);
+        return new CacheUser(proc, cache.start(), replay);
+    }
+
+    /**
+     * Node caches of three participants while a writer creates, changes and deletes the node ({@code SET},
+     * {@code DELETE}) among expiries, crashes and restarts: every event is consistent with the ones before it
+     * (no CREATED while present, CHANGED only forward, no DELETED while absent), and once quiet every copy and
+     * every replay of the events equals the server's node.
+     */
+    @Property
+    void nodeCachesConvergeToTheNode(@ForAll("nodeCacheSteps") List<Step> steps) {
+        String p = freshPath("cache");
+        ZkClient writer = participant("writer").client();
+        List<CacheUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(cacheUser(participant("p" + i), p));
+        }
+        int writes = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            CacheUser u = users.get(w);
+            switch (s.kind()) {
+                case SET -> {
+                    byte[] data = ("w" + (++writes)).getBytes(StandardCharsets.UTF_8);
+                    if (writer.exists(p) == null) {
+                        writer.create(p, data, dev.zkr.client.CreateMode.PERSISTENT);
+                    } else {
+                        writer.setData(p, data, -1);
+                    }
+                }
+                case DELETE -> {
+                    if (writer.exists(p) != null) {
+                        writer.delete(p, -1);
+                    }
+                }
+                case EXPIRE -> expire(u.proc());
+                case CRASH -> users.set(w, cacheUser(crash(u.proc()), p));
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("every cache equals the node",
+                    () -> users.forEach(x -> x.replay().assertConsistent()),
+                    () -> users.stream().allMatch(x -> NodeCacheSuite.sameAsServer(writer, p, x.cache().current())
+                            && NodeCacheSuite.sameAsServer(writer, p, x.replay().state())));
+        }
+        users.forEach(x -> x.cache().close());
+        for (CacheUser x : users) {
+            settle("no watches left by " + x.proc(), () -> { }, () -> x.proc().client().watchedPaths().isEmpty());
+        }
     }
 
     // ---- fair leader election ------------------------------------------------------------------------------------
