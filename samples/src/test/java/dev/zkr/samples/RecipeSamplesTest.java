@@ -20,6 +20,36 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void revocation() {
+        assertDoesNotThrow(() -> RevocationSample.main(NO_ARGS));
+    }
+
+    @Test
+    void multiLock() {
+        assertDoesNotThrow(() -> MultiLockSample.main(NO_ARGS));
+    }
+
+    @Test
+    void sharedValue() {
+        assertDoesNotThrow(() -> SharedValueSample.main(NO_ARGS));
+    }
+
+    @Test
+    void simpleBarrier() {
+        assertDoesNotThrow(() -> SimpleBarrierSample.main(NO_ARGS));
+    }
+
+    @Test
+    void nodeCache() {
+        assertDoesNotThrow(() -> NodeCacheSample.main(NO_ARGS));
+    }
+
+    @Test
+    void semaphore() {
+        assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
+    }
+
+    @Test
     void readWriteLock() {
         assertDoesNotThrow(() -> ReadWriteLockSample.main(NO_ARGS));
     }

@@ -16,8 +16,25 @@ public interface DistributedLock {
      */
     LockLease acquire();
 
+    /**
+     * As {@link #acquire()}; the lease calls {@code onRevocation} (on the recipes' executor) each time someone
+     * asks it to give the lock up with {@link #requestRevocation()}, including a request made before it held.
+     */
+    LockLease acquire(RevocationListener onRevocation);
+
     /** Waits at most {@code timeout}; empty on timeout (the queued node is removed). */
     Optional<LockLease> tryAcquire(Duration timeout);
+
+    /** As {@link #tryAcquire(Duration)}, with a revocation listener as in {@link #acquire(RevocationListener)}. */
+    Optional<LockLease> tryAcquire(Duration timeout, RevocationListener onRevocation);
+
+    /**
+     * Asks the current holder (those an acquire of this lock would wait for) to give the lock up: the request is
+     * written into the holder's node, so it outlives the requester and the holder's reconnects. Cooperative: a
+     * holder without a listener, or one that ignores it, keeps the lock. Returns whether a holder was asked
+     * (false on a free lock: then nothing is written).
+     */
+    boolean requestRevocation();
 
     /** The lock's path. */
     String path();

@@ -12,30 +12,54 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 
-/** The {@link LockLease} of a node held through a {@link SequentialNodeQueue}; tracks the connection. */
-final class Lease implements LockLease {
+/**
+ * The {@link LockLease} (or {@link SemaphoreLease}) of a node held through a {@link SequentialNodeQueue}; tracks the
+ * connection.
+ */
+final class Lease implements SemaphoreLease {
 
     private final ZkClient client;
     private final SequentialNodeQueue queue;
     private final OwnedNode node;
+    private final int permits;
     private final AtomicReference<LeaseState> state = new AtomicReference<>(LeaseState.HELD);
     private final Listeners<BiConsumer<LockLease, LeaseState>> listeners;
     private final ConnectionStateListener onConnection = this::connectionChanged;
+    private volatile Revocation revocation; // null without a revocation listener
 
-    private Lease(ZkClient client, SequentialNodeQueue queue, OwnedNode node, Executor executor) {
+    private Lease(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor) {
         this.client = client;
         this.queue = queue;
         this.node = node;
+        this.permits = permits;
         this.listeners = new Listeners<>(executor);
     }
 
     /** A lease for a node just acquired; null (node released) if its session is already gone. */
     static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, Executor executor) {
-        Lease lease = new Lease(client, queue, node, executor);
+        return hold(client, queue, node, 1, executor);
+    }
+
+    /** As {@link #hold(ZkClient, SequentialNodeQueue, OwnedNode, Executor)}, for a node of {@code permits}. */
+    static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor) {
+        return hold(client, queue, node, permits, executor, null);
+    }
+
+    /**
+     * As {@link #hold(ZkClient, SequentialNodeQueue, OwnedNode, int, Executor)}; with a revocation listener the
+     * lease watches its node for requests (one made before it held is delivered too).
+     */
+    static Lease hold(ZkClient client, SequentialNodeQueue queue, OwnedNode node, int permits, Executor executor,
+                      RevocationListener onRevocation) {
+        Lease lease = new Lease(client, queue, node, permits, executor);
+        if (onRevocation != null) {
+            lease.revocation = Revocation.watch(client, node, lease, onRevocation, executor);
+        }
         client.addConnectionStateListener(lease.onConnection);
         if (client.sessionId() != node.owner()) {
             lease.move(LeaseState.LOST);
             client.removeConnectionStateListener(lease.onConnection);
+            lease.stopRevocation();
             return null;
         }
         if (!client.state().isConnected()) {
@@ -100,6 +124,11 @@ final class Lease implements LockLease {
     }
 
     @Override
+    public int permits() {
+        return permits;
+    }
+
+    @Override
     public boolean isValid() {
         return state.get() == LeaseState.HELD && client.sessionId() == node.owner()
                 && client.state().isConnected();
@@ -134,6 +163,14 @@ final class Lease implements LockLease {
             listeners.fire(l -> l.accept(this, LeaseState.RELEASED));
         }
         Cleanup.awaitQuietly(deleted);
+        stopRevocation(); // the delete fired the watch, unless it could not be sent yet
+    }
+
+    private void stopRevocation() {
+        Revocation r = revocation;
+        if (r != null) {
+            r.stop();
+        }
     }
 
     @Override

@@ -5,8 +5,9 @@ import dev.zkr.recipes.internal.ProtectedNames;
 import java.util.List;
 
 /**
- * The strategy of a {@link SequentialNodeQueue}: given the sorted participants and our position, either we hold
- * (watch is null) or we wait for the node named {@code watch} to go.
+ * The strategy of a {@link SequentialNodeQueue}: given the sorted participants and our position, either we hold,
+ * or we wait for the node named {@code watch} to go, or (watch null, not acquired) we wait for any change among the
+ * participants (the semaphore's first waiter, which any holder's release may let in).
  */
 @FunctionalInterface
 interface NodePredicate {
@@ -14,12 +15,28 @@ interface NodePredicate {
     record Decision(boolean acquired, String watch) {
         static final Decision ACQUIRED = new Decision(true, null);
 
+        /** Wait for any change of the participants (a child watch on the parent). */
+        static final Decision WAIT_FOR_CHILDREN = new Decision(false, null);
+
         static Decision waitFor(String name) {
             return new Decision(false, name);
+        }
+
+        boolean watchesChildren() {
+            return !acquired && watch == null;
         }
     }
 
     Decision decide(List<String> sorted, int ourIndex);
+
+    /**
+     * True if a holder whose successors may be waiting on it marks its node (a data change) when it starts to hold,
+     * and a waiter that finds its watched node marked looks again instead of waiting: for strategies where a node
+     * can begin to hold while nodes ahead of it stay (the semaphore), so its successor learns to look again.
+     */
+    default boolean marksHolders() {
+        return false;
+    }
 
     /** Exclusive: the first node holds; each other node waits for its predecessor. */
     NodePredicate EXCLUSIVE = (sorted, i) -> i == 0 ? Decision.ACQUIRED : Decision.waitFor(sorted.get(i - 1));

@@ -2,7 +2,10 @@ package dev.zkr.recipes;
 
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.ProtectedNames;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
@@ -25,8 +28,26 @@ public final class ReadWriteLock {
 
     ReadWriteLock(ZkClient client, String path, Executor executor) {
         this.path = ZkPaths.validate(path);
-        this.readLock = new SequentialLock(client, path, READ, NodePredicate.sharedUnless(WRITE), executor);
-        this.writeLock = new SequentialLock(client, path, WRITE, NodePredicate.EXCLUSIVE, executor);
+        this.readLock = new SequentialLock(client, path, READ, NodePredicate.sharedUnless(WRITE),
+                sorted -> holders(sorted).stream().filter(n -> ProtectedNames.base(n).equals(WRITE)).toList(),
+                executor);
+        this.writeLock = new SequentialLock(client, path, WRITE, NodePredicate.EXCLUSIVE, ReadWriteLock::holders,
+                executor);
+    }
+
+    /** The holders in a sorted listing: a first writer alone, or the readers ahead of the first writer. */
+    static List<String> holders(List<String> sorted) {
+        List<String> out = new ArrayList<>();
+        for (String name : sorted) {
+            if (ProtectedNames.base(name).equals(WRITE)) {
+                if (out.isEmpty()) {
+                    out.add(name);
+                }
+                break;
+            }
+            out.add(name);
+        }
+        return out;
     }
 
     /** The shared side: many readers hold it together, never alongside a writer. */
@@ -34,7 +55,10 @@ public final class ReadWriteLock {
         return readLock;
     }
 
-    /** The exclusive side: one writer, alone. */
+    /**
+     * The exclusive side: one writer, alone. Its {@link DistributedLock#requestRevocation()} asks every current
+     * holder (the read holders, or the writer); the read side's asks the writer holding, if any.
+     */
     public DistributedLock writeLock() {
         return writeLock;
     }

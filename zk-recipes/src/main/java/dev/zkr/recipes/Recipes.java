@@ -3,6 +3,7 @@ package dev.zkr.recipes;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkPaths;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -66,7 +67,32 @@ public final class Recipes {
 
     /** A fair, herd-free lock at {@code path}. */
     public DistributedLock lock(String path) {
-        return new SequentialLock(client, ZkPaths.validate(path), "lock-", NodePredicate.EXCLUSIVE, executor);
+        return SequentialLock.mutex(client, ZkPaths.validate(path), executor);
+    }
+
+    /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */
+    public SemaphoreBuilder semaphore(String path) {
+        return new SemaphoreBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /** Several locks as one, taken in one global order (no deadlock), all or nothing. */
+    public MultiLock multiLock(List<String> paths) {
+        return new MultiLock(client, List.copyOf(paths), executor);
+    }
+
+    /** A value shared through the node at {@code path}; set its initial value, then {@link SharedValueBuilder#start()}. */
+    public SharedValueBuilder sharedValue(String path) {
+        return new SharedValueBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /** A one-shot barrier on the node at {@code path}: set it, remove it, wait until it is gone. */
+    public SimpleBarrier barrier(String path) {
+        return new SimpleBarrier(client, ZkPaths.validate(path));
+    }
+
+    /** A local, watch-maintained copy of the node at {@code path}; {@link NodeCache#start()} it. */
+    public NodeCache nodeCache(String path) {
+        return new NodeCache(client, ZkPaths.validate(path), executor);
     }
 
     /** A shared read/write lock at {@code path}. */

@@ -3,10 +3,14 @@ package dev.zkr.recipes;
 import dev.zkr.client.ZkClient;
 import dev.zkr.recipes.internal.Deadline;
 import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.Retries;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 /** A {@link DistributedLock} over a {@link SequentialNodeQueue}: the mutex, and each side of the read/write lock. */
 final class SequentialLock implements DistributedLock {
@@ -16,30 +20,60 @@ final class SequentialLock implements DistributedLock {
     private final ZkClient client;
     private final SequentialNodeQueue queue;
     private final Executor executor;
+    private final Function<List<String>, List<String>> blocking;
 
-    SequentialLock(ZkClient client, String path, String base, NodePredicate predicate, Executor executor) {
+    /**
+     * A lock whose nodes are named {@code base}; {@code blocking} names, in a sorted listing, the holders that an
+     * acquire of this lock would wait for (whom {@link #requestRevocation()} asks).
+     */
+    SequentialLock(ZkClient client, String path, String base, NodePredicate predicate,
+                   Function<List<String>, List<String>> blocking, Executor executor) {
         this.client = client;
         this.queue = new SequentialNodeQueue(client, path, base, predicate);
+        this.blocking = blocking;
         this.executor = executor;
+    }
+
+    /** The mutex: the first node holds, and blocks everyone. */
+    static SequentialLock mutex(ZkClient client, String path, Executor executor) {
+        return new SequentialLock(client, path, "lock-", NodePredicate.EXCLUSIVE,
+                sorted -> sorted.isEmpty() ? List.of() : List.of(sorted.get(0)), executor);
     }
 
     @Override
     public LockLease acquire() {
-        return acquire(Deadline.NONE);
+        return acquire(Deadline.NONE, null);
+    }
+
+    @Override
+    public LockLease acquire(RevocationListener onRevocation) {
+        return acquire(Deadline.NONE, Objects.requireNonNull(onRevocation, "onRevocation"));
     }
 
     @Override
     public Optional<LockLease> tryAcquire(Duration timeout) {
-        return Optional.ofNullable(acquire(Deadline.after(timeout)));
+        return Optional.ofNullable(acquire(Deadline.after(timeout), null));
     }
 
-    private LockLease acquire(Deadline deadline) {
+    @Override
+    public Optional<LockLease> tryAcquire(Duration timeout, RevocationListener onRevocation) {
+        return Optional.ofNullable(acquire(Deadline.after(timeout),
+                Objects.requireNonNull(onRevocation, "onRevocation")));
+    }
+
+    @Override
+    public boolean requestRevocation() {
+        List<String> holders = blocking.apply(Retries.retrying(client, Deadline.NONE, queue::sortedChildren));
+        return Retries.retrying(client, Deadline.NONE, () -> Revocation.request(client, queue.path(), holders));
+    }
+
+    private LockLease acquire(Deadline deadline, RevocationListener onRevocation) {
         while (true) {
             OwnedNode node = queue.acquire(null, NO_DATA, deadline);
             if (node == null) {
                 return null;
             }
-            Lease lease = Lease.hold(client, queue, node, executor);
+            Lease lease = Lease.hold(client, queue, node, 1, executor, onRevocation);
             if (lease != null) {
                 return lease;
             }

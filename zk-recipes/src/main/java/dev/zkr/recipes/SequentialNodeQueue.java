@@ -2,6 +2,7 @@ package dev.zkr.recipes;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
+import dev.zkr.client.NodeData;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
@@ -26,6 +27,10 @@ import java.util.function.Supplier;
  * is forgotten and a new one queues at the end, so two sessions never both believe they hold.
  */
 final class SequentialNodeQueue {
+
+    /** The data of a node marked as holding ({@link NodePredicate#marksHolders()}). */
+    static final byte[] HELD = "held".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    private static final int MARK_ATTEMPTS = 20;
 
     private final ZkClient client;
     private final String path;
@@ -83,13 +88,19 @@ final class SequentialNodeQueue {
         boolean held = false;
         EarlyWord early = new EarlyWord(whenHeld);
         CompletableFuture<Children> relisted = null; // sent by the watch callback when the watched node went
+        List<String> fromWatch = null; // a listing to decide on next (from a child watch's read)
+        boolean waited = false; // this node waited: successors may watch it
+        boolean first = true; // a zero timeout still makes one attempt
         try {
-            while (!deadline.expired()) {
+            while (first || !deadline.expired()) {
+                first = false;
                 if (ours != null && ours.owner() != client.sessionId()) {
                     ours = null; // its session expired: the node is gone with it
                 }
                 List<String> sorted = null;
                 if (ours == null) {
+                    waited = false;
+                    fromWatch = null;
                     @SuppressWarnings("unchecked")
                     CompletableFuture<Children>[] listing = new CompletableFuture[1];
                     ours = ProtectedNames.create(client, path, base, data, deadline,
@@ -97,8 +108,11 @@ final class SequentialNodeQueue {
                     sorted = listed(listing[0], ours);
                 } else if (relisted != null) {
                     sorted = listed(relisted, ours);
+                } else if (fromWatch != null) {
+                    sorted = fromWatch.contains(ours.name()) ? fromWatch : null;
                 }
                 relisted = null;
+                fromWatch = null;
                 if (sorted == null) {
                     sorted = Retries.retrying(client, deadline, this::sortedChildren);
                 }
@@ -108,7 +122,14 @@ final class SequentialNodeQueue {
                     continue;
                 }
                 NodePredicate.Decision decision = predicate.decide(sorted, index);
+                boolean laterNodes = index < sorted.size() - 1;
+                if (decision.watchesChildren()) {
+                    waited = true;
+                    fromWatch = awaitChildren(ours, deadline);
+                    continue;
+                }
                 if (!decision.acquired()) {
+                    waited = true;
                     List<String> ahead = new ArrayList<>(sorted.subList(0, index + 1));
                     ahead.remove(decision.watch());
                     NodePredicate.Decision next = predicate.decide(ahead, ahead.size() - 1);
@@ -128,6 +149,9 @@ final class SequentialNodeQueue {
                     if (Thread.currentThread().isInterrupted()) {
                         // interrupted while (or just after) being woken: honour it as a blocking call would
                         throw new ZkException.Interrupted(path, "interrupted while acquiring");
+                    }
+                    if (predicate.marksHolders() && (waited || laterNodes)) {
+                        markHeld(ours, MARK_ATTEMPTS);
                     }
                     held = true;
                     return ours;
@@ -234,14 +258,69 @@ final class SequentialNodeQueue {
     }
 
     /**
+     * The first waiter's wait: lists with a child watch until that listing no longer says "wait for children" (and
+     * returns it) or the watch fires, the connection changes or the deadline passes (null: list again).
+     */
+    private List<String> awaitChildren(OwnedNode ours, Deadline deadline) {
+        ChildWatch watch = ChildWatch.open(client, path);
+        try {
+            List<String> now = watch.read();
+            int index = now.indexOf(ours.name());
+            if (index < 0 || !predicate.decide(now, index).watchesChildren()) {
+                return now;
+            }
+            watch.await(deadline);
+            return null;
+        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+            Retries.recover(client, deadline);
+            return null;
+        } catch (ZkException.SessionExpired e) {
+            Retries.awaitConnected(client, deadline);
+            return null;
+        } finally {
+            watch.close();
+        }
+    }
+
+    /**
+     * Marks a node that begins to hold while nodes ahead of it stay ({@link NodePredicate#marksHolders()}): a data
+     * change at version 0 wakes a successor that watches it. Sent now, retried after a lost connection while the
+     * session lasts; BadVersion means the node was written already (which woke the successor just as well).
+     */
+    private void markHeld(OwnedNode node, int attempts) {
+        if (client.sessionId() != node.owner()) {
+            return;
+        }
+        CompletableFuture<?> sent;
+        try {
+            sent = client.setDataAsync(node.path(), HELD, 0);
+        } catch (RuntimeException e) {
+            return;
+        }
+        sent.whenComplete((stat, err) -> {
+            if (err == null || attempts <= 1) {
+                return;
+            }
+            RuntimeException cause = ClientSupport.unwrap(err);
+            if (cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout) {
+                Retries.whenConnected(client).thenRun(() -> markHeld(node, attempts - 1));
+            }
+        });
+    }
+
+    /**
      * Waits until the node goes, something else happens (its data changes, the connection changes) or the
      * deadline passes; true only if the node is known to be deleted.
      */
     private boolean waitForDeletion(String other, Deadline deadline, OnDeleted onDeleted) {
         NodeWatch watch = NodeWatch.open(client, other, onDeleted);
         try {
-            if (watch.read() == null) {
+            NodeData data = watch.read();
+            if (data == null) {
                 return true;
+            }
+            if (predicate.marksHolders() && data.stat().version() > 0) {
+                return false; // it holds now (or was asked to give up what it holds): look again
             }
             watch.await(deadline);
             return watch.deleted();

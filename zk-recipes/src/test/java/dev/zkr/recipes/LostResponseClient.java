@@ -34,12 +34,14 @@ public final class LostResponseClient implements ZkClient {
     private final ZkClient delegate;
     private final AtomicInteger createsToLose = new AtomicInteger();
     private final AtomicInteger multisToLose = new AtomicInteger();
+    private final AtomicInteger setDataToLose = new AtomicInteger();
     private final AtomicInteger lost = new AtomicInteger();
     private final AtomicReference<CompletableFuture<?>> deletesToLose = new AtomicReference<>();
     private volatile Predicate<String> matching = p -> true;
     private volatile Predicate<List<Op>> matchingMultis = ops -> true;
     private volatile Runnable onLoss = () -> { };
     private final AtomicReference<Runnable> beforeMulti = new AtomicReference<>();
+    private volatile Predicate<String> interruptCreates;
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -91,6 +93,21 @@ public final class LostResponseClient implements ZkClient {
         return this;
     }
 
+    /**
+     * Interrupts the calling thread right after the next create whose path matches is sent, before its response:
+     * an interrupt "at the wrong time" (the node is made, the caller does not learn it).
+     */
+    public LostResponseClient interruptAfterNextCreate(Predicate<String> paths) {
+        interruptCreates = paths;
+        return this;
+    }
+
+    /** Loses the responses of the next n setData requests (applied on the server, reported as ConnectionLoss). */
+    public LostResponseClient loseSetData(int n) {
+        setDataToLose.set(n);
+        return this;
+    }
+
     /** How many responses were lost so far. */
     public int lost() {
         return lost.get();
@@ -116,7 +133,13 @@ public final class LostResponseClient implements ZkClient {
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
         boolean lose = matching.test(path) && take(createsToLose);
-        return loseIf(lose, delegate.createAsync(path, data, mode), path);
+        CompletableFuture<Created> sent = loseIf(lose, delegate.createAsync(path, data, mode), path);
+        Predicate<String> interrupt = interruptCreates;
+        if (interrupt != null && interrupt.test(path)) {
+            interruptCreates = null;
+            Thread.currentThread().interrupt();
+        }
+        return sent;
     }
 
     @Override
@@ -155,7 +178,10 @@ public final class LostResponseClient implements ZkClient {
     @Override public void close() { delegate.close(); }
     @Override public CompletableFuture<Stat> existsAsync(String path, Watcher w) { return delegate.existsAsync(path, w); }
     @Override public CompletableFuture<NodeData> getDataAsync(String path, Watcher w) { return delegate.getDataAsync(path, w); }
-    @Override public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) { return delegate.setDataAsync(path, data, version); }
+    @Override
+    public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
+        return loseIf(take(setDataToLose), delegate.setDataAsync(path, data, version), path);
+    }
     @Override public CompletableFuture<Children> getChildrenAsync(String path, Watcher w) { return delegate.getChildrenAsync(path, w); }
     @Override public CompletableFuture<Void> syncAsync(String path) { return delegate.syncAsync(path); }
     @Override public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher w) { return delegate.addWatchAsync(path, mode, w); }

@@ -39,8 +39,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -279,7 +281,7 @@ public abstract class RecipeProperties {
 
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
-        NONE, ACQUIRE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, DELETE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
     }
 
@@ -308,22 +310,49 @@ public abstract class RecipeProperties {
 
     private final class LockUser {
         final Participant proc;
-        final DistributedLock lock;
+        final Function<RevocationListener, LockLease> acquirer;
         final boolean write;
         Future<LockLease> pending;
         Thread waiter;
+        volatile AtomicInteger revocations = new AtomicInteger(); // requests told to the current acquire's lease
 
         LockUser(Participant proc, String path) {
             this.proc = proc;
-            this.lock = Recipes.using(proc.client()).lock(path);
+            DistributedLock lock = Recipes.using(proc.client()).lock(path);
+            this.acquirer = lock::acquire;
             this.write = true;
         }
 
         LockUser(Participant proc, String path, boolean write) {
             this.proc = proc;
             ReadWriteLock rw = Recipes.using(proc.client()).readWriteLock(path);
-            this.lock = write ? rw.writeLock() : rw.readLock();
+            DistributedLock lock = write ? rw.writeLock() : rw.readLock();
+            this.acquirer = lock::acquire;
             this.write = write;
+        }
+
+        /** A semaphore user asking for {@code permits} ({@link #write} is false: it never excludes by itself). */
+        LockUser(Participant proc, Semaphore semaphore, int permits) {
+            this.proc = proc;
+            this.acquirer = listener -> semaphore.acquire(permits, listener);
+            this.write = false;
+        }
+
+        /** A multi-lock user. */
+        LockUser(Participant proc, MultiLock multi) {
+            this.proc = proc;
+            this.acquirer = listener -> multi.acquire();
+            this.write = true;
+        }
+
+        /** True once the acquire returned (the lease may since have become uncertain or lost). */
+        boolean returned() {
+            return pending != null && pending.isDone();
+        }
+
+        /** A lease that a non-blocking try returned, as if acquired. */
+        void held(LockLease lease) {
+            pending = CompletableFuture.completedFuture(lease);
         }
 
         /**
@@ -332,9 +361,11 @@ public abstract class RecipeProperties {
          */
         void acquire() {
             CompletableFuture<LockLease> f = new CompletableFuture<>();
+            AtomicInteger told = new AtomicInteger();
+            revocations = told;
             waiter = new Thread(() -> {
                 try {
-                    f.complete(lock.acquire());
+                    f.complete(acquirer.apply(l -> told.incrementAndGet()));
                 } catch (Throwable e) {
                     f.completeExceptionally(e);
                 }
@@ -417,10 +448,15 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> lockSteps() {
-        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
-                w(1, Kind.RESTART));
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(2, Kind.REVOKE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
     }
 
+    /**
+     * The lock: at most one valid lease, the earliest arrival's, with increasing fencing tokens; {@code REVOKE}
+     * (a requester's {@link DistributedLock#requestRevocation()}) asks the holder exactly when there is one, and
+     * the holder is told once per request, also across expiry of others, crashes and restarts (never more).
+     */
     @Property
     void lockIsExclusiveAndFifo(@ForAll("lockSteps") List<Step> steps) throws Exception {
         String p = freshPath("lock");
@@ -430,6 +466,8 @@ public abstract class RecipeProperties {
             users.add(new LockUser(participant("p" + i), p));
         }
         Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
+        Map<Integer, Integer> requests = new HashMap<>(); // revocation requests made to each queued user's lease
+        DistributedLock requester = Recipes.using(observer).lock(p);
         Fencing fencing = new Fencing();
         for (Step s : steps) {
             int w = s.who();
@@ -439,6 +477,13 @@ public abstract class RecipeProperties {
                     if (u.pending == null) {
                         u.acquire();
                         model.addLast(w);
+                        requests.put(w, 0);
+                    }
+                }
+                case REVOKE -> {
+                    assertEquals(!model.isEmpty(), requester.requestRevocation(), "asks exactly when held");
+                    if (!model.isEmpty()) {
+                        requests.merge(model.peekFirst(), 1, Integer::sum);
                     }
                 }
                 case RELEASE -> {
@@ -469,10 +514,23 @@ public abstract class RecipeProperties {
             for (int i : model) {
                 sessions.add(users.get(i).proc.sessionId());
             }
-            settle("the queue matches " + model + " and its head holds",
-                    () -> exclusive(users, model, fencing),
+            requests.keySet().retainAll(model);
+            for (int i = 0; i < users.size(); i++) {
+                if (!model.contains(i)) {
+                    users.get(i).revocations = new AtomicInteger(); // the old lease's count no longer matters
+                }
+            }
+            settle("the queue matches " + model + " and its head holds, told of " + requests,
+                    () -> {
+                        exclusive(users, model, fencing);
+                        for (int i : model) {
+                            assertTrue(users.get(i).revocations.get() <= requests.get(i),
+                                    "p" + i + " told of more revocation requests than were made");
+                        }
+                    },
                     () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
-                            && (model.isEmpty() || users.get(model.peekFirst()).holds()),
+                            && (model.isEmpty() || users.get(model.peekFirst()).holds())
+                            && model.stream().allMatch(i -> users.get(i).revocations.get() == requests.get(i)),
                     () -> describe(observer, p));
         }
         for (LockUser u : users) {
@@ -606,6 +664,467 @@ public abstract class RecipeProperties {
             out.add(model.get(i));
         }
         return out;
+    }
+
+    // ---- semaphore: never more permits than configured, arrival order ---------------------------------------------
+
+    private static final int SEMAPHORE_PERMITS = 3;
+
+    /** p0 and p2 ask for one permit, p1 and p3 for two. */
+    private static int permitsOf(int who) {
+        return who % 2 + 1;
+    }
+
+    @Provide
+    Arbitrary<List<Step>> semaphoreSteps() {
+        return steps(4, 12, w(4, Kind.ACQUIRE), w(2, Kind.TRY), w(4, Kind.RELEASE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The semaphore (3 permits; participants ask for 1 or 2): the holders are the longest prefix of the arrival
+     * order whose permits fit; valid leases never hold more than 3 permits nor belong to anyone else; a zero-timeout
+     * try ({@code TRY}) succeeds exactly when it fits behind everyone queued.
+     */
+    @Property
+    void semaphoreNeverExceedsItsPermits(@ForAll("semaphoreSteps") List<Step> steps) throws Exception {
+        String p = freshPath("sem");
+        ZkClient observer = participant("observer").client();
+        List<LockUser> users = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            users.add(semaphoreUser(participant("p" + i), p, i));
+        }
+        List<Integer> model = new ArrayList<>(); // arrival order
+        for (Step s : steps) {
+            int w = s.who();
+            LockUser u = users.get(w);
+            Set<Integer> before = semaphoreHolders(model);
+            switch (s.kind()) {
+                case ACQUIRE -> {
+                    if (u.pending == null) {
+                        u.acquire();
+                        model.add(w);
+                    }
+                }
+                case TRY -> {
+                    if (u.pending == null) {
+                        boolean fits = before.size() == model.size()
+                                && used(model) + permitsOf(w) <= SEMAPHORE_PERMITS;
+                        Semaphore sem = Recipes.using(u.proc.client()).semaphore(p).permits(SEMAPHORE_PERMITS).build();
+                        Optional<SemaphoreLease> got = sem.tryAcquire(permitsOf(w), Duration.ZERO);
+                        assertEquals(fits, got.isPresent(), "a zero-timeout try succeeds exactly when it fits");
+                        if (got.isPresent()) {
+                            u.held(got.get());
+                            model.add(w);
+                        }
+                    }
+                }
+                case RELEASE -> {
+                    if (u.pending != null && before.contains(w)) {
+                        u.release();
+                        model.remove(Integer.valueOf(w));
+                    }
+                }
+                case EXPIRE -> {
+                    boolean holder = u.pending != null && before.contains(w);
+                    expire(u.proc);
+                    if (holder) {
+                        u.lost();
+                        model.remove(Integer.valueOf(w));
+                    } else if (u.pending != null) {
+                        model.remove(Integer.valueOf(w));
+                        model.add(w); // a waiter queues again with its new session
+                    }
+                }
+                case CRASH -> {
+                    model.remove(Integer.valueOf(w));
+                    users.set(w, semaphoreUser(crash(u.proc), p, w));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Integer> expected = semaphoreHolders(model);
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(users.get(i).proc.sessionId());
+            }
+            settle("holders " + expected + " of " + model,
+                    () -> withinPermits(users, expected),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && expected.stream().allMatch(i -> users.get(i).holds()),
+                    () -> "holding " + holding(users) + ", " + describe(observer, p));
+            assertEquals(expected, holding(users), "the holders are the arrival prefix that fits");
+        }
+        for (LockUser u : users) {
+            u.finish();
+        }
+        settle("all lease nodes gone", () -> { }, () -> children(observer, p).isEmpty(),
+                () -> describe(observer, p));
+    }
+
+    private LockUser semaphoreUser(Participant proc, String path, int who) {
+        Semaphore sem = Recipes.using(proc.client()).semaphore(path).permits(SEMAPHORE_PERMITS).build();
+        return new LockUser(proc, sem, permitsOf(who));
+    }
+
+    private static int used(List<Integer> model) {
+        return model.stream().mapToInt(RecipeProperties::permitsOf).sum();
+    }
+
+    /** The longest prefix of the arrival order whose permits fit. */
+    private static Set<Integer> semaphoreHolders(List<Integer> model) {
+        Set<Integer> out = new TreeSet<>();
+        int used = 0;
+        for (int who : model) {
+            used += permitsOf(who);
+            if (used > SEMAPHORE_PERMITS) {
+                break;
+            }
+            out.add(who);
+        }
+        return out;
+    }
+
+    /** Valid leases hold at most the permits, and only the expected holders have one. */
+    private static void withinPermits(List<LockUser> users, Set<Integer> expected) {
+        Set<Integer> holding = holding(users);
+        assertTrue(expected.containsAll(holding), "holders " + holding + " beyond the allowed " + expected);
+        int permits = holding.stream().mapToInt(RecipeProperties::permitsOf).sum();
+        assertTrue(permits <= SEMAPHORE_PERMITS, "at most " + SEMAPHORE_PERMITS + " permits held, have " + permits);
+    }
+
+    // ---- multi-lock: holders of overlapping sets exclude each other, no deadlock ------------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> multiLockSteps() {
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /**
+     * Three participants take overlapping pairs of three locks ({a,b}, {b,c}, {c,a}) as multi-locks: no two valid
+     * multi-leases share a lock; whenever someone waits, someone holds (no deadlock, no lost wake-up); a holder's
+     * lease is valid again after a restart; the nodes belong to participants still acquiring or holding only.
+     */
+    @Property
+    void multiLockHoldersNeverOverlap(@ForAll("multiLockSteps") List<Step> steps) throws Exception {
+        String p = freshPath("multi");
+        List<String> locks = List.of(p + "/a", p + "/b", p + "/c");
+        List<List<String>> sets = List.of(List.of(locks.get(0), locks.get(1)), List.of(locks.get(1), locks.get(2)),
+                List.of(locks.get(2), locks.get(0)));
+        ZkClient observer = participant("observer").client();
+        List<LockUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(multiUser(participant("p" + i), sets.get(i)));
+        }
+        Set<Integer> model = new TreeSet<>(); // acquiring or holding
+        for (Step s : steps) {
+            int w = s.who();
+            LockUser u = users.get(w);
+            switch (s.kind()) {
+                case ACQUIRE -> {
+                    if (u.pending == null) {
+                        u.acquire();
+                        model.add(w);
+                    }
+                }
+                case RELEASE -> {
+                    if (u.returned()) {
+                        u.release();
+                        model.remove(w);
+                    }
+                }
+                case EXPIRE -> {
+                    boolean holder = u.returned();
+                    expire(u.proc);
+                    if (holder) {
+                        u.lost();
+                        model.remove(w);
+                    }
+                }
+                case CRASH -> {
+                    model.remove(w);
+                    users.set(w, multiUser(crash(u.proc), sets.get(w)));
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(users.get(i).proc.sessionId());
+            }
+            settle("someone of " + model + " holds, every holder validly",
+                    () -> disjointHolders(users, sets),
+                    () -> locks.stream().allMatch(l -> ownedBy(observer, l, sessions))
+                            && (model.isEmpty() || model.stream().anyMatch(i -> users.get(i).holds()))
+                            && model.stream().filter(i -> users.get(i).returned()).allMatch(i -> users.get(i).holds()),
+                    () -> "holding " + holding(users) + ", " + describe(observer, locks.get(0)) + "; "
+                            + describe(observer, locks.get(1)) + "; " + describe(observer, locks.get(2)));
+        }
+        for (LockUser u : users) {
+            u.finish();
+        }
+        settle("all lock nodes gone", () -> { },
+                () -> locks.stream().allMatch(l -> children(observer, l).isEmpty()));
+    }
+
+    private LockUser multiUser(Participant proc, List<String> set) {
+        return new LockUser(proc, Recipes.using(proc.client()).multiLock(set));
+    }
+
+    /** No two valid multi-leases share a lock. */
+    private static void disjointHolders(List<LockUser> users, List<List<String>> sets) {
+        Set<String> taken = new HashSet<>();
+        for (int i : holding(users)) {
+            for (String lock : sets.get(i)) {
+                assertTrue(taken.add(lock), "two holders of " + lock + ": " + holding(users));
+            }
+        }
+    }
+
+    // ---- shared value: compare-and-set at the named version, copies converge, never backwards ------------------
+
+    @Provide
+    Arbitrary<List<Step>> sharedValueSteps() {
+        return steps(3, 12, w(5, Kind.SET), w(2, Kind.STALE_SET), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /** One participant's shared value and the versions its listener was told, in order. */
+    private record ValueUser(Participant proc, SharedValue value, List<Integer> told) {
+    }
+
+    private ValueUser valueUser(Participant proc, String path) {
+        SharedValue v = Recipes.using(proc.client()).sharedValue(path).initial("init".getBytes(StandardCharsets.UTF_8))
+                .start();
+        List<Integer> told = Collections.synchronizedList(new ArrayList<>());
+        v.addListener(x -> told.add(x.version()));
+        return new ValueUser(proc, v, told);
+    }
+
+    /**
+     * The shared value: a compare-and-set at the current version succeeds, one at an older version fails; once
+     * quiet every copy equals the node (value and version) and every listener was told the latest; a listener is
+     * never told an older version after a newer one.
+     */
+    @Property
+    void sharedValueCopiesConvergeAndNeverGoBack(@ForAll("sharedValueSteps") List<Step> steps) {
+        String p = freshPath("value");
+        List<ValueUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(valueUser(participant("p" + i), p));
+        }
+        int version = 0;
+        String value = "init";
+        int writes = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            ValueUser u = users.get(w);
+            switch (s.kind()) {
+                case SET -> {
+                    String next = "p" + w + "-" + (++writes);
+                    assertTrue(u.value().trySet(u.value().get().version(), next.getBytes(StandardCharsets.UTF_8)),
+                            "a set at the current version succeeds");
+                    version++;
+                    value = next;
+                }
+                case STALE_SET -> {
+                    if (version > 0) {
+                        assertFalse(u.value().trySet(version - 1, "stale".getBytes(StandardCharsets.UTF_8)),
+                                "a set at an older version fails");
+                    }
+                }
+                case EXPIRE -> expire(u.proc());
+                case CRASH -> users.set(w, valueUser(crash(u.proc()), p));
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            int v = version;
+            String expected = value;
+            settle("every copy at version " + v,
+                    () -> users.forEach(RecipeProperties::neverBackwards),
+                    () -> users.stream().allMatch(x -> x.value().get().version() == v
+                            && expected.equals(new String(x.value().get().value(), StandardCharsets.UTF_8))
+                            && (x.told().isEmpty() ? true : x.told().get(x.told().size() - 1) == v)),
+                    () -> "copies " + users.stream().map(x -> x.value().get().version()).toList());
+        }
+        users.forEach(x -> x.value().close());
+        for (ValueUser x : users) {
+            settle("no watches left by " + x.proc(), () -> { }, () -> x.proc().client().watchedPaths().isEmpty());
+        }
+    }
+
+    private static void neverBackwards(ValueUser u) {
+        synchronized (u.told()) {
+            for (int i = 1; i < u.told().size(); i++) {
+                assertTrue(u.told().get(i) > u.told().get(i - 1), u.proc() + " told " + u.told());
+            }
+        }
+    }
+
+    // ---- simple barrier: nobody passes while it is set, everybody once it falls ---------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> simpleBarrierSteps() {
+        return steps(3, 12, w(3, Kind.SET), w(2, Kind.RELEASE), w(4, Kind.WAIT), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /**
+     * The simple barrier, set as an ephemeral node by one participant ({@code SET}), removed by anyone
+     * ({@code RELEASE}): no waiter returns while it is set; once it is removed or its owner's session ends, every
+     * waiter returns true.
+     */
+    @Property
+    void simpleBarrierHoldsWaitersUntilItFalls(@ForAll("simpleBarrierSteps") List<Step> steps) {
+        String p = freshPath("gate");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            procs.add(participant("p" + i));
+        }
+        Integer owner = null;
+        Map<Integer, CompletableFuture<Boolean>> waiting = new HashMap<>();
+        for (Step s : steps) {
+            int w = s.who();
+            Participant proc = procs.get(w);
+            switch (s.kind()) {
+                case SET -> {
+                    if (owner == null) {
+                        assertTrue(Recipes.using(proc.client()).barrier(p).setEphemeralBarrier());
+                        owner = w;
+                    }
+                }
+                case RELEASE -> {
+                    Recipes.using(proc.client()).barrier(p).removeBarrier();
+                    owner = null;
+                }
+                case WAIT -> {
+                    if (!waiting.containsKey(w)) {
+                        waiting.put(w, waitOn(Recipes.using(proc.client()).barrier(p), proc));
+                    }
+                }
+                case EXPIRE -> {
+                    expire(proc);
+                    if (Integer.valueOf(w).equals(owner)) {
+                        owner = null; // its ephemeral barrier went with the session
+                    }
+                }
+                case CRASH -> {
+                    procs.set(w, crash(proc));
+                    waiting.remove(w);
+                    if (Integer.valueOf(w).equals(owner)) {
+                        owner = null;
+                    }
+                }
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            if (owner == null) {
+                settle("every waiter of " + waiting.keySet() + " passed", () -> { },
+                        () -> waiting.values().stream().allMatch(f -> f.isDone()));
+                for (Map.Entry<Integer, CompletableFuture<Boolean>> e : waiting.entrySet()) {
+                    assertTrue(e.getValue().join(), "p" + e.getKey() + " passed the fallen barrier");
+                }
+                waiting.clear();
+            } else {
+                long ownerSession = procs.get(owner).sessionId();
+                settle("the barrier is set by p" + owner,
+                        () -> assertTrue(waiting.values().stream().noneMatch(CompletableFuture::isDone),
+                                "nobody passes a set barrier"),
+                        () -> observer.exists(p) != null && observer.exists(p).ephemeralOwner() == ownerSession);
+                nobodyMoves("nobody passes a set barrier",
+                        () -> waiting.values().stream().noneMatch(CompletableFuture::isDone));
+            }
+        }
+        if (owner != null) {
+            Recipes.using(observer).barrier(p).removeBarrier();
+        }
+        settle("every waiter passed at the end", () -> { },
+                () -> waiting.values().stream().allMatch(f -> f.isDone()));
+    }
+
+    /** Waits on the barrier on a thread of its own (interrupted after the try). */
+    private CompletableFuture<Boolean> waitOn(SimpleBarrier barrier, Participant proc) {
+        CompletableFuture<Boolean> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                barrier.waitOnBarrier();
+                f.complete(true);
+            } catch (Throwable e) {
+                f.completeExceptionally(e);
+            }
+        }, proc + "-wait");
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+        return f;
+    }
+
+    // ---- node cache: once quiet every copy equals the node; events replay to it ---------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> nodeCacheSteps() {
+        return steps(3, 14, w(5, Kind.SET), w(3, Kind.DELETE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    private record CacheUser(Participant proc, NodeCache cache, NodeCacheSuite.Replay replay) {
+    }
+
+    private CacheUser cacheUser(Participant proc, String path) {
+        NodeCacheSuite.Replay replay = new NodeCacheSuite.Replay();
+        NodeCache cache = Recipes.using(proc.client()).nodeCache(path);
+        cache.addListener(replay::accept);
+        return new CacheUser(proc, cache.start(), replay);
+    }
+
+    /**
+     * Node caches of three participants while a writer creates, changes and deletes the node ({@code SET},
+     * {@code DELETE}) among expiries, crashes and restarts: every event is consistent with the ones before it
+     * (no CREATED while present, CHANGED only forward, no DELETED while absent), and once quiet every copy and
+     * every replay of the events equals the server's node.
+     */
+    @Property
+    void nodeCachesConvergeToTheNode(@ForAll("nodeCacheSteps") List<Step> steps) {
+        String p = freshPath("cache");
+        ZkClient writer = participant("writer").client();
+        List<CacheUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(cacheUser(participant("p" + i), p));
+        }
+        int writes = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            CacheUser u = users.get(w);
+            switch (s.kind()) {
+                case SET -> {
+                    byte[] data = ("w" + (++writes)).getBytes(StandardCharsets.UTF_8);
+                    if (writer.exists(p) == null) {
+                        writer.create(p, data, dev.zkr.client.CreateMode.PERSISTENT);
+                    } else {
+                        writer.setData(p, data, -1);
+                    }
+                }
+                case DELETE -> {
+                    if (writer.exists(p) != null) {
+                        writer.delete(p, -1);
+                    }
+                }
+                case EXPIRE -> expire(u.proc());
+                case CRASH -> users.set(w, cacheUser(crash(u.proc()), p));
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("every cache equals the node",
+                    () -> users.forEach(x -> x.replay().assertConsistent()),
+                    () -> users.stream().allMatch(x -> NodeCacheSuite.sameAsServer(writer, p, x.cache().current())
+                            && NodeCacheSuite.sameAsServer(writer, p, x.replay().state())));
+        }
+        users.forEach(x -> x.cache().close());
+        for (CacheUser x : users) {
+            settle("no watches left by " + x.proc(), () -> { }, () -> x.proc().client().watchedPaths().isEmpty());
+        }
     }
 
     // ---- fair leader election ------------------------------------------------------------------------------------
