@@ -38,7 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while a well-behaved client writes, reads back and times its requests. Prints the server's RSS and heap over
  * time, the good client's p50/p99 and the number of acknowledged writes missing at the end (must be 0).
  * Duration: {@code -Dzkr.soak.seconds} (default 180); {@code -Dzkr.soak.abuse=false} runs the good client alone
- * (the baseline on the same machine).
+ * (the baseline on the same machine), {@code -Dzkr.soak.abuse=bomb,flood} only the listed components (bomb, slow,
+ * churn, flood, multi, garbage) to find which one hurts.
  */
 class AbuseSoak {
 
@@ -72,12 +73,24 @@ class AbuseSoak {
                 .build()) {
             good.create("/good", new byte[0], CreateMode.PERSISTENT);
             good.create("/churn", new byte[0], CreateMode.PERSISTENT);
-            if (Boolean.parseBoolean(System.getProperty("zkr.soak.abuse", "true"))) { // false: the baseline
+            java.util.Set<String> abuse = abuseComponents();
+            System.out.println("soak: abuse components " + abuse);
+            if (abuse.contains("bomb")) {
                 threads.add(start("bomb", () -> ephemeralBomb(connect)));
+            }
+            if (abuse.contains("slow")) {
                 threads.add(start("slow", () -> slowReaders(port)));
+            }
+            if (abuse.contains("churn")) {
                 threads.add(start("churn", () -> churn(connect)));
+            }
+            if (abuse.contains("flood")) {
                 threads.add(start("flood", () -> connectionFlood(port)));
+            }
+            if (abuse.contains("multi")) {
                 threads.add(start("multi", () -> oversizedMultis(port)));
+            }
+            if (abuse.contains("garbage")) {
                 threads.add(start("garbage", () -> garbage(port)));
             }
 
@@ -125,7 +138,8 @@ class AbuseSoak {
             System.out.println("soak: abuse counters " + new java.util.TreeMap<>(counters));
             long closes = Files.readAllLines(log).stream().filter(l -> l.contains("closing connection")
                     || l.contains("refusing connection")).count();
-            System.out.println("soak: server log lines closing/refusing connections: " + closes);
+            System.out.println("soak: server log lines closing/refusing connections: " + closes + " of "
+                    + Files.readAllLines(log).size() + " lines in all");
             assertTrue(server.isAlive(), "server still running");
             assertEquals(0, lost, "acknowledged writes lost");
             assertTrue(Files.readAllLines(log).stream().noneMatch(l -> l.contains("OutOfMemoryError")
@@ -134,6 +148,24 @@ class AbuseSoak {
             stop.set(true);
             server.destroyForcibly().waitFor();
         }
+    }
+
+    /** {@code -Dzkr.soak.abuse}: true (default: all), false (none: the baseline) or a comma list of components. */
+    private static java.util.Set<String> abuseComponents() {
+        List<String> all = List.of("bomb", "slow", "churn", "flood", "multi", "garbage");
+        String v = System.getProperty("zkr.soak.abuse", "true").trim();
+        if (v.equals("true")) {
+            return new java.util.TreeSet<>(all);
+        }
+        java.util.Set<String> chosen = new java.util.TreeSet<>();
+        for (String c : v.split(",")) {
+            if (all.contains(c.trim())) {
+                chosen.add(c.trim());
+            } else if (!c.isBlank() && !c.trim().equals("false")) {
+                throw new IllegalArgumentException("unknown abuse component " + c + "; known: " + all);
+            }
+        }
+        return chosen;
     }
 
     private Thread start(String name, Runnable body) {
