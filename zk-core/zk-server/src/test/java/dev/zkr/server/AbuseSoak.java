@@ -39,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * time, the good client's p50/p99 and the number of acknowledged writes missing at the end (must be 0).
  * Duration: {@code -Dzkr.soak.seconds} (default 180); {@code -Dzkr.soak.abuse=false} runs the good client alone
  * (the baseline on the same machine), {@code -Dzkr.soak.abuse=bomb,flood} only the listed components (bomb, slow,
- * churn, flood, multi, garbage) to find which one hurts.
+ * churn, flood, multi, garbage) to find which one hurts; {@code -Dzkr.soak.target=other} sends the abuse to a
+ * second server process instead (a control: what is left is the machine's load, not the abused server).
  */
 class AbuseSoak {
 
@@ -60,19 +61,27 @@ class AbuseSoak {
         int seconds = Integer.getInteger("zkr.soak.seconds", 180);
         Path data = tmp.resolve("data");
         Path log = tmp.resolve("server.log");
-        Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-cp", System.getProperty("java.class.path"),
-                ZkServerMain.class.getName(), "--port", "0", "--data-dir", data.toString(),
-                "--max-outbound-bytes-total", String.valueOf(128L << 20), "--slow-reader-timeout", "2000",
-                "--max-ephemerals-per-session", "20000")
-                .redirectError(log.toFile()).start();
-        int port = awaitPort(server, log);
+        Process server = startServer(data, log);
+        int goodPort = awaitPort(server, log);
+        String goodConnect = "127.0.0.1:" + goodPort;
+        // -Dzkr.soak.target=other: the abuse goes to a second server process, a control that tells the machine's
+        // load (both clients share the CPUs) from what the abused server does to its good client
+        Process other = "other".equals(System.getProperty("zkr.soak.target"))
+                ? startServer(tmp.resolve("other-data"), tmp.resolve("other.log")) : null;
+        int port = other == null ? goodPort : awaitPort(other, tmp.resolve("other.log"));
         String connect = "127.0.0.1:" + port;
+        if (other != null) {
+            try (ZkClient c = ZkClient.connect(connect, Duration.ofSeconds(10))) {
+                c.create("/churn", new byte[0], CreateMode.PERSISTENT);
+            }
+        }
         List<Thread> threads = new ArrayList<>();
-        try (ZkClient good = ZkClient.builder().connectString(connect).sessionTimeout(Duration.ofSeconds(30))
+        try (ZkClient good = ZkClient.builder().connectString(goodConnect).sessionTimeout(Duration.ofSeconds(30))
                 .build()) {
             good.create("/good", new byte[0], CreateMode.PERSISTENT);
-            good.create("/churn", new byte[0], CreateMode.PERSISTENT);
+            if (other == null) {
+                good.create("/churn", new byte[0], CreateMode.PERSISTENT);
+            }
             java.util.Set<String> abuse = abuseComponents();
             System.out.println("soak: abuse components " + abuse);
             if (abuse.contains("bomb")) {
@@ -147,7 +156,19 @@ class AbuseSoak {
         } finally {
             stop.set(true);
             server.destroyForcibly().waitFor();
+            if (other != null) {
+                other.destroyForcibly().waitFor();
+            }
         }
+    }
+
+    private static Process startServer(Path data, Path log) throws java.io.IOException {
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-cp", System.getProperty("java.class.path"),
+                ZkServerMain.class.getName(), "--port", "0", "--data-dir", data.toString(),
+                "--max-outbound-bytes-total", String.valueOf(128L << 20), "--slow-reader-timeout", "2000",
+                "--max-ephemerals-per-session", "20000")
+                .redirectError(log.toFile()).start();
     }
 
     /** {@code -Dzkr.soak.abuse}: true (default: all), false (none: the baseline) or a comma list of components. */
