@@ -333,9 +333,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Bounds what waits to be sent to this peer: over {@code maxOutboundBytesPerConnection}, or above the high water
-     * mark with at least a fair share of the server-wide budget while it is spent, the connection is closed (watch events are never dropped from a
-     * live connection: the client re-registers its watches when it reconnects); above the high water mark a timer
-     * closes it after {@code slowReaderTimeout}.
+     * mark with at least a fair share of the server-wide budget while it is spent, the connection is closed (watch
+     * events are never dropped from a live connection: the client re-registers its watches when it reconnects);
+     * above the high water mark a timer closes it after {@code slowReaderTimeout}.
      */
     private void checkOutbound(ChannelHandlerContext ctx) {
         if (state == State.CLOSING) {
@@ -352,8 +352,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     + config.maxOutboundBytesPerConnection() + "): the client does not read", false);
         } else if (budget.overFairShare(share)) {
             budget.closed();
-            fail(ctx, OUTBOUND_BUDGET, "not draining its " + pending + " unsent bytes while the server holds " + budget.held()
-                    + " for such connections, over maxOutboundBytesTotal (" + budget.limit() + ")", false);
+            fail(ctx, OUTBOUND_BUDGET, "not draining its " + pending + " unsent bytes while the server holds "
+                    + budget.held() + " for such connections, over maxOutboundBytesTotal (" + budget.limit() + ")",
+                    false);
         } else if (draining) {
             cancelSlowReaderTimer();
         } else if (slowReaderTimer == null) {

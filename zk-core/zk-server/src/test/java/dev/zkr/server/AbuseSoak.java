@@ -104,6 +104,8 @@ class AbuseSoak {
             }
 
             List<Long> latenciesMicros = new ArrayList<>();
+            List<Long> createMicros = new ArrayList<>(); // the write path: prep, the shared log's fsync, apply
+            List<Long> readMicros = new ArrayList<>();   // the read path: event loops and rounds, no log
             Map<String, Integer> acked = new java.util.HashMap<>();
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             long nextSample = 0;
@@ -120,9 +122,13 @@ class AbuseSoak {
                 long t0 = System.nanoTime();
                 try {
                     String path = good.create("/good/n", value, CreateMode.PERSISTENT_SEQUENTIAL);
+                    long t1 = System.nanoTime();
                     acked.put(path, i);
                     good.getData(path);
-                    latenciesMicros.add((System.nanoTime() - t0) / 1000);
+                    long t2 = System.nanoTime();
+                    latenciesMicros.add((t2 - t0) / 1000);
+                    createMicros.add((t1 - t0) / 1000);
+                    readMicros.add((t2 - t1) / 1000);
                 } catch (ZkException e) {
                     count("good client error " + e.code());
                 }
@@ -144,6 +150,9 @@ class AbuseSoak {
                     acked.size(), lost, percentile(latenciesMicros, 0.5) / 1000.0,
                     percentile(latenciesMicros, 0.99) / 1000.0, percentile(latenciesMicros, 1.0) / 1000.0,
                     rssMiB(server.pid()), heapUsedMiB(server.pid()));
+            System.out.printf("soak: create alone p50 %.2f ms, p99 %.2f ms; getData alone p50 %.2f ms, p99 %.2f ms%n",
+                    percentile(createMicros, 0.5) / 1000.0, percentile(createMicros, 0.99) / 1000.0,
+                    percentile(readMicros, 0.5) / 1000.0, percentile(readMicros, 0.99) / 1000.0);
             System.out.println("soak: abuse counters " + new java.util.TreeMap<>(counters));
             long closes = Files.readAllLines(log).stream().filter(l -> l.contains("closing connection")
                     || l.contains("refusing connection")).count();
