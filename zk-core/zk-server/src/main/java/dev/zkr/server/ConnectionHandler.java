@@ -2,7 +2,10 @@ package dev.zkr.server;
 
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Message;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
@@ -28,11 +31,30 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
 
+    // kinds of problem, each rate-limited on its own in the problem log
+    static final String HANDSHAKE_TIMEOUTS = "connections closed for no handshake";
+    static final String BAD_INPUT = "connections closed for bad input";
+    static final String IDLE = "idle connections closed";
+    static final String BUFFER_FAILURES = "connections closed for want of buffer memory";
+    static final String SLOW_READERS = "slow readers closed";
+    static final String OUTBOUND_CAP = "connections closed at maxOutboundBytesPerConnection";
+    static final String OUTBOUND_BUDGET = "connections closed at maxOutboundBytesTotal";
+
     private enum State { AWAIT_CONNECT, CONNECTING, ATTACHED, CLOSING }
 
     private final ServerConfig config;
     private final Core core;
     private final OutboundBudget budget;
+    private final ProblemLog problems;
+    private final InboundBudget inbound;
+    /** Bytes read from this connection's socket and not yet released (partial frame + requests in flight). */
+    private long inboundHeld;
+    /** Frame sizes of this connection's requests in flight, in order (released as they are answered). */
+    private final java.util.ArrayDeque<Integer> inFlightFrameBytes = new java.util.ArrayDeque<>();
+    /** Size of the frame being decoded (set by the frame meter just before its message arrives). */
+    private int currentFrameBytes;
+    /** Waiting in the inbound budget to be told that the server-wide total is within its limit again. */
+    private boolean awaitingInbound;
     /** This connection's unsent bytes counted in the server-wide budget (0 while it drains). */
     private long budgeted;
     /** Fires if the connection stays above its high water mark for the slow-reader timeout. */
@@ -46,10 +68,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean readingPaused;
     private ScheduledFuture<?> handshakeTimer;
 
-    ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget) {
+    ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
+                      ProblemLog problems) {
         this.config = config;
         this.core = core;
         this.budget = budget;
+        this.inbound = inbound;
+        this.problems = problems;
     }
 
     @Override
@@ -58,7 +83,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         long ms = config.handshakeTimeout().toMillis();
         handshakeTimer = ctx.executor().schedule(() -> {
             if (state == State.AWAIT_CONNECT) { // once the request is in, the wait is the server's, not the client's
-                fail(ctx, "no handshake within " + ms + " ms", false);
+                fail(ctx, HANDSHAKE_TIMEOUTS, "no handshake within " + ms + " ms", false);
             }
         }, ms, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
@@ -73,13 +98,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         switch (state) {
             case AWAIT_CONNECT -> {
                 if (!(m instanceof Message.ConnectRequest cr)) {
-                    fail(ctx, "expected ConnectRequest first, got " + m.getClass().getSimpleName(), true);
+                    fail(ctx, BAD_INPUT, "expected ConnectRequest first, got " + m.getClass().getSimpleName(), true);
                 } else if (cr.protocolVersion() != Message.PROTOCOL_VERSION) {
-                    fail(ctx, "unsupported protocol version " + cr.protocolVersion() + " (server speaks "
+                    fail(ctx, BAD_INPUT, "unsupported protocol version " + cr.protocolVersion() + " (server speaks "
                             + Message.PROTOCOL_VERSION + ")", true);
                 } else {
                     state = State.CONNECTING;
                     handshakeTimer.cancel(false);
+                    releaseInbound(currentFrameBytes); // one per connection: not held until the session exists
                     batch.add(new Core.Inbound(connection, cr));
                 }
             }
@@ -90,18 +116,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     }
                     early.add(r);
                     inFlight++;
+                    inFlightFrameBytes.addLast(currentFrameBytes);
                     checkBackpressure(ctx);
                 } else {
-                    fail(ctx, "unexpected " + m.getClass().getSimpleName() + " during the handshake", true);
+                    fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " during the handshake", true);
                 }
             }
             case ATTACHED -> {
                 if (m instanceof Message.Request r) {
                     batch.add(new Core.Inbound(connection, r));
                     inFlight++;
+                    inFlightFrameBytes.addLast(currentFrameBytes);
                     checkBackpressure(ctx);
                 } else {
-                    fail(ctx, "unexpected " + m.getClass().getSimpleName() + " after the handshake", true);
+                    fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " after the handshake", true);
                 }
             }
             case CLOSING -> {
@@ -134,6 +162,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         cancelSlowReaderTimer();
         budget.update(budgeted, 0);
         budgeted = 0;
+        inFlightFrameBytes.clear();
+        releaseInbound(inboundHeld);
         core.disconnected(connection);
         ctx.fireChannelInactive();
     }
@@ -148,7 +178,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
-            fail(ctx, "no request or ping within the session timeout of " + connection.timeoutMs + " ms", false);
+            fail(ctx, IDLE, "no request or ping within the session timeout of " + connection.timeoutMs + " ms", false);
         } else {
             ctx.fireUserEventTriggered(evt);
         }
@@ -161,14 +191,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         if (cause instanceof OutOfMemoryError) {
             // a buffer for this connection could not be allocated: drop it, not the server
-            fail(ctx, "out of memory for its buffers: " + firstLine(cause.getMessage()), false);
+            fail(ctx, BUFFER_FAILURES, "out of memory for its buffers: " + firstLine(cause.getMessage()), false);
         } else if (cause instanceof IOException) {
             // the peer reset or vanished: nothing to tell it
             closeQuietly(ctx, "connection error: " + cause.getMessage());
         } else {
             Throwable c = cause instanceof DecoderException && cause.getCause() != null
                     && !(cause instanceof TooLongFrameException) ? cause.getCause() : cause;
-            fail(ctx, "bad input: " + c.getClass().getSimpleName() + ": " + firstLine(c.getMessage()), true);
+            fail(ctx, BAD_INPUT, "bad input: " + c.getClass().getSimpleName() + ": " + firstLine(c.getMessage()), true);
         }
     }
 
@@ -209,6 +239,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             checkOutbound(ctx);
         }
         inFlight -= replies;
+        long answered = 0;
+        for (int i = 0; i < replies && !inFlightFrameBytes.isEmpty(); i++) {
+            answered += inFlightFrameBytes.pollFirst();
+        }
+        releaseInbound(answered);
         if (readingPaused) {
             checkBackpressure(connection.channel.pipeline().context(this));
         }
@@ -218,8 +253,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (ctx == null) {
             return;
         }
-        boolean pause = inFlight >= config.maxInFlightPerConnection() || !ctx.channel().isWritable();
-        boolean resume = inFlight <= config.maxInFlightPerConnection() / 2 && ctx.channel().isWritable();
+        // over the server-wide inbound budget, a connection that holds inbound bytes waits; one that holds none
+        // may read (so a client with nothing in flight is never starved by others' partial frames)
+        boolean inboundFull = inboundHeld > 0 && inbound.over();
+        boolean pause = inFlight >= config.maxInFlightPerConnection() || !ctx.channel().isWritable() || inboundFull;
+        boolean resume = inFlight <= config.maxInFlightPerConnection() / 2 && ctx.channel().isWritable()
+                && !inboundFull;
         if (pause && !readingPaused) {
             readingPaused = true;
             ctx.channel().config().setAutoRead(false);
@@ -227,13 +266,76 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             readingPaused = false;
             ctx.channel().config().setAutoRead(true);
         }
+        if (readingPaused && inboundFull && !awaitingInbound) {
+            awaitingInbound = true;
+            inbound.await(() -> {
+                try {
+                    ctx.executor().execute(() -> {
+                        awaitingInbound = false;
+                        checkBackpressure(ctx);
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    // the server's event loops are shut down: nothing to resume
+                }
+            });
+        }
+    }
+
+    private void releaseInbound(long bytes) {
+        long b = Math.min(bytes, inboundHeld);
+        if (b > 0) {
+            inboundHeld -= b;
+            inbound.release(b);
+        }
+    }
+
+    /**
+     * Counts the bytes read from the socket (first in the pipeline, before framing), and holds back the reads the
+     * frame decoder asks for to complete a partial frame while this connection is paused (a paused connection
+     * reads nothing).
+     */
+    ChannelHandler rawMeter() {
+        return new ChannelDuplexHandler() {
+            @Override
+            public void read(ChannelHandlerContext ctx) {
+                if (!readingPaused) {
+                    ctx.read();
+                }
+            }
+
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof ByteBuf buf && state != State.CLOSING) {
+                    inboundHeld += buf.readableBytes();
+                    inbound.add(buf.readableBytes());
+                    ChannelHandlerContext mine = ctx.pipeline().context(ConnectionHandler.this);
+                    ctx.fireChannelRead(msg);
+                    checkBackpressure(mine);
+                } else {
+                    ctx.fireChannelRead(msg);
+                }
+            }
+        };
+    }
+
+    /** Notes the size of each frame (with its length prefix) before it is decoded into a message. */
+    ChannelHandler frameMeter() {
+        return new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                if (msg instanceof ByteBuf frame) {
+                    currentFrameBytes = frame.readableBytes() + 4;
+                }
+                ctx.fireChannelRead(msg);
+            }
+        };
     }
 
     /**
      * Bounds what waits to be sent to this peer: over {@code maxOutboundBytesPerConnection}, or above the high water
-     * mark while the server-wide budget is spent, the connection is closed (watch events are never dropped from a
-     * live connection: the client re-registers its watches when it reconnects); above the high water mark a timer
-     * closes it after {@code slowReaderTimeout}.
+     * mark with at least a fair share of the server-wide budget while it is spent, the connection is closed (watch
+     * events are never dropped from a live connection: the client re-registers its watches when it reconnects);
+     * above the high water mark a timer closes it after {@code slowReaderTimeout}.
      */
     private void checkOutbound(ChannelHandlerContext ctx) {
         if (state == State.CLOSING) {
@@ -243,14 +345,16 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         long pending = out == null ? 0 : out.totalPendingWriteBytes();
         boolean draining = ctx.channel().isWritable();
         long share = draining ? 0 : pending;
-        boolean withinBudget = budget.update(budgeted, share);
+        budget.update(budgeted, share);
         budgeted = share;
         if (pending > config.maxOutboundBytesPerConnection()) {
-            fail(ctx, pending + " bytes wait to be sent, over maxOutboundBytesPerConnection ("
+            fail(ctx, OUTBOUND_CAP, pending + " bytes wait to be sent, over maxOutboundBytesPerConnection ("
                     + config.maxOutboundBytesPerConnection() + "): the client does not read", false);
-        } else if (!withinBudget) {
-            fail(ctx, "not draining its " + pending + " unsent bytes while the server holds " + budget.held()
-                    + " for such connections, over maxOutboundBytesTotal (" + budget.limit() + ")", false);
+        } else if (budget.overFairShare(share)) {
+            budget.closed();
+            fail(ctx, OUTBOUND_BUDGET, "not draining its " + pending + " unsent bytes while the server holds "
+                    + budget.held() + " for such connections, over maxOutboundBytesTotal (" + budget.limit() + ")",
+                    false);
         } else if (draining) {
             cancelSlowReaderTimer();
         } else if (slowReaderTimer == null) {
@@ -258,7 +362,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             slowReaderTimer = ctx.executor().schedule(() -> {
                 slowReaderTimer = null;
                 if (!ctx.channel().isWritable()) {
-                    fail(ctx, "its unsent replies and events stayed above the high water mark ("
+                    fail(ctx, SLOW_READERS, "its unsent replies and events stayed above the high water mark ("
                             + config.outboundHighWaterMark() + " bytes) for more than " + ms
                             + " ms (slowReaderTimeout): the client does not read", false);
                 }
@@ -279,14 +383,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Logs one line, tells the peer why (if it speaks the protocol) and closes. */
-    private void fail(ChannelHandlerContext ctx, String why, boolean tellPeer) {
+    /** Logs one line (rate-limited per kind), tells the peer why (if it speaks the protocol) and closes. */
+    private void fail(ChannelHandlerContext ctx, String kind, String why, boolean tellPeer) {
         if (state == State.CLOSING) {
             return;
         }
         state = State.CLOSING;
         cancelSlowReaderTimer();
-        log.warn("closing connection from {}: {}", connection, why);
+        problems.warn(kind, "closing connection from {}: {}", connection, why);
         if (tellPeer && ctx.channel().isActive()) {
             ctx.writeAndFlush(new Message.ProtocolError(ZkException.Code.MARSHALLING_ERROR.intValue(), why))
                     .addListener(ChannelFutureListener.CLOSE);

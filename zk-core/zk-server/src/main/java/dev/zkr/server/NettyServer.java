@@ -24,6 +24,10 @@ final class NettyServer {
         this.initializer = initializer;
     }
 
+    ServerChannelInitializer initializer() {
+        return initializer;
+    }
+
     /** Binds the port; throws {@link IllegalStateException} with the address if it cannot. */
     InetSocketAddress bind(InetSocketAddress address) {
         ServerBootstrap b = new ServerBootstrap()
@@ -33,9 +37,11 @@ final class NettyServer {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .handler(initializer.acceptGate())
                 .childHandler(initializer);
         try {
             serverChannel = b.bind(address).syncUninterruptibly().channel();
+            boss.next().scheduleAtFixedRate(initializer::flushProblems, 1, 1, TimeUnit.SECONDS);
         } catch (RuntimeException e) {
             shutdown(false);
             throw new IllegalStateException("cannot bind " + address + ": " + e.getMessage(), e);

@@ -2,47 +2,55 @@ package dev.zkr.server;
 
 import dev.zkr.wire.Frames;
 import dev.zkr.wire.MessageCodec;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 
 /**
  * Pipeline order of a client connection: connection limits (in total and per client IP), outbound water marks,
- * framing + codec, then the connection handler.
+ * inbound metering, framing + codec, then the connection handler. Also owns what the connections share: the
+ * outbound and inbound budgets and the rate-limited problem log.
  */
 @ChannelHandler.Sharable
 final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
 
-    private static final Logger log = LoggerFactory.getLogger(ServerChannelInitializer.class);
+    static final String REFUSED_TOTAL = "connections refused at maxConnections";
+    static final String REFUSED_PER_HOST = "connections refused at maxConnectionsPerHost";
 
     private final ServerConfig config;
     private final Core core;
     private final ChannelGroup channels = new DefaultChannelGroup("zkr-clients", GlobalEventExecutor.INSTANCE);
     private final HostConnections perHost;
-    private final OutboundBudget budget;
+    private final OutboundBudget outbound;
+    private final InboundBudget inbound;
+    private final ProblemLog problems = ProblemLog.server(LoggerFactory.getLogger("dev.zkr.server.connections"));
     private final WriteBufferWaterMark waterMark;
+    private final AcceptGate acceptGate = new AcceptGate();
 
     ServerChannelInitializer(ServerConfig config, Core core) {
         this.config = config;
         this.core = core;
         this.perHost = new HostConnections(config.maxConnectionsPerHost());
-        this.budget = new OutboundBudget(config.maxOutboundBytesTotal());
+        this.outbound = new OutboundBudget(config.maxOutboundBytesTotal());
+        this.inbound = new InboundBudget(config.maxInboundBytesTotal());
         this.waterMark = new WriteBufferWaterMark(config.outboundHighWaterMark() / 2, config.outboundHighWaterMark());
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
         if (channels.size() >= config.maxConnections()) {
-            log.warn("refusing connection from {}: {} connections open (maxConnections)", ch.remoteAddress(),
-                    channels.size());
+            refuseTotal(ch);
             ch.close();
             return;
         }
@@ -50,8 +58,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         if (host != null) {
             int open = perHost.tryOpen(host);
             if (open < 0) {
-                log.warn("refusing connection from {}: {} connections open from {} (maxConnectionsPerHost)",
-                        ch.remoteAddress(), config.maxConnectionsPerHost(), host.getHostAddress());
+                refusePerHost(ch.remoteAddress());
                 ch.close();
                 return;
             }
@@ -59,12 +66,75 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         channels.add(ch);
         ch.config().setWriteBufferWaterMark(waterMark);
+        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems);
+        ch.pipeline().addLast("inboundMeter", handler.rawMeter());
         Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
-        ch.pipeline().addLast("connection", new ConnectionHandler(config, core, budget));
+        ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
+        ch.pipeline().addLast("connection", handler);
+    }
+
+    private void refuseTotal(Channel ch) {
+        problems.warn(REFUSED_TOTAL, "refusing connection from {}: {} connections open (maxConnections)",
+                ch.remoteAddress(), channels.size());
+    }
+
+    private void refusePerHost(InetSocketAddress from) {
+        problems.warn(REFUSED_PER_HOST, "refusing connection from {}: {} connections open from {} "
+                + "(maxConnectionsPerHost)", from, config.maxConnectionsPerHost(), from.getAddress().getHostAddress());
+    }
+
+    /** The handler of the listening socket: refuses connections over the limits on the accept thread. */
+    ChannelHandler acceptGate() {
+        return acceptGate;
+    }
+
+    /** Logs the summaries of problem lines held back (called every second). */
+    void flushProblems() {
+        problems.flush();
+    }
+
+    /** Client connections open now. */
+    int open() {
+        return channels.size();
+    }
+
+    OutboundBudget outbound() {
+        return outbound;
+    }
+
+    InboundBudget inbound() {
+        return inbound;
     }
 
     /** Closes every open client connection (no goodbye: clients see a dropped connection). */
     void closeAll() {
         channels.close().awaitUninterruptibly();
+    }
+
+    /**
+     * Refuses an accepted connection over {@code maxConnections} or {@code maxConnectionsPerHost} before it is
+     * registered with an event loop, so a connection flood costs the accept thread a close per socket and never
+     * touches the event loops that serve the clients. (The count is checked again in {@link #initChannel}, which
+     * owns it.)
+     */
+    @ChannelHandler.Sharable
+    private final class AcceptGate extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof SocketChannel ch) {
+                InetSocketAddress from = ch.remoteAddress();
+                if (channels.size() >= config.maxConnections()) {
+                    refuseTotal(ch);
+                    ch.unsafe().closeForcibly();
+                    return;
+                }
+                if (from != null && perHost.open(from.getAddress()) >= config.maxConnectionsPerHost()) {
+                    refusePerHost(from);
+                    ch.unsafe().closeForcibly();
+                    return;
+                }
+            }
+            ctx.fireChannelRead(msg);
+        }
     }
 }

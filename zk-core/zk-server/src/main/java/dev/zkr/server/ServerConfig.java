@@ -34,6 +34,7 @@ public final class ServerConfig {
     private final int outboundHighWaterMark;
     private final long maxOutboundBytesPerConnection;
     private final long maxOutboundBytesTotal;
+    private final long maxInboundBytesTotal;
     private final Duration slowReaderTimeout;
     private final int maxTxnBytes;
 
@@ -58,10 +59,15 @@ public final class ServerConfig {
         this.maxOutboundBytesPerConnection = b.maxOutboundBytesPerConnection > 0 ? b.maxOutboundBytesPerConnection
                 : defaultMaxOutboundBytesPerConnection(maxDataSize);
         this.maxOutboundBytesTotal = b.maxOutboundBytesTotal;
+        this.maxInboundBytesTotal = b.maxInboundBytesTotal;
         this.slowReaderTimeout = b.slowReaderTimeout;
         this.maxTxnBytes = b.maxTxnBytes;
         if (maxOutboundBytesPerConnection < maxDataSize + 256 * 1024) {
             throw new IllegalArgumentException("maxOutboundBytesPerConnection " + maxOutboundBytesPerConnection
+                    + " is smaller than one frame (maxDataSize + 256 KiB)");
+        }
+        if (maxInboundBytesTotal < maxDataSize + 256 * 1024) {
+            throw new IllegalArgumentException("maxInboundBytesTotal " + maxInboundBytesTotal
                     + " is smaller than one frame (maxDataSize + 256 KiB)");
         }
         if (outboundHighWaterMark > maxOutboundBytesPerConnection) {
@@ -127,6 +133,9 @@ public final class ServerConfig {
         }
         if ((v = p.getProperty("maxOutboundBytesTotal")) != null) {
             b.maxOutboundBytesTotal(parseLong("maxOutboundBytesTotal", v));
+        }
+        if ((v = p.getProperty("maxInboundBytesTotal")) != null) {
+            b.maxInboundBytesTotal(parseLong("maxInboundBytesTotal", v));
         }
         if ((v = p.getProperty("slowReaderTimeout")) != null) {
             b.slowReaderTimeout(Duration.ofMillis(parseLong("slowReaderTimeout", v)));
@@ -265,6 +274,14 @@ public final class ServerConfig {
         return maxOutboundBytesTotal;
     }
 
+    /**
+     * Server-wide budget of inbound bytes held for connections (read and not yet answered: partial frames and
+     * requests in flight); over it, connections that hold inbound bytes are not read from until it is back within.
+     */
+    public long maxInboundBytesTotal() {
+        return maxInboundBytesTotal;
+    }
+
     /** How long a connection may stay above its high water mark before it is closed. */
     public Duration slowReaderTimeout() {
         return slowReaderTimeout;
@@ -301,6 +318,7 @@ public final class ServerConfig {
         b.maxOutboundBytesPerConnection = maxOutboundBytesPerConnection == defaultMaxOutboundBytesPerConnection(maxDataSize)
                 ? -1 : maxOutboundBytesPerConnection; // a default follows a changed maxDataSize
         b.maxOutboundBytesTotal = maxOutboundBytesTotal;
+        b.maxInboundBytesTotal = maxInboundBytesTotal;
         b.slowReaderTimeout = slowReaderTimeout;
         b.maxTxnBytes = maxTxnBytes;
         return b;
@@ -334,6 +352,7 @@ public final class ServerConfig {
         private int outboundHighWaterMark = 64 * 1024;
         private long maxOutboundBytesPerConnection = -1; // default: max(64 MiB, 4 frames)
         private long maxOutboundBytesTotal = 512L << 20;
+        private long maxInboundBytesTotal = 256L << 20;
         private Duration slowReaderTimeout = Duration.ofSeconds(15);
         private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
 
@@ -454,6 +473,15 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("maxOutboundBytesTotal must be positive: " + bytes);
             }
             this.maxOutboundBytesTotal = bytes;
+            return this;
+        }
+
+        /** Server-wide budget of inbound bytes read and not yet answered (default 256 MiB; at least one frame). */
+        public Builder maxInboundBytesTotal(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("maxInboundBytesTotal must be positive: " + bytes);
+            }
+            this.maxInboundBytesTotal = bytes;
             return this;
         }
 

@@ -93,6 +93,11 @@ public final class ZkServer implements AutoCloseable {
                 tree.nodeCount());
     }
 
+    /** The client connections' shared state: budgets and problem log (tests read its counters). */
+    ServerChannelInitializer connections() {
+        return netty.initializer();
+    }
+
     /**
      * Recovers the data directory and starts serving.
      *

@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
  *      [--max-session-timeout ms] [--max-data-size bytes] [--snapshot-interval txns] [--max-connections n]
  *      [--max-connections-per-host n] [--max-ephemerals-per-session n] [--outbound-high-water-mark bytes]
  *      [--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] [--slow-reader-timeout ms]
+ *      [--max-inbound-bytes-total bytes]
  *      [--server-id n] [--bind 127.0.0.1] [--config zkr.properties]
  * </pre>
  * Flags override the properties file. Prints {@code zkr server listening on host:port (data dir ...)} once ready.
@@ -38,6 +39,7 @@ public final class ZkServerMain {
             Map.entry("--outbound-high-water-mark", "outboundHighWaterMark"),
             Map.entry("--max-outbound-bytes-per-connection", "maxOutboundBytesPerConnection"),
             Map.entry("--max-outbound-bytes-total", "maxOutboundBytesTotal"),
+            Map.entry("--max-inbound-bytes-total", "maxInboundBytesTotal"),
             Map.entry("--slow-reader-timeout", "slowReaderTimeout"),
             Map.entry("--bind", "bindAddress"));
 
@@ -55,7 +57,8 @@ public final class ZkServerMain {
                     + "[--snapshot-interval txns] [--max-connections n] [--max-connections-per-host n] "
                     + "[--max-ephemerals-per-session n] [--outbound-high-water-mark bytes] "
                     + "[--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] "
-                    + "[--slow-reader-timeout ms] [--server-id n] [--bind address]");
+                    + "[--slow-reader-timeout ms] [--max-inbound-bytes-total bytes] [--server-id n] "
+                    + "[--bind address]");
             System.exit(2);
             return;
         }

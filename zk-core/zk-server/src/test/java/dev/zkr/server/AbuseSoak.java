@@ -38,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while a well-behaved client writes, reads back and times its requests. Prints the server's RSS and heap over
  * time, the good client's p50/p99 and the number of acknowledged writes missing at the end (must be 0).
  * Duration: {@code -Dzkr.soak.seconds} (default 180); {@code -Dzkr.soak.abuse=false} runs the good client alone
- * (the baseline on the same machine).
+ * (the baseline on the same machine), {@code -Dzkr.soak.abuse=bomb,flood} only the listed components (bomb, slow,
+ * churn, flood, multi, garbage) to find which one hurts; {@code -Dzkr.soak.target=other} sends the abuse to a
+ * second server process instead (a control: what is left is the machine's load, not the abused server).
  */
 class AbuseSoak {
 
@@ -59,29 +61,51 @@ class AbuseSoak {
         int seconds = Integer.getInteger("zkr.soak.seconds", 180);
         Path data = tmp.resolve("data");
         Path log = tmp.resolve("server.log");
-        Process server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-cp", System.getProperty("java.class.path"),
-                ZkServerMain.class.getName(), "--port", "0", "--data-dir", data.toString(),
-                "--max-outbound-bytes-total", String.valueOf(128L << 20), "--slow-reader-timeout", "2000",
-                "--max-ephemerals-per-session", "20000")
-                .redirectError(log.toFile()).start();
-        int port = awaitPort(server, log);
+        Process server = startServer(data, log);
+        int goodPort = awaitPort(server, log);
+        String goodConnect = "127.0.0.1:" + goodPort;
+        // -Dzkr.soak.target=other: the abuse goes to a second server process, a control that tells the machine's
+        // load (both clients share the CPUs) from what the abused server does to its good client
+        Process other = "other".equals(System.getProperty("zkr.soak.target"))
+                ? startServer(tmp.resolve("other-data"), tmp.resolve("other.log")) : null;
+        int port = other == null ? goodPort : awaitPort(other, tmp.resolve("other.log"));
         String connect = "127.0.0.1:" + port;
+        if (other != null) {
+            try (ZkClient c = ZkClient.connect(connect, Duration.ofSeconds(10))) {
+                c.create("/churn", new byte[0], CreateMode.PERSISTENT);
+            }
+        }
         List<Thread> threads = new ArrayList<>();
-        try (ZkClient good = ZkClient.builder().connectString(connect).sessionTimeout(Duration.ofSeconds(30))
+        try (ZkClient good = ZkClient.builder().connectString(goodConnect).sessionTimeout(Duration.ofSeconds(30))
                 .build()) {
             good.create("/good", new byte[0], CreateMode.PERSISTENT);
-            good.create("/churn", new byte[0], CreateMode.PERSISTENT);
-            if (Boolean.parseBoolean(System.getProperty("zkr.soak.abuse", "true"))) { // false: the baseline
+            if (other == null) {
+                good.create("/churn", new byte[0], CreateMode.PERSISTENT);
+            }
+            java.util.Set<String> abuse = abuseComponents();
+            System.out.println("soak: abuse components " + abuse);
+            if (abuse.contains("bomb")) {
                 threads.add(start("bomb", () -> ephemeralBomb(connect)));
+            }
+            if (abuse.contains("slow")) {
                 threads.add(start("slow", () -> slowReaders(port)));
+            }
+            if (abuse.contains("churn")) {
                 threads.add(start("churn", () -> churn(connect)));
+            }
+            if (abuse.contains("flood")) {
                 threads.add(start("flood", () -> connectionFlood(port)));
+            }
+            if (abuse.contains("multi")) {
                 threads.add(start("multi", () -> oversizedMultis(port)));
+            }
+            if (abuse.contains("garbage")) {
                 threads.add(start("garbage", () -> garbage(port)));
             }
 
             List<Long> latenciesMicros = new ArrayList<>();
+            List<Long> createMicros = new ArrayList<>(); // the write path: prep, the shared log's fsync, apply
+            List<Long> readMicros = new ArrayList<>();   // the read path: event loops and rounds, no log
             Map<String, Integer> acked = new java.util.HashMap<>();
             long end = System.nanoTime() + seconds * 1_000_000_000L;
             long nextSample = 0;
@@ -98,9 +122,13 @@ class AbuseSoak {
                 long t0 = System.nanoTime();
                 try {
                     String path = good.create("/good/n", value, CreateMode.PERSISTENT_SEQUENTIAL);
+                    long t1 = System.nanoTime();
                     acked.put(path, i);
                     good.getData(path);
-                    latenciesMicros.add((System.nanoTime() - t0) / 1000);
+                    long t2 = System.nanoTime();
+                    latenciesMicros.add((t2 - t0) / 1000);
+                    createMicros.add((t1 - t0) / 1000);
+                    readMicros.add((t2 - t1) / 1000);
                 } catch (ZkException e) {
                     count("good client error " + e.code());
                 }
@@ -122,10 +150,14 @@ class AbuseSoak {
                     acked.size(), lost, percentile(latenciesMicros, 0.5) / 1000.0,
                     percentile(latenciesMicros, 0.99) / 1000.0, percentile(latenciesMicros, 1.0) / 1000.0,
                     rssMiB(server.pid()), heapUsedMiB(server.pid()));
+            System.out.printf("soak: create alone p50 %.2f ms, p99 %.2f ms; getData alone p50 %.2f ms, p99 %.2f ms%n",
+                    percentile(createMicros, 0.5) / 1000.0, percentile(createMicros, 0.99) / 1000.0,
+                    percentile(readMicros, 0.5) / 1000.0, percentile(readMicros, 0.99) / 1000.0);
             System.out.println("soak: abuse counters " + new java.util.TreeMap<>(counters));
             long closes = Files.readAllLines(log).stream().filter(l -> l.contains("closing connection")
                     || l.contains("refusing connection")).count();
-            System.out.println("soak: server log lines closing/refusing connections: " + closes);
+            System.out.println("soak: server log lines closing/refusing connections: " + closes + " of "
+                    + Files.readAllLines(log).size() + " lines in all");
             assertTrue(server.isAlive(), "server still running");
             assertEquals(0, lost, "acknowledged writes lost");
             assertTrue(Files.readAllLines(log).stream().noneMatch(l -> l.contains("OutOfMemoryError")
@@ -133,7 +165,37 @@ class AbuseSoak {
         } finally {
             stop.set(true);
             server.destroyForcibly().waitFor();
+            if (other != null) {
+                other.destroyForcibly().waitFor();
+            }
         }
+    }
+
+    private static Process startServer(Path data, Path log) throws java.io.IOException {
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:MaxDirectMemorySize=256m", "-cp", System.getProperty("java.class.path"),
+                ZkServerMain.class.getName(), "--port", "0", "--data-dir", data.toString(),
+                "--max-outbound-bytes-total", String.valueOf(128L << 20), "--slow-reader-timeout", "2000",
+                "--max-ephemerals-per-session", "20000")
+                .redirectError(log.toFile()).start();
+    }
+
+    /** {@code -Dzkr.soak.abuse}: true (default: all), false (none: the baseline) or a comma list of components. */
+    private static java.util.Set<String> abuseComponents() {
+        List<String> all = List.of("bomb", "slow", "churn", "flood", "multi", "garbage");
+        String v = System.getProperty("zkr.soak.abuse", "true").trim();
+        if (v.equals("true")) {
+            return new java.util.TreeSet<>(all);
+        }
+        java.util.Set<String> chosen = new java.util.TreeSet<>();
+        for (String c : v.split(",")) {
+            if (all.contains(c.trim())) {
+                chosen.add(c.trim());
+            } else if (!c.isBlank() && !c.trim().equals("false")) {
+                throw new IllegalArgumentException("unknown abuse component " + c + "; known: " + all);
+            }
+        }
+        return chosen;
     }
 
     private Thread start(String name, Runnable body) {

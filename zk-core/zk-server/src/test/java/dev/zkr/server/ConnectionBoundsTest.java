@@ -24,6 +24,19 @@ class ConnectionBoundsTest {
     }
 
     @Test
+    void overTheBudgetOnlyConnectionsHoldingAFairShareAreToBeClosed() {
+        OutboundBudget budget = new OutboundBudget(100);
+        budget.update(0, 70);                   // a slow reader
+        budget.update(0, 45);                   // another: 115 > 100
+        budget.update(0, 10);                   // a good client's replies briefly above its high water mark
+        assertTrue(budget.overFairShare(70));   // fair share of three holders: 33
+        assertTrue(budget.overFairShare(45));
+        assertFalse(budget.overFairShare(10), "a small share is not closed for what others hold");
+        budget.update(70, 0);                   // the first slow reader closed: 55 <= 100
+        assertFalse(budget.overFairShare(45), "within the limit nobody is closed");
+    }
+
+    @Test
     void hostsAreCountedSeparatelyAndSlotsComeBack() throws Exception {
         HostConnections hosts = new HostConnections(2);
         InetAddress a = InetAddress.getByName("10.0.0.1");

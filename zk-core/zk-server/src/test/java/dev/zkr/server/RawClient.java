@@ -26,8 +26,16 @@ final class RawClient implements AutoCloseable {
     byte[] password;
 
     RawClient(int port) {
+        this(port, 0);
+    }
+
+    /** Connects with the given socket receive buffer (0: the system's default). */
+    RawClient(int port, int receiveBuffer) {
         try {
             socket = new Socket();
+            if (receiveBuffer > 0) {
+                socket.setReceiveBufferSize(receiveBuffer);
+            }
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             socket.setSoTimeout(10_000);
             socket.setTcpNoDelay(true);
@@ -40,7 +48,12 @@ final class RawClient implements AutoCloseable {
 
     /** Connects and opens a new session. */
     static RawClient session(int port, int timeoutMs) {
-        RawClient c = new RawClient(port);
+        return session(port, timeoutMs, 0);
+    }
+
+    /** Connects with the given socket receive buffer and opens a new session. */
+    static RawClient session(int port, int timeoutMs, int receiveBuffer) {
+        RawClient c = new RawClient(port, receiveBuffer);
         c.handshake(0, null, timeoutMs);
         return c;
     }

@@ -50,22 +50,26 @@ class ZkServerMainTest {
         assertEquals(100_000, d.maxEphemeralsPerSession());
         assertEquals(64 << 20, d.maxOutboundBytesPerConnection());
         assertEquals(512L << 20, d.maxOutboundBytesTotal());
+        assertEquals(256L << 20, d.maxInboundBytesTotal());
         assertEquals(java.time.Duration.ofSeconds(15), d.slowReaderTimeout());
         ServerConfig c = ServerConfig.fromProperties(ZkServerMain.parse(new String[]{"--data-dir", "x",
                 "--max-connections-per-host", "5", "--max-ephemerals-per-session=7", "--slow-reader-timeout", "2500",
                 "--max-outbound-bytes-per-connection", "20000000", "--max-outbound-bytes-total", "30000000",
-                "--outbound-high-water-mark", "131072"}));
+                "--outbound-high-water-mark", "131072", "--max-inbound-bytes-total", "40000000"}));
         assertEquals(5, c.maxConnectionsPerHost());
         assertEquals(7, c.maxEphemeralsPerSession());
         assertEquals(java.time.Duration.ofMillis(2500), c.slowReaderTimeout());
         assertEquals(20_000_000, c.maxOutboundBytesPerConnection());
         assertEquals(30_000_000, c.maxOutboundBytesTotal());
         assertEquals(131072, c.outboundHighWaterMark());
+        assertEquals(40_000_000, c.maxInboundBytesTotal());
         java.util.Properties zk = new java.util.Properties();
         zk.setProperty("dataDir", "x");
         zk.setProperty("maxClientCnxns", "9"); // ZooKeeper's name is accepted
         assertEquals(9, ServerConfig.fromProperties(zk).maxConnectionsPerHost());
         assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromProperties(ZkServerMain.parse(
                 new String[]{"--data-dir", "x", "--max-outbound-bytes-per-connection", "1000"})));
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.fromProperties(ZkServerMain.parse(
+                new String[]{"--data-dir", "x", "--max-inbound-bytes-total", "1000"})), "less than one frame");
     }
 }
