@@ -180,6 +180,34 @@ class PeerTransportTest {
         assertEquals(new Message.Ack(3, Zxid.of(3, 4)), r1.next()[1]);
     }
 
+    /** The transport has no heartbeat: a link that goes down on kill -9 was seen by its socket (FIN/RST). */
+    @Test
+    void killDashNineOfTheOtherProcessIsSeenByItsSocketAndTheRestartComesBackUp() throws Exception {
+        Map<Integer, InetSocketAddress> m = members(2);
+        Recorder r1 = new Recorder();
+        start(PeerConfig.of(1, m), r1, new LinkFilter());
+        for (int life = 0; life < 2; life++) {
+            Process other = startPeerProcess(2, m);
+            try {
+                r1.awaitEvent("up 2");
+            } finally {
+                other.destroyForcibly(); // SIGKILL
+                other.waitFor();
+            }
+            r1.awaitEvent("down 2");
+        }
+    }
+
+    private static Process startPeerProcess(int id, Map<Integer, InetSocketAddress> m) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m", "-cp", System.getProperty("java.class.path"), PeerProcess.class.getName(),
+                String.valueOf(id)));
+        m.forEach((i, a) -> cmd.add(i + "=" + a.getHostString() + ":" + a.getPort()));
+        return new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    }
+
     @Test
     void mismatchedHellosAreRefusedWithTheConnectionClosedAndGoodPeersStillServed() throws Exception {
         Map<Integer, InetSocketAddress> m = members(3);
