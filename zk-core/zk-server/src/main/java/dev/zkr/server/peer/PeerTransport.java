@@ -177,9 +177,13 @@ public final class PeerTransport implements AutoCloseable {
         loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 
-    /** One ERROR line per distinct (remote, reason), DEBUG for repeats (a misconfigured peer redials forever). */
+    /**
+     * One ERROR line per distinct (remote host, reason), DEBUG for repeats: a misconfigured peer redials forever,
+     * from a new ephemeral port each time.
+     */
     private void refuse(Channel ch, String remote, String why) {
-        String key = remote + ": " + why;
+        String host = ch.remoteAddress() instanceof InetSocketAddress a ? a.getHostString() : remote;
+        String key = host + ": " + why;
         if (reported.size() > 1000) {
             reported.clear();
         }
