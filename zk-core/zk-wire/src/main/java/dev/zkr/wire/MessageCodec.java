@@ -1,7 +1,5 @@
 package dev.zkr.wire;
 
-import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
@@ -9,70 +7,29 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.MessageToByteEncoder;
 import io.netty.handler.codec.MessageToMessageDecoder;
-import io.netty.util.concurrent.FastThreadLocal;
 
 import java.util.List;
 
 /**
  * Turns one frame (without its length prefix) into one {@link Message} and back, with the Kryo of
- * {@link WireKryo}. Decoding fails with {@link MalformedMessageException} on unknown class ids, truncated or
- * trailing bytes and lengths that exceed the frame. Both handlers are stateless and {@code @Sharable}.
+ * {@link WireKryo} (through a {@link KryoCodec}). Decoding fails with {@link MalformedMessageException} on unknown
+ * class ids, truncated or trailing bytes and lengths that exceed the frame. Both handlers are stateless and {@code @Sharable}.
  */
 public final class MessageCodec {
 
-    private static final FastThreadLocal<Kryo> KRYO = new FastThreadLocal<>() {
-        @Override
-        protected Kryo initialValue() {
-            return WireKryo.create();
-        }
-    };
-    private static final FastThreadLocal<Output> OUTPUT = new FastThreadLocal<>() {
-        @Override
-        protected Output initialValue() {
-            return new Output(4096, -1);
-        }
-    };
+    private static final KryoCodec<Message> CODEC = new KryoCodec<>(WireKryo::create, Message.class);
 
     private MessageCodec() {
     }
 
     /** Encodes a message to bytes (without the length prefix). */
     public static byte[] encode(Message message) {
-        return serialize(message).toBytes();
-    }
-
-    /** The message written to this thread's reusable buffer, which stays valid until the thread's next write. */
-    private static Output serialize(Message message) {
-        Output output = OUTPUT.get();
-        output.reset();
-        KRYO.get().writeClassAndObject(output, message);
-        return output;
+        return CODEC.encode(message);
     }
 
     /** Decodes the bytes of one frame; throws {@link MalformedMessageException} if they are not one valid message. */
     public static Message decode(byte[] frame) {
-        Input input = new Input(frame);
-        Object decoded;
-        try {
-            decoded = KRYO.get().readClassAndObject(input);
-        } catch (RuntimeException e) { // KryoException and anything a hostile frame provokes in a serializer
-            throw new MalformedMessageException("undecodable frame of " + frame.length + " bytes: " + firstLine(e));
-        }
-        if (!(decoded instanceof Message message)) {
-            throw new MalformedMessageException("frame does not hold a message: "
-                    + (decoded == null ? "null" : decoded.getClass().getSimpleName()));
-        }
-        if (input.position() != frame.length) {
-            throw new MalformedMessageException((frame.length - input.position()) + " trailing bytes after "
-                    + message.getClass().getSimpleName());
-        }
-        return message;
-    }
-
-    private static String firstLine(Exception e) {
-        String m = String.valueOf(e.getMessage());
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
+        return CODEC.decode(frame);
     }
 
     /** Largest frame a peer may send for a given node size limit: the data plus room for paths and headers. */
@@ -87,7 +44,7 @@ public final class MessageCodec {
 
         @Override
         protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
-            Output output = serialize(msg);
+            Output output = CODEC.serialize(msg);
             out.writeBytes(output.getBuffer(), 0, output.position());
         }
     }
@@ -102,11 +59,7 @@ public final class MessageCodec {
 
         @Override
         protected void encode(ChannelHandlerContext ctx, Message msg, ByteBuf out) {
-            Output output = serialize(msg);
-            int length = output.position();
-            out.ensureWritable(4 + length);
-            out.writeInt(length);
-            out.writeBytes(output.getBuffer(), 0, length);
+            CODEC.encodeFramed(msg, out);
         }
     }
 
@@ -120,7 +73,7 @@ public final class MessageCodec {
             byte[] bytes = new byte[frame.readableBytes()];
             frame.readBytes(bytes);
             try {
-                out.add(MessageCodec.decode(bytes));
+                out.add(CODEC.decode(bytes));
             } catch (MalformedMessageException e) {
                 throw new DecoderException(e);
             }

@@ -20,9 +20,9 @@ import java.lang.reflect.Array;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The Kryo configuration of the wire protocol: registration required, fixed ids (never change or reuse an id;
- * append new ones), no references, and length-checked serializers for strings and arrays so a hostile length
- * prefix cannot make the decoder allocate more than the frame holds.
+ * The Kryo configuration of the client protocol: {@link SafeKryo}'s settings (registration required, ids only, no
+ * references, length-checked strings and byte arrays) plus the client port's classes with fixed ids 101–199 (never
+ * change or reuse an id; append new ones), and length-checked object arrays.
  */
 final class WireKryo {
 
@@ -38,11 +38,7 @@ final class WireKryo {
 
     /** The same registrations with Kryo's reflective record serializers only (the reference wire format). */
     static Kryo createReflective() {
-        Kryo kryo = new Kryo(new IdOnlyClassResolver(), null);
-        kryo.setRegistrationRequired(true);
-        kryo.setReferences(false);
-        kryo.register(String.class, new BoundedStringSerializer());
-        kryo.register(byte[].class, new BoundedBytesSerializer(), 100);
+        Kryo kryo = SafeKryo.create();
         kryo.register(String[].class, new BoundedArraySerializer<>(String.class), 101);
         kryo.register(Op[].class, new BoundedArraySerializer<>(Op.class), 102);
         kryo.register(OpResult[].class, new BoundedArraySerializer<>(OpResult.class), 103);

@@ -1,0 +1,77 @@
+package dev.zkr.server.peer;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import dev.zkr.consensus.EpochTable;
+import dev.zkr.consensus.Message;
+import dev.zkr.consensus.SyncMode;
+import dev.zkr.wire.KryoCodec;
+import dev.zkr.wire.SafeKryo;
+
+/**
+ * The Kryo of the peer port: {@link SafeKryo}'s settings (registration required, ids only, no references, bounded
+ * strings and byte arrays) plus the peer classes with fixed ids from 200. The table is append-only: never change or
+ * reuse an id; a class that changes shape gets a new id and {@link PeerTransport#PROTOCOL_VERSION} goes up.
+ * <pre>
+ * 200 Hello            201 SyncMode (enum)   202 EpochTable
+ * 210 PreVote  211 PreVoteAck  212 Vote  213 TimeoutNow  214 VoteAck  215 FollowerInfo  216 SyncStart
+ * 217 Propose  218 Ack  219 Commit  220 Heartbeat  221 HeartbeatAck
+ * 240+ server-level peer messages (Forward, ForwardReply, SyncRead, Attach, ...), when they come
+ * </pre>
+ */
+final class PeerKryo {
+
+    /** The codec of peer frames (any registered class; the transport checks what it expects). */
+    static final KryoCodec<Object> CODEC = new KryoCodec<>(PeerKryo::create, Object.class);
+
+    private PeerKryo() {
+    }
+
+    static Kryo create() {
+        Kryo kryo = SafeKryo.create();
+        kryo.register(Hello.class, 200);
+        kryo.register(SyncMode.class, 201);
+        kryo.register(EpochTable.class, new EpochTableSerializer(), 202);
+        kryo.register(Message.PreVote.class, 210);
+        kryo.register(Message.PreVoteAck.class, 211);
+        kryo.register(Message.Vote.class, 212);
+        kryo.register(Message.TimeoutNow.class, 213);
+        kryo.register(Message.VoteAck.class, 214);
+        kryo.register(Message.FollowerInfo.class, 215);
+        kryo.register(Message.SyncStart.class, 216);
+        kryo.register(Message.Propose.class, 217);
+        kryo.register(Message.Ack.class, 218);
+        kryo.register(Message.Commit.class, 219);
+        kryo.register(Message.Heartbeat.class, 220);
+        kryo.register(Message.HeartbeatAck.class, 221);
+        return kryo;
+    }
+
+    /** The last zxid of each epoch, count first; rebuilt through the builder, which refuses zxids out of order. */
+    static final class EpochTableSerializer extends Serializer<EpochTable> {
+        EpochTableSerializer() {
+            setImmutable(true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output output, EpochTable table) {
+            output.writeVarInt(table.size(), true);
+            for (int i = 0; i < table.size(); i++) {
+                output.writeVarLong(table.lastAt(i), true);
+            }
+        }
+
+        @Override
+        public EpochTable read(Kryo kryo, Input input, Class<? extends EpochTable> type) {
+            int size = input.readVarInt(true);
+            SafeKryo.checkLength(input, size);
+            EpochTable.Builder b = new EpochTable.Builder();
+            for (int i = 0; i < size; i++) {
+                b.add(input.readVarLong(true));
+            }
+            return b.build();
+        }
+    }
+}

@@ -1,0 +1,426 @@
+package dev.zkr.server.peer;
+
+import dev.zkr.consensus.Envelope;
+import dev.zkr.wire.Frames;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The peer port of one server (REPLICATION.md §2.4, §3.2): Netty with the client port's framing and registration-only
+ * Kryo ({@link PeerKryo}), one I/O thread, binding only its own member entry's host and port.
+ * <p>
+ * Links: every server dials each other member once and sends only on that outbound connection (FIFO per link); it
+ * receives on the connections the others dialled. The dialer sends a {@link Hello}, the acceptor checks it and
+ * answers with its own; the link is up when the dialer has checked the answer. A refused {@code Hello} closes the
+ * connection with one ERROR line; a second connection from the same peer replaces the first. A closed outbound
+ * connection is redialled with exponential backoff, and at once when the peer dials in (it restarted).
+ * <p>
+ * Callbacks ({@link Listener}) all run on the transport's single I/O thread, in order: {@code peerUp(id)} when the
+ * outbound link to {@code id} comes up, {@code peerDown(id)} when it closes (a peer killed on loopback resets the
+ * socket, so at once), {@code received(from, message)} for each message a peer sent. They must not block.
+ */
+public final class PeerTransport implements AutoCloseable {
+
+    /** Version carried in {@link Hello}; raise it when the id table of {@link PeerKryo} changes incompatibly. */
+    public static final int PROTOCOL_VERSION = 1;
+
+    private static final Logger log = LoggerFactory.getLogger(PeerTransport.class);
+
+    /** What the transport reports; called on its I/O thread, never concurrently. */
+    public interface Listener {
+        void received(int from, Object message);
+
+        default void peerUp(int id) {
+        }
+
+        default void peerDown(int id) {
+        }
+    }
+
+    private final PeerConfig config;
+    private final Listener listener;
+    private final LinkFilter filter;
+    private final int self;
+    private final EventLoopGroup loop;
+    private final Map<Integer, Outbound> outbound = new TreeMap<>();
+    private final Map<Integer, Channel> inbound = new HashMap<>(); // I/O thread only
+    private final Set<Channel> accepted = ConcurrentHashMap.newKeySet();
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+    private Channel server;
+
+    public PeerTransport(PeerConfig config, Listener listener, LinkFilter filter) {
+        this.config = config;
+        this.listener = listener;
+        this.filter = filter;
+        this.self = config.serverId();
+        this.loop = new NioEventLoopGroup(1, new DefaultThreadFactory("zkr-peer-" + self, true));
+        config.members().forEach((id, address) -> {
+            if (id != self) {
+                outbound.put(id, new Outbound(id, address));
+            }
+        });
+    }
+
+    /** Binds the peer port and starts dialling the other members. */
+    public PeerTransport start() throws InterruptedException {
+        InetSocketAddress address = config.members().get(self);
+        server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (closed) {
+                            ch.close();
+                            return;
+                        }
+                        accepted.add(ch);
+                        ch.closeFuture().addListener(f -> accepted.remove(ch));
+                        Frames.installFraming(ch.pipeline(), config.maxFrameSize());
+                        ch.pipeline().addLast("decoder", PeerKryo.CODEC.decoder());
+                        ch.pipeline().addLast("peer", new InboundHandler(ch));
+                    }
+                })
+                .bind(address).sync().channel();
+        log.info("server {} serves peers on {}", self, address);
+        loop.execute(() -> outbound.values().forEach(Outbound::dial));
+        return this;
+    }
+
+    /**
+     * Sends {@code message} (a class registered in {@link PeerKryo}) to peer {@code to} without blocking: dropped
+     * if the link is down or cut by the {@link LinkFilter}; closes the link if more than
+     * {@link PeerConfig#maxOutboundBytes()} would be waiting to be sent (the receiver re-syncs).
+     *
+     * @throws IllegalArgumentException if {@code to} is not another member or the message exceeds the frame limit
+     */
+    public void send(int to, Object message) {
+        Outbound link = outbound.get(to);
+        if (link == null) {
+            throw new IllegalArgumentException("server " + to + " is not another member of " + config.members()
+                    .keySet());
+        }
+        Live live = link.live;
+        if (live == null || !filter.allows(self, to)) {
+            return;
+        }
+        ByteBuf frame = PeerKryo.CODEC.encodeFramed(live.channel.alloc(), message);
+        int size = frame.readableBytes();
+        if (size - 4 > config.maxFrameSize()) {
+            frame.release();
+            throw new IllegalArgumentException(message.getClass().getSimpleName() + " of " + (size - 4)
+                    + " bytes exceeds the peer frame limit of " + config.maxFrameSize());
+        }
+        if (live.pending.addAndGet(size) > config.maxOutboundBytes()) {
+            live.pending.addAndGet(-size);
+            frame.release();
+            if (live.overflowed.compareAndSet(false, true)) {
+                log.warn("closing the link to server {}: more than {} bytes wait to be sent (it does not read)", to,
+                        config.maxOutboundBytes());
+                live.channel.close();
+            }
+            return;
+        }
+        live.channel.writeAndFlush(frame).addListener(f -> live.pending.addAndGet(-size));
+    }
+
+    /** = {@code send(e.to(), e.message())}. */
+    public void send(Envelope e) {
+        send(e.to(), e.message());
+    }
+
+    /** Whether the outbound link to {@code id} is up (handshake done, not yet closed). */
+    public boolean isUp(int id) {
+        Outbound link = outbound.get(id);
+        return link != null && link.live != null;
+    }
+
+    /** Closes the port and every connection; no callbacks after this returns. */
+    @Override
+    public void close() {
+        closed = true;
+        if (server != null) {
+            server.close().awaitUninterruptibly();
+        }
+        loop.submit(() -> {
+            outbound.values().forEach(Outbound::stop);
+            accepted.forEach(Channel::close);
+        }).awaitUninterruptibly();
+        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+
+    /**
+     * One ERROR line per distinct (remote host, reason), DEBUG for repeats: a misconfigured peer redials forever,
+     * from a new ephemeral port each time.
+     */
+    private void refuse(Channel ch, String remote, String why) {
+        String host = ch.remoteAddress() instanceof InetSocketAddress a ? a.getHostString() : remote;
+        String key = host + ": " + why;
+        if (reported.size() > 1000) {
+            reported.clear();
+        }
+        if (reported.add(key)) {
+            log.error("server {} refuses peer connection {}: {}", self, remote, why);
+        } else {
+            log.debug("server {} refuses peer connection {} again: {}", self, remote, why);
+        }
+        ch.close();
+    }
+
+    private void badInput(Channel ch, String remote, Throwable cause) {
+        if (cause instanceof IOException) {
+            log.debug("peer connection {} closed: {}", remote, cause.toString());
+        } else {
+            Throwable c = cause instanceof DecoderException && cause.getCause() != null
+                    && !(cause instanceof TooLongFrameException) ? cause.getCause() : cause;
+            log.warn("server {} closes peer connection {}: bad input: {}: {}", self, remote,
+                    c.getClass().getSimpleName(), firstLine(c.getMessage()));
+        }
+        ch.close();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** An outbound channel whose handshake completed, with the bytes written to it and not yet sent. */
+    private static final class Live {
+        final Channel channel;
+        final AtomicLong pending = new AtomicLong();
+        final AtomicBoolean overflowed = new AtomicBoolean();
+
+        Live(Channel channel) {
+            this.channel = channel;
+        }
+    }
+
+    /** The link this server dials to one peer: connect, handshake, reconnect with backoff. */
+    private final class Outbound {
+        final int id;
+        final InetSocketAddress address;
+        volatile Live live;
+        Channel current; // I/O thread only: the channel connecting, handshaking or live
+        ScheduledFuture<?> retry;
+        int backoffMs = config.minBackoffMs();
+
+        Outbound(int id, InetSocketAddress address) {
+            this.id = id;
+            this.address = address;
+        }
+
+        void dial() {
+            if (closed || current != null) {
+                return;
+            }
+            retry = null;
+            Channel ch = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.handshakeTimeoutMs())
+                    .handler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel c) {
+                            Frames.installFraming(c.pipeline(), config.maxFrameSize());
+                            c.pipeline().addLast("decoder", PeerKryo.CODEC.decoder());
+                            c.pipeline().addLast("peer", new OutboundHandler(Outbound.this));
+                        }
+                    })
+                    .connect(address).channel();
+            current = ch;
+            ch.closeFuture().addListener(f -> closed(ch));
+        }
+
+        /** The peer dialled in: if this link is waiting to redial, redial now. */
+        void redialNow() {
+            if (current == null && retry != null) {
+                retry.cancel(false);
+                backoffMs = config.minBackoffMs();
+                dial();
+            }
+        }
+
+        void up(Channel ch) {
+            live = new Live(ch);
+            backoffMs = config.minBackoffMs();
+            if (!closed) {
+                listener.peerUp(id);
+            }
+        }
+
+        private void closed(Channel ch) {
+            if (current != ch) {
+                return;
+            }
+            current = null;
+            if (live != null && live.channel == ch) {
+                live = null;
+                if (!closed) {
+                    listener.peerDown(id);
+                }
+            }
+            if (!closed) {
+                retry = loop.schedule(this::dial, backoffMs, TimeUnit.MILLISECONDS);
+                backoffMs = Math.min(config.maxBackoffMs(), backoffMs * 2);
+            }
+        }
+
+        void stop() {
+            if (retry != null) {
+                retry.cancel(false);
+            }
+            if (current != null) {
+                current.close();
+            }
+        }
+    }
+
+    /** Dialer side: send Hello, check the answer, then only the link's own writes; nothing else may arrive. */
+    private final class OutboundHandler extends ChannelInboundHandlerAdapter {
+        private final Outbound link;
+        private ScheduledFuture<?> handshakeTimer;
+
+        OutboundHandler(Outbound link) {
+            this.link = link;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ctx.writeAndFlush(PeerKryo.CODEC.encodeFramed(ctx.alloc(), config.hello()));
+            handshakeTimer = ctx.executor().schedule(() -> {
+                log.warn("server {}: no Hello from server {} at {} within {} ms", self, link.id, link.address,
+                        config.handshakeTimeoutMs());
+                ctx.close();
+            }, config.handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            String remote = "to server " + link.id + " at " + link.address;
+            if (link.live != null || !(msg instanceof Hello hello)) {
+                badInput(ctx.channel(), remote, new IllegalStateException("unexpected "
+                        + msg.getClass().getSimpleName() + " on an outbound link"));
+                return;
+            }
+            handshakeTimer.cancel(false);
+            String why = config.refusal(hello, link.id);
+            if (why != null) {
+                refuse(ctx.channel(), remote, why);
+                return;
+            }
+            link.up(ctx.channel());
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (handshakeTimer != null) {
+                handshakeTimer.cancel(false);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            badInput(ctx.channel(), "to server " + link.id + " at " + link.address, cause);
+        }
+    }
+
+    /** Acceptor side: a Hello first (checked, answered), then messages for the listener. */
+    private final class InboundHandler extends ChannelInboundHandlerAdapter {
+        private final Channel channel;
+        private int from = -1;
+        private ScheduledFuture<?> handshakeTimer;
+
+        InboundHandler(Channel channel) {
+            this.channel = channel;
+        }
+
+        private String remote() {
+            return "from " + channel.remoteAddress() + (from < 0 ? "" : " (server " + from + ")");
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            handshakeTimer = ctx.executor().schedule(() -> {
+                log.warn("server {} closes peer connection {}: no Hello within {} ms", self, remote(),
+                        config.handshakeTimeoutMs());
+                ctx.close();
+            }, config.handshakeTimeoutMs(), TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (from >= 0) {
+                if (msg instanceof Hello) {
+                    badInput(channel, remote(), new IllegalStateException("a second Hello"));
+                } else if (!closed && filter.allows(from, self)) {
+                    listener.received(from, msg);
+                }
+                return;
+            }
+            if (!(msg instanceof Hello hello)) {
+                badInput(channel, remote(), new IllegalStateException(msg.getClass().getSimpleName()
+                        + " before Hello"));
+                return;
+            }
+            handshakeTimer.cancel(false);
+            String why = config.refusal(hello, -1);
+            if (why != null) {
+                refuse(channel, remote(), why);
+                return;
+            }
+            from = hello.serverId();
+            Channel previous = inbound.put(from, channel);
+            if (previous != null) {
+                log.info("server {}: a new connection from server {} replaces the previous one", self, from);
+                previous.close();
+            }
+            ctx.writeAndFlush(PeerKryo.CODEC.encodeFramed(ctx.alloc(), config.hello()));
+            outbound.get(from).redialNow();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (handshakeTimer != null) {
+                handshakeTimer.cancel(false);
+            }
+            if (from >= 0) {
+                inbound.remove(from, channel);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            badInput(channel, remote(), cause);
+        }
+    }
+}
