@@ -134,7 +134,7 @@ final class SequentialNodeQueue {
                     ahead.remove(decision.watch());
                     NodePredicate.Decision next = predicate.decide(ahead, ahead.size() - 1);
                     OnDeleted onDeleted = new OnDeleted(ours, next.acquired(), early);
-                    if (waitForDeletion(ZkPaths.join(path, decision.watch()), deadline, onDeleted)) {
+                    if (waitForDeletion(ours, ZkPaths.join(path, decision.watch()), deadline, onDeleted)) {
                         decision = next;
                         // not acquired on the cached listing: the nodes it still names may be gone too: the
                         // callback listed again
@@ -264,6 +264,9 @@ final class SequentialNodeQueue {
     private List<String> awaitChildren(OwnedNode ours, Deadline deadline) {
         ChildWatch watch = ChildWatch.open(client, path);
         try {
+            if (lostWith(ours)) {
+                return null; // the session went before the watch listened: list (and queue) again
+            }
             List<String> now = watch.read();
             int index = now.indexOf(ours.name());
             if (index < 0 || !predicate.decide(now, index).watchesChildren()) {
@@ -280,6 +283,16 @@ final class SequentialNodeQueue {
         } finally {
             watch.close();
         }
+    }
+
+    /**
+     * True if our node went with a session that has ended. Asked once a watch's connection listener is registered:
+     * an expiry the listener missed has already changed the client's session id; a later one wakes the watch.
+     * Without this, a session that expires between the listing and the watch leaves the waiter watching a
+     * predecessor for a node that no longer exists, possibly for ever (a leader need never go).
+     */
+    private boolean lostWith(OwnedNode ours) {
+        return ours.owner() != client.sessionId();
     }
 
     /**
@@ -312,9 +325,12 @@ final class SequentialNodeQueue {
      * Waits until the node goes, something else happens (its data changes, the connection changes) or the
      * deadline passes; true only if the node is known to be deleted.
      */
-    private boolean waitForDeletion(String other, Deadline deadline, OnDeleted onDeleted) {
+    private boolean waitForDeletion(OwnedNode ours, String other, Deadline deadline, OnDeleted onDeleted) {
         NodeWatch watch = NodeWatch.open(client, other, onDeleted);
         try {
+            if (lostWith(ours)) {
+                return false; // the session went before the watch listened: nothing would wake us: queue again
+            }
             NodeData data = watch.read();
             if (data == null) {
                 return true;

@@ -1,9 +1,13 @@
 package dev.zkr.recipes;
 
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.internal.ProtectedNames;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -165,6 +169,58 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
         la.close();
         assertTrue(lb.await(WAIT));
         lb.close();
+    }
+
+    /**
+     * The waiter's session expires after it listed the queue and before it starts watching the predecessor (the
+     * window a loaded machine once hit in the fair-election property): the watch is set by the new session, every
+     * connection event is over before its listener is there, and only the predecessor's deletion would wake it. It must notice that its
+     * node went with the old session and queue again at once, not wait behind a leader that may never go.
+     */
+    @Test
+    void followerWhoseSessionExpiresBeforeItWatchesRequeues() {
+        String p = path("expire-before-watch");
+        ZkClient a = client();
+        ZkClient real = client();
+        ZkClient observer = client();
+        LeaderLatch la = latch(a, p, "a", true);
+        assertTrue(la.await(WAIT));
+        CompletableFuture<Long> expired = new CompletableFuture<>();
+        ZkClient b = (ZkClient) Proxy.newProxyInstance(ZkClient.class.getClassLoader(),
+                new Class<?>[] {ZkClient.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("addConnectionStateListener") && !expired.isDone()
+                            && StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames ->
+                                    frames.anyMatch(f -> f.getDeclaringClass() == NodeWatch.class))) {
+                        long old = real.sessionId();
+                        backend.expireSession(real);
+                        eventually("a new session", () -> real.sessionId() != old && real.state().isConnected());
+                        expired.complete(old);
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        LeaderLatch lb = latch(b, p, "b", true);
+        eventually("b requeued with its new session", () -> expired.isDone()
+                && ownersOf(observer, p).equals(List.of(a.sessionId(), real.sessionId())));
+        assertTrue(la.isLeader());
+        assertFalse(lb.isLeader());
+        la.close();
+        assertTrue(lb.await(WAIT));
+        lb.close();
+        assertNoWatches(real);
+    }
+
+    /** The ephemeral owners of the children, in queue order (0 for a child gone meanwhile). */
+    private static List<Long> ownersOf(ZkClient c, String path) {
+        List<Long> owners = new ArrayList<>();
+        for (String child : ProtectedNames.sortBySequence(children(c, path))) {
+            Stat s = c.exists(path + "/" + child);
+            owners.add(s == null ? 0L : s.ephemeralOwner());
+        }
+        return owners;
     }
 
     @Test

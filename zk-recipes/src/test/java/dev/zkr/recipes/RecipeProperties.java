@@ -5,6 +5,7 @@ import dev.zkr.client.ZkException;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -1137,6 +1138,24 @@ public abstract class RecipeProperties {
 
     @Property
     void fairElectionHasOneLeaderInArrivalOrder(@ForAll("electionSteps") List<Step> steps) {
+        runFairElection(steps);
+    }
+
+    /**
+     * The sequence (seed -5873494571581825251) that once, under load, left p1 without a node after its session
+     * expired: it expired between p1's listing and its watch on p2 (see
+     * {@link LeaderLatchSuite#followerWhoseSessionExpiresBeforeItWatchesRequeues()}, which hits that window every
+     * time).
+     */
+    @Example
+    void fairElectionRequeuesAWaiterWhoseSessionExpired() {
+        List<Step> steps = List.of(new Step(Kind.LEAVE, 0), new Step(Kind.LEAVE, 0), new Step(Kind.RESTART, 0),
+                new Step(Kind.JOIN, 2), new Step(Kind.RESTART, 0), new Step(Kind.JOIN, 1), new Step(Kind.EXPIRE, 1),
+                new Step(Kind.EXPIRE, 2));
+        runFairElection(steps);
+    }
+
+    private void runFairElection(List<Step> steps) {
         String p = freshPath("latch");
         ZkClient observer = participant("observer").client();
         List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
