@@ -23,12 +23,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * The driver of the request pipeline: it owns the tree, the pending changes, the watches and the sessions, which
  * are only touched inside a round, one round at a time (the {@link #round} lock), so none of them needs a lock of
  * its own. Each round takes every event queued (requests from the event loops, commit notices from the log, timer
- * ticks), runs them through the stages, hands the round's txns to the log at once, and flushes each touched
- * connection once.
+ * ticks), runs them through the stages, lets the {@link Quorum} turn durability into commits, hands the round's txns
+ * to the log at once, and flushes each touched connection once.
  *
  * <p>Who runs a round: the core thread, or — when no round is running — the thread that brings the event: an
- * event loop with the requests it just read, the log writer with its commit notice when it has nothing else to
- * write. So a lone write costs two thread hand-offs (event loop → log writer → event loop) instead of four, while
+ * event loop with the requests it just read, the log writer with its durability notice when it has nothing else
+ * to write. So a lone write costs two thread hand-offs (event loop → log writer → event loop) instead of four, while
  * under load the core thread takes the rounds and the writer keeps fsyncing.
  *
  * <p>Ordering: writes (and syncs and failed writes) are sequenced in {@link #inFlight} in prepare order and
@@ -51,7 +51,7 @@ final class Core implements Sequencer {
     private record Disconnected(Connection connection) {
     }
 
-    private record Committed(long zxid) {
+    private record Durable(long zxid) {
     }
 
     private record Task(Runnable runnable) {
@@ -62,6 +62,7 @@ final class Core implements Sequencer {
     private final ReadStage reads;
     private final PrepStage prep;
     private final LogStage logStage;
+    private final Quorum quorum;
     private final ApplyStage apply;
     private final Housekeeping housekeeping;
     private final Outbox outbox = new Outbox();
@@ -74,7 +75,7 @@ final class Core implements Sequencer {
     private long nextTick;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-    /** The apply stream: txns in zxid order, applied once committed (today those sequenced here). */
+    /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
     private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private final Thread thread;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -83,10 +84,12 @@ final class Core implements Sequencer {
     private volatile boolean killed;
     private volatile Throwable failure;
     private volatile Runnable onFatal = () -> { };
+    /** Completes once the quorum is in service (the server may take clients), or fails if the core ends first. */
+    private final CompletableFuture<Void> serving = new CompletableFuture<>();
 
     /**
-     * A core over parts assembled for its role ({@link Assembler}): it tells the quorum where commits go and the log
-     * stage where failures go, and is the {@link Sequencer} of the gate and housekeeping.
+     * A core over parts assembled for its role ({@link Assembler}): it takes the log's durability notices and
+     * failures as events, and is the {@link Sequencer} of the gate and housekeeping.
      */
     Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
          ApplyStage apply, Housekeeping housekeeping) {
@@ -98,8 +101,8 @@ final class Core implements Sequencer {
         this.housekeeping = housekeeping;
         this.committedZxid = tree.lastZxid();
         this.logStage = logStage;
-        logStage.listen(quorum, this::logFailed);
-        quorum.commitsTo(this::committed);
+        this.quorum = quorum;
+        logStage.listen(this::durable, this::logFailed);
         this.thread = new Thread(this::run, "zkr-core");
         this.thread.setDaemon(true);
     }
@@ -136,11 +139,11 @@ final class Core implements Sequencer {
      * round itself (apply, replies) rather than waking the core thread; when more is queued it hands the round
      * over and goes on with the next fsync.
      */
-    private void committed(long zxid) {
+    private void durable(long zxid) {
         if (logStage.writerIdle()) {
-            offerAndRun(new Committed(zxid));
+            offerAndRun(new Durable(zxid));
         } else {
-            offer(new Committed(zxid));
+            offer(new Durable(zxid));
         }
     }
 
@@ -250,6 +253,8 @@ final class Core implements Sequencer {
             failure = t;
         } finally {
             finished = true;
+            serving.completeExceptionally(new IllegalStateException("the server's pipeline ended before serving",
+                    failure));
             stopped.complete(null);
         }
         if (failure != null && !killed && !stopping) {
@@ -264,14 +269,20 @@ final class Core implements Sequencer {
         while ((e = queue.poll()) != null && !killed) {
             handle(e, now);
         }
+        boolean inService = quorum.inService();
         if (now >= nextTick) {
-            if (!stopping && failure == null) {
+            if (!stopping && failure == null && inService) {
                 housekeeping.tick(now, this);
             }
             nextTick = now + housekeeping.tickIntervalMs();
         }
+        committedZxid = Math.max(committedZxid, quorum.drive(toApply::addLast));
         completeReady(now);
+        committedZxid = Math.max(committedZxid, quorum.drive(toApply::addLast));
         logStage.endRound();
+        if (!serving.isDone() && quorum.inService()) {
+            serving.complete(null);
+        }
         outbox.flush();
     }
 
@@ -284,8 +295,8 @@ final class Core implements Sequencer {
                 }
                 onMessage(in.connection(), in.message(), now);
             }
-        } else if (e instanceof Committed c) {
-            committedZxid = Math.max(committedZxid, c.zxid());
+        } else if (e instanceof Durable d) {
+            quorum.durable(d.zxid());
         } else if (e instanceof Disconnected d) {
             d.connection().closed = true;
             d.connection().queue.clear();
@@ -336,7 +347,7 @@ final class Core implements Sequencer {
         }
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
-            logStage.append(p.header, p.txn);
+            quorum.append(p.header, p.txn);
         }
     }
 
@@ -421,5 +432,10 @@ final class Core implements Sequencer {
 
     boolean failed() {
         return failure != null;
+    }
+
+    /** Completes once the server may take clients (its quorum in service); fails if the core ends before. */
+    CompletableFuture<Void> serving() {
+        return serving;
     }
 }
