@@ -1,35 +1,63 @@
 package dev.zkr.server;
 
+import dev.zkr.consensus.Meta;
+import dev.zkr.consensus.Replica;
+import dev.zkr.consensus.ReplicaConfig;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.session.SessionTable;
+import dev.zkr.storage.ConsensusMeta;
+import dev.zkr.storage.LogReader;
+import dev.zkr.storage.LogRecord;
 import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnPreparer;
 import dev.zkr.tree.WatchTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
 
 /**
  * Wires the parts of a server's request pipeline for its role, so that roles differ in how the parts are put
  * together, not in the parts (as ZooKeeper's roles each build their own processor chain). Today there is one role,
- * {@link #standalone}; a leader and a follower will be assembled here from the same stages with another
- * {@link Quorum} and {@link Sequencer}.
+ * standalone (an ensemble of one), in two assemblies: {@link #standaloneReplica} (the default: a single-member
+ * consensus replica, the code path an ensemble runs) and {@link #standalone} ({@link QuorumOfOne}, the fast path
+ * kept for comparison, chosen with {@code -Dzkr.server.quorum=one}).
  */
 final class Assembler {
+
+    private static final Logger log = LoggerFactory.getLogger(Assembler.class);
 
     /** An assembled pipeline: the core that drives it and the gate that holds its sessions. */
     record Parts(Core core, SessionGate gate) {
     }
 
     /**
-     * The epoch of a standalone server's zxids. It is the same on every start (so a restart continues the counter);
-     * zxids written before epochs existed are epoch 0, below it.
+     * The epoch of a {@link QuorumOfOne} server's zxids. It is the same on every start (so a restart continues the
+     * counter); zxids written before epochs existed are epoch 0, below it.
      */
     static final long STANDALONE_EPOCH = 1;
+
+    /** The system property choosing the standalone assembly: {@code replica} (default) or {@code one}. */
+    static final String QUORUM_PROPERTY = "zkr.server.quorum";
 
     private Assembler() {
     }
 
+    /** True unless {@code -Dzkr.server.quorum=one} asks for the {@link QuorumOfOne} fast path. */
+    static boolean standaloneUsesReplica() {
+        return !"one".equals(System.getProperty(QUORUM_PROPERTY, "replica"));
+    }
+
     /**
-     * A standalone server (an ensemble of one): commits on local durability ({@link QuorumOfOne}).
+     * A standalone server (an ensemble of one) without a replica: commits on local durability
+     * ({@link QuorumOfOne}); recovery replays every durable record.
      *
      * @param tree        the recovered tree
      * @param lastZxid    the last zxid in the tree or the log: the next txn gets a higher one
@@ -39,14 +67,78 @@ final class Assembler {
      */
     static Parts standalone(ServerConfig config, DataTree tree, long lastZxid, SessionTable sessions, TxnLog txnLog,
                             Snapshotter snapshotter) {
+        LogStage logStage = new LogStage(txnLog);
+        return assemble(config, tree, sessions, snapshotter, logStage, new QuorumOfOne(logStage, tree.lastZxid()),
+                STANDALONE_EPOCH, lastZxid);
+    }
+
+    /**
+     * A standalone server as a single-member replica: it elects itself in the epoch after its accepted one
+     * (persisting that in {@code consensus.meta} before anything else), logs its {@code EPOCH} record and commits on
+     * local durability. Recovery applied the log up to the commit mark (P7); the rest, {@code tail}, is committed
+     * with the new EPOCH record and applied then.
+     *
+     * @param tree             the tree recovered up to the commit mark
+     * @param tail             the logged records after the tree's state, decoded ({@link #readTail})
+     * @param snapshotZxid     the zxid of the snapshot recovery used (0 for none)
+     */
+    static Parts standaloneReplica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail,
+                                   SessionTable sessions, TxnLog txnLog, long snapshotZxid, Snapshotter snapshotter) {
+        int id = config.serverId();
+        List<Integer> members = List.of(id);
+        long ensembleId = members.hashCode();
+        Path dataDir = config.dataDir();
+        TxnLogView view = new TxnLogView(txnLog, () -> snapshotZxid);
+        Meta meta = loadMeta(dataDir, view);
+        Replica replica = new Replica(ReplicaConfig.defaults(id, members, new SplittableRandom(id)), view, meta);
+        LogStage logStage = new LogStage(txnLog);
+        ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
+                m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
+                tail, System::currentTimeMillis);
+        long epoch = stage.epoch();
+        log.info("server {} leads epoch {} (accepted epoch was {}; log ends at {}, {} record(s) to commit)", id,
+                epoch, meta.acceptedEpoch(), dev.zkr.tree.Zxid.toString(view.lastZxid()), tail.size());
+        return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0));
+    }
+
+    /** The records of {@code txnLog} after {@code appliedZxid}, decoded, in zxid order. */
+    static List<TxnCodec.Entry> readTail(TxnLog txnLog, long appliedZxid) {
+        List<TxnCodec.Entry> tail = new ArrayList<>();
+        try (LogReader records = txnLog.read(appliedZxid)) {
+            while (records.hasNext()) {
+                LogRecord r = records.next();
+                tail.add(TxnCodec.decode(r.payload()));
+            }
+        }
+        return tail;
+    }
+
+    /**
+     * The stored vote state; a data directory written before consensus.meta existed (a log, no meta) was a
+     * standalone server's, whose accepted epoch is that of its last record.
+     */
+    private static Meta loadMeta(Path dataDir, TxnLogView view) {
+        Optional<ConsensusMeta> stored = ConsensusMeta.load(dataDir);
+        if (stored.isPresent()) {
+            return new Meta(stored.get().acceptedEpoch(), (int) stored.get().votedFor());
+        }
+        if (view.lastZxid() > 0) {
+            log.info("no {} in {}: a standalone data directory from before replication, accepted epoch {}",
+                    ConsensusMeta.FILE, dataDir, Zxid.epoch(view.lastZxid()));
+        }
+        return new Meta(Zxid.epoch(view.lastZxid()), -1);
+    }
+
+    private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,
+                                  LogStage logStage, Quorum quorum, long epoch, long lastZxid) {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes()), STANDALONE_EPOCH, lastZxid);
+                config.maxEphemeralsPerSession(), config.maxTxnBytes()), epoch, lastZxid);
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
-        Core core = new Core(tree, gate, reads, prep, new LogStage(txnLog), new QuorumOfOne(), apply, housekeeping);
+        Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping);
         return new Parts(core, gate);
     }
 }

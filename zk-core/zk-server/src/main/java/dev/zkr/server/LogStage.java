@@ -10,11 +10,12 @@ import dev.zkr.tree.TxnHeader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Appends prepared txns to the group-commit log. The core thread encodes every txn of one round, then
- * {@link #endRound()} hands them to the log in one piece; the log's writer tells the {@link Quorum} the last zxid
- * of each fsync straight from its own thread (no future per record or per round, no extra thread in between).
+ * {@link #endRound()} hands them to the log in one piece; the log's writer tells the core the last zxid of each
+ * fsync straight from its own thread (no future per record or per round, no extra thread in between).
  */
 final class LogStage {
 
@@ -25,12 +26,12 @@ final class LogStage {
         this.log = log;
     }
 
-    /** Tells the quorum the last zxid of each fsync and {@code onFailure} a failed write (once, before any append). */
-    void listen(Quorum quorum, Consumer<Throwable> onFailure) {
+    /** Tells {@code durable} the last zxid of each fsync and {@code onFailure} a failed write (set once). */
+    void listen(LongConsumer durable, Consumer<Throwable> onFailure) {
         log.listen(new TxnLog.DurabilityListener() {
             @Override
             public void durable(long zxid) {
-                quorum.logged(zxid);
+                durable.accept(zxid);
             }
 
             @Override
@@ -43,6 +44,11 @@ final class LogStage {
     /** Queues one txn for this round (core thread). */
     void append(TxnHeader header, Txn txn) {
         round.add(new LogRecord(header.zxid(), TxnCodec.encode(header, txn)));
+    }
+
+    /** Queues one already encoded record for this round (core thread). */
+    void append(long zxid, byte[] payload) {
+        round.add(new LogRecord(zxid, payload));
     }
 
     /** True when the log's writer has nothing queued (it may as well complete a round itself). */

@@ -1,21 +1,39 @@
 package dev.zkr.server;
 
-import java.util.function.LongConsumer;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnCodec;
+import dev.zkr.tree.TxnHeader;
 
-/** The quorum of a standalone server: locally durable means committed. */
+import java.util.function.Consumer;
+
+/** The quorum of a standalone server without a replica (the fast path): locally durable means committed. */
 final class QuorumOfOne implements Quorum {
 
-    private volatile LongConsumer committed = zxid -> {
-        throw new IllegalStateException("no commit target: the quorum is not wired to a core");
-    };
+    private final LogStage logStage;
+    private long committed;
 
-    @Override
-    public void commitsTo(LongConsumer committed) {
-        this.committed = committed;
+    QuorumOfOne(LogStage logStage, long lastZxid) {
+        this.logStage = logStage;
+        this.committed = lastZxid;
     }
 
     @Override
-    public void logged(long zxid) {
-        committed.accept(zxid);
+    public void append(TxnHeader header, Txn txn) {
+        logStage.append(header, txn);
+    }
+
+    @Override
+    public void durable(long zxid) {
+        committed = Math.max(committed, zxid);
+    }
+
+    @Override
+    public long drive(Consumer<TxnCodec.Entry> toApply) {
+        return committed;
+    }
+
+    @Override
+    public boolean inService() {
+        return true;
     }
 }

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -51,13 +52,21 @@ public final class ZkServer implements AutoCloseable {
         SnapshotStore snapshots = SnapshotStore.open(config.dataDir().resolve("snapshots"));
         this.txnLog = TxnLog.open(config.dataDir().resolve("log"),
                 LogConfig.defaults().withRetainTxns(config.logRetentionTxns()));
+        boolean replica = Assembler.standaloneUsesReplica();
         Recovery.Result<DataTree> recovered;
+        List<TxnCodec.Entry> tail;
         try {
-            recovered = Recovery.recover(snapshots, txnLog, (zxid, in) -> DataTree.readSnapshot(in), DataTree::new,
-                    (t, record) -> {
-                        TxnCodec.Entry e = TxnCodec.decode(record.payload());
-                        t.apply(e.header(), e.txn());
-                    });
+            Recovery.Applier<DataTree> applier = (t, record) -> {
+                TxnCodec.Entry e = TxnCodec.decode(record.payload());
+                t.apply(e.header(), e.txn());
+            };
+            // a replica applies only up to the durable commit mark (P7); its tail is committed by its EPOCH record
+            recovered = replica
+                    ? Recovery.recoverCommitted(snapshots, txnLog, (zxid, in) -> DataTree.readSnapshot(in),
+                            DataTree::new, applier)
+                    : Recovery.recover(snapshots, txnLog, (zxid, in) -> DataTree.readSnapshot(in), DataTree::new,
+                            applier);
+            tail = replica ? Assembler.readTail(txnLog, recovered.appliedZxid()) : List.of();
         } catch (RuntimeException e) {
             txnLog.close();
             throw e;
@@ -73,7 +82,17 @@ public final class ZkServer implements AutoCloseable {
         sessions.restore(tree.sessions().values(), now);
         this.snapshotter = new Snapshotter(snapshots, txnLog,
                 new Snapshotter.Policy(config.snapshotInterval(), 0, 3), zxid -> tree::writeSnapshot);
-        Assembler.Parts parts = Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter);
+        Assembler.Parts parts;
+        try {
+            parts = replica
+                    ? Assembler.standaloneReplica(config, tree, tail, sessions, txnLog,
+                            Math.max(0, recovered.snapshotZxid()), snapshotter)
+                    : Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter);
+        } catch (RuntimeException e) {
+            snapshotter.close();
+            txnLog.close();
+            throw e;
+        }
         this.gate = parts.gate();
         this.core = parts.core();
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
@@ -81,21 +100,38 @@ public final class ZkServer implements AutoCloseable {
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
         try {
+            awaitServing(core);
             this.address = netty.bind(new InetSocketAddress(config.bindAddress(), config.port()));
         } catch (RuntimeException e) {
             core.kill();
+            netty.shutdown(false);
             snapshotter.close();
             txnLog.close();
             throw e;
         }
         log.info("zkr server {} listening on {} (data dir {}, last zxid {}, {} sessions restored, {} nodes)",
-                config.serverId(), hostPort(), config.dataDir(), Zxid.toString(lastZxid), tree.sessions().size(),
+                config.serverId(), hostPort(), config.dataDir(), Zxid.toString(tree.lastZxid()), tree.sessions().size(),
                 tree.nodeCount());
     }
 
     /** The client connections' shared state: budgets and problem log (tests read its counters). */
     ServerChannelInitializer connections() {
         return netty.initializer();
+    }
+
+    /**
+     * Waits until the pipeline may take clients: a replica's EPOCH record is durable, so its recovered tail is
+     * committed and applied before the first client can read.
+     */
+    private static void awaitServing(Core core) {
+        try {
+            core.serving().get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the server recovered", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new dev.zkr.storage.StorageException("the server could not start serving: " + e, e);
+        }
     }
 
     /**

@@ -182,6 +182,8 @@ public final class DataTree {
         } else if (txn instanceof Txn.CloseSession close) {
             closeSession(header, close, triggers);
             result = new ApplyResult(ZkException.Code.OK, null, List.of(), triggers);
+        } else if (txn instanceof Txn.NewEpoch) {
+            result = new ApplyResult(ZkException.Code.OK, null, List.of(), List.of()); // only lastZxid moves
         } else if (txn instanceof Txn.Error e) {
             List<OpResult> results = new ArrayList<>(e.multiCodes().size());
             for (ZkException.Code c : e.multiCodes()) {

@@ -155,4 +155,15 @@ public sealed interface Txn {
             multiCodes = List.copyOf(multiCodes);
         }
     }
+
+    /**
+     * The start of an epoch: the {@code EPOCH} record at zxid (epoch, 0) that the epoch's leader logs before any
+     * txn of its own (Zab's NEWLEADER; REPLICATION.md §2.2). Committing it commits every record before it. Applying
+     * it changes nothing but the tree's last zxid.
+     *
+     * @param epoch    the epoch it starts (the high 32 bits of its zxid)
+     * @param leaderId the server that leads the epoch
+     */
+    record NewEpoch(long epoch, int leaderId) implements Txn {
+    }
 }

@@ -37,6 +37,7 @@ public final class TxnCodec {
     private static final byte CREATE_SESSION = 6;
     private static final byte CLOSE_SESSION = 7;
     private static final byte ERROR = 8;
+    private static final byte NEW_EPOCH = 9;
 
     /** The first byte of a format-2 payload (top bit set: a format-1 payload never starts with it). */
     static final byte FORMAT_2 = (byte) 0x82;
@@ -186,6 +187,10 @@ public final class TxnCodec {
             for (ZkException.Code c : e.multiCodes()) {
                 out.writeInt(c.intValue());
             }
+        } else if (txn instanceof Txn.NewEpoch ne) {
+            out.writeByte(NEW_EPOCH);
+            out.writeLong(ne.epoch());
+            out.writeInt(ne.leaderId());
         } else {
             throw new IllegalArgumentException("unknown txn " + txn);
         }
@@ -237,6 +242,12 @@ public final class TxnCodec {
                     codes.add(ZkException.Code.of(in.readInt()));
                 }
                 return new Txn.Error(code, path, codes);
+            }
+            case NEW_EPOCH: {
+                if (!topLevel) {
+                    throw new IOException("EPOCH record inside a multi");
+                }
+                return new Txn.NewEpoch(in.readLong(), in.readInt());
             }
             default:
                 throw new IOException("unknown txn tag " + tag);

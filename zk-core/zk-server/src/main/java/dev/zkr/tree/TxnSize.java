@@ -39,6 +39,8 @@ final class TxnSize {
             return 1 + 8 + 4;
         } else if (txn instanceof Txn.Error e) {
             return 1 + 4 + string(e.path()) + 4 + 4L * e.multiCodes().size();
+        } else if (txn instanceof Txn.NewEpoch) {
+            return 1 + 8 + 4;
         }
         throw new IllegalArgumentException("unknown txn " + txn);
     }

@@ -36,7 +36,24 @@ class ThroughputCheck {
                     CreateMode.PERSISTENT));
             run(port, "reads", 200_000, (c, i) -> x -> new Message.GetDataRequest(x, "/n-" + run + "-" + c + "-" + (i % 1000),
                     false));
+            setDataLatency(port, "/n-" + run + "-0-0", data, 3_000);
         }
+    }
+
+    /** One client, one setData at a time: the latency of a lone write (p50, p99). */
+    private static void setDataLatency(int port, String path, byte[] data, int n) {
+        long[] micros = new long[n];
+        try (RawClient rc = RawClient.session(port, 30_000)) {
+            for (int i = 0; i < n; i++) {
+                long t0 = System.nanoTime();
+                Message.Reply r = rc.call(x -> new Message.SetDataRequest(x, path, data, -1));
+                micros[i] = (System.nanoTime() - t0) / 1_000;
+                assertEquals(0, r.code());
+            }
+        }
+        java.util.Arrays.sort(micros);
+        System.out.printf("setData latency: p50 %d us, p99 %d us (%d sequential)%n", micros[n / 2],
+                micros[n * 99 / 100], n);
     }
 
     interface Gen {

@@ -123,7 +123,9 @@ class TxnCodecPropertiesTest {
                         .as(Txn.CreateSession::new)),
                 Tuple.of(1, Arbitraries.longs().map(Txn.CloseSession::new)),
                 Tuple.of(1, Combinators.combine(codes, Arbitraries.oneOf(paths(), Arbitraries.just(null)),
-                        codes.list().ofMaxSize(4)).as(Txn.Error::new)));
+                        codes.list().ofMaxSize(4)).as(Txn.Error::new)),
+                Tuple.of(1, Combinators.combine(Arbitraries.longs().between(0, 0xffff_ffffL), Arbitraries.integers())
+                        .as(Txn.NewEpoch::new)));
     }
 
     @Test
