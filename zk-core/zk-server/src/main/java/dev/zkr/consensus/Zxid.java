@@ -22,7 +22,18 @@ public final class Zxid {
         return zxid & 0xffff_ffffL;
     }
 
-    /** "e.c", or "-" for {@link #NONE}. */
+    /**
+     * The zxid a server of {@code epoch} gives the txn after {@code last}: the next counter of the epoch, or the
+     * epoch's first ({@code (epoch, 1)}) if {@code last} is of an earlier epoch. Counter 0 is never handed out (the
+     * epoch's {@code EPOCH} record); a full counter rolls into the next epoch number's counter 1, which keeps zxids
+     * increasing. Zxids of the plain-counter days (before epochs) read as epoch 0, below every epoch-1 zxid.
+     */
+    public static long next(long last, long epoch) {
+        long next = Math.max(last + 1, of(epoch, 1));
+        return counter(next) == 0 ? next + 1 : next;
+    }
+
+    /** "e.c" in decimal, or "-" for {@link #NONE}. */
     public static String str(long zxid) {
         return zxid == NONE ? "-" : epoch(zxid) + "." + counter(zxid);
     }

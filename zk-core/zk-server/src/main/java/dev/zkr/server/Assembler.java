@@ -97,7 +97,7 @@ final class Assembler {
                 tail, System::currentTimeMillis);
         long epoch = stage.epoch();
         log.info("server {} leads epoch {} (accepted epoch was {}; log ends at {}, {} record(s) to commit)", id,
-                epoch, meta.acceptedEpoch(), dev.zkr.tree.Zxid.toString(view.lastZxid()), tail.size());
+                epoch, meta.acceptedEpoch(), dev.zkr.consensus.Zxid.str(view.lastZxid()), tail.size());
         return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0));
     }
 

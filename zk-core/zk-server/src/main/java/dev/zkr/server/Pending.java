@@ -3,7 +3,7 @@ package dev.zkr.server;
 import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnHeader;
-import dev.zkr.tree.Zxid;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 
 /**
@@ -61,6 +61,6 @@ final class Pending {
 
     @Override
     public String toString() {
-        return "Pending[" + kind + (txn == null ? "" : ", zxid " + Zxid.toString(zxid()) + ", " + txn) + "]";
+        return "Pending[" + kind + (txn == null ? "" : ", zxid " + Zxid.str(zxid()) + ", " + txn) + "]";
     }
 }

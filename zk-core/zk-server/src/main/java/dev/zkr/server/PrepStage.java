@@ -6,7 +6,7 @@ import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.TxnHeader;
 import dev.zkr.tree.TxnPreparer;
-import dev.zkr.tree.Zxid;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 
 import java.util.Arrays;

@@ -8,7 +8,7 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
-import dev.zkr.tree.Zxid;
+import dev.zkr.consensus.Zxid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,7 +110,7 @@ public final class ZkServer implements AutoCloseable {
             throw e;
         }
         log.info("zkr server {} listening on {} (data dir {}, last zxid {}, {} sessions restored, {} nodes)",
-                config.serverId(), hostPort(), config.dataDir(), Zxid.toString(tree.lastZxid()), tree.sessions().size(),
+                config.serverId(), hostPort(), config.dataDir(), Zxid.str(tree.lastZxid()), tree.sessions().size(),
                 tree.nodeCount());
     }
 

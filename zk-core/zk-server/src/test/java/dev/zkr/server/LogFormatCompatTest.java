@@ -8,7 +8,7 @@ import dev.zkr.tree.LegacyPayloads;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
-import dev.zkr.tree.Zxid;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -10,7 +10,7 @@ import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
-import dev.zkr.tree.Zxid;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,7 +92,7 @@ class StandaloneReplicaTest {
         try (TxnLog log = TxnLog.open(dir.resolve("log"))) {
             // one write per batch: each batch carries the commit point the batch before it reached
             assertTrue(log.commitMarkAtOpen() >= acked.get(acked.size() - 2),
-                    "mark " + Zxid.toString(log.commitMarkAtOpen()));
+                    "mark " + Zxid.str(log.commitMarkAtOpen()));
             assertTrue(log.commitMarkAtOpen() <= log.lastZxid());
         }
     }

@@ -1,5 +1,7 @@
 package dev.zkr.tree;
 
+import dev.zkr.consensus.Zxid;
+
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package dev.zkr.tree;
+package dev.zkr.consensus;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +14,7 @@ class ZxidTest {
         assertEquals(0x3_0000_002aL, z);
         assertEquals(3, Zxid.epoch(z));
         assertEquals(0x2a, Zxid.counter(z));
-        assertEquals("3.2a", Zxid.toString(z));
+        assertEquals("3.42", Zxid.str(z));
         assertEquals(0xFFFF_FFFFL, Zxid.counter(Zxid.of(1, 0xFFFF_FFFFL)));
         assertThrows(IllegalArgumentException.class, () -> Zxid.of(1, 1L << 32));
         assertThrows(IllegalArgumentException.class, () -> Zxid.of(-1, 1));
