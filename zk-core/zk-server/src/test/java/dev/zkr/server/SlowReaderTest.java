@@ -31,11 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SlowReaderTest {
 
-    /** Quiet time after which a connection that is still open counts as "not closed" (the idle timeout is 30 s). */
+    /** Quiet time after which a connection that is still open counts as "not closed" (the idle timeout is 120 s). */
     private static final int QUIET_MS = 10_000;
     /** The slow clients' socket receive buffer: the kernel holds little of what the server sends them. */
     private static final int SMALL_RECEIVE_BUFFER = 4096;
-    /** Generous: the server decides within its timeout, but a loaded machine may delay it. */
+    /** Generous (a loaded machine may delay the server), yet well before the slow clients' idle timeout (120 s). */
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     @TempDir
@@ -57,10 +57,10 @@ class SlowReaderTest {
     @Test
     void aWatcherThatDoesNotReadItsEventsIsClosedAfterTheSlowReaderTimeout() {
         server = ZkServer.start(ServerFixture.config(dir).slowReaderTimeout(Duration.ofMillis(300))
-                .maxSessionTimeout(Duration.ofSeconds(30)).build());
+                .maxSessionTimeout(Duration.ofSeconds(120)).build());
         ServerChannelInitializer connections = server.connections();
         try (ZkClient good = good();
-             RawClient slow = RawClient.session(server.port(), 30_000, SMALL_RECEIVE_BUFFER)) {
+             RawClient slow = RawClient.session(server.port(), 120_000, SMALL_RECEIVE_BUFFER)) {
             good.create("/w", new byte[0], CreateMode.PERSISTENT);
             assertEquals(0, slow.call(x -> new Message.AddWatchRequest(x, "/w",
                     AddWatchMode.PERSISTENT_RECURSIVE)).code());
@@ -88,10 +88,10 @@ class SlowReaderTest {
     @Test
     void aClientPipeliningLargeReadsWithoutReadingIsClosedAtTheOutboundCap() {
         server = ZkServer.start(ServerFixture.config(dir).maxOutboundBytesPerConnection(8 << 20)
-                .slowReaderTimeout(Duration.ofMinutes(5)).maxSessionTimeout(Duration.ofSeconds(30)).build());
+                .slowReaderTimeout(Duration.ofMinutes(5)).maxSessionTimeout(Duration.ofSeconds(120)).build());
         ServerChannelInitializer connections = server.connections();
         try (ZkClient good = good();
-             RawClient slow = RawClient.session(server.port(), 30_000, SMALL_RECEIVE_BUFFER)) {
+             RawClient slow = RawClient.session(server.port(), 120_000, SMALL_RECEIVE_BUFFER)) {
             good.create("/big", new byte[1 << 20], CreateMode.PERSISTENT);
             assertEquals(2, connections.open());
             // 200 MB of replies it does not read, asked for in one write: the server reads every request before its
