@@ -151,8 +151,8 @@ public final class TreeCache implements AutoCloseable {
 
     /** Reads one node and its children (pipelined) for walk {@code id}; each child is visited in turn. */
     private void visit(String path, int id) {
+        sent(id, 2); // both counted before either is sent: an answer may come before the second is sent
         read(path, id);
-        sent(id);
         client.getChildrenAsync(path, null).whenComplete((children, err) -> {
             if (err == null) {
                 apply(() -> state.children(path, children.names()));
@@ -171,7 +171,6 @@ public final class TreeCache implements AutoCloseable {
         if (lifecycle.isClosed()) {
             return;
         }
-        sent(id);
         client.getDataAsync(path, null).whenComplete((data, err) -> {
             if (err == null) {
                 apply(() -> state.present(path, data));
@@ -184,9 +183,9 @@ public final class TreeCache implements AutoCloseable {
         });
     }
 
-    private synchronized void sent(int id) {
+    private synchronized void sent(int id, int requests) {
         if (id == walk) {
-            walkPending++;
+            walkPending += requests;
         }
     }
 
