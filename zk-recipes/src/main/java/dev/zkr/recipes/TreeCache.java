@@ -151,6 +151,9 @@ public final class TreeCache implements AutoCloseable {
 
     /** Reads one node and its children (pipelined) for walk {@code id}; each child is visited in turn. */
     private void visit(String path, int id) {
+        if (lifecycle.isClosed()) {
+            return;
+        }
         sent(id, 2); // both counted before either is sent: an answer may come before the second is sent
         read(path, id);
         client.getChildrenAsync(path, null).whenComplete((children, err) -> {
