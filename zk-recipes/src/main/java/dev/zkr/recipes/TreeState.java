@@ -22,13 +22,30 @@ import java.util.TreeSet;
  */
 final class TreeState {
 
-    /** One node's structure: its Stat and its children's names. */
+    /** One node's structure: its Stat and its children's names (a set only once it has children: most are leaves). */
     private static final class Node {
         Stat stat;
-        final TreeSet<String> children = new TreeSet<>();
+        private TreeSet<String> children;
 
         Node(Stat stat) {
             this.stat = stat;
+        }
+
+        void add(String child) {
+            if (children == null) {
+                children = new TreeSet<>();
+            }
+            children.add(child);
+        }
+
+        void remove(String child) {
+            if (children != null && children.remove(child) && children.isEmpty()) {
+                children = null;
+            }
+        }
+
+        List<String> children() {
+            return children == null ? List.of() : List.copyOf(children);
         }
     }
 
@@ -75,7 +92,7 @@ final class TreeState {
             }
             nodes.put(path, new Node(now.stat()));
             if (parent != null) {
-                parent.children.add(nameOf(path));
+                parent.add(nameOf(path));
             }
             hold(path, now);
             out.add(new CacheEvent(CacheEvent.Type.CREATED, path, Optional.of(now)));
@@ -107,7 +124,7 @@ final class TreeState {
             return out;
         }
         Set<String> now = Set.copyOf(names);
-        for (String child : List.copyOf(node.children)) {
+        for (String child : node.children()) {
             if (!now.contains(child)) {
                 removeSubtree(childPath(path, child), out);
             }
@@ -118,14 +135,14 @@ final class TreeState {
     /** Removes the node and everything below it, deepest first, with a DELETED event each. */
     private void removeSubtree(String path, List<CacheEvent> out) {
         Node node = nodes.get(path);
-        for (String child : List.copyOf(node.children)) {
+        for (String child : node.children()) {
             removeSubtree(childPath(path, child), out);
         }
         nodes.remove(path);
         if (!path.equals(root)) {
             Node parent = nodes.get(parentOf(path));
             if (parent != null) {
-                parent.children.remove(nameOf(path));
+                parent.remove(nameOf(path));
             }
         }
         Optional<NodeData> last = heldData(path, node.stat).map(d -> new NodeData(d, node.stat));
@@ -171,7 +188,7 @@ final class TreeState {
     /** Child names of a node we hold, sorted; empty if unknown. */
     List<String> childrenOf(String path) {
         Node node = nodes.get(path);
-        return node == null ? List.of() : List.copyOf(node.children);
+        return node == null ? List.of() : node.children();
     }
 
     /** Paths of every node held. */
