@@ -45,6 +45,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void treeCache() {
+        assertDoesNotThrow(() -> TreeCacheSample.main(NO_ARGS));
+    }
+
+    @Test
     void semaphore() {
         assertDoesNotThrow(() -> SemaphoreSample.main(NO_ARGS));
     }

@@ -2,24 +2,14 @@ package dev.zkr.recipes;
 
 import dev.zkr.client.AddWatchMode;
 import dev.zkr.client.ClientSupport;
-import dev.zkr.client.ConnectionState;
-import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.WatchedEvent;
-import dev.zkr.client.Watcher;
-import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
-import dev.zkr.recipes.internal.Cleanup;
-import dev.zkr.recipes.internal.Deadline;
-import dev.zkr.recipes.internal.Retries;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -36,8 +26,7 @@ public final class NodeCache implements AutoCloseable {
     private final Lifecycle lifecycle = new Lifecycle("NodeCache");
     private final SerialExecutor serial;
     private final Listeners<Consumer<CacheEvent>> listeners;
-    private final Watcher watcher = this::onEvent;
-    private final ConnectionStateListener onState = this::onState;
+    private final CacheWatch watch;
     private final CompletableFuture<Void> initialized = new CompletableFuture<>();
     private NodeData current; // guarded by this; null: no node
 
@@ -46,31 +35,16 @@ public final class NodeCache implements AutoCloseable {
         this.path = path;
         this.serial = new SerialExecutor(executor);
         this.listeners = new Listeners<>(serial);
+        this.watch = new CacheWatch(client, path, AddWatchMode.PERSISTENT, this::onEvent, () -> read(true), lifecycle);
     }
 
     /** Sets the watch, reads the node and returns once the copy is initialised. */
     public NodeCache start() {
         lifecycle.start();
-        client.addConnectionStateListener(onState);
-        Retries.retrying(client, Deadline.NONE, () -> ClientSupport.await(
-                client.addWatchAsync(path, AddWatchMode.PERSISTENT, watcher)));
+        watch.open();
         read(true); // if it fails, the read after RECONNECTED (or with a new session) initialises
-        while (true) {
-            try {
-                initialized.get(1, TimeUnit.SECONDS);
-                return this;
-            } catch (TimeoutException e) {
-                if (client.isClosed()) {
-                    throw new ZkException.Closed(path, "the client was closed while the cache started");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                close();
-                throw new ZkException.Interrupted(path, "interrupted while the cache started");
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
-            }
-        }
+        watch.awaitInitialized(initialized, this::close);
+        return this;
     }
 
     /** The node as last read, if it exists (no round trip). */
@@ -95,18 +69,6 @@ public final class NodeCache implements AutoCloseable {
         switch (e.type()) {
             case NODE_CREATED, NODE_DATA_CHANGED, NODE_DELETED -> read(false);
             default -> { }
-        }
-    }
-
-    private void onState(ZkClient c, ConnectionState s) {
-        if (lifecycle.isClosed()) {
-            return;
-        }
-        if (s == ConnectionState.RECONNECTED) {
-            read(true); // changes made while we were away (the watch is back with the session)
-        } else if (s == ConnectionState.CONNECTED) {
-            // a new session: its watches are gone; set it again, then read
-            client.addWatchAsync(path, AddWatchMode.PERSISTENT, watcher).whenComplete((v, err) -> read(true));
         }
     }
 
@@ -176,11 +138,8 @@ public final class NodeCache implements AutoCloseable {
         if (!lifecycle.close()) {
             return;
         }
-        client.removeConnectionStateListener(onState);
         listeners.clear();
-        if (!client.isClosed()) {
-            Cleanup.removeWatchQuietly(client, path, watcher, WatcherType.PERSISTENT);
-        }
+        watch.close();
     }
 
     @Override

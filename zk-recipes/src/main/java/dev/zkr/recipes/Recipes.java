@@ -95,6 +95,11 @@ public final class Recipes {
         return new NodeCache(client, ZkPaths.validate(path), executor);
     }
 
+    /** A local, watch-maintained copy of the subtree at {@code path}; bound its data, then {@link TreeCacheBuilder#start()}. */
+    public TreeCacheBuilder treeCache(String path) {
+        return new TreeCacheBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A shared read/write lock at {@code path}. */
     public ReadWriteLock readWriteLock(String path) {
         return new ReadWriteLock(client, ZkPaths.validate(path), executor);

@@ -1128,6 +1128,89 @@ public abstract class RecipeProperties {
         }
     }
 
+    // ---- tree cache: once quiet every copy equals the server's subtree; events replay to it ----------------------
+
+    @Provide
+    Arbitrary<List<Step>> treeCacheSteps() {
+        return steps(4, 16, w(6, Kind.SET), w(3, Kind.DELETE), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    private record TreeUser(Participant proc, TreeCache cache, TreeCacheSuite.Replay replay) {
+    }
+
+    /** Three bounds on the data held: none, a little (evicts most), nothing (re-reads every get). */
+    private static final long[] TREE_DATA_BYTES = {Long.MAX_VALUE, 8, 0};
+
+    private TreeUser treeUser(Participant proc, String root, int i) {
+        TreeCacheSuite.Replay replay = new TreeCacheSuite.Replay(root);
+        TreeCache cache = Recipes.using(proc.client()).treeCache(root).maxDataBytes(TREE_DATA_BYTES[i]).build();
+        cache.addListener(replay::accept);
+        return new TreeUser(proc, cache.start(), replay);
+    }
+
+    /**
+     * Tree caches of three participants (data unbounded, bounded to 8 bytes, to none) while a writer creates,
+     * changes and deletes nodes at three depths of the subtree, root included ({@code SET} creates the node with
+     * its missing parents or sets its data, {@code DELETE} removes it with everything below), among expiries,
+     * crashes and restarts: every event is consistent with the ones before it, and once quiet every copy
+     * (structure, Stats, data through {@code get}) and every replay of the events equals the server's subtree.
+     */
+    @Property
+    void treeCachesConvergeToTheSubtree(@ForAll("treeCacheSteps") List<Step> steps) {
+        String root = freshPath("tree");
+        List<String> paths = List.of(root, root + "/a", root + "/a/x", root + "/b");
+        ZkClient writer = participant("writer").client();
+        List<TreeUser> users = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            users.add(treeUser(participant("p" + i), root, i));
+        }
+        int writes = 0;
+        for (Step s : steps) {
+            int w = s.who() % users.size();
+            TreeUser u = users.get(w);
+            String target = paths.get(s.who());
+            switch (s.kind()) {
+                case SET -> {
+                    byte[] data = ("w" + (++writes)).getBytes(StandardCharsets.UTF_8);
+                    if (writer.exists(target) == null) {
+                        writer.create(target, data, dev.zkr.client.CreateMode.PERSISTENT,
+                                dev.zkr.client.Parents.PERSISTENT);
+                    } else {
+                        writer.setData(target, data, -1);
+                    }
+                }
+                case DELETE -> deleteTree(writer, target);
+                case EXPIRE -> expire(u.proc());
+                case CRASH -> users.set(w, treeUser(crash(u.proc()), root, w));
+                case RESTART -> restart();
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("every tree cache equals the subtree",
+                    () -> users.forEach(x -> x.replay().assertConsistent()),
+                    () -> users.stream().allMatch(x -> TreeCacheSuite.sameAsServer(writer, root, x.cache())
+                            && TreeCacheSuite.replayAsServer(writer, root, x.replay())),
+                    () -> "server " + TreeCacheSuite.serverTree(writer, root).keySet() + ", copies "
+                            + users.stream().map(x -> x.replay().tree().keySet().toString()).toList());
+        }
+        users.forEach(x -> x.cache().close());
+        for (TreeUser x : users) {
+            settle("no watches left by " + x.proc(), () -> { }, () -> x.proc().client().watchedPaths().isEmpty());
+        }
+    }
+
+    /** Deletes the node and everything below it, if it exists. */
+    private static void deleteTree(ZkClient c, String path) {
+        for (String child : children(c, path)) {
+            deleteTree(c, path + "/" + child);
+        }
+        try {
+            c.delete(path, -1);
+        } catch (ZkException.NoNode gone) {
+            // not there
+        }
+    }
+
     // ---- fair leader election ------------------------------------------------------------------------------------
 
     @Provide
