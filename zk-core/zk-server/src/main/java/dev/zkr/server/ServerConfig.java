@@ -1,9 +1,13 @@
 package dev.zkr.server;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -37,6 +41,35 @@ public final class ServerConfig {
     private final long maxInboundBytesTotal;
     private final Duration slowReaderTimeout;
     private final int maxTxnBytes;
+    private final List<Member> members;
+    private final Duration electionTimeout;
+    private final Duration heartbeatInterval;
+
+    /**
+     * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
+     * peers and clients reach it on, its peer port and its client port.
+     */
+    public record Member(int id, String host, int peerPort, int clientPort) {
+        public Member {
+            Objects.requireNonNull(host, "host");
+            if (id < 1 || id > 255) {
+                throw new IllegalArgumentException("server id must be in 1..255: " + id);
+            }
+            if (peerPort < 0 || peerPort > 65535 || clientPort < 0 || clientPort > 65535) {
+                throw new IllegalArgumentException("port out of range in server." + id + "=" + host + ":" + peerPort
+                        + ":" + clientPort);
+            }
+        }
+
+        /** The member line as written in a config file: {@code host:peerPort:clientPort}. */
+        public String line() {
+            return host + ":" + peerPort + ":" + clientPort;
+        }
+
+        public InetSocketAddress peerAddress() {
+            return new InetSocketAddress(host, peerPort);
+        }
+    }
 
     private ServerConfig(Builder b) {
         this.bindAddress = b.bindAddress;
@@ -62,6 +95,18 @@ public final class ServerConfig {
         this.maxInboundBytesTotal = b.maxInboundBytesTotal;
         this.slowReaderTimeout = b.slowReaderTimeout;
         this.maxTxnBytes = b.maxTxnBytes;
+        this.members = List.copyOf(b.members);
+        this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
+        this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
+                : Duration.ofMillis(Math.max(10, electionTimeout.toMillis() / 10));
+        if (heartbeatInterval.compareTo(electionTimeout) >= 0) {
+            throw new IllegalArgumentException("heartbeatInterval " + heartbeatInterval.toMillis()
+                    + " ms must be shorter than electionTimeout " + electionTimeout.toMillis() + " ms");
+        }
+        if (!members.isEmpty() && members.stream().noneMatch(m -> m.id() == serverId)) {
+            throw new IllegalArgumentException("server id " + serverId + " is not in the member list "
+                    + members.stream().map(m -> "server." + m.id()).toList());
+        }
         if (maxOutboundBytesPerConnection < maxDataSize + 256 * 1024) {
             throw new IllegalArgumentException("maxOutboundBytesPerConnection " + maxOutboundBytesPerConnection
                     + " is smaller than one frame (maxDataSize + 256 KiB)");
@@ -292,6 +337,39 @@ public final class ServerConfig {
         return maxTxnBytes;
     }
 
+    /** The ensemble's members ({@code server.N} lines), in id order; empty for a standalone server. */
+    public List<Member> members() {
+        return members;
+    }
+
+    /** True when the server is one of several members (replicated); false for a standalone server. */
+    public boolean isEnsemble() {
+        return members.size() > 1;
+    }
+
+    /** This server's own member line; empty for a standalone server. */
+    public Optional<Member> self() {
+        return members.stream().filter(m -> m.id() == serverId).findFirst();
+    }
+
+    /**
+     * How long a follower waits without hearing its leader before it campaigns, and a leader without hearing a
+     * quorum before it steps down (T, randomised in [T, 2T)). Default: half the tick time, at least 200 ms (a
+     * ZooKeeper config with tickTime 2000 gives 1 s).
+     */
+    public Duration electionTimeout() {
+        return electionTimeout;
+    }
+
+    /** How often the leader sends heartbeats (default: a tenth of the election timeout, at least 10 ms). */
+    public Duration heartbeatInterval() {
+        return heartbeatInterval;
+    }
+
+    static Duration defaultElectionTimeout(int tickTimeMs) {
+        return Duration.ofMillis(Math.max(200, tickTimeMs / 2));
+    }
+
     public ServerConfig withPort(int newPort) {
         return toBuilder().port(newPort).build();
     }
@@ -321,6 +399,9 @@ public final class ServerConfig {
         b.maxInboundBytesTotal = maxInboundBytesTotal;
         b.slowReaderTimeout = slowReaderTimeout;
         b.maxTxnBytes = maxTxnBytes;
+        b.members = new ArrayList<>(members);
+        b.electionTimeout = electionTimeout;
+        b.heartbeatInterval = heartbeatInterval;
         return b;
     }
 
@@ -355,6 +436,9 @@ public final class ServerConfig {
         private long maxInboundBytesTotal = 256L << 20;
         private Duration slowReaderTimeout = Duration.ofSeconds(15);
         private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
+        private List<Member> members = new ArrayList<>();
+        private Duration electionTimeout;
+        private Duration heartbeatInterval;
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -498,6 +582,34 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("maxTxnBytes out of range: " + bytes);
             }
             this.maxTxnBytes = bytes;
+            return this;
+        }
+
+        /** The ensemble's member list (every member, this server included); empty (default) = standalone. */
+        public Builder members(List<Member> members) {
+            this.members = new ArrayList<>(members);
+            this.members.sort(java.util.Comparator.comparingInt(Member::id));
+            return this;
+        }
+
+        /** Adds one member line {@code server.id=host:peerPort:clientPort}. */
+        public Builder member(int id, String host, int peerPort, int clientPort) {
+            members.add(new Member(id, host, peerPort, clientPort));
+            members.sort(java.util.Comparator.comparingInt(Member::id));
+            return this;
+        }
+
+        /** See {@link ServerConfig#electionTimeout()}. */
+        public Builder electionTimeout(Duration timeout) {
+            positiveMillis(timeout, "electionTimeout");
+            this.electionTimeout = timeout;
+            return this;
+        }
+
+        /** See {@link ServerConfig#heartbeatInterval()}. */
+        public Builder heartbeatInterval(Duration interval) {
+            positiveMillis(interval, "heartbeatInterval");
+            this.heartbeatInterval = interval;
             return this;
         }
 
