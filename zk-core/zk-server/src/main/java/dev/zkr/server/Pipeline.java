@@ -247,6 +247,11 @@ final class Pipeline implements Sequencer {
         return role;
     }
 
+    /** Expires a session now (test hook): only an in-service leader decides expiries; false elsewhere. */
+    boolean expireNow(long sessionId) {
+        return leaderReady() && gate.expireNow(sessionId, this);
+    }
+
     // ---- client requests -------------------------------------------------------------------------------------------
 
     private void onMessage(Connection c, Message m, long now) {
@@ -373,8 +378,8 @@ final class Pipeline implements Sequencer {
     private void leaderOnly(int from, ServerMessage m, long now) {
         if (leaderReady()) {
             onLeaderRequest(from, m, now);
-        } else if (role.role() == Role.LEADER || role.role() == Role.CANDIDATE) {
-            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready, or about to be one
+        } else if (role.role() == Role.LEADER) {
+            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready: its EPOCH record is not applied yet
         }
         // a follower drops it: the sender learns of the leader change and fails what it forwarded
     }
@@ -631,6 +636,10 @@ final class Pipeline implements Sequencer {
         }
         if (!sameReign || now.role() != Role.FOLLOWER) {
             leaderLost();
+        }
+        if (now.role() != Role.LEADER) {
+            heldPeer.clear();
+            remoteSyncs.clear();
         }
         if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
             prep.startEpoch(now.epoch());

@@ -310,7 +310,7 @@ public final class ZkServer implements AutoCloseable {
      */
     public boolean expireSession(long sessionId) {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
-        core.execute(() -> done.complete(gate.expireNow(sessionId, core)));
+        core.execute(() -> done.complete(core.expireNow(sessionId)));
         try {
             return done.get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
