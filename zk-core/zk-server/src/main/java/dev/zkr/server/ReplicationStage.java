@@ -118,9 +118,13 @@ final class ReplicationStage implements Quorum {
         return replica.commitZxid();
     }
 
+    /**
+     * Asked live, not from the last round's role: a message handled earlier in this round may have deposed this
+     * leader, and a proposal must then not be made.
+     */
     @Override
     public boolean inService() {
-        return role.inService();
+        return replica.isLeaderInService();
     }
 
     @Override
