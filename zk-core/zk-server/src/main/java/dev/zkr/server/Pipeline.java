@@ -213,6 +213,7 @@ final class Pipeline implements Sequencer {
             ensembleRound(now);
         }
         logStage.endRound();
+        peers.flush();
         outbox.flush();
     }
 
