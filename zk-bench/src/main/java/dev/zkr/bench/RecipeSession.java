@@ -1,6 +1,7 @@
 package dev.zkr.bench;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
 
 /**
  * One session (one client, one connection) of a recipe library: Curator on ZooKeeper, or zkr recipes on the native
@@ -43,7 +44,27 @@ interface RecipeSession extends AutoCloseable {
         byte[] poll(Duration timeout) throws Exception;
     }
 
+    /**
+     * A started, initialised watch-maintained copy of a subtree. {@code onData} is called with the path and the data
+     * of every node the copy creates or changes, on the library's listener thread.
+     */
+    interface Cache {
+        /** How many nodes the copy holds (the root included). */
+        int size();
+
+        void close();
+    }
+
     Lock mutex(String path);
+
+    /** A counting semaphore of {@code permits} permits; each acquire takes one. */
+    Lock semaphore(String path, int permits);
+
+    /** Starts a tree cache of the subtree at {@code path} and returns once it is initialised. */
+    Cache treeCache(String path, BiConsumer<String, byte[]> onData) throws Exception;
+
+    /** Blocking setData at any version, through this session's client. */
+    void setData(String path, byte[] data) throws Exception;
 
     Lock readLock(String path);
 
