@@ -109,9 +109,9 @@ final class CacheScenarios {
                 }
             });
             try {
-                if (!everyLeaf.await(RecipeSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (!everyLeaf.await(RecipeSession.CACHE_START.toMillis(), TimeUnit.MILLISECONDS)) {
                     throw new IllegalStateException(everyLeaf.getCount() + " of " + leaves
-                            + " nodes not reported within " + RecipeSession.TIMEOUT);
+                            + " nodes not reported within " + RecipeSession.CACHE_START);
                 }
                 long after = ClientHeap.usedAfterFullGc();
                 int expected = 1 + MEMORY_PARENTS + leaves;

@@ -102,9 +102,9 @@ final class CuratorSession implements RecipeSession {
             }
         });
         cache.start();
-        if (!initialized.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        if (!initialized.await(CACHE_START.toMillis(), TimeUnit.MILLISECONDS)) {
             cache.close();
-            throw new IllegalStateException("CuratorCache not initialised within " + TIMEOUT);
+            throw new IllegalStateException("CuratorCache not initialised within " + CACHE_START);
         }
         return new Cache() {
             @Override

@@ -11,6 +11,9 @@ interface RecipeSession extends AutoCloseable {
 
     Duration TIMEOUT = Duration.ofSeconds(30);
 
+    /** How long a cache may take to initialise (100,000 nodes on a loaded machine take more than TIMEOUT). */
+    Duration CACHE_START = Duration.ofMinutes(3);
+
     /** Something held that is given back by {@link #release()}. */
     interface Held {
         void release() throws Exception;
@@ -60,7 +63,10 @@ interface RecipeSession extends AutoCloseable {
     /** A counting semaphore of {@code permits} permits; each acquire takes one. */
     Lock semaphore(String path, int permits);
 
-    /** Starts a tree cache of the subtree at {@code path} and returns once it is initialised. */
+    /**
+     * Starts a tree cache of the subtree at {@code path} and returns once it is initialised (Curator: within
+     * {@link #CACHE_START}; zkr's {@code start()} waits by itself until the copy is initialised).
+     */
     Cache treeCache(String path, BiConsumer<String, byte[]> onData) throws Exception;
 
     /** Blocking setData at any version, through this session's client. */
