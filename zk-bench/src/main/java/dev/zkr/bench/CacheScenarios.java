@@ -82,14 +82,14 @@ final class CacheScenarios {
     }
 
     /**
-     * Memory: 100 parents × 1,000 children of 100 B (10 MB of data). The runner JVM's heap after full GCs
+     * Memory: 100 parents × 1,000 children of 100 B (10 MB of data) under {@link #treeOf} the turn's root. The runner JVM's heap after full GCs
      * ({@link ClientHeap}) is taken with the session open and no cache, then again once a tree cache of the subtree
      * is initialised and its listener has seen every child (so no queued start-up event counts); the difference in
      * MB is the figure. The cache must hold every node.
      */
     static Measurement memory(ServerFlavor flavor, RecipeSession.Factory factory, String cs, String root)
             throws Exception {
-        String tree = root + "/tree";
+        String tree = treeOf(root);
         int leaves = MEMORY_PARENTS * MEMORY_CHILDREN;
         try (KvClient setup = flavor.connect(cs, ServerScenarios.CONNECT)) {
             setup.ensurePath(tree, new byte[0]);
@@ -124,6 +124,14 @@ final class CacheScenarios {
                 cache.close();
             }
         });
+    }
+
+    /**
+     * The memory tree's root for a turn: the same length for every column (a cache holds every path, and the turns'
+     * roots differ in length: {@code /bench-zkr/r1}, {@code /bench-zookeeper/r1}), distinct per turn.
+     */
+    static String treeOf(String turnRoot) {
+        return String.format(java.util.Locale.ROOT, "/cachemem-%08x", turnRoot.hashCode());
     }
 
     /** 100 bytes: the write's number in the first 8, then letters. */

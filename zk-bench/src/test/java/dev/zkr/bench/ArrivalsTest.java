@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ArrivalsTest {
@@ -54,5 +55,16 @@ class ArrivalsTest {
         assertEquals(-1, CacheScenarios.writeOf(CacheScenarios.payload(-1)));
         assertEquals(-1, CacheScenarios.writeOf(new byte[0]));
         assertEquals(-1, CacheScenarios.writeOf(null));
+    }
+
+    @Test
+    void memoryTreesHaveOnePathLengthForEveryColumn() {
+        String zkr = CacheScenarios.treeOf("/bench-zkr/r1");
+        String curator = CacheScenarios.treeOf("/bench-zookeeper/r1");
+        String zkrOnZk = CacheScenarios.treeOf("/bench-zkr-on-zookeeper/r1");
+        assertEquals(zkr.length(), curator.length());
+        assertEquals(zkr.length(), zkrOnZk.length());
+        assertNotEquals(curator, zkrOnZk); // both on the ZooKeeper server
+        assertNotEquals(curator, CacheScenarios.treeOf("/bench-zookeeper/r2"));
     }
 }
