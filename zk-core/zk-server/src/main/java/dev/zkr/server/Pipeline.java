@@ -102,6 +102,12 @@ final class Pipeline implements Sequencer {
     /** Requests (and the rest of their connection's input) held while no leader can take writes. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private final Set<Connection> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
+     * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
+     * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
+     */
+    private final Set<Connection> fenced = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
@@ -171,6 +177,7 @@ final class Pipeline implements Sequencer {
         c.closed = true;
         c.queue.clear();
         holding.remove(c);
+        fenced.remove(c);
         gate.disconnected(c);
     }
 
@@ -263,6 +270,13 @@ final class Pipeline implements Sequencer {
         if (!holding.isEmpty() && holding.contains(c)) {
             held.addLast(new Held(c, m));
             return;
+        }
+        if (!fenced.isEmpty() && fenced.contains(c)) {
+            if (!caughtUp()) {
+                hold(c, m);
+                return;
+            }
+            fenced.remove(c);
         }
         if (m instanceof Message.ConnectRequest cr) {
             if (!ensemble) {
@@ -537,7 +551,7 @@ final class Pipeline implements Sequencer {
                 onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
             }
         }
-        if ((ready || following) && !held.isEmpty()) {
+        if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
             holding.clear();
             ArrayDeque<Held> batch = new ArrayDeque<>(held);
             held.clear();
@@ -630,6 +644,11 @@ final class Pipeline implements Sequencer {
                 && role.role() == Role.LEADER;
     }
 
+    /** Serving, and the tree applied the current reign's EPOCH record: every earlier record is decided here. */
+    private boolean caughtUp() {
+        return leaderReady() || (following() && tree.lastZxid() >= dev.zkr.consensus.Zxid.of(role.epoch(), 0));
+    }
+
     /** A follower that knows its leader: it forwards. */
     private boolean following() {
         return role.role() == Role.FOLLOWER && role.leaderId() > 0;
@@ -713,6 +732,9 @@ final class Pipeline implements Sequencer {
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
             answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
+            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
+                fenced.add(c);
+            }
         }
     }
 
