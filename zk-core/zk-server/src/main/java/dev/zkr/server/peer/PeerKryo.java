@@ -19,6 +19,7 @@ import dev.zkr.wire.SafeKryo;
  * 210 PreVote  211 PreVoteAck  212 Vote  213 TimeoutNow  214 VoteAck  215 FollowerInfo  216 SyncStart
  * 217 Propose  218 Ack  219 Commit  220 Heartbeat  221 HeartbeatAck
  * 240+ server-level peer messages (Forward, ForwardReply, SyncRead, Attach, ...), when they come
+ * 250 SnapshotRequest  251 SnapshotChunk  (250..254: snapshot transfer)
  * </pre>
  */
 final class PeerKryo {
@@ -46,6 +47,8 @@ final class PeerKryo {
         kryo.register(Message.Commit.class, 219);
         kryo.register(Message.Heartbeat.class, 220);
         kryo.register(Message.HeartbeatAck.class, 221);
+        kryo.register(SnapshotRequest.class, 250);
+        kryo.register(SnapshotChunk.class, 251);
         return kryo;
     }
 
