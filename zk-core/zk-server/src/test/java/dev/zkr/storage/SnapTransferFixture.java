@@ -16,7 +16,7 @@ import java.util.stream.LongStream;
  */
 final class SnapTransferFixture {
 
-    static final LogConfig SMALL = LogConfig.defaults().withSegmentBytes(4096).withPreallocateBytes(0);
+    static final LogConfig SMALL = LogConfig.defaults().withSegmentBytes(6144).withPreallocateBytes(0);
     static final long FOLLOWER_SNAPSHOT = 30;
     static final long COMMIT = 60;
     static final long FOLLOWER_LAST = 80;
