@@ -7,6 +7,7 @@ import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Replacement;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
@@ -90,6 +91,7 @@ final class Pipeline implements Sequencer {
     private final long holdMs;
     private final long touchIntervalMs;
     private long nextTick;
+    private long lastRoundAt;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
@@ -187,6 +189,8 @@ final class Pipeline implements Sequencer {
             quorum.step(from, cm);
         } else if (m instanceof ServerMessage sm) {
             onServerMessage(from, sm, now);
+        } else if (m instanceof dev.zkr.server.peer.SnapshotRequest || m instanceof dev.zkr.server.peer.SnapshotChunk) {
+            quorum.snapshotMessage(from, m, stream);
         }
     }
 
@@ -203,6 +207,7 @@ final class Pipeline implements Sequencer {
      * completions, one log hand-off, one flush per connection.
      */
     void endRound(long now, boolean timers) {
+        lastRoundAt = now;
         quorum.tick(now);
         if (now >= nextTick) {
             if (timers && leaderReady()) {
@@ -779,6 +784,26 @@ final class Pipeline implements Sequencer {
         public void readState(long ctx, long readZxid) {
             onReadState(ctx, readZxid);
         }
+
+        @Override
+        public void installed(DataTree loaded, long zxid) {
+            installSnapshot(loaded, zxid);
+        }
+    }
+
+    /**
+     * SNAP sync: the tree becomes the leader's snapshot, in place. Records up to its zxid are in it (dropped from
+     * the apply stream); the watches of the changed nodes fire and the sessions follow, as if the records between
+     * had been applied one by one, so this server's clients keep their connections.
+     */
+    private void installSnapshot(DataTree loaded, long zxid) {
+        Replacement r = tree.replaceWith(loaded);
+        toApply.removeIf(e -> e.header().zxid() <= zxid);
+        committedZxid = Math.max(committedZxid, zxid);
+        apply.installed(r, lastRoundAt);
+        log.info("server {} switched to snapshot {} ({} nodes, {} watch triggers, sessions +{} -{})", selfId,
+                dev.zkr.consensus.Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
+                r.sessionsRemoved().size());
     }
 
     /**
