@@ -210,6 +210,32 @@ class SnapshotTransferTest {
     }
 
     @Test
+    void theLeaderKeepsOneOpenSenderPerFollowerUntilTheLastChunk() throws IOException {
+        byte[] file = Files.readAllBytes(leader.fileOf(LEADER_SNAPSHOT));
+        try (SnapshotSenders senders = new SnapshotSenders(leader, CHUNK)) {
+            ByteArrayOutputStream one = new ByteArrayOutputStream();
+            SnapshotSender.Chunk first = senders.chunk(1, LEADER_SNAPSHOT, 0);
+            one.write(first.data());
+            // follower 2 starts meanwhile; the snapshot file is deleted by retention: both transfers go on
+            SnapshotSender.Chunk other = senders.chunk(2, LEADER_SNAPSHOT, 0);
+            Files.delete(leader.fileOf(LEADER_SNAPSHOT));
+            assertEquals(2, senders.openCount());
+            SnapshotSender.Chunk c = first;
+            while (!c.last()) {
+                c = senders.chunk(1, LEADER_SNAPSHOT, one.size());
+                one.write(c.data());
+            }
+            assertArrayEquals(file, one.toByteArray());
+            assertEquals(1, senders.openCount(), "closed after its last chunk");
+            assertEquals(CHUNK, senders.chunk(2, LEADER_SNAPSHOT, other.data().length).offset());
+            senders.drop(2); // its link went down
+            assertEquals(0, senders.openCount());
+            assertThrows(NoSuchSnapshotException.class, () -> senders.chunk(2, LEADER_SNAPSHOT, 0));
+            assertEquals(0, senders.openCount());
+        }
+    }
+
+    @Test
     void theFollowerLogRecoversToItsCommitPointBeforeAnyTransfer() {
         var r = SnapTransferFixture.recoverFollower(root);
         assertEquals(range(1, COMMIT), r.state());
