@@ -53,8 +53,8 @@ final class SoakRunner {
     }
 
     /** The figures of a run and the verdict of the final check. */
-    record Report(Duration ran, long acked, long indeterminate, int lost, GapClock.Stats gaps, long sessionsLost,
-                  long errors, List<String> violations) {
+    record Report(Duration ran, long acked, long connectionLosses, long indeterminate, int lost, GapClock.Stats gaps,
+                  long sessionsLost, long errors, List<String> violations) {
 
         boolean clean() {
             return lost == 0 && sessionsLost == 0 && violations.isEmpty();
@@ -64,7 +64,8 @@ final class SoakRunner {
             StringBuilder sb = new StringBuilder();
             sb.append("soak result (").append(ran.toSeconds()).append(" s, 3 servers)\n");
             row(sb, "writes acknowledged", Long.toString(acked));
-            row(sb, "writes indeterminate", Long.toString(indeterminate));
+            row(sb, "writes answered connection loss", Long.toString(connectionLosses));
+            row(sb, "  of them still indeterminate", Long.toString(indeterminate));
             row(sb, "writes lost", Integer.toString(lost));
             row(sb, "leader kills", Integer.toString(gaps.leaderKills()));
             row(sb, "follower kills", Integer.toString(gaps.followerKills()));
@@ -100,6 +101,7 @@ final class SoakRunner {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong sessionsLost = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong connectionLosses = new AtomicLong(); // writes answered with an uncertain error
     private final List<Writer> writers = new ArrayList<>();
     private final List<String> runViolations = new ArrayList<>();
     private long startNanos;
@@ -197,8 +199,8 @@ final class SoakRunner {
             }
         }
         List<String> unique = violations.stream().distinct().toList();
-        return new Report(Duration.ofNanos(endNanos - startNanos), ledger.acked(), ledger.indeterminate(), lost,
-                gaps.stats(), sessionsLost.get(), errors.get(), unique);
+        return new Report(Duration.ofNanos(endNanos - startNanos), ledger.acked(), connectionLosses.get(),
+                ledger.indeterminate(), lost, gaps.stats(), sessionsLost.get(), errors.get(), unique);
     }
 
     private static String differences(SoakLedger.View a, SoakLedger.View b) {
@@ -267,9 +269,9 @@ final class SoakRunner {
     private void report() {
         GapClock.Stats s = gaps.stats();
         long secs = Duration.ofNanos(System.nanoTime() - startNanos).toSeconds();
-        settings.out().printf("soak %4d s: acked %d, indeterminate %d, leader kills %d, follower kills %d, "
+        settings.out().printf("soak %4d s: acked %d, connection loss %d (indeterminate %d), leader kills %d, follower kills %d, "
                         + "gap median %d ms max %d ms, sessions lost %d, errors %d, roles %s%n", secs,
-                ledger.acked(), ledger.indeterminate(), s.leaderKills(), s.followerKills(), s.medianMs(),
+                ledger.acked(), connectionLosses.get(), ledger.indeterminate(), s.leaderKills(), s.followerKills(), s.medianMs(),
                 s.maxMs(), sessionsLost.get(), errors.get(), ensemble.roles());
     }
 
@@ -440,6 +442,7 @@ final class SoakRunner {
                                 ledger.ackedNode(created.path(), token);
                                 gaps.acked(server, issued, System.nanoTime());
                             } else if (uncertain(unwrap(err))) {
+                                connectionLosses.incrementAndGet();
                                 uncertain.add(new String[] {path, token, parent});
                             } else {
                                 unexpected("create " + path, unwrap(err));
@@ -556,6 +559,7 @@ final class SoakRunner {
                     unexpected("setData " + counter, e);
                     return;
                 }
+                connectionLosses.incrementAndGet();
                 backOff();
                 resolve(version, token);
             }
