@@ -54,7 +54,7 @@ final class SoakRunner {
 
     /** The figures of a run and the verdict of the final check. */
     record Report(Duration ran, long acked, long connectionLosses, long indeterminate, int lost, GapClock.Stats gaps,
-                  long sessionsLost, long errors, List<String> violations) {
+                  long sessionsLost, long errors, long leaderlessWaits, List<String> violations) {
 
         boolean clean() {
             return lost == 0 && sessionsLost == 0 && violations.isEmpty();
@@ -75,6 +75,7 @@ final class SoakRunner {
             row(sb, "kills without a gap measured", Integer.toString(gaps.open()));
             row(sb, "sessions lost", Long.toString(sessionsLost));
             row(sb, "other request errors", Long.toString(errors));
+            row(sb, "10 s waits for a leader", Long.toString(leaderlessWaits));
             row(sb, "violations", Integer.toString(violations.size()));
             for (String v : violations.subList(0, Math.min(20, violations.size()))) {
                 sb.append("  ").append(v).append('\n');
@@ -101,6 +102,7 @@ final class SoakRunner {
     private final AtomicBoolean stop = new AtomicBoolean();
     private final AtomicLong sessionsLost = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong leaderlessWaits = new AtomicLong(); // 10 s waits for a leader before a kill
     private final AtomicLong connectionLosses = new AtomicLong(); // writes answered with an uncertain error
     private final List<Writer> writers = new ArrayList<>();
     private final List<String> runViolations = new ArrayList<>();
@@ -200,7 +202,8 @@ final class SoakRunner {
         }
         List<String> unique = violations.stream().distinct().toList();
         return new Report(Duration.ofNanos(endNanos - startNanos), ledger.acked(), connectionLosses.get(),
-                ledger.indeterminate(), lost, gaps.stats(), sessionsLost.get(), errors.get(), unique);
+                ledger.indeterminate(), lost, gaps.stats(), sessionsLost.get(), errors.get(), leaderlessWaits.get(),
+                unique);
     }
 
     private static String differences(SoakLedger.View a, SoakLedger.View b) {
@@ -241,7 +244,7 @@ final class SoakRunner {
                 return;
             }
             boolean atLeader = random.nextDouble() < settings.leaderShare();
-            int leader = ensemble.leader();
+            int leader = awaitLeader();
             int victim = atLeader ? leader : (leader + 1 + random.nextInt(2)) % 3;
             long down = between(random, settings.minDown(), settings.maxDown());
             gaps.killed(victim, atLeader, System.nanoTime());
@@ -249,6 +252,21 @@ final class SoakRunner {
             done++;
             pause(down);
             ensemble.restart(victim);
+        }
+    }
+
+    /** The leader's index; a wait of over 10 s is counted (an availability figure), over a minute fails the run. */
+    private int awaitLeader() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return ensemble.leader();
+            } catch (IllegalStateException e) {
+                leaderlessWaits.incrementAndGet();
+                settings.out().println("soak: " + e.getMessage());
+                if (attempt == 6) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -269,10 +287,10 @@ final class SoakRunner {
     private void report() {
         GapClock.Stats s = gaps.stats();
         long secs = Duration.ofNanos(System.nanoTime() - startNanos).toSeconds();
-        settings.out().printf("soak %4d s: acked %d, connection loss %d (indeterminate %d), leader kills %d, follower kills %d, "
-                        + "gap median %d ms max %d ms, sessions lost %d, errors %d, roles %s%n", secs,
-                ledger.acked(), connectionLosses.get(), ledger.indeterminate(), s.leaderKills(), s.followerKills(), s.medianMs(),
-                s.maxMs(), sessionsLost.get(), errors.get(), ensemble.roles());
+        settings.out().printf("soak %4d s: acked %d, connection loss %d (indeterminate %d), leader kills %d, "
+                        + "follower kills %d, gap median %d ms max %d ms, sessions lost %d, errors %d, roles %s%n",
+                secs, ledger.acked(), connectionLosses.get(), ledger.indeterminate(), s.leaderKills(),
+                s.followerKills(), s.medianMs(), s.maxMs(), sessionsLost.get(), errors.get(), ensemble.roles());
     }
 
     // ---- setup and helpers ------------------------------------------------------------------------------------
@@ -410,7 +428,7 @@ final class SoakRunner {
         private final boolean sequential;
         private final String base;
         private final Semaphore window = new Semaphore(WINDOW);
-        private final ConcurrentLinkedQueue<String[]> uncertain = new ConcurrentLinkedQueue<>(); // {path, token, bucket}
+        private final ConcurrentLinkedQueue<String[]> uncertain = new ConcurrentLinkedQueue<>(); // path, token, dir
         private int bucketNo = -1;
         private String bucket;
 
