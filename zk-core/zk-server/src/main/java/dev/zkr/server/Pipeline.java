@@ -99,6 +99,8 @@ final class Pipeline implements Sequencer {
     private long committedZxid;
     private RoleInfo role;
     private final Stream stream = new Stream();
+    /** Read points handed out during a drive, handled once it returned. */
+    private final ArrayDeque<long[]> readStates = new ArrayDeque<>();
 
     // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
     /** Requests (and the rest of their connection's input) held while no leader can take writes. */
@@ -109,7 +111,13 @@ final class Pipeline implements Sequencer {
      * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
      * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
      */
-    private final Set<Connection> fenced = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<Connection, Long> fenced = new IdentityHashMap<>();
+    /** Fence rounds: a connection fenced in generation g is released by the first fence sync issued after it. */
+    private long fenceGeneration;
+    private long fenceIssued;
+    private long fenceCtx;
+    private long fenceReadZxid = -1;
+    private long fenceReadGeneration;
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
@@ -127,6 +135,7 @@ final class Pipeline implements Sequencer {
     /** Follower: sessions touched since the last report to the leader. */
     private final Set<Long> touched = new HashSet<>();
     private long nextTouchReport;
+    private long nextForwardCheck;
     private long lastTouched;
     private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
@@ -198,8 +207,19 @@ final class Pipeline implements Sequencer {
         quorum.peerUp(id);
     }
 
+    /**
+     * The link to a peer closed. If it is the leader this server forwards to, what it forwarded may be lost with
+     * the connection: its undecided forwards and syncs are answered CONNECTION_LOSS now (their connections fenced
+     * until a sync through the next link shows their fate) rather than waiting for a leader change that may not come.
+     */
     void peerDown(int id) {
         quorum.peerDown(id);
+        if (ensemble && id == forwardedTo) {
+            loseForwards("the link to the leader was reset before this request was decided");
+            for (Handshake h : handshakes) {
+                h.sentTo = -1; // ask again on the next link
+            }
+        }
     }
 
     /**
@@ -276,13 +296,6 @@ final class Pipeline implements Sequencer {
             held.addLast(new Held(c, m));
             return;
         }
-        if (!fenced.isEmpty() && fenced.contains(c)) {
-            if (!caughtUp()) {
-                hold(c, m);
-                return;
-            }
-            fenced.remove(c);
-        }
         if (m instanceof Message.ConnectRequest cr) {
             if (!ensemble) {
                 gate.connect(c, cr, now, this);
@@ -294,7 +307,7 @@ final class Pipeline implements Sequencer {
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
             // answered in order behind the session's earlier requests
-            if (leaderReady()) {
+            if (leaderReady() && !hasRaw(c)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
             } else {
                 answerLater(new Pending(Pending.Kind.CLIENT, c, r, null, null, null),
@@ -302,21 +315,42 @@ final class Pipeline implements Sequencer {
             }
             return;
         }
-        boolean write = PrepStage.isWrite(r);
-        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (ensemble && !leaderReady()) {
             touch(c.sessionId);
-            if (ordered && !following()) {
-                hold(c, m);
+        }
+        dispatch(c, r, now);
+    }
+
+    /**
+     * Routes a request of an attached session, in its connection's order. Invariant of a connection's queue: its
+     * sequenced items (Pending) come first, then the requests not yet routed (reads waiting behind a write, and
+     * anything after such a read): a write is sequenced only when no read of its connection is still waiting, so a
+     * read never sees a write its session sent after it.
+     */
+    private void dispatch(Connection c, Message.Request r, long now) {
+        if (!fenced.isEmpty() && fenced.containsKey(c)) {
+            if (!fenceLifted(fenced.get(c))) {
+                hold(c, r);
                 return;
             }
+            fenced.remove(c);
         }
+        boolean write = PrepStage.isWrite(r);
+        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (!ordered) {
             if (c.queue.isEmpty()) {
                 reads.serve(c, r);
             } else {
                 c.queue.addLast(r);
             }
+            return;
+        }
+        if (hasRaw(c)) {
+            c.queue.addLast(r); // behind a waiting read: routed when that read is served
+            return;
+        }
+        if (ensemble && !leaderReady() && !following()) {
+            hold(c, r);
         } else if (leaderReady()) {
             if (ensemble && isMovedAway(c.sessionId)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
@@ -329,8 +363,13 @@ final class Pipeline implements Sequencer {
                 sequence(gate.close(c, r, this));
             }
         } else {
-            forward(c, r);
+            forward(c, r, now);
         }
+    }
+
+    /** True if requests not yet routed wait in the connection's queue (they are always at its end). */
+    private static boolean hasRaw(Connection c) {
+        return !c.queue.isEmpty() && !(c.queue.peekLast() instanceof Pending);
     }
 
     /** Follower: the session is reported to the leader with the next {@code Touches}. */
@@ -360,7 +399,7 @@ final class Pipeline implements Sequencer {
     }
 
     /** Follower: hands a write, close or sync to the leader; answered when its txn (or verdict) comes back. */
-    private void forward(Connection c, Message.Request r) {
+    private void forward(Connection c, Message.Request r, long now) {
         markForwarded();
         if (r instanceof Message.SyncRequest) {
             sync(c, r);
@@ -373,6 +412,7 @@ final class Pipeline implements Sequencer {
                     ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
             return;
         }
+        p.sentAt = now;
         c.queue.addLast(p);
         if (r instanceof Message.CloseSessionRequest) {
             gate.markClosing(c.sessionId);
@@ -512,6 +552,16 @@ final class Pipeline implements Sequencer {
             peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
             return;
         }
+        if (ctx == fenceCtx && fenceCtx != 0) {
+            fenceCtx = 0;
+            if (readZxid > 0) {
+                fenceReadZxid = readZxid;
+                fenceReadGeneration = fenceIssued;
+            } else {
+                fenceIssued = fenceReadGeneration; // refused: ask again
+            }
+            return;
+        }
         Pending p = syncs.remove(ctx);
         if (p == null) {
             return;
@@ -585,6 +635,11 @@ final class Pipeline implements Sequencer {
                         + "to the majority", selfId, now - servedAt, n);
             }
         }
+        if (!forwarded.isEmpty() && now >= nextForwardCheck) {
+            nextForwardCheck = now + 100;
+            expireForwards(now);
+        }
+        fenceRound();
         completeDecided();
     }
 
@@ -612,6 +667,7 @@ final class Pipeline implements Sequencer {
                 it.remove();
                 Request.CreateSession create = gate.newSession(cr);
                 Pending p = new Pending(Pending.Kind.CREATE_SESSION, c, null, null, null, null);
+                p.sentAt = now;
                 forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
                 c.queue.addLast(p);
                 markForwarded();
@@ -649,9 +705,36 @@ final class Pipeline implements Sequencer {
                 && role.role() == Role.LEADER;
     }
 
-    /** Serving, and the tree applied the current reign's EPOCH record: every earlier record is decided here. */
-    private boolean caughtUp() {
-        return leaderReady() || (following() && tree.lastZxid() >= dev.zkr.consensus.Zxid.of(role.epoch(), 0));
+    /**
+     * True once a fence sync issued after generation {@code needed} came back and this server applied its read point:
+     * every write forwarded or proposed before the loss is decided and visible here (a new leader's read point is at
+     * least its EPOCH record, which decides every earlier record).
+     */
+    private boolean fenceLifted(long needed) {
+        return fenceReadGeneration >= needed && fenceReadZxid >= 0 && tree.lastZxid() >= fenceReadZxid;
+    }
+
+    /** Issues the fence sync the fenced connections wait for, once this server serves (ReadIndex at the leader). */
+    private void fenceRound() {
+        if (fenced.isEmpty() || fenceIssued >= fenceGeneration || fenceCtx != 0) {
+            return;
+        }
+        if (!leaderReady() && !following()) {
+            return;
+        }
+        fenceCtx = nextCtx++;
+        fenceIssued = fenceGeneration;
+        if (leaderReady()) {
+            quorum.readIndex(fenceCtx);
+        } else {
+            markForwarded();
+            peers.send(role.leaderId(), new ServerMessage.SyncRead(fenceCtx));
+        }
+    }
+
+    /** Fences a connection told CONNECTION_LOSS for a write that may still be decided. */
+    private void fence(Connection c) {
+        fenced.put(c, ++fenceGeneration);
     }
 
     /** A follower that knows its leader: it forwards. */
@@ -708,23 +791,55 @@ final class Pipeline implements Sequencer {
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
     private void leaderLost() {
-        if (forwarded.isEmpty() && syncs.isEmpty()) {
-            return;
-        }
         if (forwardedTo == role.leaderId() && forwardedEpoch == role.epoch() && role.role() == Role.FOLLOWER) {
             return;
         }
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                "the leader changed before this request was decided");
-        for (Pending p : forwarded.values()) {
-            lose(p, lost);
+        loseForwards("the leader changed before this request was decided");
+    }
+
+    private void loseForwards(String why) {
+        if (fenceCtx != 0) {
+            fenceCtx = 0; // its answer may be lost too: ask again
+            fenceIssued = fenceReadGeneration;
         }
+        if (forwarded.isEmpty() && syncs.isEmpty()) {
+            return;
+        }
+        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null, why);
+        List<Pending> all = new java.util.ArrayList<>(forwarded.values());
         forwarded.clear();
-        for (Pending p : syncs.values()) {
+        all.addAll(syncs.values());
+        syncs.clear();
+        for (Pending p : all) {
             lose(p, lost);
         }
-        syncs.clear();
         gate.clearClosing();
+    }
+
+    /** Follower: forwards undecided for longer than 2T (lost on a silently cut link) are answered CONNECTION_LOSS. */
+    private void expireForwards(long now) {
+        List<Pending> stale = null;
+        for (Map.Entry<Key, Pending> e : forwarded.entrySet()) {
+            if (now - e.getValue().sentAt > holdMs) {
+                if (stale == null) {
+                    stale = new java.util.ArrayList<>();
+                }
+                stale.add(e.getValue());
+            }
+        }
+        if (stale == null) {
+            return;
+        }
+        forwarded.values().removeAll(stale);
+        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
+                "the leader did not decide this request within " + holdMs + " ms");
+        for (Pending p : stale) {
+            lose(p, lost);
+        }
+        if (fenceCtx != 0) {
+            fenceCtx = 0;
+            fenceIssued = fenceReadGeneration;
+        }
     }
 
     private void lose(Pending p, Prepared.Failed lost) {
@@ -736,10 +851,10 @@ final class Pipeline implements Sequencer {
             dequeue(p);
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
-            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
             if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
-                fenced.add(c);
+                fence(c); // first: the requests the answer releases are held behind the fence
             }
+            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
         }
     }
 
@@ -764,6 +879,10 @@ final class Pipeline implements Sequencer {
 
     private void drive() {
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
+        while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
+            long[] r = readStates.pollFirst();
+            onReadState(r[0], r[1]);
+        }
     }
 
     /** What the quorum hands back in a round. */
@@ -782,7 +901,7 @@ final class Pipeline implements Sequencer {
 
         @Override
         public void readState(long ctx, long readZxid) {
-            onReadState(ctx, readZxid);
+            readStates.addLast(new long[] {ctx, readZxid});
         }
 
         @Override
@@ -926,7 +1045,15 @@ final class Pipeline implements Sequencer {
         }
         c.queue.pollFirst();
         c.reply(reply);
-        while (!c.queue.isEmpty()) {
+        drain(c);
+    }
+
+    /**
+     * Sends the decided replies at the head of the connection's queue; once the head is a request not yet routed,
+     * routes it and everything after it again, in order (reads are served, writes sequenced or forwarded).
+     */
+    private void drain(Connection c) {
+        while (!c.queue.isEmpty() && !c.closed) {
             Object next = c.queue.peekFirst();
             if (next instanceof Pending q) {
                 if (q.reply == null) {
@@ -936,9 +1063,21 @@ final class Pipeline implements Sequencer {
                 Message.Reply r = q.reply;
                 q.reply = null;
                 c.reply(r);
-            } else {
-                c.queue.pollFirst();
-                reads.serve(c, (Message.Request) next);
+                continue;
+            }
+            List<Object> rest = new java.util.ArrayList<>(c.queue);
+            c.queue.clear();
+            for (Object o : rest) {
+                if (o instanceof Pending q) {
+                    c.queue.addLast(q); // an early answer (answerLater) behind the requests: keeps its place
+                } else if (!holding.isEmpty() && holding.contains(c)) {
+                    held.addLast(new Held(c, (Message) o));
+                } else {
+                    dispatch(c, (Message.Request) o, lastRoundAt);
+                }
+            }
+            if (c.queue.isEmpty() || !(c.queue.peekFirst() instanceof Pending head) || head.reply == null) {
+                return;
             }
         }
     }
