@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where the job's participants get their sessions, and how one of them dies. Each worker and master candidate has
@@ -39,6 +40,9 @@ public interface Cluster extends AutoCloseable {
 
     /** Each server's role, for the output ({@code server 0 (id 1) FOLLOWER, ...}); empty on external servers. */
     String roles();
+
+    /** Whose connections the server kill cut and whether they kept their sessions (one line); empty if no kill. */
+    String disconnects();
 
     /**
      * A server killed by {@link #killServer}.
@@ -92,6 +96,9 @@ public interface Cluster extends AutoCloseable {
     /** The embedded ensemble. */
     final class Embedded implements Cluster {
         private final TestEnsemble ensemble;
+        private final Disconnects disconnects = new Disconnects();
+        private final AtomicInteger participants = new AtomicInteger();
+        private volatile boolean serverKilled;
 
         Embedded(TestEnsemble ensemble) {
             this.ensemble = ensemble;
@@ -99,8 +106,11 @@ public interface Cluster extends AutoCloseable {
 
         @Override
         public ZkClient newClient(String name) {
-            return ensemble.newClient(b -> b.connectString(ensemble.connectString()).sessionTimeout(SESSION_TIMEOUT)
-                    .renewSessionOnExpiry(false));
+            ZkClient client = ensemble.newClient(b -> b.connectString(ensemble.connectString())
+                    .sessionTimeout(SESSION_TIMEOUT).renewSessionOnExpiry(false));
+            participants.incrementAndGet();
+            client.addConnectionStateListener((c, state) -> disconnects.changed(name, state));
+            return client;
         }
 
         @Override
@@ -140,6 +150,8 @@ public interface Cluster extends AutoCloseable {
                 }
             }
             int id = ensemble.server(victim).serverId();
+            disconnects.arm();
+            serverKilled = true;
             ensemble.kill(victim);
             return new KilledServer(victim, id, role, ensemble.size(), System.nanoTime());
         }
@@ -147,6 +159,11 @@ public interface Cluster extends AutoCloseable {
         @Override
         public void restartServer(int index) {
             ensemble.restart(index);
+        }
+
+        @Override
+        public String disconnects() {
+            return serverKilled ? disconnects.summary(participants.get()) : "";
         }
 
         @Override
@@ -240,6 +257,11 @@ public interface Cluster extends AutoCloseable {
 
         @Override
         public String roles() {
+            return "";
+        }
+
+        @Override
+        public String disconnects() {
             return "";
         }
 

@@ -121,9 +121,10 @@ public final class MapReduceJob {
                         problem, words, counts.size(), refWords, reference.size());
         ServerKillReport serverKill = faults.serverKillReport();
         if (serverKill != null) {
-            console.plain("server kill: server %d (id %d, %s) of %d; writes paused %.2f s; restarted, ensemble now: %s",
+            console.plain("server kill: server %d (id %d, %s) of %d servers; writes paused %.2f s; %s",
                     serverKill.index(), serverKill.serverId(), serverKill.role().label(), serverKill.servers(),
-                    serverKill.pauseMillis() / 1000.0, cluster.roles());
+                    serverKill.pauseMillis() / 1000.0, cluster.disconnects());
+            console.plain("ensemble at the end (the killed server restarted): %s", cluster.roles());
         }
         console.plain("checked against a single-threaded count of the same text");
         console.plain("%s", verdict);
