@@ -115,9 +115,19 @@ public interface Cluster extends AutoCloseable {
 
         @Override
         public void crash(ZkClient client) {
-            // the leader decides session expiries; it waits for one if a failover is under way
-            if (!ensemble.server(ensemble.leader()).expireSession(client.sessionId())) {
-                ensemble.expireSession(client.sessionId());
+            // the leader decides session expiries; leader() waits for one while a failover is under way
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    if (!ensemble.server(ensemble.leader()).expireSession(client.sessionId())) {
+                        ensemble.expireSession(client.sessionId());
+                    }
+                    break;
+                } catch (IllegalStateException e) {
+                    if (attempt == 3) {
+                        throw e; // no leader for 10 s, three times over
+                    }
+                    // that leader was killed meanwhile (--kill-server): ask the next one
+                }
             }
             client.close(); // the session is gone already: nothing is closed cleanly
         }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -40,20 +41,27 @@ final class Nodes {
     /** Longest wait between two attempts of {@link #retrying}. */
     private static final long MAX_BACKOFF_MS = 50;
 
+    /** How long {@link #retrying} goes on: far beyond a failover (an ensemble without a quorum gets no further). */
+    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     /**
      * Runs a call whose repetition is harmless, again after {@code ConnectionLoss} or {@code OperationTimeout}
      * until it is answered. A client whose connection dropped holds new requests until it is connected again
      * (to another server, same session), so the next attempt waits there; a write that failed because the leader
      * died under it is tried again after a short backoff (1, 2, 4 ... at most 50 ms) while the servers elect a
      * new leader. A create that may have been applied before its answer was lost finds its node on the next
-     * attempt ({@code NodeExists}): callers treat that as done.
+     * attempt ({@code NodeExists}): callers treat that as done. Gives up (rethrows) after 30 s without an answer.
      */
     static <T> T retrying(Supplier<T> call) {
         long backoff = 1;
+        long giveUpAt = System.nanoTime() + GIVE_UP_NANOS;
         while (true) {
             try {
                 return call.get();
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (System.nanoTime() - giveUpAt > 0) {
+                    throw e;
+                }
                 try {
                     Thread.sleep(backoff); // a retry policy's backoff, not a wait for some event
                 } catch (InterruptedException ie) {

@@ -1,8 +1,10 @@
 package dev.zkr.samples.mapreduce;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,8 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Runs the coordinator on the embedded 3-server ensemble with real faults (sessions expired by the server, as after
  * a crash; servers killed abruptly and restarted) and checks the result word for word against a single-threaded
- * count.
+ * count. The timeout only guards against a hang (a job gives up after its own 60 s).
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MapReduceEndToEndTest {
 
     private static final JobOptions SMALL = JobOptions.defaults().withSize(7, 1 << 20, 16);
