@@ -60,7 +60,7 @@ public interface Cluster extends AutoCloseable {
     void close();
 
     /** Election timeout of the embedded ensemble's servers. */
-    Duration ELECTION_TIMEOUT = Duration.ofMillis(400);
+    Duration ELECTION_TIMEOUT = Duration.ofSeconds(1);
 
     /**
      * Session timeout of the participants on the embedded ensemble: at least 4 election timeouts, so that a failover
