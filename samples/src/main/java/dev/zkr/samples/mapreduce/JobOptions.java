@@ -50,10 +50,13 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
         }
     }
 
-    /** 4 MiB of text from seed 42, 32 map tasks, 4 reducers, 4 workers, 2 master candidates, no faults. */
+    /**
+     * 4 MiB of text from seed 42, 32 map tasks, 4 reducers, 4 workers, 2 master candidates, no faults, give up after
+     * 180 s (a bound for a loaded machine: a run takes seconds on a quiet one).
+     */
     public static JobOptions defaults() {
         return new JobOptions(42, 4 << 20, 32, 4, 4, 2, null, null, null, null, false, "/mapreduce",
-                Duration.ofSeconds(60));
+                Duration.ofSeconds(180));
     }
 
     public JobOptions withKillWorker(KillPoint point) {
@@ -98,7 +101,7 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
               --connect HOSTS       run against external servers host:port,... (default: embedded ensemble)
               --apache              the external servers are Apache ZooKeeper (through ApacheZkClient)
               --root PATH           the job's root znode (default /mapreduce; deleted at the start)
-              --timeout SECONDS     give up after this long (default 60)
+              --timeout SECONDS     give up after this long (default 180)
             """;
 
     /** Parses the command line; IllegalArgumentException with a clear message on bad input. */

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Runs the coordinator on the embedded 3-server ensemble with real faults (sessions expired by the server, as after
  * a crash; servers killed abruptly and restarted) and checks the result word for word against a single-threaded
- * count. The timeout only guards against a hang (a job gives up after its own 60 s).
+ * count. The timeout only guards against a hang (a job gives up after its own 180 s).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MapReduceEndToEndTest {
