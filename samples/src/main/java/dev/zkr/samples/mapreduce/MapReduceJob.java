@@ -89,6 +89,9 @@ public final class MapReduceJob {
         String problem = null;
         if (!finished || !Phase.DONE.name().equals(state)) {
             problem = "the job did not finish (phase " + state + ", " + failures.size() + " failures)";
+            if (state != null && Phase.valueOf(state).hasTasks()) {
+                describeQueue(admin, layout, Phase.valueOf(state), console);
+            }
         } else {
             JobSpec job = JobSpec.read(admin, layout);
             for (Phase p : List.of(Phase.SPLIT, Phase.MAP, Phase.SHUFFLE, Phase.REDUCE)) {
@@ -130,6 +133,30 @@ public final class MapReduceJob {
         console.plain("%s", verdict);
         return new JobResult(problem == null, verdict, words, counts.size(), millis, masters, redone, barrierForms,
                 faults.workerKilled(), faults.masterKilled(), serverKill, console.lines());
+    }
+
+    /** For a job that did not finish: what its phase's queue holds, and who owns each claim. */
+    private static void describeQueue(ZkClient admin, Layout layout, Phase phase, Console console) {
+        Map<Long, String> workers = new HashMap<>();
+        for (String w : Nodes.retrying(() -> admin.getChildren(layout.workers()))) {
+            dev.zkr.client.Stat st = Nodes.retrying(() -> admin.exists(layout.workers() + "/" + w));
+            if (st != null) {
+                workers.put(st.ephemeralOwner(), w);
+            }
+        }
+        String queue = layout.queue(phase);
+        List<String> children = Nodes.retrying(() -> admin.getChildren(queue));
+        console.plain("queue %s holds %d nodes; done markers %d", queue, children.size(),
+                Nodes.childCount(admin, layout.done(phase)));
+        for (String c : children) {
+            dev.zkr.client.Stat st = Nodes.retrying(() -> admin.exists(queue + "/" + c));
+            if (st != null && st.ephemeralOwner() != 0) {
+                console.plain("  %s: claim of session 0x%x (%s), czxid 0x%x", c, st.ephemeralOwner(),
+                        workers.getOrDefault(st.ephemeralOwner(), "not a live worker"), st.czxid());
+            } else if (st != null) {
+                console.plain("  %s: item, czxid 0x%x", c, st.czxid());
+            }
+        }
     }
 
     private static long counter(ZkClient client, String path) {
