@@ -7,6 +7,7 @@ import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Replacement;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
@@ -90,6 +91,7 @@ final class Pipeline implements Sequencer {
     private final long holdMs;
     private final long touchIntervalMs;
     private long nextTick;
+    private long lastRoundAt;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
@@ -102,6 +104,12 @@ final class Pipeline implements Sequencer {
     /** Requests (and the rest of their connection's input) held while no leader can take writes. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private final Set<Connection> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
+     * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
+     * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
+     */
+    private final Set<Connection> fenced = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
@@ -171,6 +179,7 @@ final class Pipeline implements Sequencer {
         c.closed = true;
         c.queue.clear();
         holding.remove(c);
+        fenced.remove(c);
         gate.disconnected(c);
     }
 
@@ -180,6 +189,8 @@ final class Pipeline implements Sequencer {
             quorum.step(from, cm);
         } else if (m instanceof ServerMessage sm) {
             onServerMessage(from, sm, now);
+        } else if (m instanceof dev.zkr.server.peer.SnapshotRequest || m instanceof dev.zkr.server.peer.SnapshotChunk) {
+            quorum.snapshotMessage(from, m, stream);
         }
     }
 
@@ -196,6 +207,7 @@ final class Pipeline implements Sequencer {
      * completions, one log hand-off, one flush per connection.
      */
     void endRound(long now, boolean timers) {
+        lastRoundAt = now;
         quorum.tick(now);
         if (now >= nextTick) {
             if (timers && leaderReady()) {
@@ -263,6 +275,13 @@ final class Pipeline implements Sequencer {
         if (!holding.isEmpty() && holding.contains(c)) {
             held.addLast(new Held(c, m));
             return;
+        }
+        if (!fenced.isEmpty() && fenced.contains(c)) {
+            if (!caughtUp()) {
+                hold(c, m);
+                return;
+            }
+            fenced.remove(c);
         }
         if (m instanceof Message.ConnectRequest cr) {
             if (!ensemble) {
@@ -537,7 +556,7 @@ final class Pipeline implements Sequencer {
                 onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
             }
         }
-        if ((ready || following) && !held.isEmpty()) {
+        if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
             holding.clear();
             ArrayDeque<Held> batch = new ArrayDeque<>(held);
             held.clear();
@@ -630,6 +649,11 @@ final class Pipeline implements Sequencer {
                 && role.role() == Role.LEADER;
     }
 
+    /** Serving, and the tree applied the current reign's EPOCH record: every earlier record is decided here. */
+    private boolean caughtUp() {
+        return leaderReady() || (following() && tree.lastZxid() >= dev.zkr.consensus.Zxid.of(role.epoch(), 0));
+    }
+
     /** A follower that knows its leader: it forwards. */
     private boolean following() {
         return role.role() == Role.FOLLOWER && role.leaderId() > 0;
@@ -713,6 +737,9 @@ final class Pipeline implements Sequencer {
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
             answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
+            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
+                fenced.add(c);
+            }
         }
     }
 
@@ -757,6 +784,26 @@ final class Pipeline implements Sequencer {
         public void readState(long ctx, long readZxid) {
             onReadState(ctx, readZxid);
         }
+
+        @Override
+        public void installed(DataTree loaded, long zxid) {
+            installSnapshot(loaded, zxid);
+        }
+    }
+
+    /**
+     * SNAP sync: the tree becomes the leader's snapshot, in place. Records up to its zxid are in it (dropped from
+     * the apply stream); the watches of the changed nodes fire and the sessions follow, as if the records between
+     * had been applied one by one, so this server's clients keep their connections.
+     */
+    private void installSnapshot(DataTree loaded, long zxid) {
+        Replacement r = tree.replaceWith(loaded);
+        toApply.removeIf(e -> e.header().zxid() <= zxid);
+        committedZxid = Math.max(committedZxid, zxid);
+        apply.installed(r, lastRoundAt);
+        log.info("server {} switched to snapshot {} ({} nodes, {} watch triggers, sessions +{} -{})", selfId,
+                dev.zkr.consensus.Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
+                r.sessionsRemoved().size());
     }
 
     /**

@@ -25,6 +25,14 @@ interface Quorum {
 
         /** The read point of {@link #readIndex} {@code ctx} ({@code 0}: refused, this server does not lead). */
         void readState(long ctx, long readZxid);
+
+        /**
+         * A snapshot from the leader is installed (SNAP sync): the tree must become {@code loaded}, as of
+         * {@code zxid}; records given to {@link #add} afterwards follow it.
+         */
+        default void installed(dev.zkr.tree.DataTree loaded, long zxid) {
+            throw new IllegalStateException("this server cannot install a snapshot");
+        }
     }
 
     /** Logs a txn the core sequenced (its zxid follows the previous one). */
@@ -63,6 +71,10 @@ interface Quorum {
 
     /** A consensus message from a peer. */
     default void step(int from, Message m) {
+    }
+
+    /** A snapshot transfer message from a peer ({@code SnapshotRequest} or {@code SnapshotChunk}). */
+    default void snapshotMessage(int from, Object m, Stream stream) {
     }
 
     default void peerUp(int id) {
