@@ -90,6 +90,8 @@ final class ReplicationStage implements Quorum {
     /** Leader: the snapshot file each follower is fetching, open while it does. */
     private final Map<Integer, SnapshotSender> sending = new HashMap<>();
     private long now;
+    /** Snapshots installed from a leader since start (read by any thread: tests and metrics). */
+    private volatile int installs;
 
     /**
      * @param replica   a replica recovered from {@code view}
@@ -220,6 +222,11 @@ final class ReplicationStage implements Quorum {
         replica.peerDown(id);
     }
 
+    /** Snapshots installed from a leader (SNAP syncs) since start. */
+    int installs() {
+        return installs;
+    }
+
     /** Hands leadership to the most up-to-date follower (clean shutdown of a leader). */
     void transferLeadership() {
         replica.transferLeadership();
@@ -332,6 +339,7 @@ final class ReplicationStage implements Quorum {
         stream.installed(loaded, zxid);
         log.info("installed snapshot {} from server {}", Zxid.str(zxid), receivingFrom);
         replica.snapshotInstalled(zxid);
+        installs++;
         List<Entry> held = new ArrayList<>(afterInstall);
         afterInstall.clear();
         append(held, role.leaderId(), stream);

@@ -206,6 +206,11 @@ public final class ZkServer implements AutoCloseable {
         return core.role().epoch();
     }
 
+    /** Snapshots this server installed from a leader (SNAP syncs) since it started: for tests and metrics. */
+    public int snapshotInstalls() {
+        return stage == null ? 0 : stage.installs();
+    }
+
     /** This server's id ({@code server.N}; 1 for a standalone server unless configured). */
     public int serverId() {
         return config.serverId();
