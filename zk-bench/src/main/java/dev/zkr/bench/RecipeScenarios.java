@@ -27,22 +27,25 @@ final class RecipeScenarios {
     }
 
     /** Lock handoffs/s: 8 contenders looping acquire/release on one lock. */
-    static Measurement lock(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
-        return acquisitions(factory, cs, window, "lock", (s, i) -> s.mutex(root + "/lock"));
+    static Measurement lock(RecipeSession.Factory factory, ClientPlacement placement,
+                            String root, Window window) throws Exception {
+        return acquisitions(factory, placement, window, "lock", (s, i) -> s.mutex(root + "/lock"));
     }
 
     /** Read/write lock acquisitions/s: 8 contenders, every fourth a writer. */
-    static Measurement readWriteLock(RecipeSession.Factory factory, String cs, String root, Window window)
+    static Measurement readWriteLock(RecipeSession.Factory factory, ClientPlacement placement,
+                                     String root, Window window)
             throws Exception {
         String path = root + "/rwlock";
-        return acquisitions(factory, cs, window, "rwlock", (s, i) -> i % 4 == 0 ? s.writeLock(path) : s.readLock(path));
+        return acquisitions(factory, placement, window, "rwlock", (s, i) -> i % 4 == 0 ? s.writeLock(path) : s.readLock(path));
     }
 
     /** Acquisitions/s: 8 contenders, each looping acquire/release on the lock {@code lockOf} gives contender i. */
-    private static Measurement acquisitions(RecipeSession.Factory factory, String cs, Window window, String name,
+    private static Measurement acquisitions(RecipeSession.Factory factory, ClientPlacement placement,
+                                            Window window, String name,
                                             BiFunction<RecipeSession, Integer, RecipeSession.Lock> lockOf)
             throws Exception {
-        return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
+        return withSessions(factory, placement, LOCK_CONTENDERS, sessions -> {
             Workers.run(name, LOCK_CONTENDERS, window, i -> {
                 RecipeSession.Lock lock = lockOf.apply(sessions.get(i), i);
                 while (!window.stopped()) {
@@ -56,8 +59,9 @@ final class RecipeScenarios {
     }
 
     /** Counter increments/s: 8 contenders incrementing one counter. */
-    static Measurement counter(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
-        return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
+    static Measurement counter(RecipeSession.Factory factory, ClientPlacement placement,
+                               String root, Window window) throws Exception {
+        return withSessions(factory, placement, LOCK_CONTENDERS, sessions -> {
             Workers.run("counter", LOCK_CONTENDERS, window, i -> {
                 RecipeSession.Counter counter = sessions.get(i).counter(root + "/counter");
                 while (!window.stopped()) {
@@ -70,8 +74,9 @@ final class RecipeScenarios {
     }
 
     /** Queue items/s consumed: 1 producer, 4 consumers, at most 100 items waiting in the queue. */
-    static Measurement queue(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
-        return withSessions(factory, cs, 1 + QUEUE_CONSUMERS, sessions -> {
+    static Measurement queue(RecipeSession.Factory factory, ClientPlacement placement,
+                             String root, Window window) throws Exception {
+        return withSessions(factory, placement, 1 + QUEUE_CONSUMERS, sessions -> {
             Semaphore backlog = new Semaphore(QUEUE_BACKLOG);
             byte[] item = ServerScenarios.payload();
             Workers.run("queue", 1 + QUEUE_CONSUMERS, window, i -> {
@@ -99,9 +104,9 @@ final class RecipeScenarios {
      * Election handover: 5 participants; the leader closes its latch and the time until the next participant is told
      * it leads is one sample; the old leader then rejoins at the back.
      */
-    static Measurement election(RecipeSession.Factory factory, String cs, String root, Window window)
+    static Measurement election(RecipeSession.Factory factory, ClientPlacement placement, String root, Window window)
             throws Exception {
-        return withSessions(factory, cs, ELECTION_PARTICIPANTS, sessions -> {
+        return withSessions(factory, placement, ELECTION_PARTICIPANTS, sessions -> {
             String path = root + "/leader";
             Latencies latencies = new Latencies();
             BlockingQueue<long[]> elected = new LinkedBlockingQueue<>();
@@ -153,9 +158,10 @@ final class RecipeScenarios {
      * Double barrier: 10 parties start each round together (a local barrier), each one's enter + leave time is a
      * sample. Every round uses a fresh barrier path.
      */
-    static Measurement doubleBarrier(RecipeSession.Factory factory, String cs, String root, Window window)
+    static Measurement doubleBarrier(RecipeSession.Factory factory, ClientPlacement placement,
+                                     String root, Window window)
             throws Exception {
-        return withSessions(factory, cs, BARRIER_PARTIES, sessions -> {
+        return withSessions(factory, placement, BARRIER_PARTIES, sessions -> {
             Latencies latencies = new Latencies();
             int[] round = {0};
             boolean[] go = {true};
@@ -214,12 +220,12 @@ final class RecipeScenarios {
         Measurement run(List<RecipeSession> sessions) throws Exception;
     }
 
-    private static Measurement withSessions(RecipeSession.Factory factory, String cs, int n, Body body)
+    private static Measurement withSessions(RecipeSession.Factory factory, ClientPlacement placement, int n, Body body)
             throws Exception {
         List<RecipeSession> sessions = new ArrayList<>();
         try {
             for (int i = 0; i < n; i++) {
-                sessions.add(factory.open(cs));
+                sessions.add(factory.open(placement.connectString(i)));
             }
             return body.run(sessions);
         } finally {
