@@ -212,7 +212,8 @@ final class Ensemble implements AutoCloseable {
                 sb.append("exited");
             } else if (r.isEmpty()) {
                 sb.append("no role yet (").append(roles[i].lines()).append(" lines of output read")
-                        .append(roles[i].lines() == 0 ? ": is an slf4j binding printing INFO on its class path?" : "")
+                        .append(roles[i].lines() == 0 ? ": is an slf4j binding printing INFO on its class path?"
+                                : ", the last: '" + roles[i].lastLine() + "'")
                         .append(')');
             } else {
                 sb.append(r.get().kind());

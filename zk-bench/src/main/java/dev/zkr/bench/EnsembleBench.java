@@ -83,7 +83,9 @@ final class EnsembleBench {
                             e.size(), e.id(leader), e.connectString());
                 } catch (RuntimeException failed) {
                     failed.printStackTrace();
-                    down = "ensemble did not start: " + ServerScenarios.describe(failed);
+                    down = "the " + part + " ensemble did not start, see the notes";
+                    notes.add("The " + part + " ensemble of " + flavor.name() + " did not start: "
+                            + ServerScenarios.describe(failed));
                     if (e != null) {
                         e.close();
                     }
@@ -240,7 +242,7 @@ final class EnsembleBench {
                     }
                     held = String.format(Locale.ROOT, ", holding the %,d znodes of the create rows", znodes);
                 }
-                notes.add("Heap after full GC, " + column.title + ": " + String.join(", ", each) + " MB" + held + ".");
+                notes.add("Heap after full GC, " + side.flavor().name() + ": " + String.join(", ", each) + " MB" + held + ".");
                 BenchMain.log("  %-9s %-9s %s MB%s", "heap", side.flavor().name(), String.join(", ", each), held);
             } catch (RuntimeException failed) {
                 failed.printStackTrace();
@@ -308,7 +310,7 @@ final class EnsembleBench {
                             e.printStackTrace();
                             String why = ServerScenarios.describe(e);
                             addGap(rows, column, null, why);
-                            broken.put(column, "ensemble broken at " + fault.title + " " + k + ": " + why);
+                            broken.put(column, "not run: the ensemble broke at " + fault.title + " " + k);
                         }
                     }
                 }
@@ -340,6 +342,7 @@ final class EnsembleBench {
     /** ZooKeeper's sync + first write, split at the new leader's {@code leading - broadcast} line. */
     private void gapNotes(Failover.Fault fault, Map<Column, List<GapBreakdown>> gaps) {
         for (Column column : List.of(Column.ZKR, Column.ZOOKEEPER)) {
+            String system = column == Column.ZKR ? "zkr" : "ZooKeeper";
             List<GapBreakdown> gs = gaps.getOrDefault(column, List.of());
             double[] sync = gs.stream().filter(g -> g.syncMs() != null).mapToDouble(GapBreakdown::syncMs).toArray();
             double[] write = gs.stream().filter(g -> g.writeAfterSyncMs() != null)
@@ -348,7 +351,7 @@ final class EnsembleBench {
                 notes.add(String.format(Locale.ROOT, "%s, %s: sync + first write splits into sync (LEADING → "
                                 + "`leading - broadcast` on the new leader) median %s ms and first write (then → the "
                                 + "client's first acknowledged write: reconnect, session re-attach, write) median %s ms.",
-                        column.title, fault.title, ResultTable.number(ResultTable.median(sync)),
+                        system, fault.title, ResultTable.number(ResultTable.median(sync)),
                         ResultTable.number(ResultTable.median(write))));
             }
         }

@@ -33,7 +33,12 @@ final class Failover {
     private Failover() {
     }
 
-    /** One fault on {@code e} (which must be complete); returns where the gap went. Leaves the ensemble complete. */
+    /**
+     * One fault on {@code e} (which must be complete); returns where the gap went, once the ensemble is complete
+     * again. The fault's instant is taken just before {@code kill -9} (sent from this JVM) and just after
+     * {@code kill -STOP} returned (a child process: the stop has landed by then, so no write issued after the
+     * instant can have been served by the stopped leader; it may make a SIGSTOP gap look a few ms shorter).
+     */
     static GapBreakdown once(Ensemble e, Fault fault, String probePath) throws InterruptedException {
         int leader = e.awaitFull(RECOVERY);
         int writer = leader == 0 ? 1 : 0;
@@ -41,11 +46,12 @@ final class Failover {
         long ackNanos;
         try (WriteProbe probe = new WriteProbe(e.flavor(), e.connectString(writer), probePath)) {
             probe.awaitAcks(20, ServerScenarios.CONNECT);
-            faultNanos = System.nanoTime();
             if (fault == Fault.KILL) {
+                faultNanos = System.nanoTime();
                 e.kill(leader);
             } else {
                 e.pause(leader);
+                faultNanos = System.nanoTime();
             }
             ackNanos = probe.firstAckIssuedAfter(faultNanos, GAP_LIMIT);
         } finally {
@@ -55,6 +61,9 @@ final class Failover {
                 e.restart(leader);
             }
         }
+        e.awaitFull(RECOVERY);
+        // read the survivors' role lines only now: a line printed just before the first write was acknowledged may
+        // reach this JVM a little after the acknowledgement
         List<GapBreakdown.Seen> seen = new ArrayList<>();
         for (int i = 0; i < e.size(); i++) {
             if (i != leader) {
@@ -68,7 +77,6 @@ final class Failover {
                 fault == Fault.KILL ? "kill" : "sigstop", e.flavor().name(), fault.title, e.id(leader), e.id(writer),
                 gap.newLeader() < 0 ? "not seen in the output" : "server " + e.id(gap.newLeader()),
                 ResultTable.number(gap.gapMs()), describe(gap));
-        e.awaitFull(RECOVERY);
         return gap;
     }
 

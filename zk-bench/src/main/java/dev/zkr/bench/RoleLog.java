@@ -19,6 +19,7 @@ final class RoleLog implements ServerProcess.OutputListener {
     private final Function<String, Optional<RoleLine>> parser;
     private final List<Event> events = new ArrayList<>();
     private long lines;
+    private String lastLine;
 
     RoleLog(Function<String, Optional<RoleLine>> parser) {
         this.parser = parser;
@@ -29,6 +30,7 @@ final class RoleLog implements ServerProcess.OutputListener {
         Optional<RoleLine> role = parser.apply(line);
         synchronized (this) {
             lines++;
+            lastLine = line;
             role.ifPresent(r -> events.add(new Event(nanos, r)));
         }
     }
@@ -46,5 +48,10 @@ final class RoleLog implements ServerProcess.OutputListener {
     /** How many lines of output (of any kind) have arrived: 0 hints at a missing logging binding. */
     synchronized long lines() {
         return lines;
+    }
+
+    /** The newest line of output of any kind, or null. */
+    synchronized String lastLine() {
+        return lastLine;
     }
 }
