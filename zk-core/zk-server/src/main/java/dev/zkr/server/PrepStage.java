@@ -19,8 +19,10 @@ import java.util.Arrays;
 final class PrepStage {
 
     private final TxnPreparer preparer;
-    private final long epoch;
+    private long epoch;
     private long lastZxid;
+    /** The newest txn time applied or handed out: a txn's time never goes back, even across a leader change. */
+    private long lastTime;
 
     /**
      * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
@@ -34,14 +36,37 @@ final class PrepStage {
 
     /** A client write (create, delete, setData, multi). */
     Pending write(Connection c, Message.Request r) {
+        return write(Pending.Kind.CLIENT, c, r, c.sessionId);
+    }
+
+    /** A write of session {@code sessionId} (a local client's, or forwarded: {@code c} null). */
+    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId) {
         Request request;
         try {
             request = toRequest(r);
         } catch (RuntimeException e) {
-            return new Pending(Pending.Kind.CLIENT, c, r, null, null,
+            return new Pending(kind, c, r, null, null,
                     Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
         }
-        return prepare(Pending.Kind.CLIENT, c, r, request, c.sessionId);
+        return prepare(kind, c, r, request, sessionId);
+    }
+
+    /** This server leads {@code epoch} from now on: its txns are (epoch, 1), (epoch, 2), ... */
+    void startEpoch(long newEpoch) {
+        if (newEpoch != epoch || Zxid.epoch(lastZxid) != newEpoch) {
+            epoch = newEpoch;
+            lastZxid = Zxid.of(newEpoch, 0);
+        }
+    }
+
+    /** The epoch whose zxids this stage hands out. */
+    long epoch() {
+        return epoch;
+    }
+
+    /** This server stopped leading: the pending changes of its undecided txns are forgotten. */
+    void reset() {
+        preparer.applied(Long.MAX_VALUE);
     }
 
     /**
@@ -51,23 +76,31 @@ final class PrepStage {
      */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
         long zxid = Zxid.next(lastZxid, epoch);
-        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId,
+        long time = Math.max(System.currentTimeMillis(), lastTime);
+        TxnHeader header = new TxnHeader(zxid, time, sessionId,
                 r == null ? TxnHeader.NO_XID : r.xid());
         Prepared prepared = preparer.prepare(request, sessionId, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;
+            lastTime = time;
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
         return new Pending(kind, c, r, null, null, (Prepared.Failed) prepared);
     }
 
-    /** Releases the pending changes of an applied zxid. */
-    void applied(long zxid) {
+    /** Releases the pending changes of an applied txn (and remembers its time: the next txn's is not older). */
+    void applied(long zxid, long time) {
         preparer.applied(zxid);
+        lastTime = Math.max(lastTime, time);
     }
 
     long lastZxid() {
         return lastZxid;
+    }
+
+    static boolean isWrite(Message.Request r) {
+        return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
+                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest;
     }
 
     private static Request toRequest(Message.Request r) {
