@@ -8,10 +8,14 @@ import java.util.Set;
 
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
-                    int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills) {
+                    int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
+                    Set<String> systems) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue", "million");
+
+    /** The systems an ensemble run can leave out with {@code --systems}. */
+    static final List<String> SYSTEMS = List.of("zkr", "zookeeper");
 
     /** The scenarios of an ensemble run ({@code --ensemble N}), in the order they run. */
     static final List<String> ENSEMBLE_SCENARIOS = List.of(
@@ -32,6 +36,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --ensemble N            instead of the standalone rows: ensembles of N servers (3 or 5) per system, each
                                       server in its own JVM; results in ensemble-latest.md
               --kills N               with --ensemble: leader kills (and SIGSTOPs) per system, gaps are medians (default 5)
+              --systems a,b           with --ensemble: only these systems (zkr,zookeeper; default both), e.g. to iterate on one
             """.formatted(String.join(",", SCENARIOS), String.join(",", ENSEMBLE_SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
@@ -42,6 +47,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         String onlyArg = null;
         int ensemble = 0;
         int kills = 5;
+        Set<String> systems = new LinkedHashSet<>(SYSTEMS);
         boolean skipMillion = false;
         boolean quick = false;
         Integer parents = null;
@@ -62,6 +68,16 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     }
                 }
                 case "--kills" -> kills = positiveInt(value(args, ++i, a), a);
+                case "--systems" -> {
+                    systems = new LinkedHashSet<>();
+                    for (String sys : value(args, ++i, a).split(",")) {
+                        String id = sys.trim().toLowerCase(java.util.Locale.ROOT);
+                        if (!SYSTEMS.contains(id)) {
+                            throw new IllegalArgumentException("unknown system '" + id + "'; known: " + SYSTEMS);
+                        }
+                        systems.add(id);
+                    }
+                }
                 case "--warmup" -> warmupArg = seconds(value(args, ++i, a), a);
                 case "--measure" -> measureArg = seconds(value(args, ++i, a), a);
                 case "--rounds" -> roundsArg = positiveInt(value(args, ++i, a), a);
@@ -104,7 +120,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills);
+                ensemble, kills, Set.copyOf(systems));
     }
 
     boolean runs(String scenario) {

@@ -72,7 +72,8 @@ final class EnsembleBench {
         Map<Column, Side> sides = new EnumMap<>(Column.class);
         for (ServerFlavor flavor : new ServerFlavor[] {zkr, zookeeper}) {
             Column column = flavor == zkr ? Column.ZKR : Column.ZOOKEEPER;
-            String down = flavor.unavailableReason();
+            String down = options.systems().contains(flavor.name()) ? flavor.unavailableReason()
+                    : "not selected (--systems)";
             Ensemble e = null;
             if (down == null) {
                 try {

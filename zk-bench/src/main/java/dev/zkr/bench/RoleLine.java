@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  *       server has synced with its leader (or a quorum with it) and serves clients. The intermediate
  *       {@code - discovery} and {@code - synchronization} lines are ignored.</li>
  *   <li>zkr ({@code dev.zkr.server.ZkServer}, INFO), on every role change:
- *       {@code role: server <id> is <LEADER|FOLLOWER|CANDIDATE> (leader <id or -1>, epoch <e>)}.</li>
+ *       {@code role: server <id> is <LEADER|FOLLOWER|CANDIDATE> (leader <id or -1>, epoch <e>)}; a FOLLOWER
+ *       of leader -1 (it lost its leader and waits for the next) counts as LOOKING.</li>
  * </ul>
  *
  * @param kind     the state the line reports
@@ -26,7 +27,7 @@ record RoleLine(Kind kind, int serverId, int leaderId, long epoch) {
 
     /** The role states both systems report, in ZooKeeper's words. */
     enum Kind {
-        /** ZooKeeper LOOKING, zkr CANDIDATE: no leader, electing. */
+        /** ZooKeeper LOOKING, zkr CANDIDATE or FOLLOWER of leader -1: no leader, electing. */
         LOOKING,
         /** Following a leader (ZooKeeper: elected, not yet synced). */
         FOLLOWING,
@@ -75,12 +76,12 @@ record RoleLine(Kind kind, int serverId, int leaderId, long epoch) {
         if (!m.find()) {
             return Optional.empty();
         }
+        int leader = Integer.parseInt(m.group(3));
         Kind kind = switch (m.group(2)) {
             case "LEADER" -> Kind.LEADING;
-            case "FOLLOWER" -> Kind.FOLLOWING;
+            case "FOLLOWER" -> leader > 0 ? Kind.FOLLOWING : Kind.LOOKING; // a follower without a leader waits for one
             default -> Kind.LOOKING;
         };
-        return Optional.of(new RoleLine(kind, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(3)),
-                Long.parseLong(m.group(4))));
+        return Optional.of(new RoleLine(kind, Integer.parseInt(m.group(1)), leader, Long.parseLong(m.group(4))));
     }
 }

@@ -67,5 +67,8 @@ class BenchOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> parse("--only", "kill"));
         assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "4"));
         assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "3", "--kills", "0"));
+        assertEquals(java.util.Set.of("zkr"), parse("--ensemble", "3", "--systems", "zkr").systems());
+        assertEquals(java.util.Set.of("zkr", "zookeeper"), parse("--ensemble", "3").systems());
+        assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "3", "--systems", "etcd"));
     }
 }

@@ -41,6 +41,8 @@ class RoleLineTest {
                 RoleLine.parseZkr(prefix + "role: server 1 is FOLLOWER (leader 3, epoch 4)"));
         assertEquals(Optional.of(new RoleLine(RoleLine.Kind.LOOKING, 3, -1, 4)),
                 RoleLine.parseZkr(prefix + "role: server 3 is CANDIDATE (leader -1, epoch 4)"));
+        assertEquals(Optional.of(new RoleLine(RoleLine.Kind.LOOKING, 1, -1, 4)),
+                RoleLine.parseZkr(prefix + "role: server 1 is FOLLOWER (leader -1, epoch 4)"));
         assertTrue(RoleLine.parseZkr(prefix + "role: server 3 is OBSERVER (leader 1, epoch 4)").isEmpty());
         assertTrue(RoleLine.parseZkr(ZK + "leading").isEmpty());
     }
