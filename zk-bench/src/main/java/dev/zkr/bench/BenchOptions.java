@@ -12,7 +12,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     Set<String> systems) {
 
     static final List<String> SCENARIOS = List.of(
-            "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue", "million");
+            "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
+            "semaphore", "cache", "cachemem", "million");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */
     static final List<String> SYSTEMS = List.of("zkr", "zookeeper");

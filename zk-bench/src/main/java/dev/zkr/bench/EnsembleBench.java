@@ -165,12 +165,18 @@ final class EnsembleBench {
                 ResultTable.Row row = table.row(prefix + "lock handoffs, 8 contenders over the servers", "handoffs/s",
                         true, true);
                 turns("lock", sides, List.of(row), List.of(Column.values()), (column, flavor, placement, root) ->
-                        new Measurement[] {RecipeScenarios.lock(RecipeBackends.factory(column), placement, root,
-                                window())});
+                        new Measurement[] {RecipeScenarios.lock(placed(RecipeBackends.factory(column), placement),
+                                "(placed)", root, window())});
             }
         } finally {
             closeBoth(sides);
         }
+    }
+
+    /** A factory whose n-th session connects to {@code placement}'s server n (the scenario's contender n). */
+    private static RecipeSession.Factory placed(RecipeSession.Factory factory, ClientPlacement placement) {
+        java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+        return ignored -> factory.open(placement.connectString(opened.getAndIncrement()));
     }
 
     private void turns(String id, Map<Column, Side> sides, List<ResultTable.Row> rows, List<Column> columns,

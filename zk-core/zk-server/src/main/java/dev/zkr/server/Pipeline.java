@@ -119,6 +119,7 @@ final class Pipeline implements Sequencer {
     /** Follower: sessions touched since the last report to the leader. */
     private final Set<Long> touched = new HashSet<>();
     private long nextTouchReport;
+    private long lastTouched;
     private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
     private long servedAt;
@@ -213,6 +214,7 @@ final class Pipeline implements Sequencer {
             ensembleRound(now);
         }
         logStage.endRound();
+        peers.flush();
         outbox.flush();
     }
 
@@ -284,7 +286,7 @@ final class Pipeline implements Sequencer {
         boolean write = PrepStage.isWrite(r);
         boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (ensemble && !leaderReady()) {
-            touched.add(c.sessionId);
+            touch(c.sessionId);
             if (ordered && !following()) {
                 hold(c, m);
                 return;
@@ -309,6 +311,14 @@ final class Pipeline implements Sequencer {
             }
         } else {
             forward(c, r);
+        }
+    }
+
+    /** Follower: the session is reported to the leader with the next {@code Touches}. */
+    private void touch(long sessionId) {
+        if (sessionId != lastTouched) { // a socket read's requests are of one session: one set operation for all
+            lastTouched = sessionId;
+            touched.add(sessionId);
         }
     }
 
@@ -539,6 +549,7 @@ final class Pipeline implements Sequencer {
         if (following && !touched.isEmpty() && now >= nextTouchReport) {
             long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
             touched.clear();
+            lastTouched = 0;
             peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
             nextTouchReport = now + touchIntervalMs;
         }
@@ -600,7 +611,7 @@ final class Pipeline implements Sequencer {
             } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
                 it.remove();
                 if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
-                    touched.add(cr.sessionId());
+                    touch(cr.sessionId());
                 }
                 continue;
             }
@@ -839,7 +850,7 @@ final class Pipeline implements Sequencer {
                 dequeue(p);
                 if (e.txn() instanceof Txn.CreateSession cs) {
                     gate.created(p.connection, cs);
-                    touched.add(cs.sessionId());
+                    touch(cs.sessionId());
                 }
             }
             case CLOSE_SESSION -> answer(p, Replies.ok(p.request.xid(), zxid, null));
