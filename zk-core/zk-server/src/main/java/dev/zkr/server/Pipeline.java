@@ -139,7 +139,8 @@ final class Pipeline implements Sequencer {
     private long lastTouched;
     private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
-    private long servedAt;
+    /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
+    private long leaderlessMs;
     private boolean letGo;
     /** Follower: the leader (and its epoch) the forwarded items went to. */
     private int forwardedTo = -1;
@@ -228,7 +229,8 @@ final class Pipeline implements Sequencer {
      */
     void endRound(long now, boolean timers) {
         lastRoundAt = now;
-        quorum.tick(now);
+        int ticks = quorum.tick(now);
+        leaderlessMs += ticks * (long) ReplicationStage.TICK_MS;
         if (now >= nextTick) {
             if (timers && leaderReady()) {
                 housekeeping.tick(now, this);
@@ -597,7 +599,7 @@ final class Pipeline implements Sequencer {
         boolean ready = leaderReady();
         boolean following = following();
         if (ready || following) {
-            servedAt = now;
+            leaderlessMs = 0;
             letGo = false;
         }
         if (ready && !heldPeer.isEmpty()) {
@@ -622,7 +624,7 @@ final class Pipeline implements Sequencer {
             peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
             nextTouchReport = now + touchIntervalMs;
         }
-        if (!ready && !following && !letGo && now - servedAt > holdMs) {
+        if (!ready && !following && !letGo && leaderlessMs > holdMs) {
             letGo = true;
             int n = gate.closeAll();
             for (Held h : held) {
@@ -632,7 +634,7 @@ final class Pipeline implements Sequencer {
             holding.clear();
             if (n > 0) {
                 log.warn("server {} has had no leader for {} ms: closing its {} client connection(s) so they move "
-                        + "to the majority", selfId, now - servedAt, n);
+                        + "to the majority", selfId, leaderlessMs, n);
             }
         }
         if (!forwarded.isEmpty() && now >= nextForwardCheck) {

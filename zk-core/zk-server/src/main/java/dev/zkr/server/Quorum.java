@@ -60,8 +60,12 @@ interface Quorum {
     /** Asks for a linearizable read point; answered through {@link Stream#readState} in a later drive. */
     void readIndex(long ctx);
 
-    /** Time passed: {@code now} in millis (a replica with peers counts its ticks from it). */
-    default void tick(long now) {
+    /**
+     * Time passed: {@code now} in millis (a replica with peers counts its ticks from it). Returns the ticks counted
+     * (a paused server drops the ones it missed).
+     */
+    default int tick(long now) {
+        return 0;
     }
 
     /** When the next {@link #tick} is due (millis); never for a server without peers. */

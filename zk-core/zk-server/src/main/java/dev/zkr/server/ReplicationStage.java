@@ -179,9 +179,9 @@ final class ReplicationStage implements Quorum {
     }
 
     @Override
-    public void tick(long now) {
+    public int tick(long now) {
         if (alone) {
-            return;
+            return 0;
         }
         this.now = now;
         if (receiving != null && now - lastChunkAt > 20L * maxTicksPerRound * TICK_MS) {
@@ -189,7 +189,7 @@ final class ReplicationStage implements Quorum {
         }
         if (nextTickAt == 0) {
             nextTickAt = now + TICK_MS;
-            return;
+            return 0;
         }
         int ticks = 0;
         while (now >= nextTickAt && ticks < maxTicksPerRound) {
@@ -200,6 +200,7 @@ final class ReplicationStage implements Quorum {
         if (now >= nextTickAt) {
             nextTickAt = now + TICK_MS; // this server paused: the ticks it missed are dropped
         }
+        return ticks;
     }
 
     @Override
