@@ -1,0 +1,220 @@
+package dev.zkr.testkit.ensemble;
+
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import dev.zkr.testkit.TestEnsemble;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** Helpers shared by the ensemble tests: clients pinned to servers, state recorders, bounded polling. */
+final class Ensembles {
+
+    /** How long a condition on server state may take before the test fails (generous: the machine is shared). */
+    static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    private Ensembles() {
+    }
+
+    /** A client (closed with the ensemble) that may use only the listed servers. */
+    static ZkClient clientOf(TestEnsemble e, Duration sessionTimeout, int... servers) {
+        StringBuilder connect = new StringBuilder();
+        for (int i : servers) {
+            connect.append(connect.length() == 0 ? "" : ",").append(e.connectString(i));
+        }
+        return e.newClient(b -> b.connectString(connect.toString()).sessionTimeout(sessionTimeout)
+                .connectTimeout(PATIENCE));
+    }
+
+    /** A client (closed with the ensemble) that may use only the listed servers, session timeout 5 s. */
+    static ZkClient clientOf(TestEnsemble e, int... servers) {
+        return clientOf(e, Duration.ofSeconds(5), servers);
+    }
+
+    /** The index of the server that created the client's session (its id is in the session id's high byte). */
+    static int creator(ZkClient c) {
+        return (int) (c.sessionId() >>> 56) - 1;
+    }
+
+    /** Polls {@code condition} until it holds; fails with {@code what} after {@link #PATIENCE}. */
+    static void await(String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("not within " + PATIENCE.toSeconds() + " s: " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // polling server state
+        }
+    }
+
+    /** As {@link #await(String, BooleanSupplier)}, with a message built when it fails. */
+    static void await(Supplier<String> what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("not within " + PATIENCE.toSeconds() + " s: " + what.get());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    /** The index of an in-service leader among {@code candidates}, waiting for one. */
+    static int leaderAmong(TestEnsemble e, int... candidates) {
+        int[] found = {-1};
+        await(() -> "a leader among " + java.util.Arrays.toString(candidates) + " (roles " + e.roles() + ")", () -> {
+            for (int i : candidates) {
+                if (e.isRunning(i) && e.server(i).isLeading()) {
+                    found[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        });
+        return found[0];
+    }
+
+    /** Every index of an ensemble of {@code n} except the listed ones. */
+    static int[] others(int n, int... except) {
+        List<Integer> out = new ArrayList<>();
+        outer:
+        for (int i = 0; i < n; i++) {
+            for (int x : except) {
+                if (x == i) {
+                    continue outer;
+                }
+            }
+            out.add(i);
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** What server {@code i} holds at {@code path} after a sync, read by a fresh client of that server only. */
+    static NodeData syncedRead(TestEnsemble e, int i, String path) {
+        try (ZkClient c = ZkClient.builder().connectString(e.connectString(i)).sessionTimeout(Duration.ofSeconds(5))
+                .connectTimeout(PATIENCE).build()) {
+            c.sync(path);
+            try {
+                return c.getData(path);
+            } catch (ZkException.NoNode none) {
+                return null;
+            }
+        }
+    }
+
+    /** The future's value, failing the test if it does not complete within {@link #PATIENCE}. */
+    static <T> T get(CompletableFuture<T> f) throws ExecutionException, InterruptedException {
+        try {
+            return f.get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new AssertionError("no answer within " + PATIENCE.toSeconds() + " s", e);
+        }
+    }
+
+    /** The error code a future failed with (fails the test if it succeeded or did not complete). */
+    static ZkException.Code failureCode(CompletableFuture<?> f) throws InterruptedException {
+        try {
+            Object v = get(f);
+            throw new AssertionError("expected a failure, got " + v);
+        } catch (ExecutionException ex) {
+            RuntimeException cause = dev.zkr.client.ClientSupport.unwrap(ex.getCause());
+            if (cause instanceof ZkException z) {
+                return z.code();
+            }
+            throw new AssertionError("not a ZkException", cause);
+        }
+    }
+
+    /**
+     * Creates {@code prefix + i} for i in [from, to) with data {@code i}, pipelined, and waits for every answer;
+     * fails if any is not OK.
+     */
+    static void createAll(ZkClient c, String prefix, int from, int to) throws Exception {
+        List<CompletableFuture<dev.zkr.client.Created>> fs = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            fs.add(c.createAsync(prefix + i, new byte[] {(byte) i}, dev.zkr.client.CreateMode.PERSISTENT));
+        }
+        for (CompletableFuture<dev.zkr.client.Created> f : fs) {
+            get(f);
+        }
+    }
+
+    /**
+     * Creates {@code path}, retrying a CONNECTION_LOSS (the leader changed under the request); a NODE_EXISTS after a
+     * loss means the lost attempt was applied. Returns how many attempts were lost.
+     */
+    static int createRetrying(ZkClient c, String path, byte[] data) throws InterruptedException {
+        int lost = 0;
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            try {
+                get(c.createAsync(path, data, dev.zkr.client.CreateMode.PERSISTENT));
+                return lost;
+            } catch (ExecutionException ex) {
+                RuntimeException cause = dev.zkr.client.ClientSupport.unwrap(ex.getCause());
+                if (cause instanceof ZkException.NodeExists && lost > 0) {
+                    return lost;
+                }
+                if (!(cause instanceof ZkException z) || z.code() != ZkException.Code.CONNECTION_LOSS
+                        || System.nanoTime() > deadline) {
+                    throw new AssertionError("create " + path + " failed", cause);
+                }
+                lost++;
+            }
+        }
+    }
+
+    /** The children of {@code path} on server {@code i} after a sync (a fresh client of that server only). */
+    static java.util.Set<String> childrenOn(TestEnsemble e, int i, String path) {
+        try (ZkClient c = ZkClient.builder().connectString(e.connectString(i)).sessionTimeout(Duration.ofSeconds(5))
+                .connectTimeout(PATIENCE).build()) {
+            c.sync(path);
+            return new java.util.TreeSet<>(c.getChildren(path));
+        }
+    }
+
+    /** The names {@code prefix + i} for i in [from, to). */
+    static java.util.Set<String> names(String prefix, int from, int to) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (int i = from; i < to; i++) {
+            out.add(prefix + i);
+        }
+        return out;
+    }
+
+    /** Records every connection state a client reports, in order. */
+    static final class States {
+        final List<ConnectionState> seen = new CopyOnWriteArrayList<>();
+
+        static States of(ZkClient c) {
+            States s = new States();
+            c.addConnectionStateListener((client, state) -> s.seen.add(state));
+            return s;
+        }
+
+        void awaitState(ConnectionState state) {
+            await(() -> state + " reported (states so far " + seen + ")", () -> seen.contains(state));
+        }
+
+        boolean contains(ConnectionState state) {
+            return seen.contains(state);
+        }
+
+        @Override
+        public String toString() {
+            return seen.toString();
+        }
+    }
+}
