@@ -44,6 +44,21 @@ final class Ensembles {
         return clientOf(e, Duration.ofSeconds(5), servers);
     }
 
+    /**
+     * A client of every server whose session was created by server {@code server} (so it is connected there and
+     * can move to any other): clients are opened until one lands on it; the others are closed.
+     */
+    static ZkClient clientCreatedOn(TestEnsemble e, Duration sessionTimeout, int server) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            ZkClient c = e.newClient(b -> b.sessionTimeout(sessionTimeout).connectTimeout(PATIENCE));
+            if (creator(c) == server) {
+                return c;
+            }
+            c.close();
+        }
+        throw new AssertionError("no client landed on server " + server + " in 100 attempts");
+    }
+
     /** The index of the server that created the client's session (its id is in the session id's high byte). */
     static int creator(ZkClient c) {
         return (int) (c.sessionId() >>> 56) - 1;
@@ -176,6 +191,23 @@ final class Ensembles {
         }
     }
 
+    /** Sets {@code path}'s data (any version), retrying a CONNECTION_LOSS (setting it twice is harmless). */
+    static void setRetrying(ZkClient c, String path, byte[] data) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            try {
+                get(c.setDataAsync(path, data, -1));
+                return;
+            } catch (ExecutionException ex) {
+                RuntimeException cause = dev.zkr.client.ClientSupport.unwrap(ex.getCause());
+                if (!(cause instanceof ZkException z) || z.code() != ZkException.Code.CONNECTION_LOSS
+                        || System.nanoTime() > deadline) {
+                    throw new AssertionError("setData " + path + " failed", cause);
+                }
+            }
+        }
+    }
+
     /** The children of {@code path} on server {@code i} after a sync (a fresh client of that server only). */
     static java.util.Set<String> childrenOn(TestEnsemble e, int i, String path) {
         try (ZkClient c = ZkClient.builder().connectString(e.connectString(i)).sessionTimeout(Duration.ofSeconds(5))
@@ -192,6 +224,37 @@ final class Ensembles {
             out.add(prefix + i);
         }
         return out;
+    }
+
+    /**
+     * A clock made of a session: opens a session with {@code timeoutMs} on server {@code server} through a raw
+     * socket, creates the ephemeral {@code path}, and drops the socket without closing the session. The returned
+     * future completes when {@code watcher} (a live client) sees the ephemeral deleted: by then at least
+     * {@code timeoutMs} passed on the expiring leader's clock since the canary's last sign of life.
+     */
+    static CompletableFuture<dev.zkr.client.WatchedEvent> canary(TestEnsemble e, int server, String path,
+                                                                 int timeoutMs, ZkClient watcher) {
+        try (WireClient raw = new WireClient(e.port(server))) {
+            dev.zkr.wire.Message m = raw.handshake(0, null, timeoutMs, 0);
+            if (!(m instanceof dev.zkr.wire.Message.ConnectResponse)) {
+                throw new AssertionError("canary session refused: " + m);
+            }
+            raw.send(new dev.zkr.wire.Message.CreateRequest(raw.nextXid(), path, new byte[0],
+                    dev.zkr.client.CreateMode.EPHEMERAL));
+            dev.zkr.wire.Message.Reply r = raw.reply();
+            if (r.code() != 0) {
+                throw new AssertionError("canary ephemeral not created: " + r);
+            }
+        }
+        CompletableFuture<dev.zkr.client.WatchedEvent> deleted = new CompletableFuture<>();
+        if (watcher.exists(path, ev -> {
+            if (ev.type() == dev.zkr.client.WatchedEvent.Type.NODE_DELETED) {
+                deleted.complete(ev);
+            }
+        }) == null) {
+            deleted.complete(null); // expired already
+        }
+        return deleted;
     }
 
     /** Records every connection state a client reports, in order. */
