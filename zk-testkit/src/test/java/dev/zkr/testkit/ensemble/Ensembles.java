@@ -49,8 +49,17 @@ final class Ensembles {
      * can move to any other): clients are opened until one lands on it; the others are closed.
      */
     static ZkClient clientCreatedOn(TestEnsemble e, Duration sessionTimeout, int server) {
+        int[] all = new int[e.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        return clientCreatedOn(e, sessionTimeout, server, all);
+    }
+
+    /** As {@link #clientCreatedOn(TestEnsemble, Duration, int)}, for a client that may use only {@code servers}. */
+    static ZkClient clientCreatedOn(TestEnsemble e, Duration sessionTimeout, int server, int... servers) {
         for (int attempt = 0; attempt < 100; attempt++) {
-            ZkClient c = e.newClient(b -> b.sessionTimeout(sessionTimeout).connectTimeout(PATIENCE));
+            ZkClient c = clientOf(e, sessionTimeout, servers);
             if (creator(c) == server) {
                 return c;
             }
@@ -97,6 +106,38 @@ final class Ensembles {
                 }
             }
             return false;
+        });
+        return found[0];
+    }
+
+    /**
+     * The index of the leader once the ensemble is settled: exactly one running server leads in service and every
+     * other running server follows it and has applied what it applied.
+     */
+    static int settledLeader(TestEnsemble e) {
+        int[] found = {-1};
+        await(() -> "a settled ensemble (roles " + e.roles() + ")", () -> {
+            int leader = -1;
+            for (int i = 0; i < e.size(); i++) {
+                if (e.isRunning(i) && e.server(i).isLeading()) {
+                    if (leader >= 0) {
+                        return false;
+                    }
+                    leader = i;
+                }
+            }
+            if (leader < 0) {
+                return false;
+            }
+            long applied = e.server(leader).lastZxid();
+            for (int i = 0; i < e.size(); i++) {
+                if (i != leader && e.isRunning(i) && (e.server(i).leaderId() != leader + 1
+                        || e.server(i).lastZxid() < applied)) {
+                    return false;
+                }
+            }
+            found[0] = leader;
+            return true;
         });
         return found[0];
     }
@@ -154,15 +195,24 @@ final class Ensembles {
 
     /**
      * Creates {@code prefix + i} for i in [from, to) with data {@code i}, pipelined, and waits for every answer;
-     * fails if any is not OK.
+     * a write failed with CONNECTION_LOSS (a leader change, which a loaded machine can cause at any time) is
+     * retried; fails on any other error.
      */
     static void createAll(ZkClient c, String prefix, int from, int to) throws Exception {
         List<CompletableFuture<dev.zkr.client.Created>> fs = new ArrayList<>();
         for (int i = from; i < to; i++) {
             fs.add(c.createAsync(prefix + i, new byte[] {(byte) i}, dev.zkr.client.CreateMode.PERSISTENT));
         }
-        for (CompletableFuture<dev.zkr.client.Created> f : fs) {
-            get(f);
+        for (int i = from; i < to; i++) {
+            try {
+                get(fs.get(i - from));
+            } catch (ExecutionException ex) {
+                RuntimeException cause = dev.zkr.client.ClientSupport.unwrap(ex.getCause());
+                if (!(cause instanceof ZkException z) || z.code() != ZkException.Code.CONNECTION_LOSS) {
+                    throw new AssertionError("create " + prefix + i + " failed", cause);
+                }
+                createRetrying(c, prefix + i, new byte[] {(byte) i}, 1);
+            }
         }
     }
 
@@ -171,7 +221,12 @@ final class Ensembles {
      * loss means the lost attempt was applied. Returns how many attempts were lost.
      */
     static int createRetrying(ZkClient c, String path, byte[] data) throws InterruptedException {
-        int lost = 0;
+        return createRetrying(c, path, data, 0);
+    }
+
+    private static int createRetrying(ZkClient c, String path, byte[] data, int lostBefore)
+            throws InterruptedException {
+        int lost = lostBefore;
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (true) {
             try {
