@@ -102,6 +102,12 @@ final class Pipeline implements Sequencer {
     /** Requests (and the rest of their connection's input) held while no leader can take writes. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private final Set<Connection> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
+     * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
+     * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
+     */
+    private final Set<Connection> fenced = Collections.newSetFromMap(new IdentityHashMap<>());
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
@@ -119,6 +125,7 @@ final class Pipeline implements Sequencer {
     /** Follower: sessions touched since the last report to the leader. */
     private final Set<Long> touched = new HashSet<>();
     private long nextTouchReport;
+    private long lastTouched;
     private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
     private long servedAt;
@@ -170,6 +177,7 @@ final class Pipeline implements Sequencer {
         c.closed = true;
         c.queue.clear();
         holding.remove(c);
+        fenced.remove(c);
         gate.disconnected(c);
     }
 
@@ -213,6 +221,7 @@ final class Pipeline implements Sequencer {
             ensembleRound(now);
         }
         logStage.endRound();
+        peers.flush();
         outbox.flush();
     }
 
@@ -247,6 +256,11 @@ final class Pipeline implements Sequencer {
         return role;
     }
 
+    /** Expires a session now (test hook): only an in-service leader decides expiries; false elsewhere. */
+    boolean expireNow(long sessionId) {
+        return leaderReady() && gate.expireNow(sessionId, this);
+    }
+
     // ---- client requests -------------------------------------------------------------------------------------------
 
     private void onMessage(Connection c, Message m, long now) {
@@ -256,6 +270,13 @@ final class Pipeline implements Sequencer {
         if (!holding.isEmpty() && holding.contains(c)) {
             held.addLast(new Held(c, m));
             return;
+        }
+        if (!fenced.isEmpty() && fenced.contains(c)) {
+            if (!caughtUp()) {
+                hold(c, m);
+                return;
+            }
+            fenced.remove(c);
         }
         if (m instanceof Message.ConnectRequest cr) {
             if (!ensemble) {
@@ -279,7 +300,7 @@ final class Pipeline implements Sequencer {
         boolean write = PrepStage.isWrite(r);
         boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (ensemble && !leaderReady()) {
-            touched.add(c.sessionId);
+            touch(c.sessionId);
             if (ordered && !following()) {
                 hold(c, m);
                 return;
@@ -304,6 +325,14 @@ final class Pipeline implements Sequencer {
             }
         } else {
             forward(c, r);
+        }
+    }
+
+    /** Follower: the session is reported to the leader with the next {@code Touches}. */
+    private void touch(long sessionId) {
+        if (sessionId != lastTouched) { // a socket read's requests are of one session: one set operation for all
+            lastTouched = sessionId;
+            touched.add(sessionId);
         }
     }
 
@@ -373,8 +402,8 @@ final class Pipeline implements Sequencer {
     private void leaderOnly(int from, ServerMessage m, long now) {
         if (leaderReady()) {
             onLeaderRequest(from, m, now);
-        } else if (role.role() == Role.LEADER || role.role() == Role.CANDIDATE) {
-            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready, or about to be one
+        } else if (role.role() == Role.LEADER) {
+            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready: its EPOCH record is not applied yet
         }
         // a follower drops it: the sender learns of the leader change and fails what it forwarded
     }
@@ -522,7 +551,7 @@ final class Pipeline implements Sequencer {
                 onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
             }
         }
-        if ((ready || following) && !held.isEmpty()) {
+        if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
             holding.clear();
             ArrayDeque<Held> batch = new ArrayDeque<>(held);
             held.clear();
@@ -534,6 +563,7 @@ final class Pipeline implements Sequencer {
         if (following && !touched.isEmpty() && now >= nextTouchReport) {
             long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
             touched.clear();
+            lastTouched = 0;
             peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
             nextTouchReport = now + touchIntervalMs;
         }
@@ -595,7 +625,7 @@ final class Pipeline implements Sequencer {
             } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
                 it.remove();
                 if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
-                    touched.add(cr.sessionId());
+                    touch(cr.sessionId());
                 }
                 continue;
             }
@@ -612,6 +642,11 @@ final class Pipeline implements Sequencer {
     private boolean leaderReady() {
         return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
                 && role.role() == Role.LEADER;
+    }
+
+    /** Serving, and the tree applied the current reign's EPOCH record: every earlier record is decided here. */
+    private boolean caughtUp() {
+        return leaderReady() || (following() && tree.lastZxid() >= dev.zkr.consensus.Zxid.of(role.epoch(), 0));
     }
 
     /** A follower that knows its leader: it forwards. */
@@ -631,6 +666,10 @@ final class Pipeline implements Sequencer {
         }
         if (!sameReign || now.role() != Role.FOLLOWER) {
             leaderLost();
+        }
+        if (now.role() != Role.LEADER) {
+            heldPeer.clear();
+            remoteSyncs.clear();
         }
         if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
             prep.startEpoch(now.epoch());
@@ -693,6 +732,9 @@ final class Pipeline implements Sequencer {
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
             answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
+            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
+                fenced.add(c);
+            }
         }
     }
 
@@ -830,7 +872,7 @@ final class Pipeline implements Sequencer {
                 dequeue(p);
                 if (e.txn() instanceof Txn.CreateSession cs) {
                     gate.created(p.connection, cs);
-                    touched.add(cs.sessionId());
+                    touch(cs.sessionId());
                 }
             }
             case CLOSE_SESSION -> answer(p, Replies.ok(p.request.xid(), zxid, null));
