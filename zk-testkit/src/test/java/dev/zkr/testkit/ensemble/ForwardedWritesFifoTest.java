@@ -28,15 +28,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One session pipelines writes through a follower while the leader is killed: the follower answers them in the
- * session's order (xid order), every write answered OK is there afterwards, the others fail with CONNECTION_LOSS
- * (may or may not have happened), and the client's connection to the follower stays up.
+ * One session pipelines writes through a follower and the leader is killed while they are in flight (more are sent
+ * while the follower has no leader): the follower answers them in the session's order (xid order), every write
+ * answered OK is there afterwards, the others fail with CONNECTION_LOSS (may or may not have happened), and the
+ * client's connection to the follower stays up.
  */
 @Timeout(120)
 class ForwardedWritesFifoTest {
 
-    private static final int WRITES = 200;
-    private static final int KILL_AFTER = 20;
+    private static final int WRITES = 400;
+    private static final int KILL_AT = 200;
 
     @Test
     void forwardedWritesAreAnsweredInOrderAcrossALeaderChange() throws Exception {
@@ -49,19 +50,22 @@ class ForwardedWritesFifoTest {
 
             List<Integer> answerOrder = java.util.Collections.synchronizedList(new ArrayList<>());
             List<CompletableFuture<Created>> writes = new ArrayList<>();
+            int killed = -1;
             for (int i = 0; i < WRITES; i++) {
                 int n = i;
                 CompletableFuture<Created> f = c.createAsync(String.format("/fifo/w-%04d", i), new byte[] {(byte) i},
                         CreateMode.PERSISTENT);
                 f.whenComplete((v, err) -> answerOrder.add(n));
                 writes.add(f);
+                if (i == KILL_AT) {
+                    // the writes just sent are in flight; the ones sent next reach a follower without a leader.
+                    // (A loaded machine may have changed the leader already: kill whichever server leads now.)
+                    killed = e.leader();
+                    Assumptions.assumeTrue(killed != followers[0], "the client's own server became the leader");
+                    e.kill(killed);
+                }
             }
-            get(writes.get(KILL_AFTER).handle((v, err) -> null)); // answered either way (a loaded machine may
-            // have changed the leader already: the kill below takes whichever server leads now)
-            int current = e.leader();
-            Assumptions.assumeTrue(current != followers[0], "the client's own server became the leader");
-            e.kill(current);
-
+            int current = killed;
             Set<String> ok = new TreeSet<>();
             int lost = 0;
             for (int i = 0; i < WRITES; i++) {
