@@ -16,8 +16,8 @@ import java.util.Set;
  * them, and returns the events the change makes. Not thread-safe: the owner serialises calls.
  * <p>
  * The copy is a tree of {@link TreeNode}s holding names, not paths: a path is found by walking its names from the
- * root (no map from paths, so no path string and no map entry per node; a copy of 100,000 nodes of 100 B takes
- * about a third less heap than one keyed by path).
+ * root (no map from paths, so no path string and no map entry per node: a copy may hold millions of nodes, and
+ * these were about a fifth of its heap).
  */
 final class TreeState {
 
