@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  * client's event thread), so the copy follows the subtree in zxid order and never goes back. A resynchronisation
  * (at start, after a reconnect, with a new session) walks the subtree ({@code getData} and {@code getChildren} of
  * every node, pipelined), reports the differences and ends with INITIALIZED. The structure and every Stat are
- * always kept; node data is held in a Caffeine cache bounded by {@code maxDataBytes} and re-read by {@link #get}
- * when it was evicted.
+ * always kept; node data is kept with its node, or, when {@code maxDataBytes} is set, in a Caffeine cache bounded
+ * by it and re-read by {@link #get} when it was evicted.
  */
 public final class TreeCache implements AutoCloseable {
 

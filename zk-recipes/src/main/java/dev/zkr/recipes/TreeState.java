@@ -1,69 +1,36 @@
 package dev.zkr.recipes;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * The tree cache's copy, as pure logic (no threads, no I/O): the structure (every node's Stat and child names,
- * always kept) and node data in a Caffeine cache bounded by a byte weigher (evicted data is re-read by the caller).
- * It is changed by <em>facts</em>, each one answer of the server — "this node is present with this data", "this
- * node is absent", "this node's children are exactly these" — applied in the order the server answered them, and
- * returns the events the change makes. Not thread-safe: the owner serialises calls.
+ * The tree cache's copy, as pure logic (no threads, no I/O): the structure (every node's Stat and children, always
+ * kept) and node data ({@link HeldData}: in the nodes, or bounded by a byte weigher, evicted data being re-read by
+ * the caller). It is changed by <em>facts</em>, each one answer of the server — "this node is present with this
+ * data", "this node is absent", "this node's children are exactly these" — applied in the order the server answered
+ * them, and returns the events the change makes. Not thread-safe: the owner serialises calls.
+ * <p>
+ * The copy is a tree of {@link TreeNode}s holding names, not paths: a path is found by walking its names from the
+ * root (no map from paths, so no path string and no map entry per node: a copy may hold millions of nodes, and
+ * these were about a fifth of its heap).
  */
 final class TreeState {
 
-    /** One node's structure: its Stat and its children's names (a set only once it has children: most are leaves). */
-    private static final class Node {
-        Stat stat;
-        private TreeSet<String> children;
-
-        Node(Stat stat) {
-            this.stat = stat;
-        }
-
-        void add(String child) {
-            if (children == null) {
-                children = new TreeSet<>();
-            }
-            children.add(child);
-        }
-
-        void remove(String child) {
-            if (children != null && children.remove(child) && children.isEmpty()) {
-                children = null;
-            }
-        }
-
-        List<String> children() {
-            return children == null ? List.of() : List.copyOf(children);
-        }
-    }
-
-    /** Data held for one incarnation and version of a node. */
-    private record Held(long czxid, long mzxid, byte[] data) {
-    }
-
     private final String root;
-    private final Map<String, Node> nodes = new HashMap<>();
-    private final Cache<String, Held> data;
+    private final int firstName; // where a path's first name below the root starts
+    private final HeldData data;
+    private TreeNode top;        // the root's node; null while the copy does not hold it
+    private int size;
 
     TreeState(String root, long maxDataBytes) {
         this.root = root;
-        this.data = Caffeine.newBuilder()
-                .maximumWeight(maxDataBytes)
-                .<String, Held>weigher((path, held) -> held.data().length)
-                .executor(Runnable::run) // evict on the caller's thread: no background work, no pool
-                .build();
+        this.firstName = root.equals("/") ? 1 : root.length() + 1;
+        this.data = HeldData.upTo(maxDataBytes);
     }
 
     /** True if path is the root or below it. */
@@ -74,33 +41,39 @@ final class TreeState {
     /** Fact: the node is present with this data and Stat. */
     List<CacheEvent> present(String path, NodeData now) {
         List<CacheEvent> out = new ArrayList<>();
-        Node node = nodes.get(path);
+        if (!covers(path)) {
+            return out;
+        }
+        Stat stat = now.stat();
+        TreeNode node = find(path);
         if (node != null) {
-            if (now.stat().czxid() < node.stat.czxid() || now.stat().czxid() == node.stat.czxid()
-                    && now.stat().mzxid() < node.stat.mzxid()) {
+            if (stat.czxid() < node.czxid() || stat.czxid() == node.czxid() && stat.mzxid() < node.mzxid()) {
                 return out; // older than what we have: never go back
             }
-            if (now.stat().czxid() != node.stat.czxid()) {
-                removeSubtree(path, out); // deleted and created again in between
+            if (stat.czxid() != node.czxid()) {
+                removeSubtree(path, node, out); // deleted and created again in between
                 node = null;
             }
         }
         if (node == null) {
-            Node parent = path.equals(root) ? null : nodes.get(parentOf(path));
+            TreeNode parent = path.equals(root) ? null : find(path, parentEnd(path));
             if (!path.equals(root) && parent == null) {
                 return out; // its parent is not known yet: the answer that brings the parent reads it again
             }
-            nodes.put(path, new Node(now.stat()));
-            if (parent != null) {
-                parent.add(nameOf(path));
+            node = new TreeNode(nameOf(path), stat);
+            if (parent == null) {
+                top = node;
+            } else {
+                parent.addChild(node);
             }
-            hold(path, now);
+            size++;
+            data.put(node, now.data());
             out.add(new CacheEvent(CacheEvent.Type.CREATED, path, Optional.of(now)));
             return out;
         }
-        boolean changed = now.stat().mzxid() != node.stat.mzxid();
-        node.stat = now.stat(); // the child fields may move on without a data change: no event for that
-        hold(path, now);
+        boolean changed = stat.mzxid() != node.mzxid();
+        node.setStat(stat); // the child fields may move on without a data change: no event for that
+        data.put(node, now.data());
         if (changed) {
             out.add(new CacheEvent(CacheEvent.Type.CHANGED, path, Optional.of(now)));
         }
@@ -110,8 +83,9 @@ final class TreeState {
     /** Fact: the node does not exist (nor, then, anything below it). */
     List<CacheEvent> absent(String path) {
         List<CacheEvent> out = new ArrayList<>();
-        if (nodes.containsKey(path)) {
-            removeSubtree(path, out);
+        TreeNode node = find(path);
+        if (node != null) {
+            removeSubtree(path, node, out);
         }
         return out;
     }
@@ -119,59 +93,47 @@ final class TreeState {
     /** Fact: the node's children are exactly these names; the ones we hold beside them are gone. */
     List<CacheEvent> children(String path, List<String> names) {
         List<CacheEvent> out = new ArrayList<>();
-        Node node = nodes.get(path);
+        TreeNode node = find(path);
         if (node == null) {
             return out;
         }
         Set<String> now = Set.copyOf(names);
-        for (String child : node.children()) {
-            if (!now.contains(child)) {
-                removeSubtree(childPath(path, child), out);
+        for (TreeNode child : node.children()) {
+            if (!now.contains(child.name)) {
+                removeSubtree(childPath(path, child.name), child, out);
             }
         }
         return out;
     }
 
-    /** Removes the node and everything below it, deepest first, with a DELETED event each. */
-    private void removeSubtree(String path, List<CacheEvent> out) {
-        Node node = nodes.get(path);
-        for (String child : node.children()) {
-            removeSubtree(childPath(path, child), out);
+    /** Removes the node at path and everything below it, deepest first, with a DELETED event each. */
+    private void removeSubtree(String path, TreeNode node, List<CacheEvent> out) {
+        for (TreeNode child : node.children()) {
+            removeSubtree(childPath(path, child.name), child, out);
         }
-        nodes.remove(path);
-        if (!path.equals(root)) {
-            Node parent = nodes.get(parentOf(path));
-            if (parent != null) {
-                parent.remove(nameOf(path));
-            }
+        if (node == top) {
+            top = null;
+        } else {
+            find(path, parentEnd(path)).removeChild(node);
         }
-        Optional<NodeData> last = heldData(path, node.stat).map(d -> new NodeData(d, node.stat));
-        data.invalidate(path);
+        size--;
+        byte[] last = data.get(node);
+        data.remove(node);
         out.add(new CacheEvent(CacheEvent.Type.DELETED, path,
-                Optional.of(last.orElse(new NodeData(new byte[0], node.stat)))));
-    }
-
-    private void hold(String path, NodeData now) {
-        data.put(path, new Held(now.stat().czxid(), now.stat().mzxid(), now.data()));
-    }
-
-    /** The data held for this version of the node, unless evicted. */
-    private Optional<byte[]> heldData(String path, Stat stat) {
-        Held held = data.getIfPresent(path);
-        return held != null && held.czxid() == stat.czxid() && held.mzxid() == stat.mzxid()
-                ? Optional.of(held.data()) : Optional.empty();
+                Optional.of(new NodeData(last == null ? new byte[0] : last, node.stat()))));
     }
 
     /** The Stat of a node we hold. */
     Optional<Stat> stat(String path) {
-        Node node = nodes.get(path);
-        return node == null ? Optional.empty() : Optional.of(node.stat);
+        TreeNode node = find(path);
+        return node == null ? Optional.empty() : Optional.of(node.stat());
     }
 
     /** The node with its data, if we hold both; empty if the node is unknown or its data was evicted. */
     Optional<NodeData> local(String path) {
-        Node node = nodes.get(path);
-        return node == null ? Optional.empty() : heldData(path, node.stat).map(d -> new NodeData(d, node.stat));
+        TreeNode node = find(path);
+        byte[] held = node == null ? null : data.get(node);
+        return held == null ? Optional.empty() : Optional.of(new NodeData(held, node.stat()));
     }
 
     /**
@@ -179,36 +141,59 @@ final class TreeState {
      * that reports it).
      */
     void reread(String path, NodeData read) {
-        Node node = nodes.get(path);
-        if (node != null && node.stat.czxid() == read.stat().czxid() && node.stat.mzxid() == read.stat().mzxid()) {
-            hold(path, new NodeData(read.data(), node.stat));
+        TreeNode node = find(path);
+        if (node != null && node.czxid() == read.stat().czxid() && node.mzxid() == read.stat().mzxid()) {
+            data.put(node, read.data());
         }
     }
 
     /** Child names of a node we hold, sorted; empty if unknown. */
     List<String> childrenOf(String path) {
-        Node node = nodes.get(path);
-        return node == null ? List.of() : node.children();
-    }
-
-    /** Paths of every node held. */
-    Set<String> paths() {
-        return Set.copyOf(nodes.keySet());
+        TreeNode node = find(path);
+        return node == null ? List.of() : node.children().stream().map(c -> c.name).toList();
     }
 
     int size() {
-        return nodes.size();
+        return size;
     }
 
     /** Bytes of node data held now. */
     long dataBytes() {
-        data.cleanUp();
-        return data.policy().eviction().orElseThrow().weightedSize().orElse(0L);
+        return data.bytes();
     }
 
     void clear() {
-        nodes.clear();
-        data.invalidateAll();
+        top = null;
+        size = 0;
+        data.clear();
+    }
+
+    /** The node we hold at path, or null. */
+    private TreeNode find(String path) {
+        return covers(path) ? find(path, path.length()) : null;
+    }
+
+    /**
+     * The node at {@code path}'s first {@code end} characters (the root or below it), or null: the walk from the
+     * root node, one name at a time, reading the names in place.
+     */
+    private TreeNode find(String path, int end) {
+        if (end > 1 && path.charAt(end - 1) == '/') {
+            return null; // "/r/": no node has an empty name
+        }
+        TreeNode node = top;
+        for (int start = firstName; node != null && start < end; ) {
+            int slash = path.indexOf('/', start);
+            int nameEnd = slash < 0 || slash > end ? end : slash;
+            node = node.child(path, start, nameEnd);
+            start = nameEnd + 1;
+        }
+        return node;
+    }
+
+    /** The length of path's parent ("/a" → "/": 1, "/a/b" → "/a": 2). */
+    private static int parentEnd(String path) {
+        return Math.max(1, path.lastIndexOf('/'));
     }
 
     static String parentOf(String path) {

@@ -87,4 +87,15 @@ class TreeStateTest {
         s.reread("/r/n1", node(3, 9, "newer")); // newer than the copy: not kept as this version's data
         assertTrue(s.local("/r/n1").map(d -> d.stat().mzxid() == 3).orElse(true));
     }
+
+    @Test
+    void aPathWithAnEmptyNameFindsNothing() {
+        TreeState s = new TreeState("/r", Long.MAX_VALUE);
+        s.present("/r", node(1, 1, ""));
+        s.present("/r/a", node(2, 2, "a"));
+        assertTrue(s.stat("/r/a").isPresent());
+        assertTrue(s.stat("/r/").isEmpty() && s.stat("/r//a").isEmpty() && s.stat("/r/a/").isEmpty());
+        assertEquals(List.of(), s.present("/x/a", node(3, 3, "")), "outside the root: ignored");
+        assertEquals(List.of("a"), s.childrenOf("/r"));
+    }
 }
