@@ -90,6 +90,8 @@ final class ReplicationStage implements Quorum {
     /** Leader: the snapshot file each follower is fetching, open while it does. */
     private final Map<Integer, SnapshotSender> sending = new HashMap<>();
     private long now;
+    /** The highest durability notice not yet handed to the replica. */
+    private long pendingDurable;
     /** Snapshots installed from a leader since start (read by any thread: tests and metrics). */
     private volatile int installs;
 
@@ -129,15 +131,22 @@ final class ReplicationStage implements Quorum {
     }
 
     /**
-     * A durability notice of the log. It may have been sent before a truncation this round executed: it is capped
-     * by what the log reports durable now, so a record cut and appended again is not taken for durable (P4).
+     * A durability notice of the log: kept until the round's drive, which executes the replica's pending Readies
+     * first. A notice may have been sent before a truncation that a message handled earlier in this round made the
+     * replica decide: only once that truncation is executed can the notice be capped by what the log reports durable
+     * now, so that a record cut and appended again is never taken for durable (P4).
      */
     @Override
     public void durable(long zxid) {
-        long z = Math.min(zxid, txnLog.durableZxid());
+        pendingDurable = Math.max(pendingDurable, zxid);
+    }
+
+    private void applyDurable() {
+        long z = Math.min(pendingDurable, Math.min(txnLog.durableZxid(), replica.lastAppendedZxid()));
+        pendingDurable = 0;
         view.durable(z);
         if (receiving == null) {
-            replica.localDurable(Math.min(z, view.lastZxid()));
+            replica.localDurable(z);
         }
     }
 
@@ -147,10 +156,15 @@ final class ReplicationStage implements Quorum {
             tail.forEach(stream::add);
             tail = null;
         }
-        while (replica.hasReady()) {
-            execute(replica.ready(), stream);
-            replica.advance();
-        }
+        do {
+            while (replica.hasReady()) {
+                execute(replica.ready(), stream);
+                replica.advance();
+            }
+            if (pendingDurable > 0) {
+                applyDurable();
+            }
+        } while (replica.hasReady());
         return replica.commitZxid();
     }
 
