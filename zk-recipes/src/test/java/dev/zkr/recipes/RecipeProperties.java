@@ -199,7 +199,7 @@ public abstract class RecipeProperties {
      * {@code PARTITION} cuts the leader (even {@code who}) or a follower (odd) off from its peers. The fault stays
      * until the next one, a {@code RESTART}, or the end of the try. Returns once the ensemble serves again: every
      * live participant got an answer to a {@code sync} (which needs the leader), so the clients of a lost server
-     * have moved; the sessions survive (10 s, against a 400 ms election timeout).
+     * have moved; the sessions survive (10 s, against the ensemble's 1 s election timeout).
      */
     private void ensembleFault(Kind kind, int who) {
         EnsembleBackend ensemble = (EnsembleBackend) backend;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The zkr backend of the recipe suites on a 3-server {@link TestEnsemble} (election timeout 400 ms): clients get
+ * The zkr backend of the recipe suites on a 3-server {@link TestEnsemble} (its default election timeout, 1 s): clients get
  * every server in their connect string (shuffled by the client, so they spread over leader and followers);
  * {@link #restartServer()}, {@link #stopServer()} and {@link #startServer()} act on every server at once (the
  * whole ensemble goes down, clients are SUSPENDED, sessions stay); the {@link EnsembleBackend} faults strike one
