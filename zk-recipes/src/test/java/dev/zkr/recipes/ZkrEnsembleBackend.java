@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The zkr backend of the recipe suites on a 3-server {@link TestEnsemble} (its default election timeout, 1 s): clients get
- * every server in their connect string (shuffled by the client, so they spread over leader and followers);
- * {@link #restartServer()}, {@link #stopServer()} and {@link #startServer()} act on every server at once (the
- * whole ensemble goes down, clients are SUSPENDED, sessions stay); the {@link EnsembleBackend} faults strike one
- * server. Sessions of 10 s (the suites' default) are well above 4 election timeouts, so a failover expires nobody.
+ * The zkr backend of the recipe suites on a 3-server {@link TestEnsemble} (its default election timeout, 1 s):
+ * clients get every server in their connect string (shuffled by the client, so they spread over leader and
+ * followers); {@link #restartServer()}, {@link #stopServer()} and {@link #startServer()} act on every server at
+ * once (the whole ensemble goes down, clients are SUSPENDED, sessions stay); the {@link EnsembleBackend} faults
+ * strike one server. Sessions of 10 s (the suites' default) are well above 4 election timeouts, so a failover
+ * expires nobody.
  */
 final class ZkrEnsembleBackend implements EnsembleBackend {
 
