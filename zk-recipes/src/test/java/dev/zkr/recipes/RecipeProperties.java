@@ -78,6 +78,7 @@ public abstract class RecipeProperties {
     private static final long SLOW_SETTLE_MS = 5000;
     private static final Logger LOG = LoggerFactory.getLogger(RecipeProperties.class);
     private static final Duration NOBODY_MOVES = Duration.ofMillis(20);
+    private static final int ENSEMBLE_DEFAULT_STEPS = 6;
 
     private RecipeBackend backend;
     private final List<ZkClient> clients = Collections.synchronizedList(new ArrayList<>());
@@ -174,6 +175,16 @@ public abstract class RecipeProperties {
     /** True if the backend is a replicated ensemble and the properties draw its faults (the ensemble subclass). */
     protected boolean ensembleFaults() {
         return false;
+    }
+
+    /**
+     * Sequences on an ensemble at the default budget are at most {@value #ENSEMBLE_DEFAULT_STEPS} steps long (a step
+     * costs quorum fsyncs, a fault an election: the default build stays short); under {@code -Plong}, and on a single
+     * server, they are as long as the property says.
+     */
+    private int maxSteps(int steps) {
+        return ensembleFaults() && ScaledTries.Hook.budget() <= ScaledTries.Hook.DEFAULT_BUDGET
+                ? Math.min(steps, ENSEMBLE_DEFAULT_STEPS) : steps;
     }
 
     private static boolean isEnsembleFault(Kind kind) {
@@ -410,7 +421,7 @@ public abstract class RecipeProperties {
         }
         Arbitrary<Kind> kind = Arbitraries.frequency(all);
         Arbitrary<Integer> who = Arbitraries.integers().between(0, participants - 1);
-        return Combinators.combine(kind, who).as(Step::new).list().ofMinSize(1).ofMaxSize(maxSteps);
+        return Combinators.combine(kind, who).as(Step::new).list().ofMinSize(1).ofMaxSize(maxSteps(maxSteps));
     }
 
     private static Tuple2<Integer, Kind> w(int weight, Kind kind) {
@@ -1466,7 +1477,7 @@ public abstract class RecipeProperties {
                     Tuple.of(1, CounterOp.INCREMENT_ALL_ACROSS_FAILOVER));
         }
         return Combinators.combine(op, Arbitraries.integers().between(0, 2), Arbitraries.integers().between(-5, 70))
-                .as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
+                .as(CounterStep::new).list().ofMinSize(1).ofMaxSize(maxSteps(10));
     }
 
     @Property
