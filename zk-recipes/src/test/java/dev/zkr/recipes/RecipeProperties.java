@@ -61,7 +61,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       expired by the server (never closed cleanly), see {@link RecipeBackend#crash}; a fresh process takes its
  *       place;</li>
  *   <li>{@code EXPIRE} — a participant's session expires, the process lives on with a new session;</li>
- *   <li>{@code RESTART} — the server stops abruptly and starts again on its data; sessions survive.</li>
+ *   <li>{@code RESTART} — the server stops abruptly and starts again on its data; sessions survive (on an
+ *       ensemble: every server);</li>
+ *   <li>on an ensemble ({@link #ensembleFaults()}) also {@code KILL_LEADER}, {@code KILL_FOLLOWER} and
+ *       {@code PARTITION} — one server is killed (restarted later) or cut off from its peers (healed later), see
+ *       {@link #ensembleFault}; counter increments, queue drains and acknowledged takes also run across a
+ *       failover.</li>
  * </ul>
  * After every step the system is given time to settle (polling with a deadline, never a sleep) and the safety
  * invariants are asserted at every poll, so a transient violation while the system settles fails too. Holders are
@@ -385,7 +390,7 @@ public abstract class RecipeProperties {
     enum Kind {
         NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, DELETE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART,
-        /** Ensembles only: the faults of one server (see {@link #ensembleFault}) and takes/drains across a failover. */
+        // ensembles only: the faults of one server (see ensembleFault) and takes/drains across a failover
         KILL_LEADER, KILL_FOLLOWER, PARTITION, TAKE_ACROSS_FAILOVER, DRAIN_ACROSS_FAILOVER
     }
 
@@ -1458,7 +1463,7 @@ public abstract class RecipeProperties {
 
     enum CounterOp {
         ADD, CAS, GET, INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, EXPIRE, CRASH, RESTART,
-        /** Ensembles only. */
+        // ensembles only
         KILL_LEADER, KILL_FOLLOWER, PARTITION, INCREMENT_ALL_ACROSS_FAILOVER
     }
 
