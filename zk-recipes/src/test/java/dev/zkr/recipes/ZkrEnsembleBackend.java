@@ -23,15 +23,29 @@ final class ZkrEnsembleBackend implements EnsembleBackend {
     private static final Duration IN_STEP = Duration.ofSeconds(20);
 
     private final TestEnsemble ensemble;
+    private final boolean shared;
     private int down = -1;
     private boolean partitioned;
 
-    private ZkrEnsembleBackend(TestEnsemble ensemble) {
+    private ZkrEnsembleBackend(TestEnsemble ensemble, boolean shared) {
         this.ensemble = ensemble;
+        this.shared = shared;
     }
 
     static ZkrEnsembleBackend start() {
-        ZkrEnsembleBackend b = new ZkrEnsembleBackend(TestEnsemble.builder().servers(SERVERS).start());
+        return start(false);
+    }
+
+    /**
+     * An ensemble that several users take turns on (the properties of a class: starting and electing costs seconds):
+     * {@link #close()} only ends the fault in force; {@link #shutdown()} stops it.
+     */
+    static ZkrEnsembleBackend startShared() {
+        return start(true);
+    }
+
+    private static ZkrEnsembleBackend start(boolean shared) {
+        ZkrEnsembleBackend b = new ZkrEnsembleBackend(TestEnsemble.builder().servers(SERVERS).start(), shared);
         b.awaitInStep();
         return b;
     }
@@ -165,6 +179,15 @@ final class ZkrEnsembleBackend implements EnsembleBackend {
 
     @Override
     public synchronized void close() {
+        if (shared) {
+            recover();
+        } else {
+            ensemble.close();
+        }
+    }
+
+    /** Stops everything, shared or not. */
+    synchronized void shutdown() {
         ensemble.close();
     }
 }
