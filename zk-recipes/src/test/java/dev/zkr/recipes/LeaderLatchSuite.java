@@ -49,6 +49,8 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
         }
         assertTrue(latches.get(0).await(WAIT));
         assertEquals(Optional.of("w0"), latches.get(0).leaderId());
+        // participants() reads on w1's server, which may not have applied w2's create yet (on an ensemble)
+        eventually("w1 lists every participant", () -> List.of("w0", "w1", "w2").equals(latches.get(1).participants()));
         assertEquals(List.of("w0", "w1", "w2"), latches.get(1).participants());
         long token = latches.get(0).fencingToken();
         assertEquals(1, leaders(latches));

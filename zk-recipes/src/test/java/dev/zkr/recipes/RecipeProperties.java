@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import net.jqwik.api.Arbitraries;
@@ -60,7 +61,12 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       expired by the server (never closed cleanly), see {@link RecipeBackend#crash}; a fresh process takes its
  *       place;</li>
  *   <li>{@code EXPIRE} — a participant's session expires, the process lives on with a new session;</li>
- *   <li>{@code RESTART} — the server stops abruptly and starts again on its data; sessions survive.</li>
+ *   <li>{@code RESTART} — the server stops abruptly and starts again on its data; sessions survive (on an
+ *       ensemble: every server);</li>
+ *   <li>on an ensemble ({@link #ensembleFaults()}) also {@code KILL_LEADER}, {@code KILL_FOLLOWER} and
+ *       {@code PARTITION} — one server is killed (restarted later) or cut off from its peers (healed later), see
+ *       {@link #ensembleFault}; counter increments, queue drains and acknowledged takes also run across a
+ *       failover.</li>
  * </ul>
  * After every step the system is given time to settle (polling with a deadline, never a sleep) and the safety
  * invariants are asserted at every poll, so a transient violation while the system settles fails too. Holders are
@@ -77,6 +83,7 @@ public abstract class RecipeProperties {
     private static final long SLOW_SETTLE_MS = 5000;
     private static final Logger LOG = LoggerFactory.getLogger(RecipeProperties.class);
     private static final Duration NOBODY_MOVES = Duration.ofMillis(20);
+    private static final int ENSEMBLE_DEFAULT_STEPS = 6;
 
     private RecipeBackend backend;
     private final List<ZkClient> clients = Collections.synchronizedList(new ArrayList<>());
@@ -98,6 +105,9 @@ public abstract class RecipeProperties {
 
     @AfterTry
     void stopTry() throws InterruptedException {
+        if (backend instanceof EnsembleBackend ensemble) {
+            ensemble.recover(); // the next try starts with every server in step
+        }
         pool.shutdownNow();
         synchronized (threads) {
             threads.forEach(Thread::interrupt);
@@ -165,6 +175,100 @@ public abstract class RecipeProperties {
         }
         settle("every participant reconnected", () -> { }, () -> marks.entrySet().stream()
                 .allMatch(e -> e.getKey().isDead() || e.getKey().reconnectedSince(e.getValue())));
+    }
+
+    /** True if the backend is a replicated ensemble and the properties draw its faults (the ensemble subclass). */
+    protected boolean ensembleFaults() {
+        return false;
+    }
+
+    /**
+     * Sequences on an ensemble at the default budget are at most {@value #ENSEMBLE_DEFAULT_STEPS} steps long (a step
+     * costs quorum fsyncs, a fault an election: the default build stays short); under {@code -Plong}, and on a single
+     * server, they are as long as the property says.
+     */
+    private int maxSteps(int steps) {
+        return ensembleFaults() && ScaledTries.Hook.budget() <= ScaledTries.Hook.DEFAULT_BUDGET
+                ? Math.min(steps, ENSEMBLE_DEFAULT_STEPS) : steps;
+    }
+
+    private static boolean isEnsembleFault(Kind kind) {
+        return kind == Kind.KILL_LEADER || kind == Kind.KILL_FOLLOWER || kind == Kind.PARTITION;
+    }
+
+    private static boolean isServerFault(Kind kind) {
+        return kind == Kind.RESTART || isEnsembleFault(kind);
+    }
+
+    /** A {@code RESTART} of the whole server side, or one of the {@link #ensembleFault ensemble faults}. */
+    private void serverFault(Kind kind, int who) {
+        if (kind == Kind.RESTART) {
+            restart();
+        } else {
+            ensembleFault(kind, who);
+        }
+    }
+
+    /**
+     * A fault of one server of the ensemble, after the one before it ends (a killed server restarts on its data, a
+     * partition heals: see {@link EnsembleBackend#recover()}), so a minority is down at any time:
+     * {@code KILL_LEADER} kills the leader, {@code KILL_FOLLOWER} the follower {@code who} (mod 2),
+     * {@code PARTITION} cuts the leader (even {@code who}) or a follower (odd) off from its peers. The fault stays
+     * until the next one, a {@code RESTART}, or the end of the try. Returns once the ensemble serves again: every
+     * live participant got an answer to a {@code sync} (which needs the leader), so the clients of a lost server
+     * have moved; the sessions survive (10 s, against the ensemble's 1 s election timeout).
+     */
+    private void ensembleFault(Kind kind, int who) {
+        EnsembleBackend ensemble = (EnsembleBackend) backend;
+        long start = System.nanoTime();
+        int server = switch (kind) {
+            case KILL_LEADER -> ensemble.killLeader();
+            case KILL_FOLLOWER -> ensemble.killFollower(who);
+            case PARTITION -> who % 2 == 0 ? ensemble.isolateLeader() : ensemble.isolateFollower(who / 2);
+            default -> throw new IllegalStateException(kind.toString());
+        };
+        settle("every participant syncs after " + new Step(kind, who) + " of server " + server, () -> { },
+                this::everyoneSyncs, () -> "not syncing: " + notSyncing());
+        long took = (System.nanoTime() - start) / 1_000_000;
+        if (took > SLOW_SETTLE_MS / 2) {
+            LOG.warn("slow ensemble fault {} of server {}: {} ms", new Step(kind, who), server, took);
+        }
+    }
+
+    /**
+     * The failover of a {@code ..._ACROSS_FAILOVER} step while operations are in flight: the leader is killed
+     * (even {@code who}) or isolated (odd), see {@link #ensembleFault}.
+     */
+    private void failover(int who) {
+        ensembleFault(who % 2 == 0 ? Kind.KILL_LEADER : Kind.PARTITION, 0);
+    }
+
+    private boolean everyoneSyncs() {
+        return notSyncing().isEmpty();
+    }
+
+    /** The live participants whose sync does not succeed within a second. */
+    private List<Participant> notSyncing() {
+        List<Participant> live;
+        synchronized (participants) {
+            live = participants.stream().filter(p -> !p.isDead()).toList();
+        }
+        List<CompletableFuture<Void>> syncs = new ArrayList<>();
+        for (Participant p : live) {
+            syncs.add(p.client().syncAsync("/"));
+        }
+        List<Participant> out = new ArrayList<>();
+        for (int i = 0; i < live.size(); i++) {
+            try {
+                syncs.get(i).get(1, TimeUnit.SECONDS);
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                out.add(live.get(i));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted");
+            }
+        }
+        return out;
     }
 
     // ---- settling -------------------------------------------------------------------------------------------------
@@ -248,8 +352,9 @@ public abstract class RecipeProperties {
         StringBuilder out = new StringBuilder("nodes under " + path + ":");
         for (String child : children(observer, path)) {
             try {
-                out.append(' ').append(child).append("@0x")
-                        .append(Long.toHexString(observer.exists(path + "/" + child).ephemeralOwner()));
+                Stat stat = observer.exists(path + "/" + child);
+                out.append(' ').append(child).append(stat == null ? "@gone" : "@0x"
+                        + Long.toHexString(stat.ephemeralOwner()));
             } catch (ZkException e) {
                 out.append(' ').append(child).append("@?");
             }
@@ -268,7 +373,8 @@ public abstract class RecipeProperties {
     private static boolean ownedBy(ZkClient observer, String path, Set<Long> sessions) {
         for (String child : children(observer, path)) {
             try {
-                if (!sessions.contains(observer.exists(path + "/" + child).ephemeralOwner())) {
+                Stat stat = observer.exists(path + "/" + child); // null: gone since the listing
+                if (stat == null || !sessions.contains(stat.ephemeralOwner())) {
                     return false;
                 }
             } catch (ZkException.NoNode e) {
@@ -283,24 +389,44 @@ public abstract class RecipeProperties {
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
         NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, DELETE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
-        TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART
+        TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART,
+        // ensembles only: the faults of one server (see ensembleFault) and takes/drains across a failover
+        KILL_LEADER, KILL_FOLLOWER, PARTITION, TAKE_ACROSS_FAILOVER, DRAIN_ACROSS_FAILOVER
     }
 
     record Step(Kind kind, int who) {
         @Override
         public String toString() {
             return switch (kind) {
-                case RESTART, OFFER, DRAIN, DRAIN_ACROSS_RESTART -> kind.name();
+                case RESTART, OFFER, DRAIN, DRAIN_ACROSS_RESTART, KILL_LEADER -> kind.name();
+                case KILL_FOLLOWER -> kind + "(f" + Math.floorMod(who, 2) + ")";
+                case PARTITION -> kind + (who % 2 == 0 ? "(leader)" : "(f" + Math.floorMod(who / 2, 2) + ")");
+                case DRAIN_ACROSS_FAILOVER -> kind + failoverName(who);
+                case TAKE_ACROSS_FAILOVER -> kind + "(p" + who + ", " + failoverName(who).substring(1);
                 default -> kind + "(p" + who + ")";
             };
         }
     }
 
+    /** The failover of a {@code ..._ACROSS_FAILOVER} step: the leader killed (even {@code who}) or isolated (odd). */
+    private static String failoverName(int who) {
+        return who % 2 == 0 ? "(kill leader)" : "(isolate leader)";
+    }
+
+    /**
+     * Steps drawn from the weighted kinds; on an ensemble ({@link #ensembleFaults()}) the ensemble faults
+     * {@code KILL_LEADER}, {@code KILL_FOLLOWER} and {@code PARTITION} are drawn too, each as often as a weight-1
+     * fault.
+     */
     @SafeVarargs
-    private static Arbitrary<List<Step>> steps(int participants, int maxSteps, Tuple2<Integer, Kind>... weighted) {
-        Arbitrary<Kind> kind = Arbitraries.frequency(weighted);
+    private Arbitrary<List<Step>> steps(int participants, int maxSteps, Tuple2<Integer, Kind>... weighted) {
+        List<Tuple2<Integer, Kind>> all = new ArrayList<>(List.of(weighted));
+        if (ensembleFaults()) {
+            all.addAll(List.of(w(1, Kind.KILL_LEADER), w(1, Kind.KILL_FOLLOWER), w(1, Kind.PARTITION)));
+        }
+        Arbitrary<Kind> kind = Arbitraries.frequency(all);
         Arbitrary<Integer> who = Arbitraries.integers().between(0, participants - 1);
-        return Combinators.combine(kind, who).as(Step::new).list().ofMinSize(1).ofMaxSize(maxSteps);
+        return Combinators.combine(kind, who).as(Step::new).list().ofMinSize(1).ofMaxSize(maxSteps(maxSteps));
     }
 
     private static Tuple2<Integer, Kind> w(int weight, Kind kind) {
@@ -509,6 +635,7 @@ public abstract class RecipeProperties {
                     users.set(w, new LockUser(crash(u.proc), p));
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             Set<Long> sessions = new HashSet<>();
@@ -611,6 +738,7 @@ public abstract class RecipeProperties {
                     model.remove(Integer.valueOf(w));
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             Set<Integer> expected = expectedHolders(model, users);
@@ -742,6 +870,7 @@ public abstract class RecipeProperties {
                     users.set(w, semaphoreUser(crash(u.proc), p, w));
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             Set<Integer> expected = semaphoreHolders(model);
@@ -848,6 +977,7 @@ public abstract class RecipeProperties {
                     users.set(w, multiUser(crash(u.proc), sets.get(w)));
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             Set<Long> sessions = new HashSet<>();
@@ -938,6 +1068,7 @@ public abstract class RecipeProperties {
                 case EXPIRE -> expire(u.proc());
                 case CRASH -> users.set(w, valueUser(crash(u.proc()), p));
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             int v = version;
@@ -1019,6 +1150,7 @@ public abstract class RecipeProperties {
                     }
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             if (owner == null) {
@@ -1115,6 +1247,7 @@ public abstract class RecipeProperties {
                 case EXPIRE -> expire(u.proc());
                 case CRASH -> users.set(w, cacheUser(crash(u.proc()), p));
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             settle("every cache equals the node",
@@ -1184,6 +1317,7 @@ public abstract class RecipeProperties {
                 case EXPIRE -> expire(u.proc());
                 case CRASH -> users.set(w, treeUser(crash(u.proc()), root, w));
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             settle("every tree cache equals the subtree",
@@ -1274,6 +1408,7 @@ public abstract class RecipeProperties {
                     model.remove(w);
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             Set<Long> sessions = new HashSet<>();
@@ -1318,13 +1453,19 @@ public abstract class RecipeProperties {
             return switch (op) {
                 case ADD -> "ADD(p" + who + ", " + delta + ")";
                 case CAS -> "CAS(p" + who + (delta >= 0 ? ", model -> " : ", wrong -> ") + delta + ")";
-                case INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, RESTART -> op.name();
+                case INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, RESTART, KILL_LEADER -> op.name();
+                case KILL_FOLLOWER, PARTITION -> new Step(Kind.valueOf(op.name()), who).toString();
+                case INCREMENT_ALL_ACROSS_FAILOVER -> op + failoverName(who);
                 default -> op + "(p" + who + ")";
             };
         }
     }
 
-    enum CounterOp { ADD, CAS, GET, INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, EXPIRE, CRASH, RESTART }
+    enum CounterOp {
+        ADD, CAS, GET, INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, EXPIRE, CRASH, RESTART,
+        // ensembles only
+        KILL_LEADER, KILL_FOLLOWER, PARTITION, INCREMENT_ALL_ACROSS_FAILOVER
+    }
 
     @Provide
     Arbitrary<List<CounterStep>> counterSteps() {
@@ -1332,8 +1473,16 @@ public abstract class RecipeProperties {
                 Tuple.of(2, CounterOp.GET), Tuple.of(2, CounterOp.INCREMENT_ALL),
                 Tuple.of(1, CounterOp.INCREMENT_ALL_ACROSS_RESTART), Tuple.of(1, CounterOp.EXPIRE),
                 Tuple.of(1, CounterOp.CRASH), Tuple.of(1, CounterOp.RESTART));
+        if (ensembleFaults()) {
+            op = Arbitraries.frequency(Tuple.of(4, CounterOp.ADD), Tuple.of(3, CounterOp.CAS),
+                    Tuple.of(2, CounterOp.GET), Tuple.of(2, CounterOp.INCREMENT_ALL),
+                    Tuple.of(1, CounterOp.INCREMENT_ALL_ACROSS_RESTART), Tuple.of(1, CounterOp.EXPIRE),
+                    Tuple.of(1, CounterOp.CRASH), Tuple.of(1, CounterOp.RESTART), Tuple.of(1, CounterOp.KILL_LEADER),
+                    Tuple.of(1, CounterOp.KILL_FOLLOWER), Tuple.of(1, CounterOp.PARTITION),
+                    Tuple.of(1, CounterOp.INCREMENT_ALL_ACROSS_FAILOVER));
+        }
         return Combinators.combine(op, Arbitraries.integers().between(0, 2), Arbitraries.integers().between(-5, 70))
-                .as(CounterStep::new).list().ofMinSize(1).ofMaxSize(10);
+                .as(CounterStep::new).list().ofMinSize(1).ofMaxSize(maxSteps(10));
     }
 
     @Property
@@ -1362,9 +1511,10 @@ public abstract class RecipeProperties {
                     }
                 }
                 case GET -> assertEquals(model, c.get());
-                case INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART -> {
-                    // concurrent increments from every client: distinct results; across a restart the sessions
-                    // survive, so every increment whose response was lost is found out and still counts once
+                case INCREMENT_ALL, INCREMENT_ALL_ACROSS_RESTART, INCREMENT_ALL_ACROSS_FAILOVER -> {
+                    // concurrent increments from every client: distinct results; across a restart or a failover
+                    // the sessions survive, so every increment whose response was lost is found out and still
+                    // counts once
                     Set<Long> results = ConcurrentHashMap.newKeySet();
                     CountDownLatch first = new CountDownLatch(1);
                     List<Future<?>> fs = new ArrayList<>();
@@ -1380,6 +1530,9 @@ public abstract class RecipeProperties {
                     if (s.op() == CounterOp.INCREMENT_ALL_ACROSS_RESTART) {
                         assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first increment");
                         restart(); // while the other increments are in flight
+                    } else if (s.op() == CounterOp.INCREMENT_ALL_ACROSS_FAILOVER) {
+                        assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first increment");
+                        failover(w); // while the other increments are in flight
                     }
                     for (Future<?> f : fs) {
                         f.get(30, TimeUnit.SECONDS);
@@ -1397,6 +1550,9 @@ public abstract class RecipeProperties {
                     counters.set(w, Recipes.using(procs.get(w).client()).counter(p));
                 }
                 case RESTART -> restart();
+                case KILL_LEADER -> ensembleFault(Kind.KILL_LEADER, w);
+                case KILL_FOLLOWER -> ensembleFault(Kind.KILL_FOLLOWER, w);
+                case PARTITION -> ensembleFault(Kind.PARTITION, w);
                 default -> throw new IllegalStateException(s.toString());
             }
             for (DistributedCounter each : counters) {
@@ -1409,9 +1565,11 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> queueSteps() {
-        return steps(2, 12, w(5, Kind.OFFER), w(3, Kind.TAKE), w(1, Kind.DRAIN), w(1, Kind.DRAIN_ACROSS_RESTART),
-                w(1, Kind.EXPIRE),
-                w(1, Kind.CRASH), w(1, Kind.RESTART));
+        return ensembleFaults()
+                ? steps(2, 12, w(5, Kind.OFFER), w(3, Kind.TAKE), w(1, Kind.DRAIN), w(1, Kind.DRAIN_ACROSS_RESTART),
+                        w(1, Kind.DRAIN_ACROSS_FAILOVER), w(1, Kind.EXPIRE), w(1, Kind.CRASH), w(1, Kind.RESTART))
+                : steps(2, 12, w(5, Kind.OFFER), w(3, Kind.TAKE), w(1, Kind.DRAIN), w(1, Kind.DRAIN_ACROSS_RESTART),
+                        w(1, Kind.EXPIRE), w(1, Kind.CRASH), w(1, Kind.RESTART));
     }
 
     @Property
@@ -1440,9 +1598,9 @@ public abstract class RecipeProperties {
                     assertEquals(Optional.ofNullable(model.pollFirst()), got.map(RecipeProperties::value), "FIFO");
                     got.ifPresent(b -> assertTrue(delivered.add(value(b)), "delivered once"));
                 }
-                case DRAIN, DRAIN_ACROSS_RESTART -> {
+                case DRAIN, DRAIN_ACROSS_RESTART, DRAIN_ACROSS_FAILOVER -> {
                     // both consumers take concurrently until all queued items are out (bounded by SETTLE); across a
-                    // restart, claims whose responses were lost are found out: still exactly once
+                    // restart or a failover, claims whose responses were lost are found out: still exactly once
                     Set<Integer> got = ConcurrentHashMap.newKeySet();
                     CountDownLatch first = new CountDownLatch(1);
                     int expected = model.size();
@@ -1462,11 +1620,15 @@ public abstract class RecipeProperties {
                             return null;
                         }));
                     }
-                    if (s.kind() == Kind.DRAIN_ACROSS_RESTART) {
+                    if (s.kind() == Kind.DRAIN_ACROSS_RESTART || s.kind() == Kind.DRAIN_ACROSS_FAILOVER) {
                         if (expected > 0) {
                             assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first item");
                         }
-                        restart(); // while the others are being taken
+                        if (s.kind() == Kind.DRAIN_ACROSS_RESTART) {
+                            restart(); // while the others are being taken
+                        } else {
+                            failover(w);
+                        }
                     }
                     for (Future<?> f : fs) {
                         f.get(30, TimeUnit.SECONDS);
@@ -1483,9 +1645,11 @@ public abstract class RecipeProperties {
                     consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).build());
                 }
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
-            assertEquals(model.size(), producer.size(), "items queued");
+            // the producer may read on another server than the consumers took on: wait for it to catch up
+            settle(model.size() + " items queued", () -> { }, () -> model.size() == producer.size());
         }
         while (!model.isEmpty()) {
             assertEquals(model.pollFirst(), value(consumers.get(0).poll(SETTLE).orElseThrow()), "FIFO");
@@ -1497,8 +1661,11 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> ackSteps() {
-        return steps(3, 10, w(5, Kind.OFFER), w(4, Kind.TAKE), w(1, Kind.TAKE_AND_CRASH), w(1, Kind.TAKE_AND_EXPIRE),
-                w(1, Kind.TAKE_ACROSS_RESTART));
+        return ensembleFaults()
+                ? steps(3, 10, w(5, Kind.OFFER), w(4, Kind.TAKE), w(1, Kind.TAKE_AND_CRASH),
+                        w(1, Kind.TAKE_AND_EXPIRE), w(1, Kind.TAKE_ACROSS_RESTART), w(1, Kind.TAKE_ACROSS_FAILOVER))
+                : steps(3, 10, w(5, Kind.OFFER), w(4, Kind.TAKE), w(1, Kind.TAKE_AND_CRASH),
+                        w(1, Kind.TAKE_AND_EXPIRE), w(1, Kind.TAKE_ACROSS_RESTART));
     }
 
     @Property
@@ -1523,6 +1690,12 @@ public abstract class RecipeProperties {
                 assertEquals(model.size(), producer.size(), "unacknowledged items stay queued");
                 continue;
             }
+            if (isEnsembleFault(s.kind())) {
+                ensembleFault(s.kind(), w);
+                settle(model.size() + " unacknowledged items stay queued", () -> { },
+                        () -> model.size() == producer.size());
+                continue;
+            }
             Optional<QueueItem<byte[]>> item = consumers.get(w).poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
             assertEquals(!model.isEmpty(), item.isPresent(), "an item whenever one is unacknowledged");
             item.ifPresent(i -> assertTrue(model.contains(value(i.value())), "only unacknowledged items"));
@@ -1540,6 +1713,10 @@ public abstract class RecipeProperties {
                     restart();
                     item.ifPresent(i -> ack(i, model, acked));
                 }
+                case TAKE_ACROSS_FAILOVER -> { // and a failover
+                    failover(w);
+                    item.ifPresent(i -> ack(i, model, acked));
+                }
                 default -> throw new IllegalStateException(s.toString());
             }
             settle(model.size() + " unacknowledged items stay queued", () -> { },
@@ -1551,7 +1728,7 @@ public abstract class RecipeProperties {
                     model, acked);
         }
         assertEquals(next, acked.size(), "every item acknowledged once");
-        assertEquals(0, producer.size());
+        settle("no item left queued", () -> { }, () -> producer.size() == 0); // the producer's server may lag
         producer.close();
         consumers.forEach(AcknowledgedQueue::close);
     }
@@ -1582,14 +1759,19 @@ public abstract class RecipeProperties {
     record BarrierFault(Kind kind, int after, int who) {
         @Override
         public String toString() {
+            if (kind == Kind.KILL_FOLLOWER || kind == Kind.PARTITION) {
+                return new Step(kind, who) + " after step " + after;
+            }
             return kind == Kind.NONE ? "none" : kind + (kind == Kind.EXPIRE ? "(m" + who + ")" : "") + " after step " + after;
         }
     }
 
     @Provide
     Arbitrary<BarrierFault> barrierFaults() {
-        Arbitrary<Kind> kind = Arbitraries.frequency(Tuple.of(1, Kind.NONE), Tuple.of(1, Kind.RESTART),
-                Tuple.of(1, Kind.EXPIRE));
+        Arbitrary<Kind> kind = ensembleFaults()
+                ? Arbitraries.frequency(Tuple.of(1, Kind.NONE), Tuple.of(1, Kind.RESTART), Tuple.of(1, Kind.EXPIRE),
+                        Tuple.of(1, Kind.KILL_LEADER), Tuple.of(1, Kind.KILL_FOLLOWER), Tuple.of(1, Kind.PARTITION))
+                : Arbitraries.frequency(Tuple.of(1, Kind.NONE), Tuple.of(1, Kind.RESTART), Tuple.of(1, Kind.EXPIRE));
         return Combinators.combine(kind, Arbitraries.integers().between(0, 7), Arbitraries.integers().between(0, 3))
                 .as(BarrierFault::new);
     }
@@ -1630,10 +1812,10 @@ public abstract class RecipeProperties {
                 settle(n + " arrived", () -> { }, () -> members(observer, p) == n
                         && ownedBy(observer, p, sessions(procs, arrived)));
                 nobodyMoves("nobody past enter before all arrived", () -> noneDone(entered));
-                if (fault.after() == step && fault.kind() == Kind.RESTART) {
-                    restart();
-                    settle(n + " still there after the restart", () -> { }, () -> members(observer, p) == n);
-                    nobodyMoves("nobody past enter after a restart", () -> noneDone(entered));
+                if (fault.after() == step && isServerFault(fault.kind())) {
+                    serverFault(fault.kind(), fault.who());
+                    settle(n + " still there after " + fault, () -> { }, () -> members(observer, p) == n);
+                    nobodyMoves("nobody past enter after " + fault, () -> noneDone(entered));
                 } else if (fault.after() == step && fault.kind() == Kind.EXPIRE && arrived.contains(fault.who())) {
                     expire(procs.get(fault.who()));
                     settle("m" + fault.who() + " entered again", () -> { }, () -> members(observer, p) == n
@@ -1662,9 +1844,9 @@ public abstract class RecipeProperties {
             if (gone < parties) {
                 // (no node count to wait for: the lowest member keeps its node until the others are gone)
                 nobodyMoves("nobody past leave before all left or died", () -> noneDone(left));
-                if (fault.after() == step && fault.kind() == Kind.RESTART) {
-                    restart();
-                    nobodyMoves("nobody past leave after a restart", () -> noneDone(left));
+                if (fault.after() == step && isServerFault(fault.kind())) {
+                    serverFault(fault.kind(), fault.who());
+                    nobodyMoves("nobody past leave after " + fault, () -> noneDone(left));
                 }
             }
             step++;
@@ -1737,6 +1919,7 @@ public abstract class RecipeProperties {
                 }
                 case EXPIRE -> expire(procs.get(w)); // a member rejoins with its new session
                 case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
             List<String> expected = List.copyOf(model);

@@ -51,7 +51,8 @@ public @interface ScaledTries {
             return Math.max(1, (int) Math.round(tries));
         }
 
-        private static int budget() {
+        /** The build's budget: {@code jqwik.tries.default} (25 unless set; 500 under {@code -Plong}). */
+        static int budget() {
             String configured = System.getProperty("jqwik.tries.default");
             try {
                 return configured == null ? DEFAULT_BUDGET : Math.max(1, Integer.parseInt(configured.trim()));
