@@ -1,0 +1,103 @@
+package dev.zkr.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole-server simulator over many seeds ({@link ServerSim}): the real pipeline of a standalone server with
+ * simulated clients, crashes and restarts, invariants after every event and zk-check's history checks at the end.
+ * 150 seeds under {@code mvn verify}, 3,000 under {@code -Plong} (follows {@code jqwik.tries.default});
+ * {@code -Dzkr.sim.seeds=N} and {@code -Dzkr.sim.firstSeed=F} choose others; {@code -Dzkr.sim.seed=S} replays one
+ * seed and prints its full trace. A failing seed prints its last events and writes the full trace to target/zkr-sim/.
+ */
+class ServerSimTest {
+
+    static long seedCount() {
+        String explicit = System.getProperty("zkr.sim.seeds");
+        if (explicit != null) {
+            return Long.parseLong(explicit);
+        }
+        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 3_000 : 150;
+    }
+
+    /** Runs one seed; returns its failure or null. */
+    static Throwable failureOf(long seed, ServerSim.Options options) {
+        try {
+            new ServerSim(seed, options).run();
+            return null;
+        } catch (AssertionError | RuntimeException e) {
+            return e;
+        }
+    }
+
+    /** The failure with the seed, how to replay it, the last events; the full trace goes to a file. */
+    static String report(long seed, ServerSim.Options options, Throwable failure) {
+        ServerSim replay = new ServerSim(seed, options.withFullTrace());
+        try {
+            replay.run();
+        } catch (AssertionError | RuntimeException e) {
+            // the trace up to the failure is what we want
+        }
+        Path file = Path.of("target", "zkr-sim", "server-seed-" + seed + ".trace");
+        String where;
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, replay.trace());
+            where = "full trace in " + file.toAbsolutePath();
+        } catch (IOException e) {
+            where = "trace not written: " + e;
+        }
+        return "seed " + seed + " failed: " + failure + "\n(replay: -Dzkr.sim.seed=" + seed + "; " + where
+                + ")\n... last events:\n" + replay.recentTrace();
+    }
+
+    @Test
+    void everySeedKeepsTheInvariantsAndHistoriesCheck() {
+        String one = System.getProperty("zkr.sim.seed");
+        if (one != null) {
+            long seed = Long.parseLong(one);
+            ServerSim sim = new ServerSim(seed, ServerSim.Options.standard(seed, true));
+            try {
+                sim.run();
+            } finally {
+                System.out.print(sim.trace());
+                System.out.println("seed " + seed + " trace hash " + Long.toHexString(sim.traceHash()) + "; "
+                        + sim.stats);
+            }
+            return;
+        }
+        long seeds = seedCount();
+        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        ServerSim.Stats total = new ServerSim.Stats();
+        long start = System.nanoTime();
+        for (long seed = first; seed < first + seeds; seed++) {
+            ServerSim.Options options = ServerSim.Options.standard(seed, false);
+            ServerSim sim = new ServerSim(seed, options);
+            try {
+                sim.run();
+            } catch (AssertionError | RuntimeException e) {
+                fail(report(seed, options, e), e);
+                return;
+            }
+            total.add(sim.stats);
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("zkr.sim (server): %d seeds in %.1f s (%.0f seeds/s); per seed %d events, %d client ops;"
+                + " total: %s%n", seeds, secs, seeds / secs, total.events / seeds, total.ops / seeds, total);
+    }
+
+    @Test
+    void aSeedReplaysIdentically() {
+        for (long seed = 1; seed <= 5; seed++) {
+            ServerSim a = new ServerSim(seed, ServerSim.Options.standard(seed, true)).run();
+            ServerSim b = new ServerSim(seed, ServerSim.Options.standard(seed, true)).run();
+            assertEquals(a.trace(), b.trace(), "seed " + seed);
+            assertEquals(a.traceHash(), b.traceHash(), "seed " + seed);
+        }
+    }
+}
