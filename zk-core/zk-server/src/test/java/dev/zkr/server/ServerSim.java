@@ -155,7 +155,7 @@ final class ServerSim {
         servers.add(new SimServer(1, this, log, options.readBug()));
         lastDigestZxid = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
-            clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys));
+            clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants()));
         }
     }
 
@@ -343,7 +343,7 @@ final class ServerSim {
             long arrival = Math.max(c.lastToServer, now + 1 + random.nextInt(4));
             c.lastToServer = arrival;
             SimServer s = server(c.server);
-            at(arrival, c + " -> s" + s.id + " " + describe(m), () -> {
+            at(arrival, tracing() ? c + " -> s" + s.id + " " + describe(m) : null, () -> {
                 if (c.open && s.incarnation() == c.incarnation) {
                     s.request(c, m, now);
                 }
@@ -385,7 +385,7 @@ final class ServerSim {
             long arrival = Math.max(c.lastToClient, now + 1 + random.nextInt(4));
             c.lastToClient = arrival;
             if (o instanceof Message m) {
-                at(arrival, "s" + c.server + " -> " + c + " " + describe(m), () -> {
+                at(arrival, tracing() ? "s" + c.server + " -> " + c + " " + describe(m) : null, () -> {
                     if (c.open) {
                         c.client.receive(c, m);
                     }
@@ -525,15 +525,21 @@ final class ServerSim {
 
     // ---- trace ---------------------------------------------------------------------------------------------------
 
+    /** True when trace lines are kept (a replay, the determinism test): callers skip building them otherwise. */
+    boolean tracing() {
+        return options.fullTrace();
+    }
+
     void trace(String line) {
+        if (!options.fullTrace()) {
+            return;
+        }
         String l = now + " " + line;
         for (int i = 0; i < l.length(); i++) {
             traceHash = (traceHash ^ l.charAt(i)) * 0x100000001b3L;
         }
         traceHash = (traceHash ^ '\n') * 0x100000001b3L;
-        if (options.fullTrace()) {
-            fullTrace.append(l).append('\n');
-        }
+        fullTrace.append(l).append('\n');
         recent.addLast(l);
         if (recent.size() > RECENT_LINES) {
             recent.pollFirst();

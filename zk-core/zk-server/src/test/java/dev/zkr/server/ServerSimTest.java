@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The whole-server simulator over many seeds ({@link ServerSim}): the real pipeline of a standalone server with
  * simulated clients, crashes and restarts, invariants after every event and zk-check's history checks at the end.
- * 150 seeds under {@code mvn verify}, 3,000 under {@code -Plong} (follows {@code jqwik.tries.default});
+ * 100 seeds under {@code mvn verify}, 3,000 under {@code -Plong} (follows {@code jqwik.tries.default});
  * {@code -Dzkr.sim.seeds=N} and {@code -Dzkr.sim.firstSeed=F} choose others; {@code -Dzkr.sim.seed=S} replays one
  * seed and prints its full trace. A failing seed prints its last events and writes the full trace to target/zkr-sim/.
  */
@@ -22,7 +22,7 @@ class ServerSimTest {
         if (explicit != null) {
             return Long.parseLong(explicit);
         }
-        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 3_000 : 150;
+        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 3_000 : 100;
     }
 
     /** Runs one seed; returns its failure or null. */

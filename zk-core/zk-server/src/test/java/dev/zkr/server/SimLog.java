@@ -174,7 +174,7 @@ final class SimLog implements LogStore {
         syncMark = volatileMark;
         int inc = incarnation;
         long delay = random.nextInt(20) == 0 ? 20 + random.nextInt(80) : 1 + random.nextInt(6);
-        clock.after(delay, name + " fsync", () -> {
+        clock.after(delay, "fsync " + name, () -> {
             if (inc == incarnation) {
                 syncDone();
             }

@@ -185,7 +185,9 @@ final class SimServer {
         if (inc != current) {
             return;
         }
-        sim.trace("s" + id + " durable " + Zxid.str(zxid));
+        if (sim.tracing()) {
+            sim.trace("s" + id + " durable " + Zxid.str(zxid));
+        }
         inc.pipeline.durable(zxid);
         round(sim.now());
     }
