@@ -4,9 +4,12 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkClientBuilder;
 import dev.zkr.server.ServerConfig;
 import dev.zkr.server.ZkServer;
+import dev.zkr.server.peer.LinkFilter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +26,12 @@ import java.util.stream.Stream;
  * zkr servers running in this JVM on loopback, for tests: start with {@code TestEnsemble.builder().start()}, connect
  * native clients with {@link #newClient()}, inject faults with {@link #kill(int)}, {@link #restart(int)} and
  * {@link #expireSession(long)}, and {@link #close()} everything (servers, clients, temp directories) at the end.
- * Servers are numbered from 0. Only single-server ensembles exist so far.
+ * Servers are numbered from 0 (server {@code i} has server id {@code i + 1}).
  *
- * <p>Each server gets a free port (bound as port 0, then kept, so {@link #connectString()} stays valid across
- * {@link #restart(int)}) and its own temporary data directory.
+ * <p>One server runs standalone. Three or five form a replicated ensemble: each gets a client port and a peer port
+ * (free ports, kept across {@link #restart(int)}), short timers (election timeout 400 ms by default) and its own
+ * data directory; {@link #partition(int...)}, {@link #isolate(int)} and {@link #heal()} drop peer messages
+ * silently both ways while every socket stays up, as a real partition does; client connections are not cut.
  */
 public final class TestEnsemble implements AutoCloseable {
 
@@ -35,6 +40,7 @@ public final class TestEnsemble implements AutoCloseable {
     private final boolean deleteBaseDir;
     private final List<Slot> slots = new ArrayList<>();
     private final List<ZkClient> clients = new CopyOnWriteArrayList<>();
+    private final LinkFilter linkFilter = new LinkFilter();
     private boolean closed;
 
     /** One server position: its config (with the port it got), and the running server or null. */
@@ -53,27 +59,140 @@ public final class TestEnsemble implements AutoCloseable {
             throw new UncheckedIOException("cannot create the ensemble's data directory", e);
         }
         try {
-            for (int i = 0; i < b.servers; i++) {
+            if (b.servers == 1) {
                 Slot slot = new Slot();
-                ServerConfig.Builder cb = ServerConfig.builder(baseDir.resolve("server-" + i))
-                        .port(0)
-                        .serverId(i + 1)
-                        .tickTime(b.tickTime)
-                        .minSessionTimeout(b.minSessionTimeout)
-                        .maxSessionTimeout(b.maxSessionTimeout)
-                        .maxDataSize(b.maxDataSize);
-                if (b.configurer != null) {
-                    b.configurer.accept(cb);
-                }
-                ServerConfig config = cb.build();
-                slot.server = ZkServer.start(config);
+                ServerConfig config = serverConfig(b, 0).port(0).build();
+                slot.server = ZkServer.start(config, linkFilter);
                 slot.config = config.withPort(slot.server.port());
                 slots.add(slot);
+            } else {
+                int[] ports = freePorts(2 * b.servers);
+                List<ServerConfig.Member> members = new ArrayList<>();
+                for (int i = 0; i < b.servers; i++) {
+                    members.add(new ServerConfig.Member(i + 1, InetAddress.getLoopbackAddress().getHostAddress(),
+                            ports[2 * i], ports[2 * i + 1]));
+                }
+                for (int i = 0; i < b.servers; i++) {
+                    Slot slot = new Slot();
+                    slot.config = serverConfig(b, i).port(members.get(i).clientPort()).members(members).build();
+                    slots.add(slot);
+                }
+                for (Slot slot : slots) {
+                    slot.server = ZkServer.start(slot.config, linkFilter);
+                }
             }
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    private ServerConfig.Builder serverConfig(Builder b, int i) {
+        Duration minSession = b.minSessionTimeout;
+        if (b.servers > 1 && minSession.compareTo(b.electionTimeout.multipliedBy(4)) < 0) {
+            minSession = b.electionTimeout.multipliedBy(4); // a failover must not expire sessions
+        }
+        ServerConfig.Builder cb = ServerConfig.builder(baseDir.resolve("server-" + i))
+                .serverId(i + 1)
+                .tickTime(b.tickTime)
+                .minSessionTimeout(minSession)
+                .maxSessionTimeout(b.maxSessionTimeout.compareTo(minSession) < 0 ? minSession : b.maxSessionTimeout)
+                .maxDataSize(b.maxDataSize);
+        if (b.servers > 1) {
+            cb.electionTimeout(b.electionTimeout)
+                    .heartbeatInterval(b.electionTimeout.dividedBy(10));
+        }
+        if (b.configurer != null) {
+            b.configurer.accept(cb);
+        }
+        return cb;
+    }
+
+    /** Distinct free ports (bound, then released together, so none is handed out twice). */
+    private static int[] freePorts(int n) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                s.setReuseAddress(true);
+                sockets.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot find free ports", e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // released either way
+                }
+            }
+        }
+    }
+
+    /**
+     * The index of the current leader (an in-service leader: it sequences writes), waiting up to ~10 s for one.
+     *
+     * @throws IllegalStateException if no server leads by then
+     */
+    public int leader() {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            List<Slot> running = snapshotSlots();
+            for (int i = 0; i < running.size(); i++) {
+                ZkServer s = running.get(i).server;
+                if (s != null && s.isLeading()) {
+                    return i;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no server leads after 10 s (roles: " + roles() + ")");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); // polling the servers' role
+        }
+    }
+
+    /** Each server's role, for messages ({@code 0=LEADER 1=FOLLOWER 2=down}). */
+    public String roles() {
+        StringBuilder sb = new StringBuilder();
+        List<Slot> running = snapshotSlots();
+        for (int i = 0; i < running.size(); i++) {
+            ZkServer s = running.get(i).server;
+            sb.append(i).append('=').append(s == null ? "down" : s.role() + (s.isLeading() ? "*" : "")).append(' ');
+        }
+        return sb.toString().trim();
+    }
+
+    /**
+     * The listed servers lose peer connectivity with all the others (both ways) until {@link #heal()}; messages
+     * are dropped silently and sockets stay up. Client connections are not cut.
+     */
+    public void partition(int... side) {
+        int[] ids = new int[side.length];
+        for (int k = 0; k < side.length; k++) {
+            slot(side[k]);
+            ids[k] = side[k] + 1;
+        }
+        linkFilter.partition(ids);
+    }
+
+    /** = {@code partition(i)}. */
+    public void isolate(int i) {
+        partition(i);
+    }
+
+    /** Ends every partition. */
+    public void heal() {
+        linkFilter.heal();
+    }
+
+    /** {@code host:port} of server {@code i} only. */
+    public String connectString(int i) {
+        Slot s = slot(i);
+        return s.config.bindAddress().getHostAddress() + ":" + s.config.port();
     }
 
     /** A builder: one server, tick 100 ms, session timeouts 200 ms .. 60 s, 1 MiB nodes. */
@@ -176,7 +295,7 @@ public final class TestEnsemble implements AutoCloseable {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
             try {
-                s.server = ZkServer.start(s.config);
+                s.server = ZkServer.start(s.config, linkFilter);
                 return;
             } catch (IllegalStateException e) {
                 if (System.nanoTime() > deadline) {
@@ -270,6 +389,7 @@ public final class TestEnsemble implements AutoCloseable {
         private Duration minSessionTimeout = Duration.ofMillis(200);
         private Duration maxSessionTimeout = Duration.ofSeconds(60);
         private Duration clientSessionTimeout = Duration.ofSeconds(5);
+        private Duration electionTimeout = Duration.ofMillis(400);
         private int maxDataSize = ServerConfig.DEFAULT_MAX_DATA_SIZE;
         private Path baseDir;
         private Consumer<ServerConfig.Builder> configurer;
@@ -277,12 +397,18 @@ public final class TestEnsemble implements AutoCloseable {
         private Builder() {
         }
 
-        /** Number of servers; only 1 is supported until replication lands. */
+        /** Number of servers: 1 (standalone), 3 or 5 (a replicated ensemble). */
         public Builder servers(int n) {
-            if (n < 1) {
-                throw new IllegalArgumentException("servers must be >= 1: " + n);
+            if (n != 1 && n != 3 && n != 5) {
+                throw new IllegalArgumentException("servers must be 1, 3 or 5: " + n);
             }
             this.servers = n;
+            return this;
+        }
+
+        /** Election timeout of an ensemble's servers (default 400 ms; heartbeats every tenth of it). */
+        public Builder electionTimeout(Duration timeout) {
+            this.electionTimeout = Objects.requireNonNull(timeout, "electionTimeout");
             return this;
         }
 
@@ -324,16 +450,8 @@ public final class TestEnsemble implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Starts the servers.
-         *
-         * @throws UnsupportedOperationException for more than one server: replication is not yet supported
-         */
+        /** Starts the servers (an ensemble's members in any order: they elect a leader among themselves). */
         public TestEnsemble start() {
-            if (servers > 1) {
-                throw new UnsupportedOperationException("replication not yet supported: TestEnsemble runs 1 server, "
-                        + servers + " requested");
-            }
             return new TestEnsemble(this);
         }
     }

@@ -27,7 +27,7 @@ public @interface ZkrEnsemble {
 
     Scope scope() default Scope.PER_CLASS;
 
-    /** Number of servers (only 1 until replication lands). */
+    /** Number of servers: 1 (standalone), 3 or 5 (a replicated ensemble). */
     int servers() default 1;
 
     /** Server tick time in milliseconds. */

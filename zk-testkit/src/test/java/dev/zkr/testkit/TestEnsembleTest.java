@@ -41,10 +41,10 @@ class TestEnsembleTest {
     }
 
     @Test
-    void moreThanOneServerFailsClearly() {
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> TestEnsemble.builder().servers(3).start());
-        assertTrue(e.getMessage().contains("replication not yet supported"), e.getMessage());
+    void onlyOneThreeOrFiveServers() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> TestEnsemble.builder().servers(2));
+        assertTrue(e.getMessage().contains("1, 3 or 5"), e.getMessage());
     }
 
     @Test

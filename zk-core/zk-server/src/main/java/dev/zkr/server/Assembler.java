@@ -4,6 +4,7 @@ import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.Replica;
 import dev.zkr.consensus.ReplicaConfig;
 import dev.zkr.consensus.Zxid;
+import dev.zkr.server.peer.PeerConfig;
 import dev.zkr.session.SessionTable;
 import dev.zkr.storage.ConsensusMeta;
 import dev.zkr.storage.LogReader;
@@ -20,6 +21,8 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.SplittableRandom;
 
@@ -34,8 +37,8 @@ final class Assembler {
 
     private static final Logger log = LoggerFactory.getLogger(Assembler.class);
 
-    /** An assembled pipeline: the core that drives it and the gate that holds its sessions. */
-    record Parts(Core core, SessionGate gate) {
+    /** An assembled pipeline: the core that drives it, the gate that holds its sessions, its replication stage. */
+    record Parts(Core core, SessionGate gate, ReplicationStage stage) {
     }
 
     /**
@@ -68,8 +71,8 @@ final class Assembler {
     static Parts standalone(ServerConfig config, DataTree tree, long lastZxid, SessionTable sessions, TxnLog txnLog,
                             Snapshotter snapshotter) {
         LogStage logStage = new LogStage(txnLog);
-        return assemble(config, tree, sessions, snapshotter, logStage, new QuorumOfOne(logStage, tree.lastZxid()),
-                STANDALONE_EPOCH, lastZxid);
+        return assemble(config, tree, sessions, snapshotter, logStage, new QuorumOfOne(logStage, tree.lastZxid(),
+                config.serverId(), STANDALONE_EPOCH), STANDALONE_EPOCH, lastZxid, PeerLink.NONE, null);
     }
 
     /**
@@ -84,21 +87,55 @@ final class Assembler {
      */
     static Parts standaloneReplica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail,
                                    SessionTable sessions, TxnLog txnLog, long snapshotZxid, Snapshotter snapshotter) {
+        return replica(config, tree, tail, sessions, txnLog, snapshotZxid, snapshotter, PeerLink.NONE);
+    }
+
+    /**
+     * A server as a consensus replica: standalone (one member, {@code peers} {@link PeerLink#NONE}) or a member of
+     * the ensemble {@link ServerConfig#members()}, talking to its peers through {@code peers}. A member starts as a
+     * follower without a leader; writes are sequenced only once it leads in service (its EPOCH record applied).
+     */
+    static Parts replica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail, SessionTable sessions,
+                         TxnLog txnLog, long snapshotZxid, Snapshotter snapshotter, PeerLink peers) {
         int id = config.serverId();
-        List<Integer> members = List.of(id);
-        long ensembleId = members.hashCode();
+        boolean ensemble = config.isEnsemble();
+        List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id).toList()
+                : List.of(id);
+        long ensembleId = ensemble ? ensembleIdOf(config) : members.hashCode();
         Path dataDir = config.dataDir();
         TxnLogView view = new TxnLogView(txnLog, () -> snapshotZxid);
         Meta meta = loadMeta(dataDir, view);
-        Replica replica = new Replica(ReplicaConfig.defaults(id, members, new SplittableRandom(id)), view, meta);
+        int electionTicks = ticks(config.electionTimeout().toMillis());
+        int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));
+        ReplicaConfig rc = new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
+                ensemble ? new SplittableRandom() : new SplittableRandom(id));
+        Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
         ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
-                tail, System::currentTimeMillis);
+                tail, ensemble ? peers : PeerLink.NONE, System::currentTimeMillis, electionTicks);
         long epoch = stage.epoch();
+        if (ensemble) {
+            log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "
+                    + "committed)", id, members, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
+            return assemble(config, tree, sessions, snapshotter, logStage, stage, -1, Zxid.of(epoch, 0), peers,
+                    stage);
+        }
         log.info("server {} leads epoch {} (accepted epoch was {}; log ends at {}, {} record(s) to commit)", id,
-                epoch, meta.acceptedEpoch(), dev.zkr.consensus.Zxid.str(view.lastZxid()), tail.size());
-        return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0));
+                epoch, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
+        return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0),
+                PeerLink.NONE, stage);
+    }
+
+    /** The ensemble id every peer's Hello and this server's consensus.meta carry: a digest of the member lines. */
+    static long ensembleIdOf(ServerConfig config) {
+        Map<Integer, String> lines = new TreeMap<>();
+        config.members().forEach(m -> lines.put(m.id(), m.line()));
+        return PeerConfig.ensembleIdOf(lines);
+    }
+
+    private static int ticks(long millis) {
+        return (int) Math.max(1, millis / ReplicationStage.TICK_MS);
     }
 
     /** The records of {@code txnLog} after {@code appliedZxid}, decoded, in zxid order. */
@@ -130,7 +167,8 @@ final class Assembler {
     }
 
     private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,
-                                  LogStage logStage, Quorum quorum, long epoch, long lastZxid) {
+                                  LogStage logStage, Quorum quorum, long epoch, long lastZxid, PeerLink peers,
+                                  ReplicationStage stage) {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
@@ -138,7 +176,7 @@ final class Assembler {
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
-        Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping);
-        return new Parts(core, gate);
+        Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, config, peers);
+        return new Parts(core, gate, stage);
     }
 }

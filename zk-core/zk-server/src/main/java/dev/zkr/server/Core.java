@@ -43,6 +43,15 @@ final class Core implements Sequencer {
     private record Task(Runnable runnable) {
     }
 
+    private record PeerIn(int from, Object message) {
+    }
+
+    private record PeerUp(int id) {
+    }
+
+    private record PeerDown(int id) {
+    }
+
     private final LogStage logStage;
     private final Pipeline pipeline;
     private final Outbox outbox = new Outbox();
@@ -60,15 +69,20 @@ final class Core implements Sequencer {
     private volatile Runnable onFatal = () -> { };
     /** Completes once the quorum is in service (the server may take clients), or fails if the core ends first. */
     private final CompletableFuture<Void> serving = new CompletableFuture<>();
+    /** The role as of the last round (read by any thread). */
+    private volatile dev.zkr.consensus.RoleInfo role;
 
     /**
      * A core over parts assembled for its role ({@link Assembler}): it takes the log's durability notices and
      * failures as events, and is the {@link Sequencer} of the gate and housekeeping.
      */
     Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
-         ApplyStage apply, Housekeeping housekeeping) {
+         ApplyStage apply, Housekeeping housekeeping, ServerConfig config, PeerLink peers) {
         this.logStage = logStage;
-        this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, outbox);
+        this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, outbox, peers,
+                config.serverId(), config.isEnsemble(), config.electionTimeout().toMillis(),
+                config.heartbeatInterval().toMillis());
+        this.role = pipeline.role();
         logStage.listen(this::durable, this::logFailed);
         this.thread = new Thread(this::run, "zkr-core");
         this.thread.setDaemon(true);
@@ -94,6 +108,24 @@ final class Core implements Sequencer {
 
     void disconnected(Connection c) {
         offer(new Disconnected(c));
+    }
+
+    /** A message from a peer (the peer transport's I/O thread). */
+    void peerIn(int from, Object message) {
+        offer(new PeerIn(from, message));
+    }
+
+    void peerUp(int id) {
+        offer(new PeerUp(id));
+    }
+
+    void peerDown(int id) {
+        offer(new PeerDown(id));
+    }
+
+    /** The role as of the last round. */
+    dev.zkr.consensus.RoleInfo role() {
+        return role;
     }
 
     /** Runs a task on the core thread (server hooks such as expireSession). */
@@ -237,7 +269,8 @@ final class Core implements Sequencer {
             handle(e, now);
         }
         pipeline.endRound(now, !stopping && failure == null);
-        if (!serving.isDone() && pipeline.inService()) {
+        role = pipeline.role();
+        if (!serving.isDone() && pipeline.serving()) {
             serving.complete(null);
         }
     }
@@ -252,6 +285,12 @@ final class Core implements Sequencer {
             pipeline.disconnected(d.connection());
         } else if (e instanceof Task t) {
             t.runnable().run();
+        } else if (e instanceof PeerIn p) {
+            pipeline.peerMessage(p.from(), p.message(), now);
+        } else if (e instanceof PeerUp u) {
+            pipeline.peerUp(u.id());
+        } else if (e instanceof PeerDown d) {
+            pipeline.peerDown(d.id());
         }
     }
 

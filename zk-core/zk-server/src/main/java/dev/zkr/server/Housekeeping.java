@@ -52,6 +52,11 @@ final class Housekeeping {
         }
     }
 
+    /** This server stopped leading: the container deletes it sequenced may never be applied; retry them later. */
+    void reset() {
+        containerDeletes.clear();
+    }
+
     /**
      * A txn was applied (and its item, if any, answered): a container delete is no longer in flight, and every txn
      * counts towards the next snapshot.

@@ -23,7 +23,9 @@ final class Pending {
         /** The server expired the session: close its connection if it has one. */
         EXPIRE_SESSION,
         /** Server housekeeping (container cleanup): nobody to answer. */
-        INTERNAL
+        INTERNAL,
+        /** On the leader: a follower's forwarded request; only a failure is answered, to {@link #origin}. */
+        FORWARDED
     }
 
     final Kind kind;
@@ -36,6 +38,16 @@ final class Pending {
     final Txn txn;
     /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
     final Prepared.Failed failure;
+    /** FORWARDED: the follower that sent it, and the session it is of. */
+    int origin;
+    long sessionId;
+    /** The leader's verdict (or a sync's OK), sent once the tree applied {@link #afterZxid}. */
+    Message.Reply verdict;
+    /** The reply, once decided, waiting to be sent in the connection's order (or, decided by the leader, until
+     * the local tree applied {@link #afterZxid}). */
+    Message.Reply reply;
+    /** A decided reply goes out once the tree applied this zxid (a sync: its read point). */
+    long afterZxid;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {

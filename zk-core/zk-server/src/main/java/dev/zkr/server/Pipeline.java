@@ -1,32 +1,78 @@
 package dev.zkr.server;
 
 import dev.zkr.client.ZkException;
+import dev.zkr.consensus.Role;
+import dev.zkr.consensus.RoleInfo;
+import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
+import dev.zkr.tree.TxnHeader;
 import dev.zkr.wire.Message;
+import dev.zkr.wire.MessageCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The server's round logic without threads or locks (REPLICATION.md §3.2): {@link Core} — or a simulator — feeds it
- * one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, tasks run in the round) and then
- * calls {@link #endRound}. It owns the tree, the pending changes, the watches and the sessions through its stages,
- * and keeps the write order: writes (and syncs and failed writes) are sequenced in {@link #inFlight} in prepare order
- * and completed strictly in that order once committed, each write when the applied txn names its request (session
- * id and xid in the txn header), not by position alone; a read waits in its connection's queue behind that
- * connection's earlier writes, so every session is answered in FIFO order and sees its own writes. The time is
- * passed in. One caller at a time.
+ * one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, {@link #peerMessage}, tasks run in
+ * the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the sessions
+ * through its stages. The time is passed in. One caller at a time.
+ *
+ * <p>On the leader (and a standalone server) writes are sequenced in {@link #inFlight} in prepare order and
+ * completed strictly in that order once committed, each write when the applied txn names its request (session id
+ * and xid in the txn header). On a follower, writes, session handshakes and syncs are forwarded to the leader
+ * ({@link ServerMessage}) and answered when the txn that names them is applied here, or when the leader's verdict
+ * arrives and the tree caught up with it. Every reply leaves in its connection's order: a reply decided early
+ * waits in the connection's queue behind the connection's earlier requests, so each session is answered in FIFO
+ * order and reads its own writes.
  */
 final class Pipeline implements Sequencer {
+
+    private static final Logger log = LoggerFactory.getLogger(ZkServer.class);
 
     /** The answer to a request of a session that is closed, closing or expired. */
     private static final Prepared.Failed SESSION_GONE =
             Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
+
+    /** A forwarded request is known by its session and client xid (the txn header carries both). */
+    private record Key(long sessionId, int xid) {
+    }
+
+    /** A handshake held until this server can answer it (in service, caught up with what the client saw). */
+    private static final class Handshake {
+        final Connection connection;
+        final Message.ConnectRequest request;
+        final long since;
+        long ctx;
+        long sentEpoch = -1;
+        int sentTo = -1;
+        boolean verified;
+        long needZxid;
+
+        Handshake(Connection connection, Message.ConnectRequest request, long since) {
+            this.connection = connection;
+            this.request = request;
+            this.since = since;
+        }
+    }
+
+    /** A request held while no leader can take it (election), in arrival order. */
+    private record Held(Connection connection, Message message) {
+    }
 
     private final DataTree tree;
     private final SessionGate gate;
@@ -37,15 +83,53 @@ final class Pipeline implements Sequencer {
     private final ApplyStage apply;
     private final Housekeeping housekeeping;
     private final Outbox outbox;
+    private final PeerLink peers;
+    private final int selfId;
+    private final boolean ensemble;
+    /** How long handshakes and writes are held without a leader, and after which clients are let go (2T). */
+    private final long holdMs;
+    private final long touchIntervalMs;
     private long nextTick;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
     private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private long committedZxid;
+    private RoleInfo role;
+    private final Stream stream = new Stream();
+
+    // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
+    /** Requests (and the rest of their connection's input) held while no leader can take writes. */
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
+    private final Set<Connection> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
+    private final Map<Long, Handshake> attachChecks = new HashMap<>();
+    /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
+    private final Map<Key, Pending> forwarded = new HashMap<>();
+    /** Items whose reply is decided, waiting for the tree to apply their {@code afterZxid}. */
+    private final ArrayDeque<Pending> decided = new ArrayDeque<>();
+    /** Syncs waiting for their read point, by ctx. */
+    private final Map<Long, Pending> syncs = new HashMap<>();
+    /** Leader: read points asked for by followers: local ctx → {origin, their ctx}. */
+    private final Map<Long, long[]> remoteSyncs = new HashMap<>();
+    /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
+    private final Map<Long, Integer> owners = new HashMap<>();
+    /** Leader: peer requests that arrived before it could sequence. */
+    private final ArrayDeque<Object[]> heldPeer = new ArrayDeque<>();
+    /** Follower: sessions touched since the last report to the leader. */
+    private final Set<Long> touched = new HashSet<>();
+    private long nextTouchReport;
+    private long nextCtx = 1;
+    /** When this server last could serve (an in-service leader, or a follower with a leader). */
+    private long servedAt;
+    private boolean letGo;
+    /** Follower: the leader (and its epoch) the forwarded items went to. */
+    private int forwardedTo = -1;
+    private long forwardedEpoch = -1;
 
     Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
-             ApplyStage apply, Housekeeping housekeeping, Outbox outbox) {
+             ApplyStage apply, Housekeeping housekeeping, Outbox outbox, PeerLink peers, int selfId, boolean ensemble,
+             long electionTimeoutMs, long heartbeatMs) {
         this.tree = tree;
         this.gate = gate;
         this.reads = reads;
@@ -55,8 +139,16 @@ final class Pipeline implements Sequencer {
         this.apply = apply;
         this.housekeeping = housekeeping;
         this.outbox = outbox;
+        this.peers = peers;
+        this.selfId = selfId;
+        this.ensemble = ensemble;
+        this.holdMs = 2 * electionTimeoutMs;
+        this.touchIntervalMs = Math.max(10, heartbeatMs);
         this.committedZxid = tree.lastZxid();
+        this.role = quorum.role();
     }
+
+    // ---- inputs ----------------------------------------------------------------------------------------------------
 
     /** The requests of one socket read, in order; none once the server stops taking requests. */
     void requests(List<Core.Inbound> batch, long now, boolean accepting) {
@@ -77,36 +169,68 @@ final class Pipeline implements Sequencer {
     void disconnected(Connection c) {
         c.closed = true;
         c.queue.clear();
+        holding.remove(c);
         gate.disconnected(c);
     }
 
+    /** A message from peer {@code from}: the consensus core's, or a server-level one. */
+    void peerMessage(int from, Object m, long now) {
+        if (m instanceof dev.zkr.consensus.Message cm) {
+            quorum.step(from, cm);
+        } else if (m instanceof ServerMessage sm) {
+            onServerMessage(from, sm, now);
+        }
+    }
+
+    void peerUp(int id) {
+        quorum.peerUp(id);
+    }
+
+    void peerDown(int id) {
+        quorum.peerDown(id);
+    }
+
     /**
-     * Ends a round at {@code now}: the timer if due ({@code timers}: the server still takes work), commits and
+     * Ends a round at {@code now}: the timers if due ({@code timers}: the server still takes work), commits and
      * completions, one log hand-off, one flush per connection.
      */
     void endRound(long now, boolean timers) {
-        boolean inService = quorum.inService();
+        quorum.tick(now);
         if (now >= nextTick) {
-            if (timers && inService) {
+            if (timers && leaderReady()) {
                 housekeeping.tick(now, this);
             }
             nextTick = now + housekeeping.tickIntervalMs();
         }
-        committedZxid = Math.max(committedZxid, quorum.drive(toApply::addLast));
+        drive();
         completeReady(now);
-        committedZxid = Math.max(committedZxid, quorum.drive(toApply::addLast));
+        drive();
+        if (!quorum.role().equals(role)) {
+            roleChanged(role, quorum.role(), now);
+            completeReady(now);
+        }
+        if (ensemble) {
+            ensembleRound(now);
+        }
         logStage.endRound();
         outbox.flush();
     }
 
     /** When the next timer is due (millis). */
     long nextTick() {
-        return nextTick;
+        return Math.min(nextTick, quorum.nextTick());
     }
 
-    /** True when every sequenced item is answered and every txn applied. */
+    /**
+     * True when every sequenced item is answered and every txn applied. An ensemble member is drained once what it
+     * sequenced or forwarded is answered, or at once when it has no leader (nothing more can be decided); records
+     * it logged for another leader stay in its log for the next one.
+     */
     boolean drained() {
-        return inFlight.isEmpty() && toApply.isEmpty();
+        if (!ensemble) {
+            return inFlight.isEmpty() && toApply.isEmpty();
+        }
+        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty());
     }
 
     /** True while the quorum lets this server sequence writes. */
@@ -114,33 +238,465 @@ final class Pipeline implements Sequencer {
         return quorum.inService();
     }
 
+    /** True once this server may take clients: it leads in service, or follows a leader. */
+    boolean serving() {
+        return leaderReady() || following();
+    }
+
+    RoleInfo role() {
+        return role;
+    }
+
+    // ---- client requests -------------------------------------------------------------------------------------------
+
     private void onMessage(Connection c, Message m, long now) {
         if (c.closed) {
             return;
         }
+        if (!holding.isEmpty() && holding.contains(c)) {
+            held.addLast(new Held(c, m));
+            return;
+        }
         if (m instanceof Message.ConnectRequest cr) {
-            gate.connect(c, cr, now, this);
+            if (!ensemble) {
+                gate.connect(c, cr, now, this);
+            } else {
+                handshakes.addLast(new Handshake(c, cr, now));
+            }
             return;
         }
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
             // answered in order behind the session's earlier requests
-            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
+            if (leaderReady()) {
+                sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
+            } else {
+                answerLater(new Pending(Pending.Kind.CLIENT, c, r, null, null, null),
+                        Replies.error(r.xid(), tree.lastZxid(), SESSION_GONE));
+            }
             return;
         }
-        if (r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
-                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest) {
-            sequence(prep.write(c, r));
-        } else if (r instanceof Message.SyncRequest) {
-            sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, null));
-        } else if (r instanceof Message.CloseSessionRequest) {
-            sequence(gate.close(c, r, this));
-        } else if (c.queue.isEmpty()) {
-            reads.serve(c, r);
+        boolean write = PrepStage.isWrite(r);
+        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
+        if (ensemble && !leaderReady()) {
+            touched.add(c.sessionId);
+            if (ordered && !following()) {
+                hold(c, m);
+                return;
+            }
+        }
+        if (!ordered) {
+            if (c.queue.isEmpty()) {
+                reads.serve(c, r);
+            } else {
+                c.queue.addLast(r);
+            }
+        } else if (leaderReady()) {
+            if (ensemble && isMovedAway(c.sessionId)) {
+                sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
+                        ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
+            } else if (write) {
+                sequence(prep.write(c, r));
+            } else if (r instanceof Message.SyncRequest) {
+                sync(c, r);
+            } else {
+                sequence(gate.close(c, r, this));
+            }
         } else {
-            c.queue.addLast(r);
+            forward(c, r);
         }
     }
+
+    private void hold(Connection c, Message m) {
+        holding.add(c);
+        held.addLast(new Held(c, m));
+    }
+
+    /** A linearizable sync: answered once a quorum confirmed the read point and the tree applied it. */
+    private void sync(Connection c, Message.Request r) {
+        Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
+        c.queue.addLast(p);
+        long ctx = nextCtx++;
+        syncs.put(ctx, p);
+        if (leaderReady()) {
+            quorum.readIndex(ctx);
+        } else {
+            peers.send(role.leaderId(), new ServerMessage.SyncRead(ctx));
+        }
+    }
+
+    /** Follower: hands a write, close or sync to the leader; answered when its txn (or verdict) comes back. */
+    private void forward(Connection c, Message.Request r) {
+        markForwarded();
+        if (r instanceof Message.SyncRequest) {
+            sync(c, r);
+            return;
+        }
+        Pending p = new Pending(r instanceof Message.CloseSessionRequest ? Pending.Kind.CLOSE_SESSION
+                : Pending.Kind.CLIENT, c, r, null, null, null);
+        if (forwarded.putIfAbsent(new Key(c.sessionId, r.xid()), p) != null) {
+            answerLater(p, Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(
+                    ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
+            return;
+        }
+        c.queue.addLast(p);
+        if (r instanceof Message.CloseSessionRequest) {
+            gate.markClosing(c.sessionId);
+        }
+        peers.send(role.leaderId(), new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r)));
+    }
+
+    private void markForwarded() {
+        forwardedTo = role.leaderId();
+        forwardedEpoch = role.epoch();
+    }
+
+    // ---- peers' server-level messages ------------------------------------------------------------------------------
+
+    private void onServerMessage(int from, ServerMessage m, long now) {
+        if (m instanceof ServerMessage.Touches t) {
+            for (long id : t.sessionIds()) {
+                gate.touchRemote(id, now);
+            }
+        } else if (m instanceof ServerMessage.ForwardReply r) {
+            onForwardReply(from, r);
+        } else if (m instanceof ServerMessage.SyncReadReply r) {
+            onReadState(r.ctx(), r.readZxid());
+        } else if (m instanceof ServerMessage.AttachReply r) {
+            onAttachReply(from, r);
+        } else {
+            leaderOnly(from, m, now); // Forward, ForwardSession, SyncRead, Attach
+        }
+    }
+
+    /** A follower's request: handled once this server is an in-service leader; dropped if it is not the leader. */
+    private void leaderOnly(int from, ServerMessage m, long now) {
+        if (leaderReady()) {
+            onLeaderRequest(from, m, now);
+        } else if (role.role() == Role.LEADER || role.role() == Role.CANDIDATE) {
+            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready, or about to be one
+        }
+        // a follower drops it: the sender learns of the leader change and fails what it forwarded
+    }
+
+    private void onLeaderRequest(int from, ServerMessage m, long now) {
+        if (m instanceof ServerMessage.Forward f) {
+            onForward(from, f, now);
+        } else if (m instanceof ServerMessage.ForwardSession f) {
+            owners.put(f.sessionId(), from);
+            Pending p = prep.prepare(Pending.Kind.FORWARDED, null, null,
+                    new Request.CreateSession(f.sessionId(), f.timeoutMs(), f.password()), f.sessionId());
+            p.origin = from;
+            p.sessionId = f.sessionId();
+            sequence(p);
+        } else if (m instanceof ServerMessage.SyncRead s) {
+            long ctx = nextCtx++;
+            remoteSyncs.put(ctx, new long[] {from, s.ctx()});
+            quorum.readIndex(ctx);
+        } else if (m instanceof ServerMessage.Attach a) {
+            boolean live = gate.live(a.sessionId(), a.password());
+            if (live) {
+                if (owners.getOrDefault(a.sessionId(), selfId) == selfId) {
+                    gate.moved(a.sessionId());
+                }
+                owners.put(a.sessionId(), from);
+                gate.touchRemote(a.sessionId(), now);
+            }
+            peers.send(from, new ServerMessage.AttachReply(a.ctx(), live, tree.lastZxid()));
+        }
+    }
+
+    private void onForward(int from, ServerMessage.Forward f, long now) {
+        Message.Request r;
+        try {
+            r = (Message.Request) MessageCodec.decode(f.request());
+        } catch (RuntimeException e) {
+            log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
+            return;
+        }
+        long sid = f.sessionId();
+        Integer owner = owners.get(sid);
+        Prepared.Failed failure = null;
+        if (owner != null && owner != from) {
+            failure = Prepared.Failed.of(ZkException.Code.SESSION_MOVED, null, "the session moved to server "
+                    + owner);
+        } else if (!gate.touchSession(sid, now)) {
+            failure = SESSION_GONE;
+        }
+        Pending p;
+        if (failure != null) {
+            p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, failure);
+        } else {
+            owners.put(sid, from);
+            if (r instanceof Message.CloseSessionRequest) {
+                gate.markClosing(sid);
+                p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
+            } else if (PrepStage.isWrite(r)) {
+                p = prep.write(Pending.Kind.FORWARDED, null, r, sid);
+            } else {
+                p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, Prepared.Failed.of(
+                        ZkException.Code.BAD_ARGUMENTS, null, "not a write: " + r.getClass().getSimpleName()));
+            }
+        }
+        p.origin = from;
+        p.sessionId = sid;
+        sequence(p);
+    }
+
+    private boolean isMovedAway(long sessionId) {
+        Integer owner = owners.get(sessionId);
+        return owner != null && owner != selfId;
+    }
+
+    /** Follower: the leader's verdict on a forwarded request that made no txn. */
+    private void onForwardReply(int from, ServerMessage.ForwardReply r) {
+        Pending p = forwarded.remove(new Key(r.sessionId(), r.xid()));
+        if (p == null) {
+            return;
+        }
+        Message.Reply reply;
+        try {
+            reply = (Message.Reply) MessageCodec.decode(r.reply());
+        } catch (RuntimeException e) {
+            log.warn("malformed forwarded reply from server {}: {}", from, e.toString());
+            reply = Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS,
+                    null, "the leader's answer was unreadable"));
+        }
+        p.afterZxid = r.afterZxid();
+        if (p.kind == Pending.Kind.CREATE_SESSION) {
+            dequeue(p);
+            gate.refuse(p.connection, ZkException.Code.SYSTEM_ERROR, "the leader refused the new session");
+            return;
+        }
+        p.verdict = reply;
+        decided.addLast(p);
+    }
+
+    private void onReadState(long ctx, long readZxid) {
+        long[] remote = remoteSyncs.remove(ctx);
+        if (remote != null) {
+            peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
+            return;
+        }
+        Pending p = syncs.remove(ctx);
+        if (p == null) {
+            return;
+        }
+        if (readZxid <= 0) {
+            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), Prepared.Failed.of(
+                    ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
+            return;
+        }
+        p.afterZxid = readZxid;
+        p.verdict = Replies.ok(p.request.xid(), readZxid, null);
+        decided.addLast(p);
+    }
+
+    private void onAttachReply(int from, ServerMessage.AttachReply r) {
+        Handshake h = attachChecks.remove(r.ctx());
+        if (h == null) {
+            return;
+        }
+        if (!r.live()) {
+            handshakes.remove(h);
+            gate.refuse(h.connection, ZkException.Code.SESSION_EXPIRED, "session 0x"
+                    + Long.toHexString(h.request.sessionId()) + " expired");
+            return;
+        }
+        h.verified = true;
+        h.needZxid = Math.max(h.request.lastZxidSeen(), r.zxid());
+    }
+
+    // ---- the ensemble's per-round work -------------------------------------------------------------------------------
+
+    private void ensembleRound(long now) {
+        boolean ready = leaderReady();
+        boolean following = following();
+        if (ready || following) {
+            servedAt = now;
+            letGo = false;
+        }
+        if (ready && !heldPeer.isEmpty()) {
+            while (!heldPeer.isEmpty()) {
+                Object[] h = heldPeer.pollFirst();
+                onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
+            }
+        }
+        if ((ready || following) && !held.isEmpty()) {
+            holding.clear();
+            ArrayDeque<Held> batch = new ArrayDeque<>(held);
+            held.clear();
+            for (Held h : batch) {
+                onMessage(h.connection(), h.message(), now);
+            }
+        }
+        handshakes(now, ready, following);
+        if (following && !touched.isEmpty() && now >= nextTouchReport) {
+            long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
+            touched.clear();
+            peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
+            nextTouchReport = now + touchIntervalMs;
+        }
+        if (!ready && !following && !letGo && now - servedAt > holdMs) {
+            letGo = true;
+            int n = gate.closeAll();
+            for (Held h : held) {
+                h.connection().closed = true;
+            }
+            held.clear();
+            holding.clear();
+            if (n > 0) {
+                log.warn("server {} has had no leader for {} ms: closing its {} client connection(s) so they move "
+                        + "to the majority", selfId, now - servedAt, n);
+            }
+        }
+        completeDecided();
+    }
+
+    /** Answers the held handshakes this server can answer now; refuses those held too long. */
+    private void handshakes(long now, boolean ready, boolean following) {
+        for (Iterator<Handshake> it = handshakes.iterator(); it.hasNext(); ) {
+            Handshake h = it.next();
+            Connection c = h.connection;
+            Message.ConnectRequest cr = h.request;
+            if (c.closed) {
+                it.remove();
+                attachChecks.remove(h.ctx);
+                continue;
+            }
+            if (ready && cr.lastZxidSeen() <= tree.lastZxid()) {
+                it.remove();
+                attachChecks.remove(h.ctx);
+                gate.connect(c, cr, now, this);
+                if (c.sessionId != 0) {
+                    owners.put(c.sessionId, selfId);
+                }
+                continue;
+            }
+            if (following && cr.sessionId() == 0) {
+                it.remove();
+                Request.CreateSession create = gate.newSession(cr);
+                Pending p = new Pending(Pending.Kind.CREATE_SESSION, c, null, null, null, null);
+                forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
+                c.queue.addLast(p);
+                markForwarded();
+                peers.send(role.leaderId(), new ServerMessage.ForwardSession(create.sessionId(), create.timeoutMs(),
+                        create.password()));
+                continue;
+            }
+            if (following && (h.sentTo != role.leaderId() || h.sentEpoch != role.epoch())) {
+                attachChecks.remove(h.ctx);
+                h.ctx = nextCtx++;
+                h.sentTo = role.leaderId();
+                h.sentEpoch = role.epoch();
+                h.verified = false;
+                attachChecks.put(h.ctx, h);
+                peers.send(role.leaderId(), new ServerMessage.Attach(cr.sessionId(), cr.password(), h.ctx));
+            } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
+                it.remove();
+                if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
+                    touched.add(cr.sessionId());
+                }
+                continue;
+            }
+            if (now - h.since > holdMs) {
+                it.remove();
+                attachChecks.remove(h.ctx);
+                gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "server " + selfId + " has no leader to serve "
+                        + "this session yet (or has not seen zxid 0x" + Long.toHexString(cr.lastZxidSeen()) + ")");
+            }
+        }
+    }
+
+    /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */
+    private boolean leaderReady() {
+        return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
+                && role.role() == Role.LEADER;
+    }
+
+    /** A follower that knows its leader: it forwards. */
+    private boolean following() {
+        return role.role() == Role.FOLLOWER && role.leaderId() > 0;
+    }
+
+    private void roleChanged(RoleInfo old, RoleInfo now, long nowMs) {
+        role = now;
+        boolean wasLeader = old.role() == Role.LEADER;
+        boolean sameReign = old.leaderId() == now.leaderId() && old.epoch() == now.epoch();
+        if (ensemble && (old.role() != now.role() || !sameReign)) {
+            log.info("role: server {} is {} (leader {}, epoch {})", selfId, now.role(), now.leaderId(), now.epoch());
+        }
+        if (wasLeader && (now.role() != Role.LEADER || old.epoch() != now.epoch())) {
+            stepDown();
+        }
+        if (!sameReign || now.role() != Role.FOLLOWER) {
+            leaderLost();
+        }
+        if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
+            prep.startEpoch(now.epoch());
+            gate.touchAll(nowMs);
+            gate.clearClosing();
+            owners.clear();
+        } else if (now.role() == Role.LEADER && now.inService() && !old.inService()) {
+            gate.touchAll(nowMs);
+        }
+    }
+
+    /**
+     * This server stopped leading: what it sequenced and did not apply may never commit, so every local item still
+     * waiting is answered CONNECTION_LOSS in order (it may or may not have happened, ZooKeeper's contract), the
+     * pending changes are forgotten and peers' requests dropped (their senders fail them the same way).
+     */
+    private void stepDown() {
+        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
+                "the leader changed before this request was decided");
+        while (!inFlight.isEmpty()) {
+            Pending p = inFlight.pollFirst();
+            lose(p, lost);
+        }
+        prep.reset();
+        housekeeping.reset();
+        gate.clearClosing();
+        owners.clear();
+        heldPeer.clear();
+        remoteSyncs.clear();
+    }
+
+    /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
+    private void leaderLost() {
+        if (forwarded.isEmpty() && syncs.isEmpty()) {
+            return;
+        }
+        if (forwardedTo == role.leaderId() && forwardedEpoch == role.epoch() && role.role() == Role.FOLLOWER) {
+            return;
+        }
+        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
+                "the leader changed before this request was decided");
+        for (Pending p : forwarded.values()) {
+            lose(p, lost);
+        }
+        forwarded.clear();
+        for (Pending p : syncs.values()) {
+            lose(p, lost);
+        }
+        syncs.clear();
+        gate.clearClosing();
+    }
+
+    private void lose(Pending p, Prepared.Failed lost) {
+        Connection c = p.connection;
+        if (c == null) {
+            return;
+        }
+        if (p.kind == Pending.Kind.CREATE_SESSION) {
+            dequeue(p);
+            gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
+        } else if (p.request != null) {
+            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
+        }
+    }
+
+    // ---- sequencing and completion -----------------------------------------------------------------------------------
 
     @Override
     public Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
@@ -159,11 +715,35 @@ final class Pipeline implements Sequencer {
         }
     }
 
+    private void drive() {
+        committedZxid = Math.max(committedZxid, quorum.drive(stream));
+    }
+
+    /** What the quorum hands back in a round. */
+    private final class Stream implements Quorum.Stream {
+        @Override
+        public void add(TxnCodec.Entry e) {
+            toApply.addLast(e);
+        }
+
+        @Override
+        public void truncateAfter(long zxid) {
+            while (!toApply.isEmpty() && toApply.peekLast().header().zxid() > zxid) {
+                toApply.pollLast();
+            }
+        }
+
+        @Override
+        public void readState(long ctx, long readZxid) {
+            onReadState(ctx, readZxid);
+        }
+    }
+
     /**
-     * Applies every committed txn of the apply stream in zxid order and completes the local items they answer,
+     * Applies every committed txn of the apply stream in zxid order and completes the items they answer,
      * keeping the write order: a txn-less item completes once everything sequenced before it has; the item at the
      * head completes when the txn applied names its request (same session and xid). A txn no local item waits for
-     * (none on a standalone server; a follower's stream will carry other servers' txns) is applied without reply.
+     * (another server's) is applied without reply, unless a forwarded item of this server waits for it.
      */
     private void completeReady(long now) {
         while (true) {
@@ -175,18 +755,39 @@ final class Pipeline implements Sequencer {
             }
             TxnCodec.Entry e = toApply.peekFirst();
             if (e == null || e.header().zxid() > committedZxid) {
-                return;
+                break;
             }
             toApply.pollFirst();
             ApplyResult result = apply.apply(e.header(), e.txn(), now);
             if (head != null && head.answers(e.header())) {
                 inFlight.pollFirst();
                 complete(head, result);
+            } else if (!forwarded.isEmpty()) {
+                Pending p = forwarded.remove(new Key(e.header().sessionId(), e.header().xid()));
+                if (p != null) {
+                    completeForwarded(p, e, result);
+                }
             }
             if (e.txn() instanceof Txn.CloseSession cs) {
                 gate.disconnectClosed(cs.sessionId());
+                owners.remove(cs.sessionId());
             }
             housekeeping.applied(e.header(), e.txn());
+        }
+        if (!decided.isEmpty()) {
+            completeDecided();
+        }
+    }
+
+    /** Sends the decided replies whose zxid the tree has applied. */
+    private void completeDecided() {
+        long applied = tree.lastZxid();
+        for (Iterator<Pending> it = decided.iterator(); it.hasNext(); ) {
+            Pending p = it.next();
+            if (p.afterZxid <= applied) {
+                it.remove();
+                answer(p, p.verdict);
+            }
         }
     }
 
@@ -200,7 +801,8 @@ final class Pipeline implements Sequencer {
                     : Replies.fromApply(p.request, result, zxid));
             case CREATE_SESSION -> {
                 dequeue(p);
-                gate.created(p);
+                gate.created(p.connection, (Txn.CreateSession) p.txn);
+                owners.put(((Txn.CreateSession) p.txn).sessionId(), selfId);
             }
             case CLOSE_SESSION -> {
                 answer(p, Replies.ok(p.request.xid(), zxid, null));
@@ -208,21 +810,69 @@ final class Pipeline implements Sequencer {
                     gate.closedWithoutTxn(p.connection.sessionId);
                 }
             }
+            case FORWARDED -> {
+                if (result == null && p.failure != null) {
+                    int xid = p.request == null ? TxnHeader.NO_XID : p.request.xid();
+                    peers.send(p.origin, new ServerMessage.ForwardReply(p.sessionId, xid, zxid,
+                            MessageCodec.encode(Replies.error(xid, zxid, p.failure))));
+                }
+            }
             case EXPIRE_SESSION, INTERNAL -> {
             }
         }
     }
 
-    /** Sends the reply of a sequenced item, then serves the reads that were waiting behind it. */
+    /** A follower's forwarded item whose txn was applied here. */
+    private void completeForwarded(Pending p, TxnCodec.Entry e, ApplyResult result) {
+        long zxid = tree.lastZxid();
+        switch (p.kind) {
+            case CREATE_SESSION -> {
+                dequeue(p);
+                if (e.txn() instanceof Txn.CreateSession cs) {
+                    gate.created(p.connection, cs);
+                    touched.add(cs.sessionId());
+                }
+            }
+            case CLOSE_SESSION -> answer(p, Replies.ok(p.request.xid(), zxid, null));
+            default -> answer(p, Replies.fromApply(p.request, result, zxid));
+        }
+    }
+
+    /** Answers an item whose reply is known now, in its connection's order. */
+    private void answerLater(Pending p, Message.Reply reply) {
+        p.connection.queue.addLast(p);
+        answer(p, reply);
+    }
+
+    /**
+     * Sends the reply of an item once every earlier item of its connection is answered, then serves the reads that
+     * were waiting behind it.
+     */
     private void answer(Pending p, Message.Reply reply) {
         Connection c = p.connection;
         if (c == null || c.closed) {
             return;
         }
-        dequeue(p);
+        if (c.queue.peekFirst() != p) {
+            p.reply = reply; // an earlier request of the connection is not answered yet
+            return;
+        }
+        c.queue.pollFirst();
         c.reply(reply);
-        while (!c.queue.isEmpty() && !(c.queue.peekFirst() instanceof Pending)) {
-            reads.serve(c, (Message.Request) c.queue.pollFirst());
+        while (!c.queue.isEmpty()) {
+            Object next = c.queue.peekFirst();
+            if (next instanceof Pending q) {
+                if (q.reply == null) {
+                    return;
+                }
+                c.queue.pollFirst();
+                Message.Reply r = q.reply;
+                q.reply = null;
+                c.reply(r);
+            } else {
+                c.queue.pollFirst();
+                reads.serve(c, (Message.Request) next);
+            }
         }
     }
 

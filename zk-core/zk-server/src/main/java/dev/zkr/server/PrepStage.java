@@ -19,7 +19,7 @@ import java.util.Arrays;
 final class PrepStage {
 
     private final TxnPreparer preparer;
-    private final long epoch;
+    private long epoch;
     private long lastZxid;
 
     /**
@@ -34,14 +34,37 @@ final class PrepStage {
 
     /** A client write (create, delete, setData, multi). */
     Pending write(Connection c, Message.Request r) {
+        return write(Pending.Kind.CLIENT, c, r, c.sessionId);
+    }
+
+    /** A write of session {@code sessionId} (a local client's, or forwarded: {@code c} null). */
+    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId) {
         Request request;
         try {
             request = toRequest(r);
         } catch (RuntimeException e) {
-            return new Pending(Pending.Kind.CLIENT, c, r, null, null,
+            return new Pending(kind, c, r, null, null,
                     Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
         }
-        return prepare(Pending.Kind.CLIENT, c, r, request, c.sessionId);
+        return prepare(kind, c, r, request, sessionId);
+    }
+
+    /** This server leads {@code epoch} from now on: its txns are (epoch, 1), (epoch, 2), ... */
+    void startEpoch(long newEpoch) {
+        if (newEpoch != epoch || Zxid.epoch(lastZxid) != newEpoch) {
+            epoch = newEpoch;
+            lastZxid = Zxid.of(newEpoch, 0);
+        }
+    }
+
+    /** The epoch whose zxids this stage hands out. */
+    long epoch() {
+        return epoch;
+    }
+
+    /** This server stopped leading: the pending changes of its undecided txns are forgotten. */
+    void reset() {
+        preparer.applied(Long.MAX_VALUE);
     }
 
     /**
@@ -68,6 +91,11 @@ final class PrepStage {
 
     long lastZxid() {
         return lastZxid;
+    }
+
+    static boolean isWrite(Message.Request r) {
+        return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
+                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest;
     }
 
     private static Request toRequest(Message.Request r) {

@@ -1,18 +1,31 @@
 package dev.zkr.server;
 
+import dev.zkr.consensus.Message;
+import dev.zkr.consensus.RoleInfo;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
 
-import java.util.function.Consumer;
-
 /**
- * Decides when a logged txn is committed; chosen when the server is assembled ({@link Assembler}). Every method is
- * called inside {@link Core}'s rounds (one thread at a time). A standalone server runs a single-member replica
- * ({@link ReplicationStage}: it elects itself, logs its {@code EPOCH} record and commits on local durability) or,
- * as the fast path, {@link QuorumOfOne} (locally durable is committed).
+ * Decides when a logged txn is committed and who may sequence writes; chosen when the server is assembled
+ * ({@link Assembler}). Every method is called inside {@link Core}'s rounds (one thread at a time). A server runs a
+ * consensus replica ({@link ReplicationStage}: one member when standalone, which elects itself, logs its
+ * {@code EPOCH} record and commits on local durability) or, as the standalone fast path, {@link QuorumOfOne}
+ * (locally durable is committed).
  */
 interface Quorum {
+
+    /** What a round's consensus work hands back to the pipeline. */
+    interface Stream {
+        /** A logged record the pipeline did not sequence itself, in zxid order: apply it once committed. */
+        void add(TxnCodec.Entry e);
+
+        /** The log was cut after {@code zxid}: records after it will never be applied. */
+        void truncateAfter(long zxid);
+
+        /** The read point of {@link #readIndex} {@code ctx} ({@code 0}: refused, this server does not lead). */
+        void readState(long ctx, long readZxid);
+    }
 
     /** Logs a txn the core sequenced (its zxid follows the previous one). */
     void append(TxnHeader header, Txn txn);
@@ -21,12 +34,40 @@ interface Quorum {
     void durable(long zxid);
 
     /**
-     * Does this round's consensus work: hands records to the log stage, gives {@code toApply} the records the core
-     * did not sequence itself (in zxid order, before any later record of the core's), and returns the commit point:
-     * every record up to it may be applied.
+     * Does this round's consensus work: hands records to the log stage, tells {@code stream} of records the core
+     * did not sequence itself (in zxid order, before any later record of the core's), of truncations and of read
+     * points, and returns the commit point: every record up to it may be applied.
      */
-    long drive(Consumer<TxnCodec.Entry> toApply);
+    long drive(Stream stream);
 
-    /** True while this server may sequence writes (the core holds timers that write until then). */
+    /** True while this server leads and may sequence writes (once the tree applied {@link #serviceStart()}). */
     boolean inService();
+
+    /** The zxid the tree must have applied before this leader prepares its first write (its EPOCH record). */
+    long serviceStart();
+
+    /** The role as of the last round. */
+    RoleInfo role();
+
+    /** Asks for a linearizable read point; answered through {@link Stream#readState} in a later drive. */
+    void readIndex(long ctx);
+
+    /** Time passed: {@code now} in millis (a replica with peers counts its ticks from it). */
+    default void tick(long now) {
+    }
+
+    /** When the next {@link #tick} is due (millis); never for a server without peers. */
+    default long nextTick() {
+        return Long.MAX_VALUE;
+    }
+
+    /** A consensus message from a peer. */
+    default void step(int from, Message m) {
+    }
+
+    default void peerUp(int id) {
+    }
+
+    default void peerDown(int id) {
+    }
 }

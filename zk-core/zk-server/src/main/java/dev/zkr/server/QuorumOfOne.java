@@ -1,25 +1,33 @@
 package dev.zkr.server;
 
+import dev.zkr.consensus.Role;
+import dev.zkr.consensus.RoleInfo;
 import dev.zkr.tree.Txn;
-import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
 
-import java.util.function.Consumer;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The quorum of a standalone server without a replica (the fast path): locally durable means committed. */
 final class QuorumOfOne implements Quorum {
 
     private final LogStage logStage;
+    private final RoleInfo role;
     private long committed;
+    private long appended;
+    private List<Long> reads = new ArrayList<>();
 
-    QuorumOfOne(LogStage logStage, long lastZxid) {
+    QuorumOfOne(LogStage logStage, long lastZxid, int serverId, long epoch) {
         this.logStage = logStage;
         this.committed = lastZxid;
+        this.appended = lastZxid;
+        this.role = new RoleInfo(Role.LEADER, serverId, epoch, true);
     }
 
     @Override
     public void append(TxnHeader header, Txn txn) {
         logStage.append(header, txn);
+        appended = header.zxid();
     }
 
     @Override
@@ -28,12 +36,32 @@ final class QuorumOfOne implements Quorum {
     }
 
     @Override
-    public long drive(Consumer<TxnCodec.Entry> toApply) {
+    public long drive(Stream stream) {
+        if (!reads.isEmpty()) {
+            List<Long> due = reads;
+            reads = new ArrayList<>();
+            due.forEach(ctx -> stream.readState(ctx, appended));
+        }
         return committed;
     }
 
     @Override
     public boolean inService() {
         return true;
+    }
+
+    @Override
+    public long serviceStart() {
+        return 0;
+    }
+
+    @Override
+    public RoleInfo role() {
+        return role;
+    }
+
+    @Override
+    public void readIndex(long ctx) {
+        reads.add(ctx);
     }
 }

@@ -47,14 +47,9 @@ final class SessionGate {
             return;
         }
         if (cr.sessionId() == 0) {
-            long id = sessions.nextSessionId();
-            while (tree.session(id) != null || sessions.timeoutOf(id) >= 0) {
-                id = sessions.nextSessionId();
-            }
-            int timeout = sessions.negotiateTimeout(cr.sessionTimeoutMs());
-            byte[] password = sessions.passwordFor(id);
-            Pending p = sequencer.prepare(Pending.Kind.CREATE_SESSION, c, null,
-                    new Request.CreateSession(id, timeout, password), id);
+            Request.CreateSession create = newSession(cr);
+            long id = create.sessionId();
+            Pending p = sequencer.prepare(Pending.Kind.CREATE_SESSION, c, null, create, id);
             if (p.txn == null) {
                 refuse(c, ZkException.Code.SYSTEM_ERROR, "cannot create session: " + p.failure.message());
                 return;
@@ -69,6 +64,90 @@ final class SessionGate {
         }
         sessions.touch(id, now);
         attach(c, id, sessions.timeoutOf(id), tree.session(id).password());
+    }
+
+    /** A new session for a handshake: a fresh id (this server's id in its high byte), timeout and password. */
+    Request.CreateSession newSession(Message.ConnectRequest cr) {
+        long id = sessions.nextSessionId();
+        while (tree.session(id) != null || sessions.timeoutOf(id) >= 0) {
+            id = sessions.nextSessionId();
+        }
+        return new Request.CreateSession(id, sessions.negotiateTimeout(cr.sessionTimeoutMs()),
+                sessions.passwordFor(id));
+    }
+
+    /** True if the session is live here and the password is its own (the leader's check of an {@code Attach}). */
+    boolean live(long id, byte[] password) {
+        return sessions.isActive(id) && password != null && sessions.checkPassword(id, password);
+    }
+
+    /**
+     * Attaches a handshake to a session the leader confirmed live, once this server applied it: false (and the
+     * handshake refused) if it is not live here after all.
+     */
+    boolean attachExisting(Connection c, long id, byte[] password, long now) {
+        if (!live(id, password) || tree.session(id) == null) {
+            refuse(c, ZkException.Code.SESSION_EXPIRED, "session 0x" + Long.toHexString(id) + " expired");
+            return false;
+        }
+        sessions.touch(id, now);
+        attach(c, id, sessions.timeoutOf(id), tree.session(id).password());
+        return true;
+    }
+
+    /** A request of the session arrived through a follower: false if it is unknown or closing here. */
+    boolean touchSession(long id, long now) {
+        return sessions.touch(id, now);
+    }
+
+    /** A follower reported the session active: it stays alive. */
+    void touchRemote(long id, long now) {
+        sessions.touch(id, now);
+    }
+
+    /** A new leader gives every session a full timeout from now, so a failover expires nobody. */
+    void touchAll(long now) {
+        sessions.touchAll(now);
+    }
+
+    /** The closes and expiries this server sequenced were not decided: those sessions are live again. */
+    void clearClosing() {
+        sessions.clearClosing();
+    }
+
+    /** Marks the session closing (its client asked to close; the txn goes through the leader). */
+    void markClosing(long id) {
+        sessions.markClosing(id);
+    }
+
+    /** The session's client moved to another server: close this server's connection of it, if any. */
+    void moved(long id) {
+        Connection c = bySession.remove(id);
+        if (c != null) {
+            c.closed = true;
+            c.queue.clear();
+            watches.removeSession(id);
+            c.control(Connection.Control.CLOSE);
+        }
+    }
+
+    /** Closes every client connection (this server lost its leader for too long: clients move elsewhere). */
+    int closeAll() {
+        int n = 0;
+        for (Connection c : bySession.values()) {
+            c.closed = true;
+            c.queue.clear();
+            watches.removeSession(c.sessionId);
+            c.control(Connection.Control.CLOSE);
+            n++;
+        }
+        bySession.clear();
+        return n;
+    }
+
+    /** Connections with an attached session. */
+    int connectionCount() {
+        return bySession.size();
     }
 
     /**
@@ -86,11 +165,10 @@ final class SessionGate {
         }
     }
 
-    /** The CreateSession txn this server sequenced for a handshake is applied: answer the handshake. */
-    void created(Pending p) {
-        Txn.CreateSession cs = (Txn.CreateSession) p.txn;
-        if (!p.connection.closed) {
-            attach(p.connection, cs.sessionId(), cs.timeoutMs(), cs.password());
+    /** The CreateSession txn this server sequenced or forwarded for a handshake is applied: answer it. */
+    void created(Connection c, Txn.CreateSession cs) {
+        if (!c.closed) {
+            attach(c, cs.sessionId(), cs.timeoutMs(), cs.password());
         }
     }
 
@@ -111,7 +189,7 @@ final class SessionGate {
         c.control(Connection.Control.ATTACHED);
     }
 
-    private void refuse(Connection c, ZkException.Code code, String why) {
+    void refuse(Connection c, ZkException.Code code, String why) {
         log.info("refusing connection from {}: {}", c, why);
         c.send(new Message.ConnectRefused(code.intValue(), why));
         c.control(Connection.Control.CLOSE);

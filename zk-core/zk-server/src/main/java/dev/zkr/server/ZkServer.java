@@ -9,6 +9,9 @@ import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.consensus.Zxid;
+import dev.zkr.server.peer.LinkFilter;
+import dev.zkr.server.peer.PeerConfig;
+import dev.zkr.server.peer.PeerTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +21,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -37,13 +42,17 @@ public final class ZkServer implements AutoCloseable {
     private final DataTree tree;
     private final SessionGate gate;
     private final Core core;
+    private final ReplicationStage stage;
+    private final LinkFilter linkFilter;
+    private final PeerTransport peers;
     private final NettyServer netty;
     private final InetSocketAddress address;
     private final Object lifecycle = new Object();
     private boolean closed;
 
-    private ZkServer(ServerConfig config) {
+    private ZkServer(ServerConfig config, LinkFilter linkFilter) {
         this.config = config;
+        this.linkFilter = linkFilter;
         try {
             Files.createDirectories(config.dataDir());
         } catch (IOException e) {
@@ -52,7 +61,7 @@ public final class ZkServer implements AutoCloseable {
         SnapshotStore snapshots = SnapshotStore.open(config.dataDir().resolve("snapshots"));
         this.txnLog = TxnLog.open(config.dataDir().resolve("log"),
                 LogConfig.defaults().withRetainTxns(config.logRetentionTxns()));
-        boolean replica = Assembler.standaloneUsesReplica();
+        boolean replica = config.isEnsemble() || Assembler.standaloneUsesReplica();
         Recovery.Result<DataTree> recovered;
         List<TxnCodec.Entry> tail;
         try {
@@ -83,10 +92,18 @@ public final class ZkServer implements AutoCloseable {
         this.snapshotter = new Snapshotter(snapshots, txnLog,
                 new Snapshotter.Policy(config.snapshotInterval(), 0, 3), zxid -> tree::writeSnapshot);
         Assembler.Parts parts;
+        PeerTransport[] transport = new PeerTransport[1];
+        PeerLink link = (to, message) -> {
+            try {
+                transport[0].send(to, message);
+            } catch (RuntimeException e) {
+                log.warn("cannot send {} to server {}: {}", message.getClass().getSimpleName(), to, e.toString());
+            }
+        };
         try {
             parts = replica
-                    ? Assembler.standaloneReplica(config, tree, tail, sessions, txnLog,
-                            Math.max(0, recovered.snapshotZxid()), snapshotter)
+                    ? Assembler.replica(config, tree, tail, sessions, txnLog, Math.max(0, recovered.snapshotZxid()),
+                            snapshotter, link)
                     : Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter);
         } catch (RuntimeException e) {
             snapshotter.close();
@@ -95,15 +112,42 @@ public final class ZkServer implements AutoCloseable {
         }
         this.gate = parts.gate();
         this.core = parts.core();
+        this.stage = parts.stage();
+        this.peers = config.isEnsemble() ? new PeerTransport(peerConfig(config), new PeerTransport.Listener() {
+            @Override
+            public void received(int from, Object message) {
+                core.peerIn(from, message);
+            }
+
+            @Override
+            public void peerUp(int id) {
+                core.peerUp(id);
+            }
+
+            @Override
+            public void peerDown(int id) {
+                core.peerDown(id);
+            }
+        }, linkFilter) : null;
+        transport[0] = peers;
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
         try {
-            awaitServing(core);
+            if (peers != null) {
+                // an ensemble member takes clients at once: handshakes are held until it serves (a leader is
+                // elected and it caught up), so the members can start in any order
+                startPeers(peers);
+            } else {
+                awaitServing(core);
+            }
             this.address = netty.bind(new InetSocketAddress(config.bindAddress(), config.port()));
         } catch (RuntimeException e) {
             core.kill();
+            if (peers != null) {
+                peers.close();
+            }
             netty.shutdown(false);
             snapshotter.close();
             txnLog.close();
@@ -112,6 +156,73 @@ public final class ZkServer implements AutoCloseable {
         log.info("zkr server {} listening on {} (data dir {}, last zxid {}, {} sessions restored, {} nodes)",
                 config.serverId(), hostPort(), config.dataDir(), Zxid.str(tree.lastZxid()), tree.sessions().size(),
                 tree.nodeCount());
+    }
+
+    private static void startPeers(PeerTransport peers) {
+        try {
+            peers.start();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding the peer port", e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot bind the peer port: " + e.getMessage(), e);
+        }
+    }
+
+    /** The peer transport's settings: the member lines' peer addresses, a frame limit above the largest txn. */
+    private static PeerConfig peerConfig(ServerConfig config) {
+        Map<Integer, InetSocketAddress> members = new TreeMap<>();
+        config.members().forEach(m -> members.put(m.id(), m.peerAddress()));
+        return PeerConfig.of(config.serverId(), members).withEnsembleId(Assembler.ensembleIdOf(config))
+                .withMaxFrameSize(Math.max(PeerConfig.DEFAULT_MAX_FRAME_SIZE, config.maxTxnBytes() + (64 << 10)));
+    }
+
+    /** What a server is in its ensemble. */
+    public enum Role {
+        /** It sequences writes (a standalone server always leads). */
+        LEADER,
+        /** It follows a leader (or waits for one to be elected). */
+        FOLLOWER,
+        /** It campaigns to lead. */
+        CANDIDATE
+    }
+
+    /** This server's role as of its last round. */
+    public Role role() {
+        return switch (core.role().role()) {
+            case LEADER -> Role.LEADER;
+            case FOLLOWER -> Role.FOLLOWER;
+            case CANDIDATE -> Role.CANDIDATE;
+        };
+    }
+
+    /** True if this server leads and may sequence writes (its EPOCH record committed). */
+    public boolean isLeading() {
+        dev.zkr.consensus.RoleInfo r = core.role();
+        return r.role() == dev.zkr.consensus.Role.LEADER && r.inService();
+    }
+
+    /** The id of the leader this server knows of (its own when it leads), -1 if none. */
+    public int leaderId() {
+        return core.role().leaderId();
+    }
+
+    /** The current epoch (the high half of the zxids its leader hands out). */
+    public long epoch() {
+        return core.role().epoch();
+    }
+
+    /** This server's id ({@code server.N}; 1 for a standalone server unless configured). */
+    public int serverId() {
+        return config.serverId();
+    }
+
+    /**
+     * The filter on this server's peer links, for tests: partitions drop messages silently both ways while the
+     * sockets stay up, as a real partition does. A standalone server has no peers; its filter does nothing.
+     */
+    public LinkFilter linkFilter() {
+        return linkFilter;
     }
 
     /** The client connections' shared state: budgets and problem log (tests read its counters). */
@@ -141,7 +252,15 @@ public final class ZkServer implements AutoCloseable {
      * @throws dev.zkr.storage.StorageException if the data directory cannot be recovered
      */
     public static ZkServer start(ServerConfig config) {
-        return new ZkServer(config);
+        return new ZkServer(config, new LinkFilter());
+    }
+
+    /**
+     * As {@link #start(ServerConfig)}, with the peer links filtered by {@code linkFilter} (tests: one filter shared
+     * by every server of an in-JVM ensemble injects partitions).
+     */
+    public static ZkServer start(ServerConfig config, LinkFilter linkFilter) {
+        return new ZkServer(config, java.util.Objects.requireNonNull(linkFilter, "linkFilter"));
     }
 
     /** The port the server listens on (the actual one when configured with port 0). */
@@ -212,12 +331,36 @@ public final class ZkServer implements AutoCloseable {
             closed = true;
         }
         netty.stopAccepting();
-        core.stop(10_000);
+        if (peers != null && isLeading()) {
+            handOverLeadership();
+        }
+        core.stop(peers == null ? 10_000 : Math.max(1_000, 2 * config.electionTimeout().toMillis()));
+        if (peers != null) {
+            peers.close();
+        }
         netty.shutdown(true);
         snapshotter.close();
         txnLog.close();
         log.info("zkr server on {} stopped ({} txns logged with {} fsyncs since start)", hostPort(),
                 txnLog.recordsWritten(), txnLog.fsyncCount());
+    }
+
+    /**
+     * A clean stop of a leader first hands leadership to the most up-to-date follower (so a planned restart has no
+     * write gap); waits up to the election timeout for another server to lead.
+     */
+    private void handOverLeadership() {
+        core.execute(stage::transferLeadership);
+        long deadline = System.nanoTime() + config.electionTimeout().toNanos() * 2;
+        while (System.nanoTime() < deadline) {
+            dev.zkr.consensus.RoleInfo r = core.role();
+            if (r.role() != dev.zkr.consensus.Role.LEADER) {
+                return;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        log.info("server {}: no follower took over leadership within {} ms; stopping anyway", config.serverId(),
+                config.electionTimeout().toMillis() * 2);
     }
 
     /**
@@ -232,6 +375,9 @@ public final class ZkServer implements AutoCloseable {
             closed = true;
         }
         core.kill();
+        if (peers != null) {
+            peers.close();
+        }
         netty.shutdown(false);
         snapshotter.close();
         txnLog.close();

@@ -214,6 +214,26 @@ public final class SessionTable {
         return e == null ? -1 : e.deadline;
     }
 
+    /**
+     * Gives every session a full timeout from {@code nowMillis} (a new leader does this at its election, so a
+     * failover expires nobody).
+     */
+    public void touchAll(long nowMillis) {
+        for (Entry e : sessions.values()) {
+            e.deadline = Math.max(e.deadline, nowMillis + e.timeoutMs);
+        }
+    }
+
+    /**
+     * Forgets every "closing" mark: the close or expiry txns this server sequenced were not decided (it stopped
+     * leading, or its forwards were lost), so the sessions they named are live until a txn says otherwise.
+     */
+    public void clearClosing() {
+        for (Entry e : sessions.values()) {
+            e.closing = false;
+        }
+    }
+
     /** Number of tracked sessions (including closing ones). */
     public int size() {
         return sessions.size();

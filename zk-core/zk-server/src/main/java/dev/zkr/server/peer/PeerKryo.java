@@ -18,7 +18,8 @@ import dev.zkr.wire.SafeKryo;
  * 200 Hello            201 SyncMode (enum)   202 EpochTable
  * 210 PreVote  211 PreVoteAck  212 Vote  213 TimeoutNow  214 VoteAck  215 FollowerInfo  216 SyncStart
  * 217 Propose  218 Ack  219 Commit  220 Heartbeat  221 HeartbeatAck
- * 240+ server-level peer messages (Forward, ForwardReply, SyncRead, Attach, ...), when they come
+ * 240 Forward  241 ForwardSession  242 ForwardReply  243 SyncRead  244 SyncReadReply  245 Attach  246 AttachReply
+ * 247 Touches
  * </pre>
  */
 final class PeerKryo {
@@ -46,6 +47,14 @@ final class PeerKryo {
         kryo.register(Message.Commit.class, 219);
         kryo.register(Message.Heartbeat.class, 220);
         kryo.register(Message.HeartbeatAck.class, 221);
+        kryo.register(ServerMessage.Forward.class, 240);
+        kryo.register(ServerMessage.ForwardSession.class, 241);
+        kryo.register(ServerMessage.ForwardReply.class, 242);
+        kryo.register(ServerMessage.SyncRead.class, 243);
+        kryo.register(ServerMessage.SyncReadReply.class, 244);
+        kryo.register(ServerMessage.Attach.class, 245);
+        kryo.register(ServerMessage.AttachReply.class, 246);
+        kryo.register(ServerMessage.Touches.class, 247);
         return kryo;
     }
 

@@ -1,0 +1,15 @@
+package dev.zkr.server;
+
+/**
+ * Where the pipeline sends peer messages (round thread, never blocks): the {@code PeerTransport} in a server, the
+ * simulated network in the simulator. A message to a peer that is down is dropped (the protocol recovers).
+ */
+interface PeerLink {
+
+    /** A link for a server without peers (standalone). */
+    PeerLink NONE = (to, message) -> {
+        throw new IllegalStateException("a standalone server has no peers (message for " + to + ": " + message + ")");
+    };
+
+    void send(int to, Object message);
+}
