@@ -71,6 +71,9 @@ final class SimClient {
     /** Requests in flight by xid (the server answers in order). */
     private final TreeMap<Integer, InFlight> inFlight = new TreeMap<>();
     private int opCounter;
+    /** Sync-then-read operations whose sync failed: their read is a plain one. */
+    private final java.util.Set<SimHistory.Open> syncFailed = java.util.Collections.newSetFromMap(
+            new java.util.IdentityHashMap<>());
     long opsIssued;
     long sessionsOpened;
 
@@ -141,6 +144,7 @@ final class SimClient {
             }
         }
         inFlight.clear();
+        syncFailed.clear();
     }
 
     /** A message from the server on connection {@code c}. */
@@ -272,8 +276,8 @@ final class SimClient {
         String path = path(f.request);
         boolean ok = r.code() == ZkException.Code.OK.intValue();
         if (f.syncPart) {
-            if (!ok) { // the read after it fails the same way
-                net.trace("c" + id + " sync failed: " + ZkException.Code.of(r.code()));
+            if (!ok) { // the read after it is a plain read, not a linearizable one
+                syncFailed.add(f.op);
             }
             return;
         }
@@ -292,8 +296,12 @@ final class SimClient {
             }
             history.reply(SessionReply.read(sessionId, r.xid(), path, r.zxid(), node));
             if (f.op != null) {
-                history.complete(f.op, Outcome.ok(node));
+                history.complete(f.op, syncFailed.remove(f.op) ? Outcome.failed("SyncFailed") : Outcome.ok(node));
             }
+            return;
+        }
+        if (r.code() == ZkException.Code.CONNECTION_LOSS.intValue()) {
+            history.lose(f.op); // the leader changed before it was decided: it may or may not take effect
             return;
         }
         if (!ok) {

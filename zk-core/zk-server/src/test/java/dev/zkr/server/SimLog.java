@@ -100,6 +100,8 @@ final class SimLog implements LogStore {
         // what was handed over before is written first, then cut: everything left is durable
         records.subList(indexAfter(zxid), records.size()).clear();
         durableCount = records.size();
+        lastTxnTime = records.isEmpty() ? 0
+                : dev.zkr.tree.TxnCodec.decode(records.get(records.size() - 1).payload()).header().time();
         if (syncCovers > records.size()) {
             syncCovers = records.size();
         }
@@ -152,6 +154,24 @@ final class SimLog implements LogStore {
     /** The last durable zxid (0 for none). */
     long durableZxid() {
         return durableCount == 0 ? 0 : records.get(durableCount - 1).zxid();
+    }
+
+    /** The durable record at {@code zxid}, or null. */
+    Entry durableEntry(long zxid) {
+        int lo = 0;
+        int hi = durableCount - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long z = records.get(mid).zxid();
+            if (z == zxid) {
+                return records.get(mid);
+            } else if (z < zxid) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return null;
     }
 
     /** The commit mark on "disk". */

@@ -69,31 +69,46 @@ final class SimServer {
                     config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
             sessions.restore(tree.sessions().values(), now);
             SimLogView view = new SimLogView(log);
-            this.replica = new Replica(ReplicaConfig.defaults(id, List.of(id), new SplittableRandom(id)), view, meta);
+            boolean ensemble = members.size() > 1;
+            int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicationStage.TICK_MS);
+            int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicationStage.TICK_MS));
+            this.replica = new Replica(new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
+                    new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
             LogStage logStage = new LogStage(log);
+            PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
             this.stage = new SimReplicationStage(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
                 meta = m;
-            }, tail, System::currentTimeMillis);
+            }, tail, peers, System::currentTimeMillis, electionTicks);
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
             PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), epoch, Zxid.of(epoch, 0));
+                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), ensemble ? -1 : epoch,
+                    Zxid.of(epoch, 0));
             this.apply = new ApplyStage(tree, prep, watches, gate);
             this.reads = new ReadStage(tree, watches, apply);
             Housekeeping housekeeping = new Housekeeping(config, tree, gate, null);
-            this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox);
+            this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
+                    id, ensemble, ELECTION_MS, HEARTBEAT_MS);
             this.staleReads = new ReadStage(staleTree, new WatchTable(), apply);
             logStage.listen(z -> durable(this, z), e -> {
                 throw new ServerSim.Violation("s" + id + ": log failed: " + e);
             });
         }
+
+        /** Set once the server first served (ZkServer binds its client port then). */
+        boolean served;
     }
 
+    /** The ensemble's election timeout and heartbeat interval (simulated millis). */
+    static final long ELECTION_MS = 150;
+    static final long HEARTBEAT_MS = 30;
+
     final int id;
+    final List<Integer> members;
     final SimLog log;
     private final ServerConfig config;
     private final byte[] secret;
@@ -109,24 +124,37 @@ final class SimServer {
     /** Session ids count from this "wall clock" plus simulated time, so ids differ across restarts. */
     private static final long START_MILLIS = 1_000_000;
 
-    SimServer(int id, ServerSim sim, SimLog log, ReadBug readBug) {
+    SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
         this.id = id;
+        this.members = List.copyOf(members);
         this.sim = sim;
         this.log = log;
         this.readBug = readBug;
         this.secret = new byte[32];
         new SplittableRandom(sim.seed * 31 + id).nextBytes(secret);
-        this.config = ServerConfig.builder(Path.of("/nonexistent/zkr-sim")).serverId(id)
-                .tickTime(Duration.ofMillis(200)).build();
+        ServerConfig.Builder b = ServerConfig.builder(Path.of("/nonexistent/zkr-sim")).serverId(id)
+                .tickTime(Duration.ofMillis(300)).electionTimeout(Duration.ofMillis(ELECTION_MS))
+                .heartbeatInterval(Duration.ofMillis(HEARTBEAT_MS));
+        if (members.size() > 1) {
+            for (int m : members) {
+                b.member(m, "127.0.0.1", 20_000 + m, 10_000 + m);
+            }
+        }
+        this.config = b.build();
     }
 
     boolean up() {
         return current != null;
     }
 
-    /** Accepts client connections: running and its replica in service (ZkServer binds its port only then). */
+    /** Accepts client connections: running and served once (ZkServer binds its client port only then). */
     boolean accepting() {
-        return current != null && current.pipeline.inService();
+        return current != null && current.served;
+    }
+
+    /** The role as of the last round. */
+    dev.zkr.consensus.RoleInfo role() {
+        return current.pipeline.role();
     }
 
     /** Starts an incarnation from the log's durable state and runs its first round. */
@@ -192,10 +220,29 @@ final class SimServer {
         round(sim.now());
     }
 
+    /** A message from a peer. */
+    void peerMessage(int from, Object m, long now) {
+        current.pipeline.peerMessage(from, m, now);
+        round(now);
+    }
+
+    void peerUp(int peer, long now) {
+        current.pipeline.peerUp(peer);
+        round(now);
+    }
+
+    void peerDown(int peer, long now) {
+        current.pipeline.peerDown(peer);
+        round(now);
+    }
+
     private void round(long now) {
         rounds++;
         Incarnation inc = current;
         inc.pipeline.endRound(now, true);
+        if (!inc.served && inc.pipeline.serving()) {
+            inc.served = true;
+        }
         scheduleTick(now);
     }
 
