@@ -49,36 +49,52 @@ final class ServerSim {
     }
 
     /** What a seed runs. */
-    record Options(int servers, int clients, int keys, long duration, boolean faults, boolean invariants,
-                   SimServer.ReadBug readBug, boolean ackBeforeFsync, boolean fullTrace) {
+    record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
+                   boolean writesAfterSyncReads, boolean invariants, SimServer.ReadBug readBug,
+                   boolean ackBeforeFsync, boolean fullTrace) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    SimServer.ReadBug.NONE, false, fullTrace);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, invariants, readBug, ackBeforeFsync, fullTrace);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, readBug, ackBeforeFsync, fullTrace);
+        }
+
+        /**
+         * Peer links that never lose a message while both ends run (no resets, no partitions; crashes still cut a
+         * crashed server's links).
+         */
+        Options withoutPeerLoss() {
+            return new Options(servers, clients, keys, duration, faults, false, writesAfterSyncReads, invariants, readBug, ackBeforeFsync,
+                    fullTrace);
+        }
+
+        /** Clients send no write while a sync-then-read of their session is in flight. */
+        Options withoutWritesAfterSyncReads() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
+                    ackBeforeFsync, fullTrace);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, invariants, bug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, bug, ackBeforeFsync, fullTrace);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, invariants, readBug, true, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, readBug, true, fullTrace);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, false, readBug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, false, readBug, ackBeforeFsync, fullTrace);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, invariants, readBug, ackBeforeFsync, true);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, readBug, ackBeforeFsync, true);
         }
     }
 
@@ -182,7 +198,8 @@ final class ServerSim {
         blocked = new boolean[n][n];
         lastDigestZxid = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
-            clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants()));
+            clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
+                    !options.writesAfterSyncReads()));
         }
     }
 
@@ -291,9 +308,9 @@ final class ServerSim {
                 trace("s" + s.id + " fsync stall " + stall + " ms");
                 s.log.stall();
                 after(stall, "s" + s.id + " fsync stall ends", s.log::unstall);
-            } else if (r < 10) {
+            } else if (r < 10 && options.peerLoss()) {
                 resetPeerLink();
-            } else {
+            } else if (options.peerLoss()) {
                 partition();
             }
             scheduleFault();

