@@ -50,7 +50,7 @@ final class ServerSim {
 
     /** What a seed runs. */
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
-                   boolean writesAfterSyncReads, boolean invariants, SimServer.ReadBug readBug,
+                   boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
@@ -62,7 +62,7 @@ final class ServerSim {
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, readBug, ackBeforeFsync, fullTrace);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace);
         }
 
         /**
@@ -70,31 +70,31 @@ final class ServerSim {
          * crashed server's links).
          */
         Options withoutPeerLoss() {
-            return new Options(servers, clients, keys, duration, faults, false, writesAfterSyncReads, invariants, readBug, ackBeforeFsync,
+            return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
                     fullTrace);
         }
 
-        /** Clients send no write while a sync-then-read of their session is in flight. */
-        Options withoutWritesAfterSyncReads() {
+        /** Clients send no write while a read of their session waits for its reply. */
+        Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
                     ackBeforeFsync, fullTrace);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, bug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, readBug, true, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, false, readBug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterSyncReads, invariants, readBug, ackBeforeFsync, true);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true);
         }
     }
 
@@ -199,7 +199,7 @@ final class ServerSim {
         lastDigestZxid = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
-                    !options.writesAfterSyncReads()));
+                    !options.writesAfterReads()));
         }
     }
 

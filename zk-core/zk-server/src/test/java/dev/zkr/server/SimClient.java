@@ -80,16 +80,16 @@ final class SimClient {
     /** False: replies out of order are left to the history checks (to show that they see it). */
     private final boolean checkFifo;
     /**
-     * True: no write is sent while a sync-then-read of the session is in flight (a temporary narrowing of the random
-     * runs while the server answers such a read after applying the later write; see ServerSimRegressionTest).
+     * True: no write is sent while a read of the session waits for its reply (a temporary narrowing of the random
+     * runs while the server may answer such a read after applying the later write; see ServerSimRegressionTest).
      */
-    private final boolean writesWaitForSyncReads;
+    private final boolean writesWaitForReads;
 
     SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
-              boolean writesWaitForSyncReads) {
+              boolean writesWaitForReads) {
         this.id = id;
         this.checkFifo = checkFifo;
-        this.writesWaitForSyncReads = writesWaitForSyncReads;
+        this.writesWaitForReads = writesWaitForReads;
         this.net = net;
         this.history = history;
         this.random = random;
@@ -230,7 +230,8 @@ final class SimClient {
             send(new Message.CloseSessionRequest(xid));
             return;
         }
-        if (writesWaitForSyncReads && r < 55 && inFlight.values().stream().anyMatch(InFlight::syncPart)) {
+        if (writesWaitForReads && r < 55 && inFlight.values().stream().anyMatch(
+                f -> f.request instanceof Message.GetDataRequest)) {
             r = 55 + random.nextInt(20); // a plain read instead
         }
         Message.Request req;

@@ -1,0 +1,85 @@
+package dev.zkr.server;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Seeds of the whole-server simulator that found server bugs, kept by name. While a bug is open its test is a strict
+ * expected failure: it passes as long as the seed still shows that bug (so the seed stays a witness), and fails once
+ * the seed passes — then turn it into {@link #mustPass} and drop the narrowing of {@link ServerSimTest#narrowed}.
+ */
+class ServerSimRegressionTest {
+
+    /**
+     * Standalone server (main e49ead3; passes at 2009331): a session sends sync x1, getData x2 /k0, create x3 /k0.
+     * The sync now waits for a read point (ReadIndex) while the create commits and is applied; the read queued behind
+     * the sync is served after that, from a tree holding its own session's later create: it returns 'c3.2' v0 at
+     * 1.7 while the create is answered at 1.6. A read must not see a write its client sent after it.
+     */
+    @Test
+    void seed17StandaloneReadBehindASyncSeesTheSessionsLaterWrite() {
+        stillFails(17, ServerSim.Options.standard(17, false).withServers(1),
+                "write /k0 @4294967302 'c3.2'@v0 goes back in time");
+    }
+
+    /**
+     * 3 servers, no peer-link loss: on a follower, getData x10 waits behind an earlier forwarded request of its
+     * session; create x11 is forwarded, committed and applied meanwhile; x10 is then served at 1.21 and returns the
+     * node x11 created (at 1.18).
+     */
+    @Test
+    void seed5FollowerReadBehindAForwardSeesTheSessionsLaterWrite() {
+        stillFails(5, ServerSim.Options.standard(5, false).withServers(3).withoutPeerLoss(),
+                "write /k2 @4294967314 'c3.9'@v0 goes back in time");
+    }
+
+    /**
+     * 5 servers, no peer-link loss, clients never write while one of their reads waits... except behind a failed
+     * forwarded write: follower s3 forwards delete x1 (fails NoNode, answered once s3 applied 1.4), getData x2 waits
+     * behind it, create x3 is forwarded and applied at 1.5; x2 is served at 1.6, after its session's later write.
+     */
+    @Test
+    void seed19FollowerReadBehindAFailedForwardIsServedAfterTheLaterWrite() {
+        stillFails(19, ServerSim.Options.standard(19, false).withServers(5).withoutPeerLoss(),
+                "goes back in time");
+    }
+
+    /**
+     * 3 servers: follower s3 forwards setData x56 to leader s1; the s1-s3 peer connection resets with the Forward in
+     * flight (peerDown/peerUp on both sides, s3 still follows s1 in the same epoch). s3 never answers x56 nor fails
+     * it, and every later request of the session (pings included) queues behind it: the client hangs with its
+     * connection up. Same with a ForwardSession (a new client's handshake) lost in the same reset.
+     */
+    @Test
+    void seed9ForwardLostInAPeerLinkResetIsNeverAnswered() {
+        stillFails(9, ServerSim.Options.standard(9, false), "c1 still waits for replies to xids [56");
+    }
+
+    /**
+     * 3 servers: one-way partition s1 -/-> s3 (leader s3 keeps sending heartbeats, s1 keeps following); s1 forwards
+     * sync x8 as SyncRead, which is dropped. After the heal s1 never resends or fails it: the client hangs.
+     */
+    @Test
+    void seed1SyncLostInAOneWayPartitionIsNeverAnswered() {
+        stillFails(1, ServerSim.Options.standard(1, false), "c2 still waits for replies to xids [8,");
+    }
+
+    /** Seeds that once failed and pass now: none yet. */
+    @Test
+    void mustPass() {
+        for (long seed : new long[] {}) {
+            Throwable failure = ServerSimTest.failureOf(seed, ServerSim.Options.standard(seed, false));
+            assertTrue(failure == null, () -> ServerSimTest.report(seed, ServerSim.Options.standard(seed, false),
+                    failure));
+        }
+    }
+
+    private static void stillFails(long seed, ServerSim.Options options, String witness) {
+        Throwable failure = ServerSimTest.failureOf(seed, options);
+        assertNotNull(failure, "seed " + seed + " passes now: the bug it witnessed is fixed — move it to mustPass");
+        assertTrue(String.valueOf(failure.getMessage()).contains(witness),
+                () -> "seed " + seed + " fails differently now:\n" + ServerSimTest.report(seed, options, failure));
+    }
+}
