@@ -143,6 +143,7 @@ final class ServerSim {
     }
 
     private static final int RECENT_LINES = 60;
+    private static final java.util.regex.Pattern PAYLOAD_HASH = java.util.regex.Pattern.compile("#[0-9a-f]+");
     /** How long after the faults every client must have its replies. */
     private static final long QUIET_MS = 10_000;
     /** The path of committed-log entries for txns that change no key (sessions, EPOCH records). */
@@ -365,7 +366,9 @@ final class ServerSim {
         at(arrival, null, () -> {
             boolean delivered = linkGen[from][to] == gen && !blocked[from][to] && target.up();
             if (tracing()) {
-                trace("s" + from + " => s" + to + " " + m + (delivered ? "" : " LOST"));
+                // payload hashes left out: txn times come from the wall clock (PrepStage), not the simulator's
+                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
+                        + (delivered ? "" : " LOST"));
             }
             if (delivered) {
                 target.peerMessage(from, m, now);
