@@ -93,6 +93,14 @@ public final class BenchMain {
                     RecipeScenarios::doubleBarrier);
             recipe("counter", "counter increments, 8 contenders", "increments/s", true, RecipeScenarios::counter);
             recipe("queue", "queue items, 1 producer, 4 consumers", "items/s", true, RecipeScenarios::queue);
+            recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
+                    RecipeScenarios::semaphore);
+            if (options.runs("cache")) {
+                cachePropagation();
+            }
+            if (options.runs("cachemem")) {
+                cacheMemory();
+            }
             if (options.runs("million")) {
                 bigTree();
             }
@@ -284,6 +292,22 @@ public final class BenchMain {
         ResultTable.Row row = table.row(label, unit, higherIsBetter, true);
         rounds(id, List.of(row), List.of(Column.values()), (column, flavor, cs, root) ->
                 new Measurement[] {scenario.run(RecipeBackends.factory(column), cs, root, window())});
+    }
+
+    private void cachePropagation() {
+        String label = "tree cache propagation: setData → all 8 caches on other sessions hold it, 1,000 nodes";
+        ResultTable.Row p50 = table.row(label + ", p50", "ms", false, true);
+        ResultTable.Row p99 = table.row(label + ", p99", "ms", false, true);
+        rounds("cache", List.of(p50, p99), List.of(Column.values()), (column, flavor, cs, root) ->
+                CacheScenarios.propagation(flavor, RecipeBackends.factory(column), cs, root, window()));
+    }
+
+    private void cacheMemory() {
+        ResultTable.Row heap = table.row(String.format(Locale.ROOT,
+                "tree cache heap, %,d nodes of 100 B (runner JVM, after full GC)",
+                CacheScenarios.MEMORY_PARENTS * CacheScenarios.MEMORY_CHILDREN), "MB", false, true);
+        rounds("cachemem", List.of(heap), List.of(Column.values()), (column, flavor, cs, root) ->
+                new Measurement[] {CacheScenarios.memory(flavor, RecipeBackends.factory(column), cs, root)});
     }
 
     // ---- plumbing --------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick) {
 
     static final List<String> SCENARIOS = List.of(
-            "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue", "million");
+            "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
+            "semaphore", "cache", "cachemem", "million");
 
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]

@@ -5,15 +5,22 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.atomic.AtomicValue;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
 import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
+import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.framework.recipes.queue.SimpleDistributedQueue;
 import org.apache.curator.retry.RetryNTimes;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /** {@link RecipeSession} on Apache Curator 5.7 recipes, one {@link CuratorFramework} per session. */
 final class CuratorSession implements RecipeSession {
@@ -62,6 +69,59 @@ final class CuratorSession implements RecipeSession {
             throw new IllegalStateException("lock not acquired within " + TIMEOUT);
         }
         return mutex::release;
+    }
+
+    @Override
+    public Lock semaphore(String path, int permits) {
+        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, permits);
+        return () -> {
+            Lease lease = semaphore.acquire(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            if (lease == null) {
+                throw new IllegalStateException("permit not acquired within " + TIMEOUT);
+            }
+            return lease::close;
+        };
+    }
+
+    /** A {@link CuratorCache} (Curator 5's cache: a persistent recursive watch), default options, data kept. */
+    @Override
+    public Cache treeCache(String path, BiConsumer<String, byte[]> onData) throws Exception {
+        CuratorCache cache = CuratorCache.build(client, path);
+        CountDownLatch initialized = new CountDownLatch(1);
+        cache.listenable().addListener(new CuratorCacheListener() {
+            @Override
+            public void event(Type type, ChildData oldData, ChildData data) {
+                if ((type == Type.NODE_CREATED || type == Type.NODE_CHANGED) && data != null) {
+                    onData.accept(data.getPath(), data.getData());
+                }
+            }
+
+            @Override
+            public void initialized() {
+                initialized.countDown();
+            }
+        });
+        cache.start();
+        if (!initialized.await(CACHE_START.toMillis(), TimeUnit.MILLISECONDS)) {
+            cache.close();
+            throw new IllegalStateException("CuratorCache not initialised within " + CACHE_START);
+        }
+        return new Cache() {
+            @Override
+            public int size() {
+                return cache.size();
+            }
+
+            @Override
+            public void close() {
+                cache.close();
+            }
+        };
+    }
+
+    @Override
+    public void setData(String path, byte[] data) throws Exception {
+        client.setData().forPath(path, data);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 import java.time.Duration;
 
@@ -22,32 +23,54 @@ final class RecipeScenarios {
     static final int BARRIER_PARTIES = 10;
     static final int QUEUE_CONSUMERS = 4;
     static final int QUEUE_BACKLOG = 100;
+    static final int SEMAPHORE_PERMITS = 3;
 
     private RecipeScenarios() {
     }
 
     /** Lock handoffs/s: 8 contenders looping acquire/release on one lock. */
     static Measurement lock(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
-        return acquisitions(factory, cs, window, "lock", (s, i) -> s.mutex(root + "/lock"));
+        return acquisitions(factory, cs, window, "lock", Integer.MAX_VALUE, (s, i) -> s.mutex(root + "/lock"));
+    }
+
+    /**
+     * Semaphore acquisitions/s: 8 contenders looping acquire/release of one permit of a 3-permit semaphore; a round
+     * fails if more than 3 contenders ever hold a permit at once.
+     */
+    static Measurement semaphore(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return acquisitions(factory, cs, window, "semaphore", SEMAPHORE_PERMITS,
+                (s, i) -> s.semaphore(root + "/semaphore", SEMAPHORE_PERMITS));
     }
 
     /** Read/write lock acquisitions/s: 8 contenders, every fourth a writer. */
     static Measurement readWriteLock(RecipeSession.Factory factory, String cs, String root, Window window)
             throws Exception {
         String path = root + "/rwlock";
-        return acquisitions(factory, cs, window, "rwlock", (s, i) -> i % 4 == 0 ? s.writeLock(path) : s.readLock(path));
+        return acquisitions(factory, cs, window, "rwlock", Integer.MAX_VALUE,
+                (s, i) -> i % 4 == 0 ? s.writeLock(path) : s.readLock(path));
     }
 
-    /** Acquisitions/s: 8 contenders, each looping acquire/release on the lock {@code lockOf} gives contender i. */
+    /**
+     * Acquisitions/s: 8 contenders, each looping acquire/release on the lock {@code lockOf} gives contender i; the
+     * round fails if more than {@code maxHolders} contenders hold at once.
+     */
     private static Measurement acquisitions(RecipeSession.Factory factory, String cs, Window window, String name,
+                                            int maxHolders,
                                             BiFunction<RecipeSession, Integer, RecipeSession.Lock> lockOf)
             throws Exception {
+        AtomicInteger holders = new AtomicInteger();
         return withSessions(factory, cs, LOCK_CONTENDERS, sessions -> {
             Workers.run(name, LOCK_CONTENDERS, window, i -> {
                 RecipeSession.Lock lock = lockOf.apply(sessions.get(i), i);
                 while (!window.stopped()) {
                     RecipeSession.Held held = lock.acquire();
+                    int now = holders.incrementAndGet();
+                    if (now > maxHolders) {
+                        throw new IllegalStateException(now + " holders at once, at most " + maxHolders + " allowed");
+                    }
                     window.count();
+                    holders.decrementAndGet();
                     held.release();
                 }
             });
@@ -198,7 +221,7 @@ final class RecipeScenarios {
                 : Measurement.of(window.throughput());
     }
 
-    private static Measurement p50(Window window, Latencies latencies) {
+    static Measurement p50(Window window, Latencies latencies) {
         if (window.failure() != null) {
             return Measurement.failed(ServerScenarios.describe(window.failure()));
         }
@@ -210,11 +233,12 @@ final class RecipeScenarios {
 
     /** The scenario body, given its open sessions. */
     @FunctionalInterface
-    interface Body {
-        Measurement run(List<RecipeSession> sessions) throws Exception;
+    interface Body<T> {
+        T run(List<RecipeSession> sessions) throws Exception;
     }
 
-    private static Measurement withSessions(RecipeSession.Factory factory, String cs, int n, Body body)
+    /** Opens {@code n} sessions, runs the body with them and closes them. */
+    static <T> T withSessions(RecipeSession.Factory factory, String cs, int n, Body<T> body)
             throws Exception {
         List<RecipeSession> sessions = new ArrayList<>();
         try {

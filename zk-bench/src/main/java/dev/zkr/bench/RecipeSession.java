@@ -1,6 +1,7 @@
 package dev.zkr.bench;
 
 import java.time.Duration;
+import java.util.function.BiConsumer;
 
 /**
  * One session (one client, one connection) of a recipe library: Curator on ZooKeeper, or zkr recipes on the native
@@ -9,6 +10,9 @@ import java.time.Duration;
 interface RecipeSession extends AutoCloseable {
 
     Duration TIMEOUT = Duration.ofSeconds(30);
+
+    /** How long a cache may take to initialise (100,000 nodes on a loaded machine take more than TIMEOUT). */
+    Duration CACHE_START = Duration.ofMinutes(3);
 
     /** Something held that is given back by {@link #release()}. */
     interface Held {
@@ -43,7 +47,30 @@ interface RecipeSession extends AutoCloseable {
         byte[] poll(Duration timeout) throws Exception;
     }
 
+    /**
+     * A started, initialised watch-maintained copy of a subtree. {@code onData} is called with the path and the data
+     * of every node the copy creates or changes, on the library's listener thread.
+     */
+    interface Cache {
+        /** How many nodes the copy holds (the root included). */
+        int size();
+
+        void close();
+    }
+
     Lock mutex(String path);
+
+    /** A counting semaphore of {@code permits} permits; each acquire takes one. */
+    Lock semaphore(String path, int permits);
+
+    /**
+     * Starts a tree cache of the subtree at {@code path} and returns once it is initialised (Curator: within
+     * {@link #CACHE_START}; zkr's {@code start()} waits by itself until the copy is initialised).
+     */
+    Cache treeCache(String path, BiConsumer<String, byte[]> onData) throws Exception;
+
+    /** Blocking setData at any version, through this session's client. */
+    void setData(String path, byte[] data) throws Exception;
 
     Lock readLock(String path);
 

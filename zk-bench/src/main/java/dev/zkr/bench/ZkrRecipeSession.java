@@ -8,11 +8,16 @@ import dev.zkr.recipes.DistributedQueue;
 import dev.zkr.recipes.DoubleBarrier;
 import dev.zkr.recipes.LeaderLatch;
 import dev.zkr.recipes.LockLease;
+import dev.zkr.recipes.CacheEvent;
 import dev.zkr.recipes.Recipes;
+import dev.zkr.recipes.Semaphore;
+import dev.zkr.recipes.SemaphoreLease;
+import dev.zkr.recipes.TreeCache;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /** {@link RecipeSession} on zkr recipes over one {@link ZkClient}: the native client or {@link ApacheZkClient}. */
 final class ZkrRecipeSession implements RecipeSession {
@@ -65,6 +70,43 @@ final class ZkrRecipeSession implements RecipeSession {
                     .orElseThrow(() -> new IllegalStateException("lock not acquired within " + TIMEOUT));
             return lease::close;
         };
+    }
+
+    @Override
+    public Lock semaphore(String path, int permits) {
+        Semaphore semaphore = recipes.semaphore(path).permits(permits).build();
+        return () -> {
+            SemaphoreLease lease = semaphore.tryAcquire(TIMEOUT)
+                    .orElseThrow(() -> new IllegalStateException("permit not acquired within " + TIMEOUT));
+            return lease::close;
+        };
+    }
+
+    @Override
+    public Cache treeCache(String path, BiConsumer<String, byte[]> onData) {
+        TreeCache cache = recipes.treeCache(path).build();
+        cache.addListener(event -> {
+            if (event.type() == CacheEvent.Type.CREATED || event.type() == CacheEvent.Type.CHANGED) {
+                event.data().ifPresent(d -> onData.accept(event.path(), d.data()));
+            }
+        });
+        cache.start();
+        return new Cache() {
+            @Override
+            public int size() {
+                return cache.size();
+            }
+
+            @Override
+            public void close() {
+                cache.close();
+            }
+        };
+    }
+
+    @Override
+    public void setData(String path, byte[] data) {
+        client.setData(path, data, -1);
     }
 
     @Override

@@ -44,6 +44,14 @@ class BenchOptionsTest {
     }
 
     @Test
+    void recipePartTwoRowsRunAlone() {
+        BenchOptions o = parse("--only", "semaphore,cache,cachemem");
+        assertTrue(o.runs("semaphore") && o.runs("cache") && o.runs("cachemem"));
+        assertFalse(o.runs("lock"));
+        assertFalse(o.runs("million"));
+    }
+
+    @Test
     void badArgumentsAreRejectedClearly() {
         assertThrows(IllegalArgumentException.class, () -> parse("--only", "nope"));
         assertThrows(IllegalArgumentException.class, () -> parse("--measure"));

@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * Servers are numbered from 0 (server {@code i} has server id {@code i + 1}).
  *
  * <p>One server runs standalone. Three or five form a replicated ensemble: each gets a client port and a peer port
- * (free ports, kept across {@link #restart(int)}), short timers (election timeout 400 ms by default) and its own
+ * (free ports, kept across {@link #restart(int)}), short timers (election timeout 1 s by default, as a server's) and its own
  * data directory; {@link #partition(int...)}, {@link #isolate(int)} and {@link #heal()} drop peer messages
  * silently both ways while every socket stays up, as a real partition does; client connections are not cut.
  */
@@ -389,7 +389,7 @@ public final class TestEnsemble implements AutoCloseable {
         private Duration minSessionTimeout = Duration.ofMillis(200);
         private Duration maxSessionTimeout = Duration.ofSeconds(60);
         private Duration clientSessionTimeout = Duration.ofSeconds(5);
-        private Duration electionTimeout = Duration.ofMillis(400);
+        private Duration electionTimeout = Duration.ofMillis(1000);
         private int maxDataSize = ServerConfig.DEFAULT_MAX_DATA_SIZE;
         private Path baseDir;
         private Consumer<ServerConfig.Builder> configurer;
@@ -406,7 +406,7 @@ public final class TestEnsemble implements AutoCloseable {
             return this;
         }
 
-        /** Election timeout of an ensemble's servers (default 400 ms; heartbeats every tenth of it). */
+        /** Election timeout of an ensemble's servers (default 1 s; heartbeats every tenth of it). */
         public Builder electionTimeout(Duration timeout) {
             this.electionTimeout = Objects.requireNonNull(timeout, "electionTimeout");
             return this;

@@ -468,6 +468,11 @@ public final class Replica {
         return 1 + random.nextInt(config.campaignJitterTicks() + 1);
     }
 
+    /** True if this replica leads in service right now: {@link #propose} would take a record. */
+    public boolean isLeaderInService() {
+        return state instanceof Leader leader && leader.inService();
+    }
+
     private Leader leaderInService() {
         if (state instanceof Leader leader && leader.inService()) {
             return leader;

@@ -34,7 +34,7 @@ final class ApplyStage {
     /** Applies one committed txn at {@code now} (the round's time: a new session's first deadline counts from it). */
     ApplyResult apply(TxnHeader header, Txn txn, long now) {
         ApplyResult result = tree.apply(header, txn);
-        prep.applied(header.zxid());
+        prep.applied(header.zxid(), header.time());
         applied++;
         if (!result.triggers().isEmpty()) {
             deliver(watches.trigger(result.triggers()));

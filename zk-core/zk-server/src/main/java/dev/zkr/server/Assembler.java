@@ -7,6 +7,7 @@ import dev.zkr.consensus.Zxid;
 import dev.zkr.server.peer.PeerConfig;
 import dev.zkr.session.SessionTable;
 import dev.zkr.storage.ConsensusMeta;
+import dev.zkr.storage.ConsensusMetaException;
 import dev.zkr.storage.LogReader;
 import dev.zkr.storage.LogRecord;
 import dev.zkr.storage.Snapshotter;
@@ -104,7 +105,7 @@ final class Assembler {
         long ensembleId = ensemble ? ensembleIdOf(config) : members.hashCode();
         Path dataDir = config.dataDir();
         TxnLogView view = new TxnLogView(txnLog, () -> snapshotZxid);
-        Meta meta = loadMeta(dataDir, view);
+        Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
         int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));
         ReplicaConfig rc = new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
@@ -151,10 +152,28 @@ final class Assembler {
     }
 
     /**
-     * The stored vote state; a data directory written before consensus.meta existed (a log, no meta) was a
-     * standalone server's, whose accepted epoch is that of its last record.
+     * The stored vote state. An ensemble member follows the startup rule of P9 strictly
+     * ({@link ConsensusMeta#loadAtStart}: a missing meta next to a non-empty log refuses to start) and refuses a data
+     * directory written by a member of another ensemble (another member list); a standalone server's directory may
+     * join an ensemble. A standalone data directory written before consensus.meta existed (a log, no meta) starts
+     * with the accepted epoch of its last record.
      */
-    private static Meta loadMeta(Path dataDir, TxnLogView view) {
+    private static Meta loadMeta(Path dataDir, TxnLogView view, ServerConfig config, long ensembleId) {
+        if (config.isEnsemble()) {
+            boolean fresh = view.lastZxid() == 0 && view.snapshotZxid() == 0;
+            Optional<ConsensusMeta> stored = ConsensusMeta.loadAtStart(dataDir, fresh);
+            if (stored.isEmpty()) {
+                return new Meta(0, -1);
+            }
+            long standaloneId = List.of(config.serverId()).hashCode();
+            if (stored.get().ensembleId() != ensembleId && stored.get().ensembleId() != standaloneId) {
+                throw new ConsensusMetaException(dataDir.resolve(ConsensusMeta.FILE) + " was written by a member of "
+                        + "another ensemble (id " + Long.toHexString(stored.get().ensembleId()) + "; these member lines "
+                        + "give " + Long.toHexString(ensembleId) + "): refusing to start (fix the server.N lines, or "
+                        + "wipe the data directory to join as a new member)");
+            }
+            return new Meta(stored.get().acceptedEpoch(), (int) stored.get().votedFor());
+        }
         Optional<ConsensusMeta> stored = ConsensusMeta.load(dataDir);
         if (stored.isPresent()) {
             return new Meta(stored.get().acceptedEpoch(), (int) stored.get().votedFor());

@@ -123,6 +123,11 @@ final class Core implements Sequencer {
         offer(new PeerDown(id));
     }
 
+    /** Expires a session now (test hook; round thread): false unless this server leads in service. */
+    boolean expireNow(long sessionId) {
+        return pipeline.expireNow(sessionId);
+    }
+
     /** The role as of the last round. */
     dev.zkr.consensus.RoleInfo role() {
         return role;

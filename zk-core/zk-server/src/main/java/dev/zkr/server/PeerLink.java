@@ -12,4 +12,8 @@ interface PeerLink {
     };
 
     void send(int to, Object message);
+
+    /** The round ended: what was sent in it may leave now (a link may hold messages until then). */
+    default void flush() {
+    }
 }

@@ -119,6 +119,7 @@ final class Pipeline implements Sequencer {
     /** Follower: sessions touched since the last report to the leader. */
     private final Set<Long> touched = new HashSet<>();
     private long nextTouchReport;
+    private long lastTouched;
     private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
     private long servedAt;
@@ -213,6 +214,7 @@ final class Pipeline implements Sequencer {
             ensembleRound(now);
         }
         logStage.endRound();
+        peers.flush();
         outbox.flush();
     }
 
@@ -247,6 +249,11 @@ final class Pipeline implements Sequencer {
         return role;
     }
 
+    /** Expires a session now (test hook): only an in-service leader decides expiries; false elsewhere. */
+    boolean expireNow(long sessionId) {
+        return leaderReady() && gate.expireNow(sessionId, this);
+    }
+
     // ---- client requests -------------------------------------------------------------------------------------------
 
     private void onMessage(Connection c, Message m, long now) {
@@ -279,7 +286,7 @@ final class Pipeline implements Sequencer {
         boolean write = PrepStage.isWrite(r);
         boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (ensemble && !leaderReady()) {
-            touched.add(c.sessionId);
+            touch(c.sessionId);
             if (ordered && !following()) {
                 hold(c, m);
                 return;
@@ -304,6 +311,14 @@ final class Pipeline implements Sequencer {
             }
         } else {
             forward(c, r);
+        }
+    }
+
+    /** Follower: the session is reported to the leader with the next {@code Touches}. */
+    private void touch(long sessionId) {
+        if (sessionId != lastTouched) { // a socket read's requests are of one session: one set operation for all
+            lastTouched = sessionId;
+            touched.add(sessionId);
         }
     }
 
@@ -373,8 +388,8 @@ final class Pipeline implements Sequencer {
     private void leaderOnly(int from, ServerMessage m, long now) {
         if (leaderReady()) {
             onLeaderRequest(from, m, now);
-        } else if (role.role() == Role.LEADER || role.role() == Role.CANDIDATE) {
-            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready, or about to be one
+        } else if (role.role() == Role.LEADER) {
+            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready: its EPOCH record is not applied yet
         }
         // a follower drops it: the sender learns of the leader change and fails what it forwarded
     }
@@ -534,6 +549,7 @@ final class Pipeline implements Sequencer {
         if (following && !touched.isEmpty() && now >= nextTouchReport) {
             long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
             touched.clear();
+            lastTouched = 0;
             peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
             nextTouchReport = now + touchIntervalMs;
         }
@@ -595,7 +611,7 @@ final class Pipeline implements Sequencer {
             } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
                 it.remove();
                 if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
-                    touched.add(cr.sessionId());
+                    touch(cr.sessionId());
                 }
                 continue;
             }
@@ -631,6 +647,10 @@ final class Pipeline implements Sequencer {
         }
         if (!sameReign || now.role() != Role.FOLLOWER) {
             leaderLost();
+        }
+        if (now.role() != Role.LEADER) {
+            heldPeer.clear();
+            remoteSyncs.clear();
         }
         if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
             prep.startEpoch(now.epoch());
@@ -830,7 +850,7 @@ final class Pipeline implements Sequencer {
                 dequeue(p);
                 if (e.txn() instanceof Txn.CreateSession cs) {
                     gate.created(p.connection, cs);
-                    touched.add(cs.sessionId());
+                    touch(cs.sessionId());
                 }
             }
             case CLOSE_SESSION -> answer(p, Replies.ok(p.request.xid(), zxid, null));

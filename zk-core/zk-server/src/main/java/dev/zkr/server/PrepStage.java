@@ -21,6 +21,8 @@ final class PrepStage {
     private final TxnPreparer preparer;
     private long epoch;
     private long lastZxid;
+    /** The newest txn time applied or handed out: a txn's time never goes back, even across a leader change. */
+    private long lastTime;
 
     /**
      * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
@@ -74,19 +76,22 @@ final class PrepStage {
      */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
         long zxid = Zxid.next(lastZxid, epoch);
-        TxnHeader header = new TxnHeader(zxid, System.currentTimeMillis(), sessionId,
+        long time = Math.max(System.currentTimeMillis(), lastTime);
+        TxnHeader header = new TxnHeader(zxid, time, sessionId,
                 r == null ? TxnHeader.NO_XID : r.xid());
         Prepared prepared = preparer.prepare(request, sessionId, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;
+            lastTime = time;
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
         return new Pending(kind, c, r, null, null, (Prepared.Failed) prepared);
     }
 
-    /** Releases the pending changes of an applied zxid. */
-    void applied(long zxid) {
+    /** Releases the pending changes of an applied txn (and remembers its time: the next txn's is not older). */
+    void applied(long zxid, long time) {
         preparer.applied(zxid);
+        lastTime = Math.max(lastTime, time);
     }
 
     long lastZxid() {

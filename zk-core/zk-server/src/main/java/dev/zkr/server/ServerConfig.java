@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Properties;
 
 /**
@@ -72,8 +73,19 @@ public final class ServerConfig {
     }
 
     private ServerConfig(Builder b) {
+        this.members = List.copyOf(b.members);
+        MemberList.checkDistinct(members);
+        Member own = members.stream().filter(m -> m.id() == b.serverId).findFirst().orElse(null);
+        if (!members.isEmpty() && own == null) {
+            throw new IllegalArgumentException("server id " + b.serverId + " is not in the member list "
+                    + memberNames(members));
+        }
+        if (own != null && b.port != 0 && own.clientPort() != 0 && b.port != own.clientPort()) {
+            throw new IllegalArgumentException("port " + b.port + " disagrees with server." + own.id() + "="
+                    + own.line() + " (in an ensemble the client port is the last number of the server's own line)");
+        }
         this.bindAddress = b.bindAddress;
-        this.port = b.port;
+        this.port = own != null && b.port == 0 ? own.clientPort() : b.port;
         this.dataDir = b.dataDir;
         this.tickTimeMs = b.tickTimeMs;
         this.minSessionTimeoutMs = b.minSessionTimeoutMs > 0 ? b.minSessionTimeoutMs : 2 * b.tickTimeMs;
@@ -95,17 +107,19 @@ public final class ServerConfig {
         this.maxInboundBytesTotal = b.maxInboundBytesTotal;
         this.slowReaderTimeout = b.slowReaderTimeout;
         this.maxTxnBytes = b.maxTxnBytes;
-        this.members = List.copyOf(b.members);
         this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
                 : Duration.ofMillis(Math.max(10, electionTimeout.toMillis() / 10));
         if (heartbeatInterval.compareTo(electionTimeout) >= 0) {
-            throw new IllegalArgumentException("heartbeatInterval " + heartbeatInterval.toMillis()
-                    + " ms must be shorter than electionTimeout " + electionTimeout.toMillis() + " ms");
+            throw new IllegalArgumentException("heartbeatInterval " + heartbeatInterval.toMillis() + " ms"
+                    + (b.heartbeatInterval == null ? " (default: electionTimeout / 10, at least 10 ms)" : "")
+                    + " must be shorter than electionTimeout " + electionTimeout.toMillis() + " ms");
         }
-        if (!members.isEmpty() && members.stream().noneMatch(m -> m.id() == serverId)) {
-            throw new IllegalArgumentException("server id " + serverId + " is not in the member list "
-                    + members.stream().map(m -> "server." + m.id()).toList());
+        if (members.size() > 1 && minSessionTimeoutMs < 4 * electionTimeout.toMillis()) {
+            throw new IllegalArgumentException("minSessionTimeout " + minSessionTimeoutMs + " ms is shorter than "
+                    + "2 x 2 x electionTimeout = " + 4 * electionTimeout.toMillis() + " ms: a failover would expire "
+                    + "sessions; raise minSessionTimeout (default 2 x tickTime) or lower electionTimeout "
+                    + "(default tickTime / 2, at least 200 ms)");
         }
         if (maxOutboundBytesPerConnection < maxDataSize + 256 * 1024) {
             throw new IllegalArgumentException("maxOutboundBytesPerConnection " + maxOutboundBytesPerConnection
@@ -130,27 +144,37 @@ public final class ServerConfig {
     }
 
     /**
-     * Reads {@code port, dataDir, tickTime, minSessionTimeout, maxSessionTimeout, maxDataSize, snapshotInterval,
-     * logRetentionTxns, maxConnections, serverId, bindAddress} (dataDir required) as in {@code zkr.properties}.
+     * Reads the settings of a {@code zkr.properties} file: {@code dataDir} (required), {@code port} (or
+     * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
+     * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
+     * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms) and
+     * the member lines {@code server.N=host:peerPort:clientPort}.
+     *
+     * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
+     * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last
+     * number of its own line (a {@code port} or {@code clientPort} that disagrees is refused) and, unless
+     * {@code bindAddress} is set, the client port binds its line's host. Other keys are ignored. Bad settings throw
+     * {@link IllegalArgumentException} with one message.
      */
     public static ServerConfig fromProperties(Properties p) {
         String dir = p.getProperty("dataDir");
         if (dir == null || dir.isBlank()) {
             throw new IllegalArgumentException("dataDir is required");
         }
-        Builder b = builder(Path.of(dir.trim()));
+        Path dataDir = Path.of(dir.trim());
+        Builder b = builder(dataDir);
         String v;
         if ((v = p.getProperty("port", p.getProperty("clientPort"))) != null) {
             b.port(parseInt("port", v));
         }
         if ((v = p.getProperty("tickTime")) != null) {
-            b.tickTime(Duration.ofMillis(parseInt("tickTime", v)));
+            b.tickTime(Duration.ofMillis(parseMillis("tickTime", v)));
         }
         if ((v = p.getProperty("minSessionTimeout")) != null) {
-            b.minSessionTimeout(Duration.ofMillis(parseInt("minSessionTimeout", v)));
+            b.minSessionTimeout(Duration.ofMillis(parseMillis("minSessionTimeout", v)));
         }
         if ((v = p.getProperty("maxSessionTimeout")) != null) {
-            b.maxSessionTimeout(Duration.ofMillis(parseInt("maxSessionTimeout", v)));
+            b.maxSessionTimeout(Duration.ofMillis(parseMillis("maxSessionTimeout", v)));
         }
         if ((v = p.getProperty("maxDataSize")) != null) {
             b.maxDataSize(parseInt("maxDataSize", v));
@@ -183,15 +207,88 @@ public final class ServerConfig {
             b.maxInboundBytesTotal(parseLong("maxInboundBytesTotal", v));
         }
         if ((v = p.getProperty("slowReaderTimeout")) != null) {
-            b.slowReaderTimeout(Duration.ofMillis(parseLong("slowReaderTimeout", v)));
+            b.slowReaderTimeout(Duration.ofMillis(parseMillis("slowReaderTimeout", v)));
         }
+        if ((v = p.getProperty("electionTimeout")) != null) {
+            b.electionTimeout(Duration.ofMillis(parseMillis("electionTimeout", v)));
+        }
+        if ((v = p.getProperty("heartbeatInterval")) != null) {
+            b.heartbeatInterval(Duration.ofMillis(parseMillis("heartbeatInterval", v)));
+        }
+        Integer serverId = null;
         if ((v = p.getProperty("serverId")) != null) {
-            b.serverId(parseInt("serverId", v));
+            serverId = parseInt("serverId", v);
+            b.serverId(serverId);
         }
         if ((v = p.getProperty("bindAddress")) != null) {
             b.bindAddress(parseAddress(v));
         }
+        List<Member> members = MemberList.parse(p);
+        if (!members.isEmpty()) {
+            Member self = self(members, serverId, dataDir);
+            for (String key : List.of("port", "clientPort")) {
+                if ((v = p.getProperty(key)) != null && parseInt(key, v) != self.clientPort()) {
+                    throw new IllegalArgumentException(key + " " + v.trim() + " disagrees with server." + self.id()
+                            + "=" + self.line() + ", whose client port is " + self.clientPort() + " (zkr's lines "
+                            + "are " + MemberList.FORMAT + "; ZooKeeper's host:quorumPort:electionPort is not "
+                            + "accepted): drop " + key + " or make it agree");
+                }
+            }
+            b.members(members).serverId(self.id()).port(self.clientPort());
+            if (p.getProperty("bindAddress") == null) {
+                b.bindAddress(hostAddress(self));
+            }
+        }
         return b.build();
+    }
+
+    /** This server's line: its id from {@code serverId}, else {@code myid}, else the only line. */
+    private static Member self(List<Member> members, Integer serverId, Path dataDir) {
+        OptionalInt myid = MyIdFile.read(dataDir);
+        Path myidFile = dataDir.resolve(MyIdFile.NAME);
+        int id;
+        String source;
+        if (serverId != null) {
+            if (myid.isPresent() && myid.getAsInt() != serverId) {
+                throw new IllegalArgumentException("serverId " + serverId + " disagrees with " + myidFile
+                        + ", which holds " + myid.getAsInt() + " (is this another server's data dir?)");
+            }
+            id = serverId;
+            source = "serverId";
+        } else if (myid.isPresent()) {
+            id = myid.getAsInt();
+            source = myidFile.toString();
+        } else if (members.size() == 1) {
+            return members.get(0);
+        } else {
+            throw new IllegalArgumentException("which member is this server? set --server-id (serverId) or write "
+                    + "its number to " + myidFile + " (members: " + memberNames(members) + ")");
+        }
+        return members.stream().filter(m -> m.id() == id).findFirst().orElseThrow(() ->
+                new IllegalArgumentException("server id " + id + " (from " + source + ") is not in the member list "
+                        + memberNames(members)));
+    }
+
+    private static InetAddress hostAddress(Member self) {
+        try {
+            return InetAddress.getByName(self.host());
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("server." + self.id() + "'s host '" + self.host()
+                    + "' does not resolve (the client port binds it unless bindAddress is set)");
+        }
+    }
+
+    /** A positive number of milliseconds. */
+    static int parseMillis(String key, String value) {
+        int ms = parseInt(key, value);
+        if (ms <= 0) {
+            throw new IllegalArgumentException(key + " must be a positive number of milliseconds: " + ms);
+        }
+        return ms;
+    }
+
+    private static String memberNames(List<Member> members) {
+        return String.join(", ", members.stream().map(m -> "server." + m.id()).toList());
     }
 
     static int parseInt(String key, String value) {
@@ -409,7 +506,10 @@ public final class ServerConfig {
     public String toString() {
         return "ServerConfig{" + bindAddress.getHostAddress() + ":" + port + ", dataDir=" + dataDir
                 + ", tick=" + tickTimeMs + "ms, sessionTimeout=" + minSessionTimeoutMs + ".." + maxSessionTimeoutMs
-                + "ms, maxDataSize=" + maxDataSize + ", serverId=" + serverId + "}";
+                + "ms, maxDataSize=" + maxDataSize + ", serverId=" + serverId
+                + (members.isEmpty() ? "" : ", members=" + members.stream().map(m -> m.id() + "=" + m.line()).toList()
+                + ", electionTimeout=" + electionTimeout.toMillis() + "ms, heartbeat="
+                + heartbeatInterval.toMillis() + "ms") + "}";
     }
 
     /** Builder of {@link ServerConfig}. */

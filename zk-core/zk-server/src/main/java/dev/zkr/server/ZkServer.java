@@ -92,14 +92,7 @@ public final class ZkServer implements AutoCloseable {
         this.snapshotter = new Snapshotter(snapshots, txnLog,
                 new Snapshotter.Policy(config.snapshotInterval(), 0, 3), zxid -> tree::writeSnapshot);
         Assembler.Parts parts;
-        PeerTransport[] transport = new PeerTransport[1];
-        PeerLink link = (to, message) -> {
-            try {
-                transport[0].send(to, message);
-            } catch (RuntimeException e) {
-                log.warn("cannot send {} to server {}: {}", message.getClass().getSimpleName(), to, e.toString());
-            }
-        };
+        PeerOutbox link = new PeerOutbox();
         try {
             parts = replica
                     ? Assembler.replica(config, tree, tail, sessions, txnLog, Math.max(0, recovered.snapshotZxid()),
@@ -129,7 +122,7 @@ public final class ZkServer implements AutoCloseable {
                 core.peerDown(id);
             }
         }, linkFilter) : null;
-        transport[0] = peers;
+        link.connect(peers);
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
@@ -310,7 +303,7 @@ public final class ZkServer implements AutoCloseable {
      */
     public boolean expireSession(long sessionId) {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
-        core.execute(() -> done.complete(gate.expireNow(sessionId, core)));
+        core.execute(() -> done.complete(core.expireNow(sessionId)));
         try {
             return done.get(10, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs a standalone zkr server until SIGTERM/SIGINT.
+ * Runs a zkr server until SIGTERM/SIGINT: standalone, or one member of an ensemble when the properties file has
+ * {@code server.N=host:peerPort:clientPort} lines (this server's id from {@code --server-id}, {@code serverId} or
+ * the {@code myid} file in the data dir).
  *
  * <pre>
  * java dev.zkr.server.ZkServerMain zkr.properties
@@ -17,12 +20,23 @@ import java.util.concurrent.CountDownLatch;
  *      [--max-session-timeout ms] [--max-data-size bytes] [--snapshot-interval txns] [--max-connections n]
  *      [--max-connections-per-host n] [--max-ephemerals-per-session n] [--outbound-high-water-mark bytes]
  *      [--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] [--slow-reader-timeout ms]
- *      [--max-inbound-bytes-total bytes]
+ *      [--max-inbound-bytes-total bytes] [--election-timeout ms] [--heartbeat-interval ms]
  *      [--server-id n] [--bind 127.0.0.1] [--config zkr.properties]
  * </pre>
  * Flags override the properties file. Prints {@code zkr server listening on host:port (data dir ...)} once ready.
+ * Bad settings print {@code zkr: <one message>} and the usage, and exit with status 2.
  */
 public final class ZkServerMain {
+
+    static final String USAGE = "usage: ZkServerMain [zkr.properties] [--config file] [--data-dir dir] [--port n]\n"
+            + "         [--server-id n] [--bind address] [--tick ms] [--election-timeout ms] [--heartbeat-interval ms]\n"
+            + "         [--min-session-timeout ms] [--max-session-timeout ms] [--max-data-size bytes]\n"
+            + "         [--snapshot-interval txns] [--max-connections n] [--max-connections-per-host n]\n"
+            + "         [--max-ephemerals-per-session n] [--outbound-high-water-mark bytes]\n"
+            + "         [--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes]\n"
+            + "         [--max-inbound-bytes-total bytes] [--slow-reader-timeout ms]\n"
+            + "       an ensemble: server.N=host:peerPort:clientPort lines in the properties file (one per member,\n"
+            + "         the same on every member) and this server's id from --server-id or dataDir/myid";
 
     private static final Map<String, String> FLAGS = Map.ofEntries(
             Map.entry("--port", "port"),
@@ -41,6 +55,8 @@ public final class ZkServerMain {
             Map.entry("--max-outbound-bytes-total", "maxOutboundBytesTotal"),
             Map.entry("--max-inbound-bytes-total", "maxInboundBytesTotal"),
             Map.entry("--slow-reader-timeout", "slowReaderTimeout"),
+            Map.entry("--election-timeout", "electionTimeout"),
+            Map.entry("--heartbeat-interval", "heartbeatInterval"),
             Map.entry("--bind", "bindAddress"));
 
     private ZkServerMain() {
@@ -49,19 +65,14 @@ public final class ZkServerMain {
     public static void main(String[] args) {
         ServerConfig config;
         try {
-            config = ServerConfig.fromProperties(parse(args));
+            config = config(args);
         } catch (IllegalArgumentException e) {
             System.err.println("zkr: " + e.getMessage());
-            System.err.println("usage: ZkServerMain [zkr.properties] [--port n] [--data-dir dir] [--tick ms] "
-                    + "[--min-session-timeout ms] [--max-session-timeout ms] [--max-data-size bytes] "
-                    + "[--snapshot-interval txns] [--max-connections n] [--max-connections-per-host n] "
-                    + "[--max-ephemerals-per-session n] [--outbound-high-water-mark bytes] "
-                    + "[--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] "
-                    + "[--slow-reader-timeout ms] [--max-inbound-bytes-total bytes] [--server-id n] "
-                    + "[--bind address]");
+            System.err.println(USAGE);
             System.exit(2);
             return;
         }
+        warnings(config).forEach(w -> System.err.println("zkr: warning: " + w));
         ZkServer server = ZkServer.start(config);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -69,13 +80,25 @@ public final class ZkServerMain {
             stopped.countDown();
         }, "zkr-shutdown"));
         System.out.println("zkr server listening on " + server.connectString() + " (data dir "
-                + config.dataDir().toAbsolutePath() + ")");
+                + config.dataDir().toAbsolutePath() + config.self().filter(m -> config.isEnsemble())
+                .map(m -> ", server " + m.id() + " of " + config.members().size() + ", peer port " + m.peerPort())
+                .orElse("") + ")");
         System.out.flush();
         try {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The configuration the arguments describe: {@link #parse} then {@link ServerConfig#fromProperties}. */
+    static ServerConfig config(String[] args) {
+        return ServerConfig.fromProperties(parse(args));
+    }
+
+    /** What is legal but probably not meant (an even number of members). */
+    static List<String> warnings(ServerConfig config) {
+        return MemberList.sizeWarning(config.members().size()).stream().toList();
     }
 
     /** Properties from an optional file (first plain argument or --config) overridden by flags. */

@@ -2,6 +2,7 @@ package dev.zkr.testkit.ensemble;
 
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
 import dev.zkr.testkit.TestEnsemble;
 import org.junit.jupiter.api.Test;
 
@@ -11,8 +12,38 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-/** A 3-server ensemble on loopback: one leader, writes through every server, reads everywhere, leader failover. */
+/**
+ * A 3-server ensemble on loopback: one leader, writes through every server, reads everywhere, leader failover. A
+ * write answered CONNECTION_LOSS (the leader changed before deciding it: it may or may not have happened) is
+ * retried, as every client of ZooKeeper must.
+ */
 class EnsembleBasicsTest {
+
+    interface Op {
+        Object run() throws Exception;
+    }
+
+    static void retry(Op op) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                op.run();
+                return;
+            } catch (ZkException.ConnectionLoss e) {
+                if (attempt == 20) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    static String createIfAbsent(ZkClient c, String path) throws Exception {
+        try {
+            c.create(path, new byte[0], CreateMode.PERSISTENT);
+        } catch (ZkException.NodeExists e) {
+            // an earlier attempt that was answered CONNECTION_LOSS did happen
+        }
+        return path;
+    }
 
     @Test
     void writesThroughEveryServerAreSeenByAll() throws Exception {
@@ -21,8 +52,10 @@ class EnsembleBasicsTest {
             for (int i = 0; i < 3; i++) {
                 try (ZkClient c = ZkClient.builder().connectString(e.connectString(i))
                         .sessionTimeout(Duration.ofSeconds(5)).connectTimeout(Duration.ofSeconds(10)).build()) {
-                    c.create("/from-" + i, new byte[] {(byte) i}, CreateMode.PERSISTENT);
-                    c.setData("/from-" + i, new byte[] {(byte) (10 + i)}, 0);
+                    String path = "/from-" + i;
+                    byte[] data = {(byte) (10 + i)};
+                    retry(() -> createIfAbsent(c, path));
+                    retry(() -> c.setData(path, data, -1));
                     assertArrayEquals(new byte[] {(byte) (10 + i)}, c.getData("/from-" + i).data());
                 }
             }
@@ -45,9 +78,9 @@ class EnsembleBasicsTest {
             int leader = e.leader();
             int follower = (leader + 1) % 3;
             ZkClient c = e.newClient(b -> b.connectString(e.connectString(follower)));
-            c.create("/before", new byte[] {1}, CreateMode.PERSISTENT);
+            retry(() -> c.setData(createIfAbsent(c, "/before"), new byte[] {1}, -1));
             e.kill(leader);
-            c.create("/after", new byte[] {2}, CreateMode.PERSISTENT);
+            retry(() -> c.setData(createIfAbsent(c, "/after"), new byte[] {2}, -1));
             int next = e.leader();
             assertNotEquals(leader, next);
             e.restart(leader);

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -150,6 +152,57 @@ public final class PeerTransport implements AutoCloseable {
             return;
         }
         live.channel.writeAndFlush(frame).addListener(f -> live.pending.addAndGet(-size));
+    }
+
+    /**
+     * Sends {@code messages} to peer {@code to} in order, as {@link #send} does one by one, but in one task and one
+     * flush on the link's event loop (a round's messages for one peer leave in one write).
+     */
+    public void sendAll(int to, List<?> messages) {
+        if (messages.size() == 1) {
+            send(to, messages.get(0));
+            return;
+        }
+        Outbound link = outbound.get(to);
+        if (link == null) {
+            throw new IllegalArgumentException("server " + to + " is not another member of " + config.members()
+                    .keySet());
+        }
+        Live live = link.live;
+        if (live == null || !filter.allows(self, to)) {
+            return;
+        }
+        List<ByteBuf> frames = new ArrayList<>(messages.size());
+        long total = 0;
+        for (Object message : messages) {
+            ByteBuf frame = PeerKryo.CODEC.encodeFramed(live.channel.alloc(), message);
+            if (frame.readableBytes() - 4 > config.maxFrameSize()) {
+                log.warn("not sending {} of {} bytes to server {}: above the peer frame limit of {}",
+                        message.getClass().getSimpleName(), frame.readableBytes() - 4, to, config.maxFrameSize());
+                frame.release();
+                continue;
+            }
+            total += frame.readableBytes();
+            frames.add(frame);
+        }
+        long size = total;
+        if (live.pending.addAndGet(size) > config.maxOutboundBytes()) {
+            live.pending.addAndGet(-size);
+            frames.forEach(ByteBuf::release);
+            if (live.overflowed.compareAndSet(false, true)) {
+                log.warn("closing the link to server {}: more than {} bytes wait to be sent (it does not read)", to,
+                        config.maxOutboundBytes());
+                live.channel.close();
+            }
+            return;
+        }
+        live.channel.eventLoop().execute(() -> {
+            for (ByteBuf frame : frames) {
+                int n = frame.readableBytes();
+                live.channel.write(frame).addListener(f -> live.pending.addAndGet(-n));
+            }
+            live.channel.flush();
+        });
     }
 
     /** = {@code send(e.to(), e.message())}. */

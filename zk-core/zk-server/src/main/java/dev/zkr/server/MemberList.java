@@ -1,0 +1,151 @@
+package dev.zkr.server;
+
+import dev.zkr.server.ServerConfig.Member;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The {@code server.N=host:peerPort:clientPort} lines of a properties file, and the checks a member list must pass.
+ * Pure: no files, no name resolution. Every refusal is an {@link IllegalArgumentException} with one message.
+ */
+final class MemberList {
+
+    static final String FORMAT = "server.N=host:peerPort:clientPort";
+
+    private MemberList() {
+    }
+
+    /** Every {@code server.N} line of {@code p}, in id order; empty when there is none (standalone). */
+    static List<Member> parse(Properties p) {
+        List<Member> members = new ArrayList<>();
+        Map<Integer, String> keys = new HashMap<>();
+        for (String key : p.stringPropertyNames()) {
+            if (!key.startsWith("server.")) {
+                continue;
+            }
+            int id = parseId(key);
+            String previous = keys.put(id, key);
+            if (previous != null) {
+                throw new IllegalArgumentException(previous + " and " + key + " name the same server id " + id);
+            }
+            members.add(parseLine(id, p.getProperty(key)));
+        }
+        members.sort(Comparator.comparingInt(Member::id));
+        return members;
+    }
+
+    private static int parseId(String key) {
+        String n = key.substring("server.".length());
+        if (n.isEmpty() || n.length() > 3 || !n.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw new IllegalArgumentException("'" + key + "' is not a member line: zkr's form is " + FORMAT
+                    + " with N in 1..255");
+        }
+        int id = Integer.parseInt(n);
+        if (id < 1 || id > 255) {
+            throw new IllegalArgumentException(key + ": server id must be in 1..255");
+        }
+        return id;
+    }
+
+    /** One line's value, {@code host:peerPort:clientPort} ({@code [v6address]:peerPort:clientPort} for IPv6). */
+    static Member parseLine(int id, String value) {
+        String line = value.trim();
+        String where = "server." + id + "=" + line;
+        if (line.indexOf(';') >= 0 || line.toLowerCase(Locale.ROOT).endsWith(":participant")
+                || line.toLowerCase(Locale.ROOT).endsWith(":observer")) {
+            throw zooKeeperStyle(where);
+        }
+        String host;
+        String rest;
+        if (line.startsWith("[")) {
+            int close = line.indexOf(']');
+            if (close < 0 || close + 1 >= line.length() || line.charAt(close + 1) != ':') {
+                throw new IllegalArgumentException(where + ": expected " + FORMAT + " (IPv6 as [address])");
+            }
+            host = line.substring(1, close);
+            rest = line.substring(close + 2);
+        } else {
+            int colon = line.indexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException(where + ": expected " + FORMAT);
+            }
+            host = line.substring(0, colon);
+            rest = line.substring(colon + 1);
+        }
+        String[] ports = rest.split(":", -1);
+        if (ports.length > 2) {
+            throw zooKeeperStyle(where);
+        }
+        if (ports.length != 2 || host.isBlank() || host.trim().chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(where + ": expected " + FORMAT);
+        }
+        return new Member(id, host.trim(), port(where, "peerPort", ports[0]), port(where, "clientPort", ports[1]));
+    }
+
+    private static int port(String where, String name, String value) {
+        int port;
+        try {
+            port = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(where + ": " + name + " is not a number: '" + value.trim()
+                    + "' (expected " + FORMAT + ")");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException(where + ": " + name + " must be in 1..65535");
+        }
+        return port;
+    }
+
+    private static IllegalArgumentException zooKeeperStyle(String where) {
+        return new IllegalArgumentException(where + " looks like a ZooKeeper line (host:quorumPort:electionPort"
+                + "[:role][;clientPort]); zkr's form is " + FORMAT + " (one peer port, the client port last)");
+    }
+
+    /**
+     * Refuses a list with a server id twice, or an address (host as written, case-insensitive, and port) used twice
+     * among all peer and client ports. Port 0 (a port chosen at bind time, embedded use only) is not compared.
+     */
+    static void checkDistinct(List<Member> members) {
+        Map<Integer, Member> ids = new HashMap<>();
+        Map<String, String> addresses = new HashMap<>();
+        for (Member m : members) {
+            if (ids.put(m.id(), m) != null) {
+                throw new IllegalArgumentException("server." + m.id() + " appears twice in the member list");
+            }
+            claim(addresses, m.host(), m.peerPort(), "the peer port of server." + m.id());
+            claim(addresses, m.host(), m.clientPort(), "the client port of server." + m.id());
+        }
+    }
+
+    private static void claim(Map<String, String> addresses, String host, int port, String use) {
+        if (port == 0) {
+            return;
+        }
+        String address = host.toLowerCase(Locale.ROOT) + ":" + port;
+        String other = addresses.putIfAbsent(address, use);
+        if (other != null) {
+            throw new IllegalArgumentException(address + " is both " + other + " and " + use
+                    + ": every peer and client port of the member list must be distinct");
+        }
+    }
+
+    /** A warning for a member list that starts but tolerates no more failures than a smaller one; else empty. */
+    static Optional<String> sizeWarning(int members) {
+        if (members == 2) {
+            return Optional.of("an ensemble of 2 tolerates no server failure (a majority of 2 is 2); "
+                    + "run 1, 3 or 5 servers");
+        }
+        if (members > 2 && members % 2 == 0) {
+            return Optional.of("an ensemble of " + members + " tolerates no more failures than one of "
+                    + (members - 1) + " (" + (members - 1) / 2 + "); run an odd number of servers");
+        }
+        return Optional.empty();
+    }
+}
