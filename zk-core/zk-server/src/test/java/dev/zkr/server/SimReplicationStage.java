@@ -28,6 +28,13 @@ final class SimReplicationStage implements Quorum {
     /** One replica tick (REPLICATION.md §3.1: heartbeat and election timeouts are counted in ticks). */
     static final int TICK_MS = ReplicationStage.TICK_MS;
 
+    /**
+     * Ticks counted at most per round. A server that did not run for longer (a GC pause, an overloaded machine, a
+     * SIGSTOP) drops the ticks it missed, as a Go ticker drops the ticks of a slow receiver (etcd's model): its own
+     * pause is not taken for its peers' silence, and the messages that arrived meanwhile are handled first.
+     */
+    static final int MAX_TICKS_PER_ROUND = 5;
+
     private final Replica replica;
     private final SimLogView view;
     private final LogStage logStage;
@@ -65,7 +72,7 @@ final class SimReplicationStage implements Quorum {
         this.markedCommit = replica.commitZxid();
         this.role = replica.roleInfo();
         this.alone = peers == PeerLink.NONE;
-        this.maxTicksPerRound = 2 * electionTicks;
+        this.maxTicksPerRound = MAX_TICKS_PER_ROUND;
     }
 
     /** The epoch of the replica as built: the one a single member leads. */
@@ -98,9 +105,13 @@ final class SimReplicationStage implements Quorum {
         return replica.commitZxid();
     }
 
+    /**
+     * Asked live, not from the last round's role: a message handled earlier in this round may have deposed this
+     * leader, and a proposal must then not be made.
+     */
     @Override
     public boolean inService() {
-        return role.inService();
+        return replica.isLeaderInService();
     }
 
     @Override
@@ -134,7 +145,7 @@ final class SimReplicationStage implements Quorum {
             ticks++;
         }
         if (now >= nextTickAt) {
-            nextTickAt = now + TICK_MS; // a long pause: time jumped; the ticks above already timed everything out
+            nextTickAt = now + TICK_MS; // this server paused: the ticks it missed are dropped
         }
     }
 
