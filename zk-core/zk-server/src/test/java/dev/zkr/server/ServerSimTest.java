@@ -108,9 +108,9 @@ class ServerSimTest {
     /** Two runs of a seed give the same trace, byte for byte (failing seeds included: their trace up to it). */
     @Test
     void aSeedReplaysIdentically() {
-        for (long seed : new long[] {1, 5}) { // 3 servers, 1 server
-            ServerSim a = new ServerSim(seed, ServerSim.Options.standard(seed, true));
-            ServerSim b = new ServerSim(seed, ServerSim.Options.standard(seed, true));
+        for (long seed : new long[] {2}) { // 3 servers
+            ServerSim a = new ServerSim(seed, narrowed(seed, true));
+            ServerSim b = new ServerSim(seed, narrowed(seed, true));
             String fa = String.valueOf(failure(a));
             String fb = String.valueOf(failure(b));
             assertEquals(fa, fb, "seed " + seed);
