@@ -238,8 +238,8 @@ final class ServerSim {
         }
         for (SimClient c : clients) {
             if (!c.quiet()) {
-                throw new Violation("c" + c.id + " still waits for replies to xids " + c.inFlightXids() + " "
-                        + QUIET_MS + " ms after the faults ended");
+                throw new Violation("c" + c.id + " still waits for " + c.waitingFor() + " " + QUIET_MS
+                        + " ms after the faults ended");
             }
         }
         runUntil(now + 500); // the last fsyncs, commits and heartbeats
@@ -356,6 +356,10 @@ final class ServerSim {
     /** A peer message: FIFO per link, seeded delay with a long tail; lost on a reset, a partition or a crash. */
     void peerSend(int from, int to, Object m) {
         if (blocked[from][to]) {
+            if (tracing()) {
+                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
+                        + " LOST (partition)");
+            }
             return;
         }
         int gen = linkGen[from][to];

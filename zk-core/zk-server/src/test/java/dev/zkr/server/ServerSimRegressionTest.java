@@ -66,6 +66,18 @@ class ServerSimRegressionTest {
         stillFails(1, ServerSim.Options.standard(1, false), "c2 still waits for replies to xids [8,");
     }
 
+    /**
+     * 3 servers: one-way partition s3 -/-> s2 (leader s2); a new client's handshake on s3 becomes a ForwardSession,
+     * which is dropped. It is neither answered nor refused after the heal: the hold limit (2T) covers only
+     * handshakes not yet forwarded, so the handshake waits for good (a real client's attempt times out; the
+     * follower keeps the entry).
+     */
+    @Test
+    void seed332HandshakeForwardedIntoAPartitionIsNeverAnswered() {
+        stillFails(332, ServerSim.Options.standard(332, false).withServers(3).withoutWritesAfterReads(),
+                "c4 still waits for the answer to its handshake");
+    }
+
     /** Seeds that once failed and pass now: none yet. */
     @Test
     void mustPass() {

@@ -71,6 +71,7 @@ final class SimClient {
     /** Requests in flight by xid (the server answers in order). */
     private final TreeMap<Integer, InFlight> inFlight = new TreeMap<>();
     private int opCounter;
+    private long connectingSince;
     /** Sync-then-read operations whose sync failed: their read is a plain one. */
     private final java.util.Set<SimHistory.Open> syncFailed = java.util.Collections.newSetFromMap(
             new java.util.IdentityHashMap<>());
@@ -106,9 +107,15 @@ final class SimClient {
         stopped = true;
     }
 
-    /** True when no request of this client waits for a reply. */
+    /** True when no request of this client waits for a reply and no handshake waits for its answer. */
     boolean quiet() {
-        return inFlight.isEmpty();
+        return inFlight.isEmpty() && state != State.CONNECTING;
+    }
+
+    /** A description of what this client still waits for, for a report. */
+    String waitingFor() {
+        return state == State.CONNECTING ? "the answer to its handshake on " + conn + " (sent at " + connectingSince
+                + ")" : "replies to xids " + inFlight.keySet();
     }
 
     // ---- connection ----------------------------------------------------------------------------------------------
@@ -124,6 +131,7 @@ final class SimClient {
         }
         conn = c;
         state = State.CONNECTING;
+        connectingSince = net.now();
         send(new Message.ConnectRequest(Message.PROTOCOL_VERSION, sessionId, password, SESSION_TIMEOUT_MS,
                 lastZxidSeen));
     }
