@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The whole-server simulator over many seeds ({@link ServerSim}): 1, 3 or 5 servers running the real pipeline, with
  * simulated clients, crashes and restarts, peer-link faults, invariants after every event and zk-check's history
- * checks at the end. 30 seeds under {@code mvn verify}, 2,000 under {@code -Plong} (follows
+ * checks at the end. 200 seeds under {@code mvn verify}, 5,000 under {@code -Plong} (follows
  * {@code jqwik.tries.default}); {@code -Dzkr.sim.seeds=N} and {@code -Dzkr.sim.firstSeed=F} choose others;
  * {@code -Dzkr.sim.seed=S} replays one seed and prints its full trace. A failing seed prints its last events and
  * writes the full trace to target/zkr-sim/.
@@ -27,7 +27,7 @@ class ServerSimTest {
         if (explicit != null) {
             return Long.parseLong(explicit);
         }
-        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 2_000 : 30;
+        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 5_000 : 200;
     }
 
     /** A seed's options for the random runs: the standard shape, narrowed while the known bugs are open. */
