@@ -586,15 +586,19 @@ final class ServerSim {
         public void trace(String line) {
             ServerSim.this.trace(line);
         }
+
+        @Override
+        public void checkCommitted(SimClient client, Message.Reply r) {
+            if (options.invariants() && !durableOnQuorum(r.zxid())) {
+                throw new Violation("c" + client.id + " got the reply to xid " + r.xid() + " at " + Zxid.str(r.zxid())
+                        + ", which is not durable on a majority");
+            }
+        }
     }
 
     /** A round's messages for a client: checked, then each arrives after a delay, in order. */
     private void toClient(SimConn c, List<Object> batch, int replies) {
         for (Object o : batch) {
-            if (o instanceof Message.Reply r && options.invariants() && !durableOnQuorum(r.zxid())) {
-                throw new Violation("s" + c.server + " answers xid " + r.xid() + " at " + Zxid.str(r.zxid())
-                        + ", which is not durable on a majority");
-            }
             if (!c.open) {
                 return;
             }

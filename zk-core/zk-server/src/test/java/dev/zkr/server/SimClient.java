@@ -42,6 +42,12 @@ final class SimClient {
         long now();
 
         void trace(String line);
+
+        /**
+         * Checks that a reply's zxid is committed (durable on a majority): every reply but a sync's, whose zxid is
+         * the leader's read point (its last proposed zxid, which the next leader may truncate).
+         */
+        void checkCommitted(SimClient client, Message.Reply r);
     }
 
     private enum State { IDLE, CONNECTING, CONNECTED, CLOSING }
@@ -285,6 +291,9 @@ final class SimClient {
         if (checkFifo && !inFlight.isEmpty() && inFlight.firstKey() < r.xid()) {
             throw new ServerSim.Violation("c" + id + ": reply to xid " + r.xid() + " before xid "
                     + inFlight.firstKey() + " (session FIFO)");
+        }
+        if (!f.syncPart && !(f.request instanceof Message.SyncRequest)) {
+            net.checkCommitted(this, r);
         }
         if (r.zxid() > lastZxidSeen) {
             lastZxidSeen = r.zxid();
