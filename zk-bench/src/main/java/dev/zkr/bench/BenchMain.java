@@ -24,6 +24,7 @@ public final class BenchMain {
 
     private final BenchOptions options;
     private final ResultTable table = new ResultTable();
+    private final List<String> notes = new java.util.ArrayList<>();
     private final ServerFlavor zkr = new ServerFlavor.Zkr();
     private final ServerFlavor zookeeper = new ServerFlavor.ZooKeeper();
     private final Path logDir;
@@ -70,6 +71,12 @@ public final class BenchMain {
                 options.rounds(), seconds(options.warmup()), seconds(options.measure()), ordered(),
                 options.resultsDir());
         try {
+            if (options.ensemble() > 0) {
+                EnsembleBench ensembles = new EnsembleBench(options, table, logDir);
+                ensembles.run();
+                notes.addAll(ensembles.notes());
+                return;
+            }
             if (options.runs("create")) {
                 serverScenario("create", "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
                         "creates/s", ServerScenarios::asyncCreates);
@@ -106,13 +113,13 @@ public final class BenchMain {
             }
         } finally {
             deleteTree(options.dataRoot());
+            String report = report(Duration.ofNanos(System.nanoTime() - t0));
+            System.out.println();
+            System.out.println(report);
+            Path latest = options.resultsDir().resolve(options.ensemble() > 0 ? "ensemble-latest.md" : "latest.md");
+            Files.writeString(latest, report);
+            log("written to %s", latest);
         }
-        String report = report(Duration.ofNanos(System.nanoTime() - t0));
-        System.out.println();
-        System.out.println(report);
-        Path latest = options.resultsDir().resolve("latest.md");
-        Files.writeString(latest, report);
-        log("written to %s", latest);
     }
 
     // ---- rounds: both servers alive, the systems take turns --------------------------------------------------
@@ -211,13 +218,14 @@ public final class BenchMain {
 
     @FunctionalInterface
     private interface LoadScenario {
-        Measurement run(ServerFlavor flavor, String connectString, String root, Window window);
+        Measurement run(ServerFlavor flavor, ClientPlacement placement, String root, Window window);
     }
 
     private void serverScenario(String id, String label, String unit, LoadScenario scenario) {
         ResultTable.Row row = table.row(label, unit, true, false);
         rounds(id, List.of(row), List.of(Column.ZKR, Column.ZOOKEEPER),
-                (column, flavor, cs, root) -> new Measurement[] {scenario.run(flavor, cs, root, window())});
+                (column, flavor, cs, root) -> new Measurement[] {scenario.run(flavor, ClientPlacement.single(cs), root,
+                        window())});
     }
 
     private void setData() {
@@ -225,7 +233,7 @@ public final class BenchMain {
         ResultTable.Row p50 = table.row(label + ", p50", "ms", false, false);
         ResultTable.Row p99 = table.row(label + ", p99", "ms", false, false);
         rounds("setdata", List.of(p50, p99), List.of(Column.ZKR, Column.ZOOKEEPER), (column, flavor, cs, root) -> {
-            Latencies l = ServerScenarios.syncSetData(flavor, cs, root, window());
+            Latencies l = ServerScenarios.syncSetData(flavor, ClientPlacement.single(cs), root, window());
             return new Measurement[] {Measurement.of(l.percentileMillis(50)), Measurement.of(l.percentileMillis(99))};
         });
     }
@@ -321,12 +329,31 @@ public final class BenchMain {
         sb.append("# zk-bench: zkr vs Apache ZooKeeper 3.9.3 + Curator 5.7.1\n\n");
         sb.append("Run ").append(ZonedDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z")))
                 .append(" on ").append(machine()).append(".\n");
-        sb.append("Each server in its own JVM (`-Xmx2g`, fsync on every write); all clients in the runner's JVM; ")
-                .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
-                .append(" + window ").append(seconds(options.measure()))
-                .append(" per scenario and system, systems taking turns; load average at start ").append(loadAtStart)
-                .append("; run took ").append(seconds(took)).append(".\n\n");
+        if (options.ensemble() > 0) {
+            sb.append("Ensembles of ").append(options.ensemble()).append(" servers per system on loopback, each server "
+                            + "in its own JVM (`-Xmx").append(ServerFlavor.MEMBER_HEAP).append("`, fsync on every write, "
+                            + "tickTime ").append(ServerFlavor.TICK_MS).append(" ms for both; ZooKeeper initLimit 10, "
+                            + "syncLimit 5; zkr's election timeout derived from the tick); both ensembles alive "
+                            + "together; all clients in the runner's JVM; ")
+                    .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
+                    .append(" + window ").append(seconds(options.measure()))
+                    .append(" per load scenario and system, ").append(options.kills())
+                    .append(" faults per failover row and system, systems taking turns; load average at start ")
+                    .append(loadAtStart).append("; run took ").append(seconds(took)).append(".\n\n");
+        } else {
+            sb.append("Each server in its own JVM (`-Xmx2g`, fsync on every write); all clients in the runner's JVM; ")
+                    .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
+                    .append(" + window ").append(seconds(options.measure()))
+                    .append(" per scenario and system, systems taking turns; load average at start ")
+                    .append(loadAtStart).append("; run took ").append(seconds(took)).append(".\n\n");
+        }
         sb.append(table.toMarkdown());
+        if (!notes.isEmpty()) {
+            sb.append('\n');
+            for (String note : notes) {
+                sb.append("- ").append(note).append('\n');
+            }
+        }
         return sb.toString();
     }
 
@@ -372,7 +399,9 @@ public final class BenchMain {
     }
 
     private String ordered() {
-        return String.join(",", BenchOptions.SCENARIOS.stream().filter(options::runs).toList());
+        List<String> known = options.ensemble() > 0 ? BenchOptions.ENSEMBLE_SCENARIOS : BenchOptions.SCENARIOS;
+        return String.join(",", known.stream().filter(options::runs).toList())
+                + (options.ensemble() > 0 ? " on ensembles of " + options.ensemble() : "");
     }
 
     private static String seconds(Duration d) {

@@ -8,16 +8,25 @@ import java.util.Set;
 
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
-                    int millionChildren, Path resultsDir, Path dataRoot, boolean quick) {
+                    int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
+                    Set<String> systems) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
             "semaphore", "cache", "cachemem", "million");
 
+    /** The systems an ensemble run can leave out with {@code --systems}. */
+    static final List<String> SYSTEMS = List.of("zkr", "zookeeper");
+
+    /** The scenarios of an ensemble run ({@code --ensemble N}), in the order they run. */
+    static final List<String> ENSEMBLE_SCENARIOS = List.of(
+            "create", "setdata", "heap", "getdata", "lock", "kill", "sigstop");
+
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]
               --quick                 ~2-minute smoke run (1 round, 1 s warm-up, 3 s windows, 100,000 instead of 1,000,000 znodes)
               --only a,b,...          run only these scenarios: %s
+                                      (with --ensemble: %s)
               --skip-million          skip the 1,000,000-znode scenarios (heap, data dir, restart)
               --rounds N              rounds per scenario; the systems take turns each round, cells are medians (default 3)
               --warmup SECONDS        warm-up per round and system (default 2)
@@ -25,14 +34,21 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --parents N             parents of the big tree (default 1000; children per parent 1000)
               --results DIR           where latest.md and the server logs go (default zk-bench/results)
               --data DIR              where the servers keep their data (default zk-bench/target/bench-data)
-            """.formatted(String.join(",", SCENARIOS));
+              --ensemble N            instead of the standalone rows: ensembles of N servers (3 or 5) per system, each
+                                      server in its own JVM; results in ensemble-latest.md
+              --kills N               with --ensemble: leader kills (and SIGSTOPs) per system, gaps are medians (default 5)
+              --systems a,b           with --ensemble: only these systems (zkr,zookeeper; default both), e.g. to iterate on one
+            """.formatted(String.join(",", SCENARIOS), String.join(",", ENSEMBLE_SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
         int rounds = 3;
         Integer roundsArg = null;
         Duration warmup = Duration.ofSeconds(2);
         Duration measure = Duration.ofSeconds(4);
-        Set<String> only = new LinkedHashSet<>(SCENARIOS);
+        String onlyArg = null;
+        int ensemble = 0;
+        int kills = 5;
+        Set<String> systems = new LinkedHashSet<>(SYSTEMS);
         boolean skipMillion = false;
         boolean quick = false;
         Integer parents = null;
@@ -45,14 +61,22 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             switch (a) {
                 case "--quick" -> quick = true;
                 case "--skip-million" -> skipMillion = true;
-                case "--only" -> {
-                    only = new LinkedHashSet<>();
-                    for (String s : value(args, ++i, a).split(",")) {
-                        String id = s.trim().toLowerCase(java.util.Locale.ROOT);
-                        if (!SCENARIOS.contains(id)) {
-                            throw new IllegalArgumentException("unknown scenario '" + id + "'; known: " + SCENARIOS);
+                case "--only" -> onlyArg = value(args, ++i, a);
+                case "--ensemble" -> {
+                    ensemble = positiveInt(value(args, ++i, a), a);
+                    if (ensemble != 3 && ensemble != 5) {
+                        throw new IllegalArgumentException("--ensemble takes 3 or 5 servers, got " + ensemble);
+                    }
+                }
+                case "--kills" -> kills = positiveInt(value(args, ++i, a), a);
+                case "--systems" -> {
+                    systems = new LinkedHashSet<>();
+                    for (String sys : value(args, ++i, a).split(",")) {
+                        String id = sys.trim().toLowerCase(java.util.Locale.ROOT);
+                        if (!SYSTEMS.contains(id)) {
+                            throw new IllegalArgumentException("unknown system '" + id + "'; known: " + SYSTEMS);
                         }
-                        only.add(id);
+                        systems.add(id);
                     }
                 }
                 case "--warmup" -> warmupArg = seconds(value(args, ++i, a), a);
@@ -63,6 +87,19 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                 case "--data" -> data = Path.of(value(args, ++i, a));
                 case "-h", "--help" -> throw new IllegalArgumentException("help");
                 default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        List<String> known = ensemble > 0 ? ENSEMBLE_SCENARIOS : SCENARIOS;
+        Set<String> only = new LinkedHashSet<>(known);
+        if (onlyArg != null) {
+            only = new LinkedHashSet<>();
+            for (String s : onlyArg.split(",")) {
+                String id = s.trim().toLowerCase(java.util.Locale.ROOT);
+                if (!known.contains(id)) {
+                    throw new IllegalArgumentException("unknown scenario '" + id + "'; known"
+                            + (ensemble > 0 ? " with --ensemble" : "") + ": " + known);
+                }
+                only.add(id);
             }
         }
         if (quick) {
@@ -83,7 +120,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         if (skipMillion) {
             only.remove("million");
         }
-        return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick);
+        return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
+                ensemble, kills, Set.copyOf(systems));
     }
 
     boolean runs(String scenario) {

@@ -11,12 +11,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** How to start one kind of server in its own JVM, tell when it serves, and talk to it. */
 abstract class ServerFlavor {
 
     static final String ZKR_MAIN = "dev.zkr.server.ZkServerMain";
     static final String ZOOKEEPER_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
+    static final String ZOOKEEPER_QUORUM_MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+    /** The tick both systems run with, standalone and in ensembles (zkr derives its election timeout from it). */
+    static final int TICK_MS = 2000;
+    /** Heap of each ensemble member's JVM. */
+    static final String MEMBER_HEAP = "1g";
 
     /** Short name used in file names: "zkr" or "zookeeper". */
     abstract String name();
@@ -29,6 +35,22 @@ abstract class ServerFlavor {
 
     /** Null when this flavour can run here, else why not (e.g. its classes are missing). */
     abstract String unavailableReason();
+
+    /**
+     * Starts member {@code self} of an ensemble of {@code members} in its own JVM (config and id written into
+     * {@code dataDir}), without waiting; its output lines go to {@code roles}.
+     */
+    abstract ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                       String label, RoleLog roles);
+
+    /** The role a line of this server's output reports, if it is a role line. */
+    abstract Optional<RoleLine> roleLine(String line);
+
+    /**
+     * The member's current role, or empty if it has none (yet): ZooKeeper is asked with the {@code srvr} four-letter
+     * word; zkr's newest role line printed since {@code startedNanos} is taken.
+     */
+    abstract Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos);
 
     /** Starts a server and waits until a client can use it. */
     ServerProcess startServing(Path dataDir, Path logDir, String label, Duration timeout) {
@@ -84,7 +106,7 @@ abstract class ServerFlavor {
         }
     }
 
-    /** Apache ZooKeeper 3.9 standalone, forceSync on (the default). */
+    /** Apache ZooKeeper 3.9 standalone or ensemble member, forceSync on (the default). */
     static final class ZooKeeper extends ServerFlavor {
 
         @Override
@@ -98,7 +120,7 @@ abstract class ServerFlavor {
                 Files.createDirectories(dataDir);
                 Path cfg = dataDir.resolve("zoo.cfg");
                 Files.writeString(cfg, String.join("\n",
-                        "tickTime=2000",
+                        "tickTime=" + TICK_MS,
                         "dataDir=" + dataDir.toAbsolutePath(),
                         "clientPort=" + port,
                         "clientPortAddress=127.0.0.1",
@@ -112,6 +134,58 @@ abstract class ServerFlavor {
             }
         }
 
+        /**
+         * {@code QuorumPeerMain zoo.cfg} with ZooKeeper's usual ensemble settings (initLimit 10, syncLimit 5 ticks),
+         * {@code server.N=127.0.0.1:<quorumPort>:<electionPort>} lines and a {@code myid} file; forceSync on.
+         */
+        @Override
+        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                  String label, RoleLog roles) {
+            try {
+                Files.createDirectories(dataDir);
+                Files.writeString(dataDir.resolve("myid"), self.id() + "\n");
+                StringBuilder cfg = new StringBuilder(String.join("\n",
+                        "tickTime=" + TICK_MS,
+                        "initLimit=10",
+                        "syncLimit=5",
+                        "dataDir=" + dataDir.toAbsolutePath(),
+                        "clientPort=" + self.clientPort(),
+                        "clientPortAddress=127.0.0.1",
+                        "maxClientCnxns=0",
+                        "admin.enableServer=false",
+                        "4lw.commands.whitelist=*",
+                        ""));
+                for (Ensemble.Member m : members) {
+                    cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
+                            .append(m.electionPort()).append('\n');
+                }
+                Path file = dataDir.resolve("zoo.cfg");
+                Files.writeString(file, cfg);
+                return ServerProcess.startWatched(label, MEMBER_HEAP, ZOOKEEPER_QUORUM_MAIN, List.of(file.toString()),
+                        self.clientPort(), logDir, roles);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        Optional<RoleLine> roleLine(String line) {
+            return RoleLine.parseZooKeeper(line);
+        }
+
+        /** {@code srvr} reports {@code Mode: leader|follower} only once the member is synced and serving. */
+        @Override
+        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
+            String reply = srvr(p);
+            if (reply.contains("Mode: leader")) {
+                return Optional.of(new RoleLine(RoleLine.Kind.LEADING_SYNCED, -1, -1, -1));
+            }
+            if (reply.contains("Mode: follower")) {
+                return Optional.of(new RoleLine(RoleLine.Kind.FOLLOWING_SYNCED, -1, -1, -1));
+            }
+            return Optional.empty();
+        }
+
         @Override
         KvClient connect(String connectString, Duration timeout) {
             return ApacheKvClient.connect(connectString, timeout);
@@ -119,7 +193,8 @@ abstract class ServerFlavor {
 
         @Override
         String unavailableReason() {
-            return classPresent(ZOOKEEPER_MAIN) && classPresent("com.codahale.metrics.Reservoir")
+            return classPresent(ZOOKEEPER_MAIN) && classPresent(ZOOKEEPER_QUORUM_MAIN)
+                    && classPresent("com.codahale.metrics.Reservoir")
                     && classPresent("org.xerial.snappy.SnappyInputStream")
                     ? null : "ZooKeeper server classes missing";
         }
@@ -127,6 +202,11 @@ abstract class ServerFlavor {
         /** The {@code srvr} four-letter word reports a mode only once the server has loaded its data and serves. */
         @Override
         boolean ready(ServerProcess p) {
+            return srvr(p).contains("Mode:");
+        }
+
+        /** The reply to the {@code srvr} four-letter word, empty if the server does not answer. */
+        private static String srvr(ServerProcess p) {
             try (Socket s = new Socket()) {
                 s.connect(new InetSocketAddress("127.0.0.1", p.port()), 500);
                 s.setSoTimeout(2000);
@@ -134,15 +214,14 @@ abstract class ServerFlavor {
                 out.write("srvr".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
                 InputStream in = s.getInputStream();
-                String reply = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-                return reply.contains("Mode:");
+                return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
             } catch (IOException e) {
-                return false;
+                return "";
             }
         }
     }
 
-    /** The zkr server ({@code dev.zkr.server.ZkServerMain}), one node, fsync on every commit. */
+    /** The zkr server ({@code dev.zkr.server.ZkServerMain}), standalone or ensemble member, fsync on every commit. */
     static final class Zkr extends ServerFlavor {
 
         @Override
@@ -158,8 +237,52 @@ abstract class ServerFlavor {
                 throw new UncheckedIOException(e);
             }
             return ServerProcess.start(label, "2g", ZKR_MAIN,
-                    List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString(), "--tick", "2000"),
+                    List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString(), "--tick", Integer.toString(TICK_MS)),
                     port, logDir);
+        }
+
+        /**
+         * {@code ZkServerMain zkr.properties} with {@code server.N=127.0.0.1:<peerPort>:<clientPort>} lines,
+         * {@code serverId} (also in a {@code myid} file), {@code tickTime} and the default election timeout (derived
+         * from the tick); fsync on every commit, as standalone.
+         */
+        @Override
+        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                  String label, RoleLog roles) {
+            try {
+                Files.createDirectories(dataDir);
+                Files.writeString(dataDir.resolve("myid"), self.id() + "\n");
+                StringBuilder cfg = new StringBuilder(String.join("\n",
+                        "dataDir=" + dataDir.toAbsolutePath(),
+                        "port=" + self.clientPort(),
+                        "bindAddress=127.0.0.1",
+                        "tickTime=" + TICK_MS,
+                        "serverId=" + self.id(),
+                        ""));
+                for (Ensemble.Member m : members) {
+                    cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
+                            .append(m.clientPort()).append('\n');
+                }
+                Path file = dataDir.resolve("zkr.properties");
+                Files.writeString(file, cfg);
+                return ServerProcess.startWatched(label, MEMBER_HEAP, ZKR_MAIN,
+                        List.of(file.toString(), "--server-id", Integer.toString(self.id())), self.clientPort(),
+                        logDir, roles);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        Optional<RoleLine> roleLine(String line) {
+            return RoleLine.parseZkr(line);
+        }
+
+        /** The newest {@code role: server N is ...} line since the member's start. */
+        @Override
+        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
+            List<RoleLog.Event> since = roles.since(startedNanos);
+            return since.isEmpty() ? Optional.empty() : Optional.of(since.get(since.size() - 1).role());
         }
 
         @Override

@@ -1,6 +1,10 @@
 package dev.zkr.bench;
 
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -8,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +23,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A server running in its own JVM ({@code java -Xmx2g -cp <this JVM's class path> <main> <args>}), its stdout and
- * stderr captured to files. Every started process is killed by a shutdown hook if the runner exits first.
+ * A server running in its own JVM ({@code java -Xmx<heap> -cp <this JVM's class path> <main> <args>}), its stdout
+ * and stderr captured to files (and, for watched servers, read line by line). Every started process is killed by a shutdown hook if the runner exits first.
  */
 final class ServerProcess implements AutoCloseable {
 
@@ -37,16 +42,48 @@ final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path stdout;
+    private final List<String> cmd;
+    private final Path logDir;
+    private final OutputListener listener;
 
-    private ServerProcess(String name, Process process, int port, Path stdout) {
+    private ServerProcess(String name, Process process, int port, Path stdout, List<String> cmd, Path logDir,
+                          OutputListener listener) {
         this.name = name;
         this.process = process;
         this.port = port;
         this.stdout = stdout;
+        this.cmd = List.copyOf(cmd);
+        this.logDir = logDir;
+        this.listener = listener;
+    }
+
+    /** Receives each line a server prints, with the runner's {@link System#nanoTime()} at its arrival. */
+    @FunctionalInterface
+    interface OutputListener {
+        void line(long nanos, String line);
     }
 
     /** Starts {@code mainClass args} in a new JVM; output goes to {@code logDir/<name>.out|.err}. */
     static ServerProcess start(String name, String heap, String mainClass, List<String> args, int port, Path logDir) {
+        return start(name, command(heap, mainClass, args), port, logDir, null);
+    }
+
+    /**
+     * Starts {@code mainClass args} in a new JVM whose stdout and stderr are read by this JVM line by line: each line
+     * goes to {@code listener} (timestamped on arrival) and is appended to {@code logDir/<name>.out|.err}. The
+     * server's slf4j-simple logger prints INFO with wall-clock times ({@code HH:mm:ss.SSS}) for people reading the
+     * files. {@link #restart()} starts the same command again with the same listener.
+     */
+    static ServerProcess startWatched(String name, String heap, String mainClass, List<String> args, int port,
+                                      Path logDir, OutputListener listener) {
+        List<String> cmd = command(heap, mainClass, args);
+        cmd.addAll(1, List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"));
+        return start(name, cmd, port, logDir, listener);
+    }
+
+    private static List<String> command(String heap, String mainClass, List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heap);
@@ -54,18 +91,73 @@ final class ServerProcess implements AutoCloseable {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(mainClass);
         cmd.addAll(args);
+        return cmd;
+    }
+
+    private static ServerProcess start(String name, List<String> cmd, int port, Path logDir, OutputListener listener) {
         try {
             Files.createDirectories(logDir);
             Path out = logDir.resolve(name + ".out");
             Path err = logDir.resolve(name + ".err");
-            Process p = new ProcessBuilder(cmd)
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile())
-                    .start();
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            if (listener == null) {
+                pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+            }
+            Process p = pb.start();
             LIVE.add(p);
-            return new ServerProcess(name, p, port, out);
+            if (listener != null) {
+                pump(p.getInputStream(), out, listener, name + "-out");
+                pump(p.getErrorStream(), err, listener, name + "-err");
+            }
+            return new ServerProcess(name, p, port, out, cmd, logDir, listener);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
+        }
+    }
+
+    /** Copies a child's stream to a file (appending) and hands every line to the listener, on a daemon thread. */
+    private static void pump(InputStream in, Path file, OutputListener listener, String threadName) throws IOException {
+        BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)); w) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    listener.line(System.nanoTime(), line);
+                    w.write(line);
+                    w.newLine();
+                    w.flush();
+                }
+            } catch (IOException ended) {
+                // the process is gone
+            }
+        }, threadName);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The same command again (same ports, data dir, log files appended, listener), for a restart after a kill. */
+    ServerProcess restart() {
+        if (process.isAlive()) {
+            throw new IllegalStateException(name + " is still running");
+        }
+        return start(name, cmd, port, logDir, listener);
+    }
+
+    /** Sends a signal by name ({@code STOP}, {@code CONT}) with {@code kill -<sig> <pid>}; returns once sent. */
+    void signal(String signal) {
+        try {
+            Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
+            byte[] out = k.getInputStream().readAllBytes();
+            if (!k.waitFor(10, TimeUnit.SECONDS) || k.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: "
+                        + new String(out, StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("kill -" + signal, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -38,15 +38,15 @@ final class ServerScenarios {
     }
 
     /** Async PERSISTENT_SEQUENTIAL creates of 100 B, 4 clients × 200 in flight: creates/s. */
-    static Measurement asyncCreates(ServerFlavor flavor, String connectString, String root, Window window) {
+    static Measurement asyncCreates(ServerFlavor flavor, ClientPlacement placement, String root, Window window) {
         byte[] data = payload();
-        try (KvClient setup = flavor.connect(connectString, CONNECT)) {
+        try (KvClient setup = flavor.connect(placement.connectString(0), CONNECT)) {
             for (int k = 0; k < CLIENTS; k++) {
                 setup.ensurePath(root + "/create/c" + k, new byte[0]);
             }
         }
         java.util.concurrent.atomic.LongAdder acknowledged = new java.util.concurrent.atomic.LongAdder();
-        Measurement m = asyncLoad(flavor, connectString, window,
+        Measurement m = asyncLoad(flavor, placement, window,
                 (c, k, seq, cb) -> c.createAsync(root + "/create/c" + k + "/n-", data, true, error -> {
                     if (error == null) {
                         acknowledged.increment();
@@ -56,11 +56,20 @@ final class ServerScenarios {
         if (!m.ok()) {
             return m;
         }
-        // the server must hold every create it acknowledged: guards against counting what was never written
+        // the server must hold every create it acknowledged: guards against counting what was never written (an
+        // ensemble member read by a new session may lag behind the others for a moment: asked until it agrees)
         long stored = 0;
-        try (KvClient check = flavor.connect(connectString, CONNECT)) {
-            for (int k = 0; k < CLIENTS; k++) {
-                stored += check.childCount(root + "/create/c" + k);
+        long deadline = System.nanoTime() + CONNECT.toNanos();
+        try (KvClient check = flavor.connect(placement.connectString(0), CONNECT)) {
+            while (true) {
+                stored = 0;
+                for (int k = 0; k < CLIENTS; k++) {
+                    stored += check.childCount(root + "/create/c" + k);
+                }
+                if (stored >= acknowledged.sum() || System.nanoTime() > deadline) {
+                    break;
+                }
+                ServerProcess.pause(20);
             }
         }
         if (stored != acknowledged.sum()) {
@@ -69,22 +78,35 @@ final class ServerScenarios {
         return m;
     }
 
+    /** How many children the create scenario left under {@code root} (what an ensemble then holds). */
+    static long createdUnder(KvClient c, String root) {
+        long n = 0;
+        for (int k = 0; k < CLIENTS; k++) {
+            n += c.childCount(root + "/create/c" + k);
+        }
+        return n;
+    }
+
     /** Async getData of 100 B nodes (1,000 keys round robin), 4 clients × 200 in flight: reads/s. */
-    static Measurement asyncReads(ServerFlavor flavor, String connectString, String root, Window window) {
+    static Measurement asyncReads(ServerFlavor flavor, ClientPlacement placement, String root, Window window) {
         byte[] data = payload();
-        try (KvClient setup = flavor.connect(connectString, CONNECT)) {
+        try (KvClient setup = flavor.connect(placement.connectString(0), CONNECT)) {
             setup.ensurePath(root + "/get", new byte[0]);
             createAll(setup, READ_KEYS, IN_FLIGHT, i -> root + "/get/k" + i, data);
         }
-        return asyncLoad(flavor, connectString, window,
+        // every reader's server must have applied the keys (ensemble members may lag behind for a moment)
+        for (int k = 1; k < CLIENTS; k++) {
+            awaitVisible(flavor, placement.connectString(k), root + "/get/k" + (READ_KEYS - 1));
+        }
+        return asyncLoad(flavor, placement, window,
                 (c, k, seq, cb) -> c.getDataAsync(root + "/get/k" + ((seq * CLIENTS + k) % READ_KEYS), data.length, cb));
     }
 
     /** Blocking setData of 100 B with one client; latencies in the window. */
-    static Latencies syncSetData(ServerFlavor flavor, String connectString, String root, Window window) {
+    static Latencies syncSetData(ServerFlavor flavor, ClientPlacement placement, String root, Window window) {
         byte[] data = payload();
         Latencies latencies = new Latencies();
-        try (KvClient c = flavor.connect(connectString, CONNECT)) {
+        try (KvClient c = flavor.connect(placement.connectString(0), CONNECT)) {
             c.ensurePath(root + "/set", data);
             Workers.run("setdata", 1, window, w -> {
                 while (!window.stopped()) {
@@ -139,12 +161,31 @@ final class ServerScenarios {
         return latencies;
     }
 
-    /** CLIENTS sessions, each keeping IN_FLIGHT async operations outstanding (a Semaphore per client). */
-    static Measurement asyncLoad(ServerFlavor flavor, String connectString, Window window, Issue issue) {
+    /** Waits (up to {@link #CONNECT}) until a new session on {@code connectString} can read {@code path}. */
+    static void awaitVisible(ServerFlavor flavor, String connectString, String path) {
+        long deadline = System.nanoTime() + CONNECT.toNanos();
+        try (KvClient c = flavor.connect(connectString, CONNECT)) {
+            while (true) {
+                try {
+                    c.getData(path);
+                    return;
+                } catch (RuntimeException notYet) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(path + " not readable on " + connectString + " within "
+                                + CONNECT + ": " + describe(notYet), notYet);
+                    }
+                    ServerProcess.pause(20);
+                }
+            }
+        }
+    }
+
+    /** CLIENTS sessions (client k on {@code placement}'s server k), each keeping IN_FLIGHT async operations outstanding. */
+    static Measurement asyncLoad(ServerFlavor flavor, ClientPlacement placement, Window window, Issue issue) {
         List<KvClient> clients = new ArrayList<>();
         try {
             for (int k = 0; k < CLIENTS; k++) {
-                clients.add(flavor.connect(connectString, CONNECT));
+                clients.add(flavor.connect(placement.connectString(k), CONNECT));
             }
             Workers.run("load", CLIENTS, window, k -> {
                 KvClient c = clients.get(k);

@@ -60,4 +60,23 @@ class BenchOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> parse("--rounds", "x"));
         assertThrows(IllegalArgumentException.class, () -> parse("--frobnicate"));
     }
+
+    @Test
+    void ensembleRowsHaveTheirOwnScenarios() {
+        BenchOptions o = parse("--only", "kill,sigstop", "--ensemble", "3", "--kills", "7");
+        assertEquals(3, o.ensemble());
+        assertEquals(7, o.kills());
+        assertTrue(o.runs("kill"));
+        assertFalse(o.runs("create"));
+        assertTrue(BenchOptions.ENSEMBLE_SCENARIOS.stream().allMatch(parse("--ensemble", "5")::runs));
+        assertEquals(0, parse().ensemble());
+        assertEquals(5, parse().kills());
+        assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "3", "--only", "notify"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--only", "kill"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "4"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "3", "--kills", "0"));
+        assertEquals(java.util.Set.of("zkr"), parse("--ensemble", "3", "--systems", "zkr").systems());
+        assertEquals(java.util.Set.of("zkr", "zookeeper"), parse("--ensemble", "3").systems());
+        assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "3", "--systems", "etcd"));
+    }
 }

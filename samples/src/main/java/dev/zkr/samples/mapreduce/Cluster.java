@@ -9,12 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where the job's participants get their sessions, and how one of them dies. Each worker and master candidate has
  * its own client and session. {@link #crash} kills a participant's session the way a crashed process would lose it:
  * never with a clean session close, so its ephemeral nodes (group member, queue claims, latch node, barrier node)
- * go only when the server expires the session.
+ * go only when the server expires the session. On the embedded ensemble {@link #killServer} kills a server.
  */
 public interface Cluster extends AutoCloseable {
 
@@ -27,12 +28,60 @@ public interface Cluster extends AutoCloseable {
     /** One line for the output. */
     String description();
 
+    /**
+     * Kills a server of the ensemble abruptly (no clean stop: its connections drop, its pipeline stops where it is).
+     *
+     * @throws UnsupportedOperationException on external servers
+     */
+    KilledServer killServer(ServerKill.Role role);
+
+    /** Starts a killed server again on its data directory and ports. */
+    void restartServer(int index);
+
+    /** Each server's role, for the output ({@code server 0 (id 1) FOLLOWER, ...}); empty on external servers. */
+    String roles();
+
+    /** Whose connections the server kill cut and whether they kept their sessions (one line); empty if no kill. */
+    String disconnects();
+
+    /**
+     * A server killed by {@link #killServer}.
+     *
+     * @param index    its index in the ensemble (0-based)
+     * @param serverId its server id
+     * @param role     its role when it was killed
+     * @param servers  servers in the ensemble
+     * @param atNanos  {@link System#nanoTime()} right after the kill
+     */
+    record KilledServer(int index, int serverId, ServerKill.Role role, int servers, long atNanos) {
+    }
+
     @Override
     void close();
 
-    /** A one-server zkr ensemble in this JVM (zk-testkit); a crash is an immediate server-side session expiry. */
+    /** Election timeout of the embedded ensemble's servers. */
+    Duration ELECTION_TIMEOUT = Duration.ofSeconds(1);
+
+    /**
+     * Session timeout of the participants on the embedded ensemble: at least 4 election timeouts, so that a failover
+     * (detection, election, sync, reconnect) expires nobody.
+     */
+    Duration SESSION_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * A zkr ensemble of 3 servers in this JVM (zk-testkit, loopback, real fsync); a crash is an immediate
+     * server-side session expiry.
+     */
     static Cluster embedded() {
-        return new Embedded(TestEnsemble.builder().servers(1).start());
+        return embedded(3);
+    }
+
+    /** An embedded zkr ensemble of 1, 3 or 5 servers. */
+    static Cluster embedded(int servers) {
+        if (SESSION_TIMEOUT.compareTo(ELECTION_TIMEOUT.multipliedBy(4)) < 0) {
+            throw new IllegalStateException("session timeout below 4 election timeouts");
+        }
+        return new Embedded(TestEnsemble.builder().servers(servers).electionTimeout(ELECTION_TIMEOUT).start());
     }
 
     /**
@@ -47,6 +96,9 @@ public interface Cluster extends AutoCloseable {
     /** The embedded ensemble. */
     final class Embedded implements Cluster {
         private final TestEnsemble ensemble;
+        private final Disconnects disconnects = new Disconnects();
+        private final AtomicInteger participants = new AtomicInteger();
+        private volatile boolean serverKilled;
 
         Embedded(TestEnsemble ensemble) {
             this.ensemble = ensemble;
@@ -54,18 +106,89 @@ public interface Cluster extends AutoCloseable {
 
         @Override
         public ZkClient newClient(String name) {
-            return ensemble.newClient(b -> b.sessionTimeout(Duration.ofSeconds(5)).renewSessionOnExpiry(false));
+            ZkClient client = ensemble.newClient(b -> b.connectString(ensemble.connectString())
+                    .sessionTimeout(SESSION_TIMEOUT).renewSessionOnExpiry(false));
+            participants.incrementAndGet();
+            client.addConnectionStateListener((c, state) -> disconnects.changed(name, state));
+            return client;
         }
 
         @Override
         public void crash(ZkClient client) {
-            ensemble.expireSession(client.sessionId());
+            // the leader decides session expiries; leader() waits for one while a failover is under way
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    if (!ensemble.server(ensemble.leader()).expireSession(client.sessionId())) {
+                        ensemble.expireSession(client.sessionId());
+                    }
+                    break;
+                } catch (IllegalStateException e) {
+                    if (attempt == 3) {
+                        throw e; // no leader for 10 s, three times over
+                    }
+                    // that leader was killed meanwhile (--kill-server): ask the next one
+                }
+            }
             client.close(); // the session is gone already: nothing is closed cleanly
         }
 
         @Override
         public String description() {
-            return "embedded zkr ensemble (1 server, " + ensemble.connectString() + ")";
+            int n = ensemble.size();
+            if (n == 1) {
+                return "embedded zkr ensemble (1 server, " + ensemble.connectString() + ")";
+            }
+            int leader = ensemble.leader();
+            return String.format("embedded zkr ensemble (%d servers, %s; leader server %d (id %d), election timeout"
+                    + " %d ms, session timeout %d s)", n, ensemble.connectString(), leader,
+                    ensemble.server(leader).serverId(), ELECTION_TIMEOUT.toMillis(), SESSION_TIMEOUT.toSeconds());
+        }
+
+        @Override
+        public KilledServer killServer(ServerKill.Role role) {
+            if (ensemble.size() < 3) {
+                throw new UnsupportedOperationException("--kill-server needs an ensemble of 3 or more servers");
+            }
+            int leader = ensemble.leader();
+            int victim = leader;
+            if (role == ServerKill.Role.FOLLOWER) {
+                victim = -1;
+                for (int i = 0; i < ensemble.size() && victim < 0; i++) {
+                    if (i != leader && ensemble.isRunning(i)) {
+                        victim = i;
+                    }
+                }
+            }
+            int id = ensemble.server(victim).serverId();
+            disconnects.arm();
+            serverKilled = true;
+            ensemble.kill(victim);
+            return new KilledServer(victim, id, role, ensemble.size(), System.nanoTime());
+        }
+
+        @Override
+        public void restartServer(int index) {
+            ensemble.restart(index);
+        }
+
+        @Override
+        public String disconnects() {
+            return serverKilled ? disconnects.summary(participants.get()) : "";
+        }
+
+        @Override
+        public String roles() {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < ensemble.size(); i++) {
+                b.append(b.length() == 0 ? "" : ", ").append("server ").append(i);
+                if (ensemble.isRunning(i)) {
+                    var s = ensemble.server(i);
+                    b.append(" (id ").append(s.serverId()).append(") ").append(s.role());
+                } else {
+                    b.append(" down");
+                }
+            }
+            return b.toString();
         }
 
         @Override
@@ -130,6 +253,26 @@ public interface Cluster extends AutoCloseable {
         @Override
         public String description() {
             return (apache ? "Apache ZooKeeper" : "zkr") + " servers at " + connectString;
+        }
+
+        @Override
+        public KilledServer killServer(ServerKill.Role role) {
+            throw new UnsupportedOperationException("--kill-server needs the embedded ensemble");
+        }
+
+        @Override
+        public void restartServer(int index) {
+            throw new UnsupportedOperationException("--kill-server needs the embedded ensemble");
+        }
+
+        @Override
+        public String roles() {
+            return "";
+        }
+
+        @Override
+        public String disconnects() {
+            return "";
         }
 
         @Override

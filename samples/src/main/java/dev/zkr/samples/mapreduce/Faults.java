@@ -10,13 +10,17 @@ final class Faults {
 
     private final KillPoint killWorker;
     private final Phase killMaster;
+    private final ServerKill killServer;
     private final AtomicBoolean workerKilled = new AtomicBoolean();
     private final AtomicBoolean masterKilled = new AtomicBoolean();
+    private final AtomicBoolean serverKilled = new AtomicBoolean();
     private final Map<Phase, AtomicInteger> claims = new ConcurrentHashMap<>();
+    private volatile ServerKillReport serverKillReport;
 
-    Faults(KillPoint killWorker, Phase killMaster) {
+    Faults(KillPoint killWorker, Phase killMaster, ServerKill killServer) {
         this.killWorker = killWorker;
         this.killMaster = killMaster;
+        this.killServer = killServer;
     }
 
     /** Called on every task claim: true for the claim (about halfway through the phase) whose worker must die. */
@@ -36,6 +40,22 @@ final class Faults {
     /** Called by the master as tasks complete: true once half of the phase's tasks are done. */
     boolean killMaster(Phase phase, int done, int tasks) {
         return killMaster == phase && done >= Math.max(1, tasks / 2) && masterKilled.compareAndSet(false, true);
+    }
+
+    /** Called by the master as tasks complete: the server to kill once half of the phase's tasks are done, or null. */
+    ServerKill.Role killServer(Phase phase, int done, int tasks) {
+        boolean now = killServer != null && killServer.phase() == phase && done >= Math.max(1, tasks / 2)
+                && serverKilled.compareAndSet(false, true);
+        return now ? killServer.role() : null;
+    }
+
+    void serverKilled(ServerKillReport report) {
+        serverKillReport = report;
+    }
+
+    /** What the server kill did, or null if none happened. */
+    ServerKillReport serverKillReport() {
+        return serverKillReport;
     }
 
     boolean workerKilled() {

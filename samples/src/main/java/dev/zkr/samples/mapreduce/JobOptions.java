@@ -15,14 +15,15 @@ import java.util.Objects;
  * @param masters     number of master candidates
  * @param killWorker  where to kill a worker, or null
  * @param killMaster  the phase in the middle of which to kill the master, or null
+ * @param killServer  which server of the embedded ensemble to kill and in which phase, or null
  * @param connect     external servers ({@code host:port,...}), or null for an embedded ensemble
  * @param apache      the external servers are Apache ZooKeeper
  * @param root        the job's root znode
  * @param timeout     how long the whole job may take
  */
 public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, int workers, int masters,
-                         KillPoint killWorker, Phase killMaster, String connect, boolean apache, String root,
-                         Duration timeout) {
+                         KillPoint killWorker, Phase killMaster, ServerKill killServer, String connect,
+                         boolean apache, String root, Duration timeout) {
 
     public JobOptions {
         positive(inputBytes, "input size");
@@ -41,29 +42,41 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
         if (killWorker != null && workers < 2) {
             throw new IllegalArgumentException("--kill-worker needs at least 2 workers");
         }
+        if (killServer != null && connect != null) {
+            throw new IllegalArgumentException("--kill-server needs the embedded ensemble (not --connect)");
+        }
         if (apache && connect == null) {
             throw new IllegalArgumentException("--apache needs --connect host:port,...");
         }
     }
 
-    /** 4 MiB of text from seed 42, 32 map tasks, 4 reducers, 4 workers, 2 master candidates, no faults. */
+    /**
+     * 4 MiB of text from seed 42, 32 map tasks, 4 reducers, 4 workers, 2 master candidates, no faults, give up after
+     * 180 s (a bound for a loaded machine: a run takes seconds on a quiet one).
+     */
     public static JobOptions defaults() {
-        return new JobOptions(42, 4 << 20, 32, 4, 4, 2, null, null, null, false, "/mapreduce", Duration.ofSeconds(60));
+        return new JobOptions(42, 4 << 20, 32, 4, 4, 2, null, null, null, null, false, "/mapreduce",
+                Duration.ofSeconds(180));
     }
 
     public JobOptions withKillWorker(KillPoint point) {
-        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, point, killMaster, connect,
-                apache, root, timeout);
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, point, killMaster, killServer,
+                connect, apache, root, timeout);
     }
 
     public JobOptions withKillMaster(Phase phase) {
-        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, phase, connect,
-                apache, root, timeout);
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, phase, killServer,
+                connect, apache, root, timeout);
+    }
+
+    public JobOptions withKillServer(ServerKill kill) {
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster, kill,
+                connect, apache, root, timeout);
     }
 
     public JobOptions withSize(long seed, int inputBytes, int mapTasks) {
         return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster,
-                connect, apache, root, timeout);
+                killServer, connect, apache, root, timeout);
     }
 
     private static void positive(int n, String what) {
@@ -82,10 +95,13 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
               --masters N           master candidates (default 2)
               --kill-worker WHERE   kill a worker: map | barrier | shuffle | reduce
               --kill-master [PHASE] kill the master in the middle of map (default) | shuffle | reduce
+              --kill-server ROLE [PHASE]
+                                    kill the embedded ensemble's leader | follower in the middle of map
+                                    (default) | shuffle | reduce, and restart it once writes resumed
               --connect HOSTS       run against external servers host:port,... (default: embedded ensemble)
               --apache              the external servers are Apache ZooKeeper (through ApacheZkClient)
               --root PATH           the job's root znode (default /mapreduce; deleted at the start)
-              --timeout SECONDS     give up after this long (default 60)
+              --timeout SECONDS     give up after this long (default 180)
             """;
 
     /** Parses the command line; IllegalArgumentException with a clear message on bad input. */
@@ -99,6 +115,7 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
         int masters = o.masters;
         KillPoint killWorker = null;
         Phase killMaster = null;
+        ServerKill killServer = null;
         String connect = null;
         boolean apache = false;
         String root = o.root;
@@ -115,6 +132,11 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
                 case "--masters" -> masters = Integer.parseInt(value(args, ++i, a));
                 case "--kill-worker" -> killWorker = KillPoint.parse(value(args, ++i, a));
                 case "--kill-master" -> killMaster = hasValue ? Phase.parse(args[++i]) : Phase.MAP;
+                case "--kill-server" -> {
+                    ServerKill.Role role = ServerKill.Role.parse(value(args, ++i, a));
+                    boolean hasPhase = i + 1 < args.length && !args[i + 1].startsWith("--");
+                    killServer = new ServerKill(role, hasPhase ? Phase.parse(args[++i]) : Phase.MAP);
+                }
                 case "--connect" -> connect = value(args, ++i, a);
                 case "--apache" -> apache = true;
                 case "--root" -> root = value(args, ++i, a);
@@ -122,8 +144,8 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
                 default -> throw new IllegalArgumentException("unknown option: " + a);
             }
         }
-        return new JobOptions(seed, bytes, maps, reducers, workers, masters, killWorker, killMaster, connect, apache,
-                root, timeout);
+        return new JobOptions(seed, bytes, maps, reducers, workers, masters, killWorker, killMaster, killServer,
+                connect, apache, root, timeout);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -16,9 +16,10 @@ import java.util.Map;
  * @param barrierForms  how many times the shuffle barrier was formed (1, or more if a party died before arriving)
  * @param workerKilled a worker was killed (a fault was injected)
  * @param masterKilled a master was killed (a fault was injected)
+ * @param serverKill   what {@code --kill-server} did (which server, the write pause), or null if no server was killed
  * @param output       every line the run printed
  */
 public record JobResult(boolean correct, String verdict, long words, int distinct, Map<Phase, Long> phaseMillis,
-                        Map<Phase, List<String>> phaseMasters, long redone, int barrierForms, boolean workerKilled, boolean masterKilled,
-                        List<String> output) {
+                        Map<Phase, List<String>> phaseMasters, long redone, int barrierForms, boolean workerKilled,
+                        boolean masterKilled, ServerKillReport serverKill, List<String> output) {
 }

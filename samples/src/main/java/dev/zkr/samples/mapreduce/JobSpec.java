@@ -20,7 +20,7 @@ record JobSpec(long seed, int inputBytes, int mapTasks, int reducers, int worker
     }
 
     static JobSpec read(ZkClient client, Layout layout) {
-        Map<String, String> m = Nodes.props(Nodes.string(client.getData(layout.job()).data()));
+        Map<String, String> m = Nodes.props(Nodes.read(client, layout.job()));
         return new JobSpec(Long.parseLong(m.get("seed")), Integer.parseInt(m.get("inputBytes")),
                 Integer.parseInt(m.get("mapTasks")), Integer.parseInt(m.get("reducers")),
                 Integer.parseInt(m.get("workers")), Long.parseLong(m.get("startedAtMillis")));

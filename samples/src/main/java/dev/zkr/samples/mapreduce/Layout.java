@@ -89,6 +89,11 @@ final class Layout {
         return p("barrier/shuffle-" + attempt);
     }
 
+    /** Record of a {@code --kill-server} fault: the master's first write after the kill. */
+    String serverKill() {
+        return p("faults/server-kill");
+    }
+
     /** The final summary (written by the master at the end). */
     String result() {
         return p("result");

@@ -25,7 +25,7 @@ public final class MapReduceJob {
     public static JobResult run(JobOptions options, Cluster cluster, PrintStream out) {
         Console console = new Console(out);
         Layout layout = new Layout(options.root());
-        Faults faults = new Faults(options.killWorker(), options.killMaster());
+        Faults faults = new Faults(options.killWorker(), options.killMaster(), options.killServer());
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         ZkClient admin = cluster.newClient("driver");
         try {
@@ -51,7 +51,7 @@ public final class MapReduceJob {
                 t.join(left);
             }
             boolean finished = threads.stream().noneMatch(Thread::isAlive);
-            return check(options, layout, admin, faults, console, failures, finished);
+            return check(options, cluster, layout, admin, faults, console, failures, finished);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -78,8 +78,8 @@ public final class MapReduceJob {
     }
 
     /** Reads the result from the znodes and compares it with the reference count. */
-    private static JobResult check(JobOptions options, Layout layout, ZkClient admin, Faults faults, Console console,
-                                   List<Throwable> failures, boolean finished) {
+    private static JobResult check(JobOptions options, Cluster cluster, Layout layout, ZkClient admin, Faults faults,
+                                   Console console, List<Throwable> failures, boolean finished) {
         Map<Phase, Long> millis = new EnumMap<>(Phase.class);
         Map<Phase, List<String>> masters = new EnumMap<>(Phase.class);
         long redone = 0;
@@ -89,6 +89,9 @@ public final class MapReduceJob {
         String problem = null;
         if (!finished || !Phase.DONE.name().equals(state)) {
             problem = "the job did not finish (phase " + state + ", " + failures.size() + " failures)";
+            if (state != null && Phase.valueOf(state).hasTasks()) {
+                describeQueue(admin, layout, Phase.valueOf(state), console);
+            }
         } else {
             JobSpec job = JobSpec.read(admin, layout);
             for (Phase p : List.of(Phase.SPLIT, Phase.MAP, Phase.SHUFFLE, Phase.REDUCE)) {
@@ -100,7 +103,7 @@ public final class MapReduceJob {
                     redone += Math.max(0, claimed - job.tasks(p));
                 }
             }
-            barrierForms = BarrierSpec.decode(admin.getData(layout.barrierSpec()).data()).attempt() + 1;
+            barrierForms = BarrierSpec.decode(Nodes.utf8(Nodes.read(admin, layout.barrierSpec()))).attempt() + 1;
             for (int p = 0; p < job.reducers(); p++) {
                 for (Runs.Entry e : Runs.decode(Nodes.readBlob(admin, layout.reduceOut(p)))) {
                     if (Runs.partition(e.word(), job.reducers()) != p || counts.put(e.word(), e.count()) != null) {
@@ -119,10 +122,41 @@ public final class MapReduceJob {
                 ? String.format("VERDICT: correct (%d words, %d distinct)", words, counts.size())
                 : String.format("VERDICT: WRONG: %s (job: %d words, %d distinct; reference: %d words, %d distinct)",
                         problem, words, counts.size(), refWords, reference.size());
+        ServerKillReport serverKill = faults.serverKillReport();
+        if (serverKill != null) {
+            console.plain("server kill: server %d (id %d, %s) of %d servers; writes paused %.2f s; %s",
+                    serverKill.index(), serverKill.serverId(), serverKill.role().label(), serverKill.servers(),
+                    serverKill.pauseMillis() / 1000.0, cluster.disconnects());
+            console.plain("ensemble at the end (the killed server restarted): %s", cluster.roles());
+        }
         console.plain("checked against a single-threaded count of the same text");
         console.plain("%s", verdict);
         return new JobResult(problem == null, verdict, words, counts.size(), millis, masters, redone, barrierForms,
-                faults.workerKilled(), faults.masterKilled(), console.lines());
+                faults.workerKilled(), faults.masterKilled(), serverKill, console.lines());
+    }
+
+    /** For a job that did not finish: what its phase's queue holds, and who owns each claim. */
+    private static void describeQueue(ZkClient admin, Layout layout, Phase phase, Console console) {
+        Map<Long, String> workers = new HashMap<>();
+        for (String w : Nodes.retrying(() -> admin.getChildren(layout.workers()))) {
+            dev.zkr.client.Stat st = Nodes.retrying(() -> admin.exists(layout.workers() + "/" + w));
+            if (st != null) {
+                workers.put(st.ephemeralOwner(), w);
+            }
+        }
+        String queue = layout.queue(phase);
+        List<String> children = Nodes.retrying(() -> admin.getChildren(queue));
+        console.plain("queue %s holds %d nodes; done markers %d", queue, children.size(),
+                Nodes.childCount(admin, layout.done(phase)));
+        for (String c : children) {
+            dev.zkr.client.Stat st = Nodes.retrying(() -> admin.exists(queue + "/" + c));
+            if (st != null && st.ephemeralOwner() != 0) {
+                console.plain("  %s: claim of session 0x%x (%s), czxid 0x%x", c, st.ephemeralOwner(),
+                        workers.getOrDefault(st.ephemeralOwner(), "not a live worker"), st.czxid());
+            } else if (st != null) {
+                console.plain("  %s: item, czxid 0x%x", c, st.czxid());
+            }
+        }
     }
 
     private static long counter(ZkClient client, String path) {

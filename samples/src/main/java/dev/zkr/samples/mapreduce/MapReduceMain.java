@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * The MapReduce-phase coordinator sample: a word count run by workers and master candidates on a zkr ensemble
- * embedded in this JVM (or on external zkr / Apache ZooKeeper servers), with optional worker and master kills.
- * Prints the phases as they finish, the timeline, and a verdict; exits with 1 if the result is wrong.
+ * of 3 servers embedded in this JVM (or on external zkr / Apache ZooKeeper servers), with optional worker, master
+ * and server kills. Prints the phases as they finish, the timeline, and a verdict; exits with 1 if the result is wrong.
  */
 public final class MapReduceMain {
 
@@ -34,8 +34,9 @@ public final class MapReduceMain {
                 : Cluster.external(options.connect(), options.apache(), Duration.ofSeconds(4))) {
             result = MapReduceJob.run(options, cluster, System.out);
         }
-        if (options.killWorker() == null && options.killMaster() == null) {
-            System.out.println("(now try it with faults: --kill-worker map|barrier|shuffle|reduce --kill-master)");
+        if (options.killWorker() == null && options.killMaster() == null && options.killServer() == null) {
+            System.out.println("(now try it with faults: --kill-worker map|barrier|shuffle|reduce --kill-master"
+                    + " --kill-server leader|follower)");
         }
         System.exit(result.correct() ? 0 : 1);
     }
@@ -48,6 +49,10 @@ public final class MapReduceMain {
         }
         if (o.killMaster() != null) {
             b.append(", killing the master in ").append(o.killMaster().label());
+        }
+        if (o.killServer() != null) {
+            b.append(", killing the ").append(o.killServer().role().label()).append(" server in ")
+                    .append(o.killServer().phase().label());
         }
         return b.toString();
     }

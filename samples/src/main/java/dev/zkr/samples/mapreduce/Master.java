@@ -91,7 +91,7 @@ final class Master {
                 }
                 default -> throw new IllegalStateException("phase " + phase);
             }
-            phase = Phase.valueOf(Nodes.string(client.getData(layout.state()).data()));
+            phase = Phase.valueOf(Nodes.read(client, layout.state()));
         }
     }
 
@@ -135,7 +135,11 @@ final class Master {
         int tasks = JobSpec.read(client, layout).tasks(phase);
         while (true) {
             checkLeader();
-            int done = client.getChildren(layout.done(phase), wakeUp).size();
+            int done = Nodes.retrying(() -> client.getChildren(layout.done(phase), wakeUp)).size();
+            ServerKill.Role victim = faults.killServer(phase, done, tasks);
+            if (victim != null) {
+                killServer(victim, phase, done, tasks);
+            }
             if (faults.killMaster(phase, done, tasks)) {
                 console.event("! %s killed in the middle of %s (%d/%d tasks done)", id, phase.label(), done, tasks);
                 cluster.crash(client);
@@ -158,34 +162,59 @@ final class Master {
     }
 
     /**
+     * Kills a server of the ensemble (--kill-server), measures how long writes pause, then starts it again. The
+     * pause is the time from the kill to the first acknowledged write of this master after it: the record of the
+     * fault, retried after ConnectionLoss until a server (a new leader, for a killed leader) accepts it. Nothing
+     * else waits: every participant keeps its session and carries on through the failover.
+     */
+    private void killServer(ServerKill.Role role, Phase phase, int done, int tasks) {
+        Cluster.KilledServer k = cluster.killServer(role);
+        console.event("! server %d (id %d, %s) killed in the middle of %s (%d/%d tasks done): %d of %d servers run",
+                k.index(), k.serverId(), role.label(), phase.label(), done, tasks, k.servers() - 1, k.servers());
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("server", k.index());
+        record.put("id", k.serverId());
+        record.put("role", role.label());
+        record.put("phase", phase.label());
+        record.put("by", id);
+        Nodes.createIfAbsent(client, layout.serverKill(), Nodes.utf8(Nodes.props(record)));
+        long pauseMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - k.atNanos());
+        console.event("  writes paused %.2f s (from the kill to %s's first acknowledged write); ensemble: %s",
+                pauseMillis / 1000.0, id, cluster.roles());
+        cluster.restartServer(k.index());
+        console.event("  server %d (id %d) restarted on its data directory and ports", k.index(), k.serverId());
+        faults.serverKilled(new ServerKillReport(k.index(), k.serverId(), role, k.servers(), pauseMillis, true));
+    }
+
+    /**
      * The shuffle barrier's parties are the workers alive when the map phase ended. If one of them dies before it
      * arrives, the others would wait for it forever; so while someone waits, no ready node exists and a counted
      * party is gone from the group, the master re-forms the barrier: a fresh path (next attempt) whose parties are
      * the counted workers still alive. Waiting workers are woken by the spec change and move over.
      */
     private void keepBarrierPassable() {
-        NodeData specNode = client.getData(layout.barrierSpec());
+        NodeData specNode = Nodes.retrying(() -> client.getData(layout.barrierSpec()));
         BarrierSpec spec = BarrierSpec.decode(specNode.data());
         String path = layout.barrier(spec.attempt());
         List<String> present;
         try {
-            present = new ArrayList<>(client.getChildren(path, wakeUp));
+            present = new ArrayList<>(Nodes.retrying(() -> client.getChildren(path, wakeUp)));
         } catch (ZkException.NoNode e) {
-            client.exists(path, wakeUp);
+            Nodes.retrying(() -> client.exists(path, wakeUp));
             return; // nobody has arrived yet
         }
         if (present.contains("ready") || present.isEmpty()) {
             return; // open already, or nobody is waiting
         }
-        List<String> live = client.getChildren(layout.workers(), wakeUp);
+        List<String> live = Nodes.retrying(() -> client.getChildren(layout.workers(), wakeUp));
         List<String> still = spec.members().stream().filter(live::contains).toList();
         if (still.size() == spec.members().size() || still.isEmpty()) {
             return;
         }
         List<String> gone = spec.members().stream().filter(m -> !live.contains(m)).toList();
         try {
-            client.setData(layout.barrierSpec(), new BarrierSpec(spec.attempt() + 1, still).encode(),
-                    specNode.stat().version());
+            byte[] next = new BarrierSpec(spec.attempt() + 1, still).encode();
+            Nodes.retrying(() -> client.setData(layout.barrierSpec(), next, specNode.stat().version()));
             console.event("  shuffle barrier: %s died before arriving; re-formed for %d parties (attempt %d)",
                     String.join(", ", gone), still.size(), spec.attempt() + 1);
         } catch (ZkException.BadVersion e) {
@@ -200,7 +229,7 @@ final class Master {
         JobSpec job = JobSpec.read(client, layout);
         enqueue(following, job.tasks(following));
         if (following == Phase.SHUFFLE) {
-            List<String> live = new ArrayList<>(client.getChildren(layout.workers()));
+            List<String> live = new ArrayList<>(Nodes.retrying(() -> client.getChildren(layout.workers())));
             live.sort(Comparator.naturalOrder());
             Nodes.put(client, layout.barrierSpec(), new BarrierSpec(0, live).encode());
         }
@@ -249,7 +278,7 @@ final class Master {
         console.plain("phase timeline (%s):", layout.timeline());
         long last = job.startedAtMillis();
         for (Phase p : List.of(Phase.SPLIT, Phase.MAP, Phase.SHUFFLE, Phase.REDUCE)) {
-            Map<String, String> t = Nodes.props(Nodes.string(client.getData(layout.timeline(p)).data()));
+            Map<String, String> t = Nodes.props(Nodes.read(client, layout.timeline(p)));
             long start = Long.parseLong(t.get("start"));
             long end = Long.parseLong(t.get("end"));
             last = Math.max(last, end);
@@ -287,7 +316,7 @@ final class Master {
 
     private void endTimeline(Phase phase) {
         String path = layout.timeline(phase);
-        Map<String, String> t = Nodes.props(Nodes.string(client.getData(path).data()));
+        Map<String, String> t = Nodes.props(Nodes.read(client, path));
         if (!t.containsKey("end")) {
             t.put("end", Long.toString(System.currentTimeMillis()));
             Nodes.put(client, path, Nodes.utf8(Nodes.props(t)));

@@ -51,6 +51,9 @@ final class MasterCandidate implements Runnable {
                     new Master(id, client, layout, options, cluster, faults, console, latch).run();
                 } catch (Master.NotLeader e) {
                     console.event("  %s lost leadership; competing again", id);
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                    // a call outside the retried helpers lost its answer: every step is safe to repeat
+                    console.event("  %s: %s; resuming from the znodes", id, e.getMessage());
                 }
             }
         } catch (Killed k) {

@@ -11,11 +11,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Small znode helpers of the sample. Outputs are written as chunked blobs: a directory node holding the chunk count
  * and children {@code c-0000...} of at most {@link #CHUNK} bytes, so no node comes near the 1 MiB limit. Task outputs
  * are deterministic, so a redone task may find chunks of a dead predecessor and keep them.
+ *
+ * <p>Every helper rides through a server failover: a call that fails with {@code ConnectionLoss} (the client's
+ * server died, or the leader died under a write its server forwarded) is made again, see {@link #retrying}.
  */
 final class Nodes {
 
@@ -33,21 +38,65 @@ final class Nodes {
         return new String(b, StandardCharsets.UTF_8);
     }
 
-    /** Creates a persistent node (and parents); false if it existed. */
-    static boolean createIfAbsent(ZkClient client, String path, byte[] data) {
-        try {
-            client.create(path, data, CreateMode.PERSISTENT, Parents.PERSISTENT);
-            return true;
-        } catch (ZkException.NodeExists e) {
-            return false;
+    /** Longest wait between two attempts of {@link #retrying}. */
+    private static final long MAX_BACKOFF_MS = 50;
+
+    /** How long {@link #retrying} goes on: far beyond a failover (an ensemble without a quorum gets no further). */
+    private static final long GIVE_UP_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    /**
+     * Runs a call whose repetition is harmless, again after {@code ConnectionLoss} or {@code OperationTimeout}
+     * until it is answered. A client whose connection dropped holds new requests until it is connected again
+     * (to another server, same session), so the next attempt waits there; a write that failed because the leader
+     * died under it is tried again after a short backoff (1, 2, 4 ... at most 50 ms) while the servers elect a
+     * new leader. A create that may have been applied before its answer was lost finds its node on the next
+     * attempt ({@code NodeExists}): callers treat that as done. Gives up (rethrows) after 30 s without an answer.
+     */
+    static <T> T retrying(Supplier<T> call) {
+        long backoff = 1;
+        long giveUpAt = System.nanoTime() + GIVE_UP_NANOS;
+        while (true) {
+            try {
+                return call.get();
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
+                if (System.nanoTime() - giveUpAt > 0) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(backoff); // a retry policy's backoff, not a wait for some event
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new ZkException.Interrupted(e.path(), "interrupted while retrying");
+                }
+                backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+            }
         }
+    }
+
+    static void retrying(Runnable call) {
+        retrying(() -> {
+            call.run();
+            return null;
+        });
+    }
+
+    /** Creates a persistent node (and parents); false if it existed (or a lost attempt of ours created it). */
+    static boolean createIfAbsent(ZkClient client, String path, byte[] data) {
+        return retrying(() -> {
+            try {
+                client.create(path, data, CreateMode.PERSISTENT, Parents.PERSISTENT);
+                return true;
+            } catch (ZkException.NodeExists e) {
+                return false;
+            }
+        });
     }
 
     /** Sets the data, creating the node (and parents) if needed. */
     static void put(ZkClient client, String path, byte[] data) {
         while (true) {
             try {
-                client.setData(path, data, -1);
+                retrying(() -> client.setData(path, data, -1));
                 return;
             } catch (ZkException.NoNode e) {
                 if (createIfAbsent(client, path, data)) {
@@ -60,15 +109,20 @@ final class Nodes {
     /** The node's data as text, or null if it does not exist. */
     static String readOrNull(ZkClient client, String path) {
         try {
-            return string(client.getData(path).data());
+            return string(retrying(() -> client.getData(path)).data());
         } catch (ZkException.NoNode e) {
             return null;
         }
     }
 
+    /** The node's data as text; NoNode if it does not exist. */
+    static String read(ZkClient client, String path) {
+        return string(retrying(() -> client.getData(path)).data());
+    }
+
     /** Number of children (0 if the node does not exist). */
     static int childCount(ZkClient client, String path) {
-        Stat s = client.exists(path);
+        Stat s = retrying(() -> client.exists(path));
         return s == null ? 0 : s.numChildren();
     }
 
@@ -76,7 +130,7 @@ final class Nodes {
     static void deleteTree(ZkClient client, String path) {
         List<String> children;
         try {
-            children = client.getChildren(path);
+            children = retrying(() -> client.getChildren(path));
         } catch (ZkException.NoNode e) {
             return;
         }
@@ -84,7 +138,7 @@ final class Nodes {
             deleteTree(client, path + "/" + c);
         }
         try {
-            client.delete(path, -1);
+            retrying(() -> client.delete(path, -1));
         } catch (ZkException.NoNode e) {
             // gone already
         }
@@ -104,10 +158,11 @@ final class Nodes {
 
     /** Reads a blob written by {@link #writeBlob}. */
     static byte[] readBlob(ZkClient client, String dir) {
-        int chunks = Integer.parseInt(string(client.getData(dir).data()));
+        int chunks = Integer.parseInt(read(client, dir));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (int i = 0; i < chunks; i++) {
-            out.writeBytes(client.getData(dir + "/c-" + Layout.num(i)).data());
+            String chunk = dir + "/c-" + Layout.num(i);
+            out.writeBytes(retrying(() -> client.getData(chunk)).data());
         }
         return out.toByteArray();
     }

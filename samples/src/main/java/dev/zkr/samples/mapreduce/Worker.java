@@ -163,7 +163,9 @@ final class Worker implements Runnable {
             }
             default -> throw new IllegalArgumentException("no tasks in phase " + phase);
         }
-        return Nodes.createIfAbsent(client, layout.doneMarker(phase, task), Nodes.utf8(id));
+        String marker = layout.doneMarker(phase, task);
+        // first to finish: our create made it, or it was ours and only its answer was lost (a server failover)
+        return Nodes.createIfAbsent(client, marker, Nodes.utf8(id)) || id.equals(Nodes.readOrNull(client, marker));
     }
 
     /**
@@ -175,8 +177,9 @@ final class Worker implements Runnable {
         awaitPhase(Phase.SHUFFLE);
         Watcher wakeMe = e -> interruptIfWaiting();
         while (true) {
-            NodeData specNode = client.getData(layout.barrierSpec(), wakeMe);
-            Phase now = Phase.valueOf(Nodes.string(client.getData(layout.state(), wakeMe).data()));
+            NodeData specNode = Nodes.retrying(() -> client.getData(layout.barrierSpec(), wakeMe));
+            Phase now = Phase.valueOf(Nodes.string(
+                    Nodes.retrying(() -> client.getData(layout.state(), wakeMe)).data()));
             BarrierSpec spec = BarrierSpec.decode(specNode.data());
             if (now.compareTo(Phase.SHUFFLE) > 0 || !spec.members().contains(id)) {
                 return null; // shuffle is over already, or we were not counted as a party
@@ -188,14 +191,15 @@ final class Worker implements Runnable {
                     .parties(spec.members().size()).memberId(id).build();
             setWaiting(true);
             try {
-                if (client.exists(layout.barrierSpec()).version() != specNode.stat().version()) {
+                int version = Nodes.retrying(() -> client.exists(layout.barrierSpec())).version();
+                if (version != specNode.stat().version()) {
                     continue; // changed before our watch could interrupt us
                 }
                 barrier.enter();
                 return barrier;
             } catch (ZkException.Interrupted e) {
                 setWaiting(false);
-                if (client.exists(layout.barrier(spec.attempt()) + "/ready") != null) {
+                if (Nodes.retrying(() -> client.exists(layout.barrier(spec.attempt()) + "/ready")) != null) {
                     return barrier; // it opened just as the master re-formed it: we are through
                 }
             } finally {
@@ -229,9 +233,10 @@ final class Worker implements Runnable {
         while (true) {
             String state;
             try {
-                state = Nodes.string(client.getData(layout.state(), watcher).data());
+                state = Nodes.string(Nodes.retrying(() -> client.getData(layout.state(), watcher)).data());
             } catch (ZkException.NoNode e) {
-                state = client.exists(layout.state(), watcher) == null ? null : Phase.SPLIT.name();
+                boolean exists = Nodes.retrying(() -> client.exists(layout.state(), watcher)) != null;
+                state = exists ? Phase.SPLIT.name() : null;
             }
             if (state != null && Phase.valueOf(state).compareTo(phase) >= 0) {
                 return;

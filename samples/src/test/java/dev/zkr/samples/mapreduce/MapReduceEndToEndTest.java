@@ -1,16 +1,22 @@
 package dev.zkr.samples.mapreduce;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs the coordinator on an embedded ensemble with real faults (sessions expired by the server, as after a crash)
- * and checks the result word for word against a single-threaded count.
+ * Runs the coordinator on the embedded 3-server ensemble with real faults (sessions expired by the server, as after
+ * a crash; servers killed abruptly and restarted) and checks the result word for word against a single-threaded
+ * count. The timeout only guards against a hang (a job gives up after its own 180 s).
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MapReduceEndToEndTest {
 
     private static final JobOptions SMALL = JobOptions.defaults().withSize(7, 1 << 20, 16);
@@ -45,6 +51,48 @@ class MapReduceEndToEndTest {
         assertTrue(r.correct(), r.verdict());
         assertTrue(r.redone() >= 1, "the dead worker's reduce task was claimed again: " + r.redone());
         assertEquals(1, r.barrierForms());
+        assertNull(r.serverKill());
+    }
+
+    @Test
+    void leaderServerKilledInMapAndMasterKilledInReduce() {
+        JobResult r = run(SMALL.withKillServer(new ServerKill(ServerKill.Role.LEADER, Phase.MAP))
+                .withKillMaster(Phase.REDUCE));
+
+        assertTrue(r.correct(), r.verdict());
+        ServerKillReport k = r.serverKill();
+        assertNotNull(k, "the server kill fired");
+        assertEquals(ServerKill.Role.LEADER, k.role());
+        assertEquals(3, k.servers());
+        assertEquals(k.index() + 1, k.serverId());
+        assertTrue(k.restarted());
+        assertTrue(k.pauseMillis() >= 0);
+        assertPrinted(r, String.format("! server %d (id %d, leader) killed in the middle of map", k.index(),
+                k.serverId()), "2 of 3 servers run", "writes paused");
+        assertTrue(r.masterKilled());
+        assertEquals(List.of("master-1", "master-2"), r.phaseMasters().get(Phase.REDUCE));
+    }
+
+    @Test
+    void followerServerKilledInShuffleAndWorkerKilledInShuffle() {
+        JobResult r = run(SMALL.withKillServer(new ServerKill(ServerKill.Role.FOLLOWER, Phase.SHUFFLE))
+                .withKillWorker(KillPoint.SHUFFLE));
+
+        assertTrue(r.correct(), r.verdict());
+        ServerKillReport k = r.serverKill();
+        assertNotNull(k, "the server kill fired");
+        assertEquals(ServerKill.Role.FOLLOWER, k.role());
+        assertTrue(k.restarted());
+        assertPrinted(r, String.format("! server %d (id %d, follower) killed in the middle of shuffle", k.index(),
+                k.serverId()), "2 of 3 servers run", "writes paused");
+        assertTrue(r.redone() >= 1, "the dead worker's shuffle task was claimed again: " + r.redone());
+    }
+
+    private static void assertPrinted(JobResult r, String... parts) {
+        for (String part : parts) {
+            assertTrue(r.output().stream().anyMatch(line -> line.contains(part)),
+                    "no line contains '" + part + "':\n" + String.join("\n", r.output()));
+        }
     }
 
     private static JobResult run(JobOptions options) {

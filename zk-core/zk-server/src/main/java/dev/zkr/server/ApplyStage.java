@@ -2,6 +2,7 @@ package dev.zkr.server;
 
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Replacement;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnHeader;
 import dev.zkr.tree.WatchDelivery;
@@ -43,6 +44,18 @@ final class ApplyStage {
             gate.applied(txn, now);
         }
         return result;
+    }
+
+    /**
+     * The tree switched to a snapshot from the leader ({@link DataTree#replaceWith}): the sessions follow it and the
+     * watches on what changed fire, as if the txns in between had been applied.
+     */
+    void installed(Replacement r, long now) {
+        prep.applied(tree.lastZxid(), 0);
+        gate.installed(r, now);
+        if (!r.triggers().isEmpty()) {
+            deliver(watches.trigger(r.triggers()));
+        }
     }
 
     /** Queues watch events to the connections of their sessions (sessions without connection miss them). */

@@ -10,6 +10,7 @@ import dev.zkr.storage.ConsensusMeta;
 import dev.zkr.storage.ConsensusMetaException;
 import dev.zkr.storage.LogReader;
 import dev.zkr.storage.LogRecord;
+import dev.zkr.storage.SnapshotStore;
 import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
@@ -87,8 +88,14 @@ final class Assembler {
      * @param snapshotZxid     the zxid of the snapshot recovery used (0 for none)
      */
     static Parts standaloneReplica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail,
-                                   SessionTable sessions, TxnLog txnLog, long snapshotZxid, Snapshotter snapshotter) {
-        return replica(config, tree, tail, sessions, txnLog, snapshotZxid, snapshotter, PeerLink.NONE);
+                                   SessionTable sessions, TxnLog txnLog, SnapshotStore snapshots, long snapshotZxid,
+                                   Snapshotter snapshotter) {
+        return replica(config, tree, tail, sessions, txnLog, snapshots, snapshotZxid, snapshotter, PeerLink.NONE);
+    }
+
+    private static long newest(SnapshotStore snapshots) {
+        List<Long> zxids = snapshots.list();
+        return zxids.isEmpty() ? 0 : zxids.get(0);
     }
 
     /**
@@ -97,14 +104,16 @@ final class Assembler {
      * follower without a leader; writes are sequenced only once it leads in service (its EPOCH record applied).
      */
     static Parts replica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail, SessionTable sessions,
-                         TxnLog txnLog, long snapshotZxid, Snapshotter snapshotter, PeerLink peers) {
+                         TxnLog txnLog, SnapshotStore snapshots, long snapshotZxid, Snapshotter snapshotter,
+                         PeerLink peers) {
         int id = config.serverId();
         boolean ensemble = config.isEnsemble();
         List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id).toList()
                 : List.of(id);
         long ensembleId = ensemble ? ensembleIdOf(config) : members.hashCode();
         Path dataDir = config.dataDir();
-        TxnLogView view = new TxnLogView(txnLog, () -> snapshotZxid);
+        // the newest snapshot file is what a follower behind the log's start is sent (§8.11)
+        TxnLogView view = new TxnLogView(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
         int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));
@@ -114,7 +123,7 @@ final class Assembler {
         LogStage logStage = new LogStage(txnLog);
         ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
-                tail, ensemble ? peers : PeerLink.NONE, System::currentTimeMillis, electionTicks);
+                tail, ensemble ? peers : PeerLink.NONE, System::currentTimeMillis, electionTicks, snapshots);
         long epoch = stage.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "

@@ -48,6 +48,8 @@ final class Pending {
     Message.Reply reply;
     /** A decided reply goes out once the tree applied this zxid (a sync: its read point). */
     long afterZxid;
+    /** Follower: when it was forwarded (undecided for too long, it is answered CONNECTION_LOSS). */
+    long sentAt;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {

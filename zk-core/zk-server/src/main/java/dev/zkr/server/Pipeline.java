@@ -7,6 +7,7 @@ import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Replacement;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
@@ -90,6 +91,7 @@ final class Pipeline implements Sequencer {
     private final long holdMs;
     private final long touchIntervalMs;
     private long nextTick;
+    private long lastRoundAt;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
@@ -97,11 +99,25 @@ final class Pipeline implements Sequencer {
     private long committedZxid;
     private RoleInfo role;
     private final Stream stream = new Stream();
+    /** Read points handed out during a drive, handled once it returned. */
+    private final ArrayDeque<long[]> readStates = new ArrayDeque<>();
 
     // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
     /** Requests (and the rest of their connection's input) held while no leader can take writes. */
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     private final Set<Connection> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
+     * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
+     * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
+     */
+    private final Map<Connection, Long> fenced = new IdentityHashMap<>();
+    /** Fence rounds: a connection fenced in generation g is released by the first fence sync issued after it. */
+    private long fenceGeneration;
+    private long fenceIssued;
+    private long fenceCtx;
+    private long fenceReadZxid = -1;
+    private long fenceReadGeneration;
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
@@ -119,10 +135,12 @@ final class Pipeline implements Sequencer {
     /** Follower: sessions touched since the last report to the leader. */
     private final Set<Long> touched = new HashSet<>();
     private long nextTouchReport;
+    private long nextForwardCheck;
     private long lastTouched;
     private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
-    private long servedAt;
+    /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
+    private long leaderlessMs;
     private boolean letGo;
     /** Follower: the leader (and its epoch) the forwarded items went to. */
     private int forwardedTo = -1;
@@ -171,6 +189,7 @@ final class Pipeline implements Sequencer {
         c.closed = true;
         c.queue.clear();
         holding.remove(c);
+        fenced.remove(c);
         gate.disconnected(c);
     }
 
@@ -180,6 +199,8 @@ final class Pipeline implements Sequencer {
             quorum.step(from, cm);
         } else if (m instanceof ServerMessage sm) {
             onServerMessage(from, sm, now);
+        } else if (m instanceof dev.zkr.server.peer.SnapshotRequest || m instanceof dev.zkr.server.peer.SnapshotChunk) {
+            quorum.snapshotMessage(from, m, stream);
         }
     }
 
@@ -187,8 +208,19 @@ final class Pipeline implements Sequencer {
         quorum.peerUp(id);
     }
 
+    /**
+     * The link to a peer closed. If it is the leader this server forwards to, what it forwarded may be lost with
+     * the connection: its undecided forwards and syncs are answered CONNECTION_LOSS now (their connections fenced
+     * until a sync through the next link shows their fate) rather than waiting for a leader change that may not come.
+     */
     void peerDown(int id) {
         quorum.peerDown(id);
+        if (ensemble && id == forwardedTo) {
+            loseForwards("the link to the leader was reset before this request was decided");
+            for (Handshake h : handshakes) {
+                h.sentTo = -1; // ask again on the next link
+            }
+        }
     }
 
     /**
@@ -196,7 +228,9 @@ final class Pipeline implements Sequencer {
      * completions, one log hand-off, one flush per connection.
      */
     void endRound(long now, boolean timers) {
-        quorum.tick(now);
+        lastRoundAt = now;
+        int ticks = quorum.tick(now);
+        leaderlessMs += ticks * (long) ReplicationStage.TICK_MS;
         if (now >= nextTick) {
             if (timers && leaderReady()) {
                 housekeeping.tick(now, this);
@@ -275,7 +309,7 @@ final class Pipeline implements Sequencer {
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
             // answered in order behind the session's earlier requests
-            if (leaderReady()) {
+            if (leaderReady() && !hasRaw(c)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
             } else {
                 answerLater(new Pending(Pending.Kind.CLIENT, c, r, null, null, null),
@@ -283,21 +317,42 @@ final class Pipeline implements Sequencer {
             }
             return;
         }
-        boolean write = PrepStage.isWrite(r);
-        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (ensemble && !leaderReady()) {
             touch(c.sessionId);
-            if (ordered && !following()) {
-                hold(c, m);
+        }
+        dispatch(c, r, now);
+    }
+
+    /**
+     * Routes a request of an attached session, in its connection's order. Invariant of a connection's queue: its
+     * sequenced items (Pending) come first, then the requests not yet routed (reads waiting behind a write, and
+     * anything after such a read): a write is sequenced only when no read of its connection is still waiting, so a
+     * read never sees a write its session sent after it.
+     */
+    private void dispatch(Connection c, Message.Request r, long now) {
+        if (!fenced.isEmpty() && fenced.containsKey(c)) {
+            if (!fenceLifted(fenced.get(c))) {
+                hold(c, r);
                 return;
             }
+            fenced.remove(c);
         }
+        boolean write = PrepStage.isWrite(r);
+        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
         if (!ordered) {
             if (c.queue.isEmpty()) {
                 reads.serve(c, r);
             } else {
                 c.queue.addLast(r);
             }
+            return;
+        }
+        if (hasRaw(c)) {
+            c.queue.addLast(r); // behind a waiting read: routed when that read is served
+            return;
+        }
+        if (ensemble && !leaderReady() && !following()) {
+            hold(c, r);
         } else if (leaderReady()) {
             if (ensemble && isMovedAway(c.sessionId)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
@@ -310,8 +365,13 @@ final class Pipeline implements Sequencer {
                 sequence(gate.close(c, r, this));
             }
         } else {
-            forward(c, r);
+            forward(c, r, now);
         }
+    }
+
+    /** True if requests not yet routed wait in the connection's queue (they are always at its end). */
+    private static boolean hasRaw(Connection c) {
+        return !c.queue.isEmpty() && !(c.queue.peekLast() instanceof Pending);
     }
 
     /** Follower: the session is reported to the leader with the next {@code Touches}. */
@@ -341,7 +401,7 @@ final class Pipeline implements Sequencer {
     }
 
     /** Follower: hands a write, close or sync to the leader; answered when its txn (or verdict) comes back. */
-    private void forward(Connection c, Message.Request r) {
+    private void forward(Connection c, Message.Request r, long now) {
         markForwarded();
         if (r instanceof Message.SyncRequest) {
             sync(c, r);
@@ -354,6 +414,7 @@ final class Pipeline implements Sequencer {
                     ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
             return;
         }
+        p.sentAt = now;
         c.queue.addLast(p);
         if (r instanceof Message.CloseSessionRequest) {
             gate.markClosing(c.sessionId);
@@ -493,6 +554,16 @@ final class Pipeline implements Sequencer {
             peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
             return;
         }
+        if (ctx == fenceCtx && fenceCtx != 0) {
+            fenceCtx = 0;
+            if (readZxid > 0) {
+                fenceReadZxid = readZxid;
+                fenceReadGeneration = fenceIssued;
+            } else {
+                fenceIssued = fenceReadGeneration; // refused: ask again
+            }
+            return;
+        }
         Pending p = syncs.remove(ctx);
         if (p == null) {
             return;
@@ -528,7 +599,7 @@ final class Pipeline implements Sequencer {
         boolean ready = leaderReady();
         boolean following = following();
         if (ready || following) {
-            servedAt = now;
+            leaderlessMs = 0;
             letGo = false;
         }
         if (ready && !heldPeer.isEmpty()) {
@@ -537,7 +608,7 @@ final class Pipeline implements Sequencer {
                 onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
             }
         }
-        if ((ready || following) && !held.isEmpty()) {
+        if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
             holding.clear();
             ArrayDeque<Held> batch = new ArrayDeque<>(held);
             held.clear();
@@ -553,7 +624,7 @@ final class Pipeline implements Sequencer {
             peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
             nextTouchReport = now + touchIntervalMs;
         }
-        if (!ready && !following && !letGo && now - servedAt > holdMs) {
+        if (!ready && !following && !letGo && leaderlessMs > holdMs) {
             letGo = true;
             int n = gate.closeAll();
             for (Held h : held) {
@@ -563,9 +634,14 @@ final class Pipeline implements Sequencer {
             holding.clear();
             if (n > 0) {
                 log.warn("server {} has had no leader for {} ms: closing its {} client connection(s) so they move "
-                        + "to the majority", selfId, now - servedAt, n);
+                        + "to the majority", selfId, leaderlessMs, n);
             }
         }
+        if (!forwarded.isEmpty() && now >= nextForwardCheck) {
+            nextForwardCheck = now + 100;
+            expireForwards(now);
+        }
+        fenceRound();
         completeDecided();
     }
 
@@ -593,6 +669,7 @@ final class Pipeline implements Sequencer {
                 it.remove();
                 Request.CreateSession create = gate.newSession(cr);
                 Pending p = new Pending(Pending.Kind.CREATE_SESSION, c, null, null, null, null);
+                p.sentAt = now;
                 forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
                 c.queue.addLast(p);
                 markForwarded();
@@ -628,6 +705,38 @@ final class Pipeline implements Sequencer {
     private boolean leaderReady() {
         return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
                 && role.role() == Role.LEADER;
+    }
+
+    /**
+     * True once a fence sync issued after generation {@code needed} came back and this server applied its read point:
+     * every write forwarded or proposed before the loss is decided and visible here (a new leader's read point is at
+     * least its EPOCH record, which decides every earlier record).
+     */
+    private boolean fenceLifted(long needed) {
+        return fenceReadGeneration >= needed && fenceReadZxid >= 0 && tree.lastZxid() >= fenceReadZxid;
+    }
+
+    /** Issues the fence sync the fenced connections wait for, once this server serves (ReadIndex at the leader). */
+    private void fenceRound() {
+        if (fenced.isEmpty() || fenceIssued >= fenceGeneration || fenceCtx != 0) {
+            return;
+        }
+        if (!leaderReady() && !following()) {
+            return;
+        }
+        fenceCtx = nextCtx++;
+        fenceIssued = fenceGeneration;
+        if (leaderReady()) {
+            quorum.readIndex(fenceCtx);
+        } else {
+            markForwarded();
+            peers.send(role.leaderId(), new ServerMessage.SyncRead(fenceCtx));
+        }
+    }
+
+    /** Fences a connection told CONNECTION_LOSS for a write that may still be decided. */
+    private void fence(Connection c) {
+        fenced.put(c, ++fenceGeneration);
     }
 
     /** A follower that knows its leader: it forwards. */
@@ -684,23 +793,55 @@ final class Pipeline implements Sequencer {
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
     private void leaderLost() {
-        if (forwarded.isEmpty() && syncs.isEmpty()) {
-            return;
-        }
         if (forwardedTo == role.leaderId() && forwardedEpoch == role.epoch() && role.role() == Role.FOLLOWER) {
             return;
         }
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                "the leader changed before this request was decided");
-        for (Pending p : forwarded.values()) {
-            lose(p, lost);
+        loseForwards("the leader changed before this request was decided");
+    }
+
+    private void loseForwards(String why) {
+        if (fenceCtx != 0) {
+            fenceCtx = 0; // its answer may be lost too: ask again
+            fenceIssued = fenceReadGeneration;
         }
+        if (forwarded.isEmpty() && syncs.isEmpty()) {
+            return;
+        }
+        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null, why);
+        List<Pending> all = new java.util.ArrayList<>(forwarded.values());
         forwarded.clear();
-        for (Pending p : syncs.values()) {
+        all.addAll(syncs.values());
+        syncs.clear();
+        for (Pending p : all) {
             lose(p, lost);
         }
-        syncs.clear();
         gate.clearClosing();
+    }
+
+    /** Follower: forwards undecided for longer than 2T (lost on a silently cut link) are answered CONNECTION_LOSS. */
+    private void expireForwards(long now) {
+        List<Pending> stale = null;
+        for (Map.Entry<Key, Pending> e : forwarded.entrySet()) {
+            if (now - e.getValue().sentAt > holdMs) {
+                if (stale == null) {
+                    stale = new java.util.ArrayList<>();
+                }
+                stale.add(e.getValue());
+            }
+        }
+        if (stale == null) {
+            return;
+        }
+        forwarded.values().removeAll(stale);
+        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
+                "the leader did not decide this request within " + holdMs + " ms");
+        for (Pending p : stale) {
+            lose(p, lost);
+        }
+        if (fenceCtx != 0) {
+            fenceCtx = 0;
+            fenceIssued = fenceReadGeneration;
+        }
     }
 
     private void lose(Pending p, Prepared.Failed lost) {
@@ -712,6 +853,9 @@ final class Pipeline implements Sequencer {
             dequeue(p);
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
+            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
+                fence(c); // first: the requests the answer releases are held behind the fence
+            }
             answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
         }
     }
@@ -737,6 +881,10 @@ final class Pipeline implements Sequencer {
 
     private void drive() {
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
+        while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
+            long[] r = readStates.pollFirst();
+            onReadState(r[0], r[1]);
+        }
     }
 
     /** What the quorum hands back in a round. */
@@ -755,8 +903,28 @@ final class Pipeline implements Sequencer {
 
         @Override
         public void readState(long ctx, long readZxid) {
-            onReadState(ctx, readZxid);
+            readStates.addLast(new long[] {ctx, readZxid});
         }
+
+        @Override
+        public void installed(DataTree loaded, long zxid) {
+            installSnapshot(loaded, zxid);
+        }
+    }
+
+    /**
+     * SNAP sync: the tree becomes the leader's snapshot, in place. Records up to its zxid are in it (dropped from
+     * the apply stream); the watches of the changed nodes fire and the sessions follow, as if the records between
+     * had been applied one by one, so this server's clients keep their connections.
+     */
+    private void installSnapshot(DataTree loaded, long zxid) {
+        Replacement r = tree.replaceWith(loaded);
+        toApply.removeIf(e -> e.header().zxid() <= zxid);
+        committedZxid = Math.max(committedZxid, zxid);
+        apply.installed(r, lastRoundAt);
+        log.info("server {} switched to snapshot {} ({} nodes, {} watch triggers, sessions +{} -{})", selfId,
+                dev.zkr.consensus.Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
+                r.sessionsRemoved().size());
     }
 
     /**
@@ -879,7 +1047,15 @@ final class Pipeline implements Sequencer {
         }
         c.queue.pollFirst();
         c.reply(reply);
-        while (!c.queue.isEmpty()) {
+        drain(c);
+    }
+
+    /**
+     * Sends the decided replies at the head of the connection's queue; once the head is a request not yet routed,
+     * routes it and everything after it again, in order (reads are served, writes sequenced or forwarded).
+     */
+    private void drain(Connection c) {
+        while (!c.queue.isEmpty() && !c.closed) {
             Object next = c.queue.peekFirst();
             if (next instanceof Pending q) {
                 if (q.reply == null) {
@@ -889,9 +1065,21 @@ final class Pipeline implements Sequencer {
                 Message.Reply r = q.reply;
                 q.reply = null;
                 c.reply(r);
-            } else {
-                c.queue.pollFirst();
-                reads.serve(c, (Message.Request) next);
+                continue;
+            }
+            List<Object> rest = new java.util.ArrayList<>(c.queue);
+            c.queue.clear();
+            for (Object o : rest) {
+                if (o instanceof Pending q) {
+                    c.queue.addLast(q); // an early answer (answerLater) behind the requests: keeps its place
+                } else if (!holding.isEmpty() && holding.contains(c)) {
+                    held.addLast(new Held(c, (Message) o));
+                } else {
+                    dispatch(c, (Message.Request) o, lastRoundAt);
+                }
+            }
+            if (c.queue.isEmpty() || !(c.queue.peekFirst() instanceof Pending head) || head.reply == null) {
+                return;
             }
         }
     }

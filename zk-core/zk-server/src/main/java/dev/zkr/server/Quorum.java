@@ -25,6 +25,14 @@ interface Quorum {
 
         /** The read point of {@link #readIndex} {@code ctx} ({@code 0}: refused, this server does not lead). */
         void readState(long ctx, long readZxid);
+
+        /**
+         * A snapshot from the leader is installed (SNAP sync): the tree must become {@code loaded}, as of
+         * {@code zxid}; records given to {@link #add} afterwards follow it.
+         */
+        default void installed(dev.zkr.tree.DataTree loaded, long zxid) {
+            throw new IllegalStateException("this server cannot install a snapshot");
+        }
     }
 
     /** Logs a txn the core sequenced (its zxid follows the previous one). */
@@ -52,8 +60,12 @@ interface Quorum {
     /** Asks for a linearizable read point; answered through {@link Stream#readState} in a later drive. */
     void readIndex(long ctx);
 
-    /** Time passed: {@code now} in millis (a replica with peers counts its ticks from it). */
-    default void tick(long now) {
+    /**
+     * Time passed: {@code now} in millis (a replica with peers counts its ticks from it). Returns the ticks counted
+     * (a paused server drops the ones it missed).
+     */
+    default int tick(long now) {
+        return 0;
     }
 
     /** When the next {@link #tick} is due (millis); never for a server without peers. */
@@ -63,6 +75,10 @@ interface Quorum {
 
     /** A consensus message from a peer. */
     default void step(int from, Message m) {
+    }
+
+    /** A snapshot transfer message from a peer ({@code SnapshotRequest} or {@code SnapshotChunk}). */
+    default void snapshotMessage(int from, Object m, Stream stream) {
     }
 
     default void peerUp(int id) {

@@ -43,6 +43,7 @@ public final class ServerConfig {
     private final Duration slowReaderTimeout;
     private final int maxTxnBytes;
     private final List<Member> members;
+    private final long logSegmentBytes;
     private final Duration electionTimeout;
     private final Duration heartbeatInterval;
 
@@ -74,6 +75,7 @@ public final class ServerConfig {
 
     private ServerConfig(Builder b) {
         this.members = List.copyOf(b.members);
+        this.logSegmentBytes = b.logSegmentBytes;
         MemberList.checkDistinct(members);
         Member own = members.stream().filter(m -> m.id() == b.serverId).findFirst().orElse(null);
         if (!members.isEmpty() && own == null) {
@@ -434,6 +436,11 @@ public final class ServerConfig {
         return maxTxnBytes;
     }
 
+    /** Size at which the log starts a new segment (default 64 MiB; old segments are purged whole). */
+    public long logSegmentBytes() {
+        return logSegmentBytes;
+    }
+
     /** The ensemble's members ({@code server.N} lines), in id order; empty for a standalone server. */
     public List<Member> members() {
         return members;
@@ -497,6 +504,7 @@ public final class ServerConfig {
         b.slowReaderTimeout = slowReaderTimeout;
         b.maxTxnBytes = maxTxnBytes;
         b.members = new ArrayList<>(members);
+        b.logSegmentBytes = logSegmentBytes;
         b.electionTimeout = electionTimeout;
         b.heartbeatInterval = heartbeatInterval;
         return b;
@@ -537,6 +545,7 @@ public final class ServerConfig {
         private Duration slowReaderTimeout = Duration.ofSeconds(15);
         private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
         private List<Member> members = new ArrayList<>();
+        private long logSegmentBytes = dev.zkr.storage.LogConfig.DEFAULT_SEGMENT_BYTES;
         private Duration electionTimeout;
         private Duration heartbeatInterval;
 
@@ -696,6 +705,15 @@ public final class ServerConfig {
         public Builder member(int id, String host, int peerPort, int clientPort) {
             members.add(new Member(id, host, peerPort, clientPort));
             members.sort(java.util.Comparator.comparingInt(Member::id));
+            return this;
+        }
+
+        /** See {@link ServerConfig#logSegmentBytes()} (at least 4 KiB; tests lower it to make purges, and SNAP, happen). */
+        public Builder logSegmentBytes(long bytes) {
+            if (bytes < 4096) {
+                throw new IllegalArgumentException("logSegmentBytes must be >= 4096: " + bytes);
+            }
+            this.logSegmentBytes = bytes;
             return this;
         }
 

@@ -165,6 +165,18 @@ final class SessionGate {
         }
     }
 
+    /** The tree switched to a snapshot: sessions only in the old tree are gone, new ones are tracked from now. */
+    void installed(dev.zkr.tree.Replacement r, long now) {
+        for (long id : r.sessionsRemoved()) {
+            sessions.remove(id);
+            watches.removeSession(id);
+            disconnectClosed(id);
+        }
+        for (dev.zkr.tree.SessionInfo s : r.sessionsAdded()) {
+            sessions.add(s.sessionId(), s.timeoutMs(), s.password(), now);
+        }
+    }
+
     /** The CreateSession txn this server sequenced or forwarded for a handshake is applied: answer it. */
     void created(Connection c, Txn.CreateSession cs) {
         if (!c.closed) {

@@ -92,6 +92,13 @@ final class TxnLogView implements LogView {
         last = zxid;
     }
 
+    /** The log restarted after snapshot {@code zxid} (SNAP install): it holds no record, its base is {@code zxid}. */
+    void restartedAfter(long zxid) {
+        undurable.clear();
+        closed = EpochTable.EMPTY;
+        last = zxid;
+    }
+
     // ---- LogView -------------------------------------------------------------------------------------------------
 
     @Override

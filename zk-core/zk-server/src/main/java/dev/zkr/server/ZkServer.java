@@ -60,7 +60,8 @@ public final class ZkServer implements AutoCloseable {
         }
         SnapshotStore snapshots = SnapshotStore.open(config.dataDir().resolve("snapshots"));
         this.txnLog = TxnLog.open(config.dataDir().resolve("log"),
-                LogConfig.defaults().withRetainTxns(config.logRetentionTxns()));
+                LogConfig.defaults().withRetainTxns(config.logRetentionTxns())
+                        .withSegmentBytes(config.logSegmentBytes()));
         boolean replica = config.isEnsemble() || Assembler.standaloneUsesReplica();
         Recovery.Result<DataTree> recovered;
         List<TxnCodec.Entry> tail;
@@ -95,8 +96,8 @@ public final class ZkServer implements AutoCloseable {
         PeerOutbox link = new PeerOutbox();
         try {
             parts = replica
-                    ? Assembler.replica(config, tree, tail, sessions, txnLog, Math.max(0, recovered.snapshotZxid()),
-                            snapshotter, link)
+                    ? Assembler.replica(config, tree, tail, sessions, txnLog, snapshots,
+                            Math.max(0, recovered.snapshotZxid()), snapshotter, link)
                     : Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter);
         } catch (RuntimeException e) {
             snapshotter.close();
@@ -203,6 +204,11 @@ public final class ZkServer implements AutoCloseable {
     /** The current epoch (the high half of the zxids its leader hands out). */
     public long epoch() {
         return core.role().epoch();
+    }
+
+    /** Snapshots this server installed from a leader (SNAP syncs) since it started: for tests and metrics. */
+    public int snapshotInstalls() {
+        return stage == null ? 0 : stage.installs();
     }
 
     /** This server's id ({@code server.N}; 1 for a standalone server unless configured). */

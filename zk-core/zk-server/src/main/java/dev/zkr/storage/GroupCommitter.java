@@ -28,11 +28,16 @@ final class GroupCommitter {
 
     /**
      * A queued record; zxid -1 is a marker without a record: a sync, or with {@code truncateAfter >= 0} a
-     * truncation of the log after that zxid.
+     * truncation of the log after that zxid, or with {@code restartAfter >= 0} a restart of the log after it.
      */
-    private record QueuedAppend(long zxid, byte[] payload, CompletableFuture<Void> future, long truncateAfter) {
+    private record QueuedAppend(long zxid, byte[] payload, CompletableFuture<Void> future, long truncateAfter,
+                                long restartAfter) {
         QueuedAppend(long zxid, byte[] payload, CompletableFuture<Void> future) {
-            this(zxid, payload, future, -1);
+            this(zxid, payload, future, -1, -1);
+        }
+
+        QueuedAppend(long zxid, byte[] payload, CompletableFuture<Void> future, long truncateAfter) {
+            this(zxid, payload, future, truncateAfter, -1);
         }
     }
 
@@ -186,6 +191,27 @@ final class GroupCommitter {
         return f;
     }
 
+    /** Queues a restart of the log after {@code zxid} (see {@link TxnLog#restartAfter}). */
+    CompletableFuture<Void> restartAfter(long zxid) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        lock.lock();
+        try {
+            checkUsable();
+            if (zxid <= lastAcceptedZxid) {
+                throw new IllegalArgumentException("cannot restart log " + log.directory() + " after 0x"
+                        + Long.toHexString(zxid) + ": it holds records up to 0x" + Long.toHexString(lastAcceptedZxid));
+            }
+            lastAcceptedZxid = zxid;
+            requestedMark = Math.max(requestedMark, zxid);
+            queue.add(new QueuedAppend(-1, null, f, -1, zxid));
+            queued = queue.size();
+            wake.signal();
+        } finally {
+            lock.unlock();
+        }
+        return f;
+    }
+
     /** Queues a truncation of the log after {@code zxid} (see {@link TxnLog#truncateAfter}). */
     CompletableFuture<Void> truncateAfter(long zxid) {
         CompletableFuture<Void> f = new CompletableFuture<>();
@@ -315,9 +341,14 @@ final class GroupCommitter {
                 int from = 0;
                 for (int i = 0, n = batch.size(); i < n; i++) {
                     long truncate = batch.get(i).truncateAfter;
-                    if (truncate >= 0) { // rare: split the batch around it
+                    long restart = batch.get(i).restartAfter;
+                    if (truncate >= 0 || restart >= 0) { // rare: split the batch around it
                         wrote |= write(batch.subList(from, i), mark);
-                        truncate(truncate);
+                        if (truncate >= 0) {
+                            truncate(truncate);
+                        } else {
+                            restart(restart);
+                        }
                         wrote = false;
                         from = i + 1;
                     }
@@ -453,6 +484,18 @@ final class GroupCommitter {
         allocated = channel.size();
         lastWrittenZxid = zxid;
         durableZxid = zxid;
+        log.published(writePos, zxid);
+    }
+
+    /** Replaces every segment by a new one continuing after {@code zxid}, carrying it as the commit mark. */
+    private void restart(long zxid) throws IOException {
+        channel.close(); // no trim: the segment is deleted (a crash before that reopens it like any tail)
+        channel = log.resetFiles(zxid);
+        writePos = LogFormat.headerBytes();
+        allocated = channel.size();
+        lastWrittenZxid = zxid;
+        durableZxid = zxid;
+        durableCommitMark = Math.max(durableCommitMark, zxid);
         log.published(writePos, zxid);
     }
 

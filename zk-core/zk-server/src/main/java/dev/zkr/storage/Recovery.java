@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * started, so records after that zxid may already be partly in the snapshot; the applier must be idempotent for
  * them (the data tree's txns are). With no valid snapshot, recovery starts from {@code empty} and replays the
  * whole log, which is only possible if the log was never purged; otherwise a {@link StorageException} says so.
- * If the log ends before the snapshot (records lost to outside damage but covered by the snapshot), recovery warns
- * and continues the log after the snapshot ({@link TxnLog#continueAfter}).
+ * If the log ends before the snapshot (a follower killed between installing a snapshot received from its leader and
+ * restarting its log, REPLICATION.md P3; or records lost to outside damage but covered by the snapshot), recovery
+ * warns and restarts the log after the snapshot ({@link TxnLog#restartAfter}): the older records are all in the
+ * snapshot, and a log with a gap could not be read from its start.
  */
 public final class Recovery {
 
@@ -107,12 +109,13 @@ public final class Recovery {
         }
         long logLast = log.lastZxid();
         if (logLast < base) {
-            // only after outside damage (a torn tail holds unacknowledged, hence unapplied, records): the snapshot
-            // has the newer state; continue the log after it, leaving a visible gap instead of reusing zxids
+            // a snapshot installed from a leader before the log was restarted after it (P3 b done, c not), or
+            // outside damage (a torn tail holds unacknowledged, hence unapplied, records): the snapshot has the
+            // newer state and covers every older record; restart the log after it (never reusing zxids)
             LOG.warn("Log in {} ends at zxid 0x{}, before snapshot 0x{}; records in between exist only in the "
-                    + "snapshot, continuing the log after it", log.directory(), Long.toHexString(logLast),
+                    + "snapshot, restarting the log after it", log.directory(), Long.toHexString(logLast),
                     Long.toHexString(base));
-            log.continueAfter(base);
+            log.restartAfter(base);
             logLast = base;
         }
         long replayed = 0;

@@ -55,12 +55,15 @@ public final class SnapshotStore {
         this.dir = dir;
     }
 
-    /** Opens (creating if needed) the snapshot directory and deletes temp files of interrupted writes. */
+    /**
+     * Opens (creating if needed) the snapshot directory and deletes temp files of interrupted writes and the
+     * partial files of interrupted transfers ({@link #partFile}).
+     */
     public static SnapshotStore open(Path dir) {
         Objects.requireNonNull(dir, "dir");
         try {
             Files.createDirectories(dir);
-            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*.tmp")) {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*.{tmp,part}")) {
                 for (Path p : files) {
                     Files.deleteIfExists(p);
                 }
@@ -138,6 +141,59 @@ public final class SnapshotStore {
                         + problem);
             }
         });
+    }
+
+    /**
+     * The file a snapshot being received from another server is written to ({@code snapshot.<hex>.part}) until
+     * {@link #installReceived} checks it and renames it into place; {@link #open} deletes leftovers.
+     */
+    public Path partFile(long zxid) {
+        return dir.resolve(PREFIX + StorageFiles.hex(zxid) + ".part");
+    }
+
+    /**
+     * Installs snapshot {@code zxid} received into {@link #partFile} (REPLICATION.md P3 b): fsyncs the file, checks
+     * it whole (header, length, CRC), loads it with {@code reader} — so a snapshot this server cannot read never
+     * replaces anything — and only then renames it into place and fsyncs the directory. Replaces an existing snapshot
+     * of the same zxid. Returns the loaded snapshot. The part file is gone afterwards, whatever the outcome.
+     *
+     * @throws CorruptSnapshotException if the file is not an intact snapshot of {@code zxid} or the reader fails
+     * @throws StorageException         on I/O errors
+     */
+    public <T> Snapshot<T> installReceived(long zxid, SnapshotReader<T> reader) {
+        Objects.requireNonNull(reader, "reader");
+        Path part = partFile(zxid);
+        Path target = fileOf(zxid);
+        try {
+            try (FileChannel ch = FileChannel.open(part, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            String problem = verify(part, zxid);
+            if (problem != null) {
+                throw new CorruptSnapshotException("received snapshot 0x" + Long.toHexString(zxid) + " is damaged: "
+                        + problem);
+            }
+            T state;
+            try {
+                state = readBody(part, zxid, reader);
+            } catch (IOException | RuntimeException e) {
+                throw new CorruptSnapshotException("received snapshot 0x" + Long.toHexString(zxid)
+                        + " cannot be read: " + e);
+            }
+            Files.move(part, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            StorageFiles.fsyncDirectory(dir);
+            return new Snapshot<>(zxid, state);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(part);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof StorageException s) {
+                throw s;
+            }
+            throw new StorageException("cannot install received snapshot " + target + ": " + e, e);
+        }
     }
 
     /** Fills a temp file (and fsyncs it); {@link #publish} then renames it into place. */

@@ -84,10 +84,11 @@ public final class TxnLog implements LogStore, AutoCloseable {
             Files.createDirectories(dir);
             List<Segment> segments = listSegments(dir);
             long truncatedTo = LogTruncation.redo(dir, segments);
+            long resetTo = LogReset.redo(dir, segments);
             FileChannel active;
             RecoveredTail tail;
             if (segments.isEmpty()) {
-                long prev = Math.max(0, truncatedTo);
+                long prev = Math.max(0, Math.max(truncatedTo, resetTo));
                 Segment first = new Segment(dir.resolve(Segment.fileName(prev)), prev);
                 active = createSegmentFile(dir, first, prev);
                 segments.add(first);
@@ -119,6 +120,11 @@ public final class TxnLog implements LogStore, AutoCloseable {
                 LogTruncation.clearIntents(dir);
                 LOG.warn("Completed an interrupted truncation of log {} after zxid 0x{}", dir,
                         Long.toHexString(truncatedTo));
+            }
+            if (resetTo >= 0) {
+                LogReset.clearIntents(dir);
+                LOG.warn("Completed an interrupted restart of log {} after snapshot zxid 0x{}", dir,
+                        Long.toHexString(resetTo));
             }
             return new TxnLog(dir, config, segments, active, tail);
         } catch (IOException e) {
@@ -213,6 +219,19 @@ public final class TxnLog implements LogStore, AutoCloseable {
         LogTruncation.apply(dir, segments, zxid);
         FileChannel ch = startSegment(zxid, commitMark);
         LogTruncation.finish(dir, zxid);
+        return ch;
+    }
+
+    /**
+     * Called by the writer thread (its channel closed): durably replaces the whole log by a new active segment
+     * continuing after {@code zxid} (see {@link LogReset}).
+     */
+    synchronized FileChannel resetFiles(long zxid) throws IOException {
+        recordCounts.clear();
+        LogReset.begin(dir, zxid);
+        FileChannel ch = startSegment(zxid, zxid);
+        LogReset.apply(dir, segments, zxid);
+        LogReset.finish(dir, zxid);
         return ch;
     }
 
@@ -316,6 +335,28 @@ public final class TxnLog implements LogStore, AutoCloseable {
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof StorageException s ? s
                     : new StorageException("cannot continue log " + dir + " after 0x" + Long.toHexString(zxid), e);
+        }
+    }
+
+    /**
+     * Replaces the log's whole history by a snapshot at {@code zxid}, which the caller has made durable first (a
+     * follower's SNAP install, REPLICATION.md P3 c; recovery from a snapshot newer than the log's end): the log
+     * continues after {@code zxid} in a new segment whose header carries {@code zxid} as the commit mark, and every
+     * older segment is deleted, so afterwards {@link #startsAfterZxid()} and {@link #lastZxid()} are {@code zxid} and
+     * a read from the start meets no gap. Returns once that is durable; records appended after this call continue
+     * after {@code zxid}. Crash-safe: a crash at any point reopens as the old log or the restarted one
+     * ({@link LogReset}). Readers opened before may fail.
+     *
+     * @throws IllegalArgumentException if {@code zxid} is not above {@link #lastZxid()} (truncate first: records
+     *                                  after the snapshot's zxid would be lost)
+     * @throws StorageException         on I/O errors (the log is then failed)
+     */
+    public void restartAfter(long zxid) {
+        try {
+            writer.restartAfter(zxid).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof StorageException s ? s
+                    : new StorageException("cannot restart log " + dir + " after 0x" + Long.toHexString(zxid), e);
         }
     }
 

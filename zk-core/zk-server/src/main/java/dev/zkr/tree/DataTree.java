@@ -493,6 +493,95 @@ public final class DataTree {
         }
     }
 
+    // ---- snapshot install ----------------------------------------------------------------------------------------
+
+    /**
+     * Makes this tree the state {@code loaded} holds (a snapshot installed from the leader, REPLICATION.md P3), in
+     * place, so every stage keeps its reference to this tree: nodes, committed sessions, the ephemeral and container
+     * indexes and the last zxid become {@code loaded}'s. Returns what changed, so the server can fire the watches
+     * and update its session table. Apply thread only, between rounds and while no snapshot of this tree is being
+     * written (a fuzzy snapshot would mix both trees); {@code loaded} must not be used afterwards (its nodes are now
+     * this tree's). Readers never see a tree without a root.
+     */
+    public Replacement replaceWith(DataTree loaded) {
+        if (loaded == this) {
+            throw new IllegalArgumentException("a tree cannot replace itself");
+        }
+        long zxid = loaded.lastZxid;
+        Replacement changes = changesTo(loaded, zxid);
+        nodes.putAll(loaded.nodes);
+        nodes.keySet().removeIf(path -> !loaded.nodes.containsKey(path));
+        sessions.putAll(loaded.sessions);
+        sessions.keySet().removeIf(id -> !loaded.sessions.containsKey(id));
+        ephemerals.putAll(loaded.ephemerals);
+        ephemerals.keySet().removeIf(owner -> !loaded.ephemerals.containsKey(owner));
+        containers.addAll(loaded.containers);
+        containers.retainAll(loaded.containers);
+        lastZxid = zxid;
+        return changes;
+    }
+
+    /** The watch triggers and session changes that lead from this tree to {@code next}. */
+    private Replacement changesTo(DataTree next, long zxid) {
+        TreeSet<String> deleted = new TreeSet<>(Collections.reverseOrder());
+        TreeSet<String> created = new TreeSet<>();
+        TreeSet<String> dataChanged = new TreeSet<>();
+        TreeSet<String> childrenChanged = new TreeSet<>();
+        for (Map.Entry<String, Node> e : nodes.entrySet()) {
+            String path = e.getKey();
+            Node before = e.getValue();
+            Node after = next.nodes.get(path);
+            if (after == null || after.czxid != before.czxid) {
+                deleted.add(path); // a recreated node is a deletion and a creation
+                if (after != null) {
+                    created.add(path);
+                }
+            } else {
+                Stat a;
+                Stat b;
+                synchronized (before) {
+                    b = before.statLocked();
+                }
+                synchronized (after) {
+                    a = after.statLocked();
+                }
+                if (a.mzxid() != b.mzxid() || a.version() != b.version()) {
+                    dataChanged.add(path);
+                }
+                if (a.pzxid() != b.pzxid() || a.cversion() != b.cversion()) {
+                    childrenChanged.add(path);
+                }
+            }
+        }
+        for (String path : next.nodes.keySet()) {
+            if (!nodes.containsKey(path)) {
+                created.add(path);
+            }
+        }
+        for (String path : deleted) {
+            childrenChanged.add(parentOf(path));
+        }
+        for (String path : created) {
+            childrenChanged.add(parentOf(path));
+        }
+        childrenChanged.removeIf(path -> !next.nodes.containsKey(path)); // a deleted node's watchers hear NODE_DELETED
+        List<WatchTrigger> triggers = new ArrayList<>();
+        deleted.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_DELETED, zxid)));
+        created.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_CREATED, zxid)));
+        dataChanged.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_DATA_CHANGED, zxid)));
+        childrenChanged.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_CHILDREN_CHANGED,
+                zxid)));
+        List<SessionInfo> added = new ArrayList<>();
+        new TreeMap<>(next.sessions).forEach((id, info) -> {
+            if (!info.equals(sessions.get(id))) {
+                added.add(info);
+            }
+        });
+        List<Long> removed = new ArrayList<>(new TreeSet<>(sessions.keySet()));
+        removed.removeIf(next.sessions::containsKey);
+        return new Replacement(triggers, added, removed);
+    }
+
     // ---- diagnostics ---------------------------------------------------------------------------------------------
 
     /**

@@ -173,7 +173,7 @@ class RecoveryTest {
     }
 
     @Test
-    void logEndingBeforeTheSnapshotContinuesAfterItWithAVisibleGap() throws IOException {
+    void logEndingBeforeTheSnapshotRestartsAfterIt() throws IOException {
         writeLog(1, 100);
         SnapshotStore snaps = SnapshotStore.open(dir.resolve("snap"));
         snaps.write(100, bodyOf(range(1, 100)));
@@ -188,6 +188,8 @@ class RecoveryTest {
         assertEquals(1, first.lines("before snapshot"), first.stderr());
         try (TxnLog log = TxnLog.open(dir.resolve("log"), SMALL)) {
             assertEquals(100, log.lastZxid());
+            assertEquals(100, log.startsAfterZxid(), "the records the snapshot covers are gone: no gap to read across");
+            assertEquals(List.of(), LogTesting.readAll(log, 100));
             assertThrows(IllegalArgumentException.class, () -> log.append(100, payload(100)));
             for (long z = 101; z <= 150; z++) {
                 log.append(z, payload(z));
@@ -196,9 +198,10 @@ class RecoveryTest {
         var second = recover();
         assertAll(second.state(), 150);
         assertEquals(100, second.snapshotZxid());
-        // without the snapshot the gap in the log is found, not skipped
+        // without the snapshot nothing can be recovered, and recovery says so instead of starting empty
         flipInBody(snaps.fileOf(100));
-        assertThrows(CorruptLogException.class, this::recover);
+        StorageException e = assertThrows(StorageException.class, this::recover);
+        assertTrue(e.getMessage().contains("no valid snapshot"), e.getMessage());
     }
 
     private static void flipInBody(Path file) {

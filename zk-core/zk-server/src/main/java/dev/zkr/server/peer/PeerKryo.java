@@ -20,6 +20,7 @@ import dev.zkr.wire.SafeKryo;
  * 217 Propose  218 Ack  219 Commit  220 Heartbeat  221 HeartbeatAck
  * 240 Forward  241 ForwardSession  242 ForwardReply  243 SyncRead  244 SyncReadReply  245 Attach  246 AttachReply
  * 247 Touches
+ * 250 SnapshotRequest  251 SnapshotChunk  (250..254: snapshot transfer)
  * </pre>
  */
 final class PeerKryo {
@@ -55,6 +56,8 @@ final class PeerKryo {
         kryo.register(ServerMessage.Attach.class, 245);
         kryo.register(ServerMessage.AttachReply.class, 246);
         kryo.register(ServerMessage.Touches.class, 247);
+        kryo.register(SnapshotRequest.class, 250);
+        kryo.register(SnapshotChunk.class, 251);
         return kryo;
     }
 

@@ -1,0 +1,238 @@
+package dev.zkr.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An ensemble of one system: {@code size} servers on loopback, each in its own JVM with its own data dir and ports,
+ * whose role lines are read from their output as it is written. Knows which member leads (ZooKeeper: {@code srvr};
+ * zkr: its role lines), and kills, restarts, stops ({@code SIGSTOP}) and resumes members.
+ */
+final class Ensemble implements AutoCloseable {
+
+    /** One member's id (1-based, as in {@code server.N}) and ports; zkr has no election port. */
+    record Member(int id, int clientPort, int peerPort, int electionPort) {
+    }
+
+    private final ServerFlavor flavor;
+    private final String label;
+    private final List<Member> members;
+    private final Path[] dataDirs;
+    private final RoleLog[] roles;
+    private final ServerProcess[] servers;
+    private final long[] startedNanos;
+    private final Path logDir;
+
+    private Ensemble(ServerFlavor flavor, String label, List<Member> members, Path dataRoot, Path logDir) {
+        this.flavor = flavor;
+        this.label = label;
+        this.members = List.copyOf(members);
+        this.logDir = logDir;
+        int n = members.size();
+        this.dataDirs = new Path[n];
+        this.roles = new RoleLog[n];
+        this.servers = new ServerProcess[n];
+        this.startedNanos = new long[n];
+        for (int i = 0; i < n; i++) {
+            dataDirs[i] = dataRoot.resolve(label + "-" + members.get(i).id());
+            roles[i] = new RoleLog(flavor::roleLine);
+        }
+    }
+
+    /** Starts {@code size} members on fresh ports and empty data dirs under {@code dataRoot}, without waiting. */
+    static Ensemble start(ServerFlavor flavor, int size, Path dataRoot, Path logDir, String label) {
+        List<Member> members = new ArrayList<>();
+        for (int id = 1; id <= size; id++) {
+            members.add(new Member(id, ServerProcess.freePort(), ServerProcess.freePort(), ServerProcess.freePort()));
+        }
+        Ensemble e = new Ensemble(flavor, label, members, dataRoot, logDir);
+        try {
+            for (int i = 0; i < size; i++) {
+                e.launch(i);
+            }
+        } catch (RuntimeException failed) {
+            e.close();
+            throw failed;
+        }
+        return e;
+    }
+
+    private void launch(int i) {
+        startedNanos[i] = System.nanoTime();
+        servers[i] = flavor.startMember(members.get(i), members, dataDirs[i], logDir,
+                label + "-" + members.get(i).id(), roles[i]);
+    }
+
+    ServerFlavor flavor() {
+        return flavor;
+    }
+
+    String label() {
+        return label;
+    }
+
+    int size() {
+        return members.size();
+    }
+
+    /** The {@code server.N} id of member {@code i} (0-based index). */
+    int id(int i) {
+        return members.get(i).id();
+    }
+
+    ServerProcess server(int i) {
+        return servers[i];
+    }
+
+    RoleLog roles(int i) {
+        return roles[i];
+    }
+
+    Path dataDir(int i) {
+        return dataDirs[i];
+    }
+
+    /** Only member {@code i}. */
+    String connectString(int i) {
+        return "127.0.0.1:" + members.get(i).clientPort();
+    }
+
+    /** Every member, as a client of the ensemble would list them. */
+    String connectString() {
+        return String.join(",", members.stream().map(m -> "127.0.0.1:" + m.clientPort()).toList());
+    }
+
+    /** kill -9 of member {@code i} (returns once the signal is sent and the JVM is gone). */
+    void kill(int i) {
+        servers[i].kill();
+    }
+
+    /** Starts member {@code i} again on the same data dir and ports (after {@link #kill}). */
+    void restart(int i) {
+        startedNanos[i] = System.nanoTime();
+        servers[i] = servers[i].restart();
+    }
+
+    /** SIGSTOP of member {@code i}: it keeps its sockets open and answers nothing. */
+    void pause(int i) {
+        servers[i].signal("STOP");
+    }
+
+    /** SIGCONT of member {@code i}. */
+    void resume(int i) {
+        servers[i].signal("CONT");
+    }
+
+    /**
+     * Waits until every member runs, exactly one leads and all others follow it (zkr: same leader id and epoch in
+     * their role lines; ZooKeeper: {@code srvr} modes), and a new client session on each member can read; returns
+     * the leader's index. Fails with the members' roles at the deadline, or at once if a member's JVM exited.
+     */
+    int awaitFull(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (ServerProcess s : servers) {
+                s.checkAlive();
+            }
+            List<Optional<RoleLine>> now = new ArrayList<>();
+            for (int i = 0; i < size(); i++) {
+                now.add(flavor.currentRole(servers[i], roles[i], startedNanos[i]));
+            }
+            int leader = leaderOfFull(now, members);
+            if (leader >= 0 && allServe()) {
+                return leader;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(flavor.name() + " ensemble not complete (one leader, "
+                        + (size() - 1) + " followers, all serving) within " + timeout + ": " + describe(now));
+            }
+            ServerProcess.pause(20);
+        }
+    }
+
+    private boolean allServe() {
+        for (int i = 0; i < size(); i++) {
+            try (KvClient c = flavor.connect(connectString(i), Duration.ofSeconds(5))) {
+                c.childCount("/");
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The index of the leader if exactly one member leads and every other follows it (where role lines name the
+     * leader and epoch, they must agree); else -1. Pure.
+     */
+    static int leaderOfFull(List<Optional<RoleLine>> roles, List<Member> members) {
+        int leader = -1;
+        for (int i = 0; i < roles.size(); i++) {
+            Optional<RoleLine> r = roles.get(i);
+            if (r.isEmpty()) {
+                return -1;
+            }
+            if (r.get().kind().leads()) {
+                if (leader >= 0) {
+                    return -1;
+                }
+                leader = i;
+            } else if (!r.get().kind().follows()) {
+                return -1;
+            }
+        }
+        if (leader < 0) {
+            return -1;
+        }
+        RoleLine l = roles.get(leader).get();
+        for (int i = 0; i < roles.size(); i++) {
+            RoleLine r = roles.get(i).get();
+            if (i == leader) {
+                continue;
+            }
+            if (r.leaderId() >= 0 && r.leaderId() != members.get(leader).id()) {
+                return -1;
+            }
+            if (r.epoch() >= 0 && l.epoch() >= 0 && r.epoch() != l.epoch()) {
+                return -1;
+            }
+        }
+        return leader;
+    }
+
+    private String describe(List<Optional<RoleLine>> now) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < size(); i++) {
+            sb.append(i == 0 ? "" : "; ").append("server ").append(id(i)).append(' ');
+            Optional<RoleLine> r = now.get(i);
+            if (!servers[i].alive()) {
+                sb.append("exited");
+            } else if (r.isEmpty()) {
+                sb.append("no role yet (").append(roles[i].lines()).append(" lines of output read")
+                        .append(roles[i].lines() == 0 ? ": is an slf4j binding printing INFO on its class path?"
+                                : ", the last: '" + roles[i].lastLine() + "'")
+                        .append(')');
+            } else {
+                sb.append(r.get().kind());
+                if (r.get().leaderId() >= 0 || r.get().epoch() >= 0) {
+                    sb.append(" (leader ").append(r.get().leaderId()).append(", epoch ").append(r.get().epoch())
+                            .append(')');
+                }
+            }
+        }
+        return sb.append("; logs in ").append(logDir).toString();
+    }
+
+    /** kill -9 of every member still running. */
+    @Override
+    public void close() {
+        for (ServerProcess s : servers) {
+            if (s != null) {
+                s.kill();
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package dev.zkr.server;
+
+/** Test access to server state the public API does not show. */
+public final class ServerProbe {
+
+    private ServerProbe() {
+    }
+
+    /** The zxid of the last txn the server's log reports fsynced (logged, not necessarily committed). */
+    public static long durableZxid(ZkServer server) {
+        return server.durableZxid();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.zkr.testkit.ensemble;
+
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.WatchedEvent;
+import dev.zkr.client.ZkClient;
+import dev.zkr.testkit.TestEnsemble;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static dev.zkr.testkit.ensemble.EnsembleBasicsTest.createIfAbsent;
+import static dev.zkr.testkit.ensemble.EnsembleBasicsTest.retry;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * A follower that was down while the others snapshotted and purged their logs catches up by SNAP: it receives the
+ * leader's snapshot file over the peer port, installs it, then follows by DIFF; it ends with the same data, and a
+ * client that kept a watch on it sees the event of a change it missed.
+ */
+class SnapSyncTest {
+
+    @Test
+    void aFollowerBehindThePurgedLogCatchesUpBySnapshot() throws Exception {
+        try (TestEnsemble e = TestEnsemble.builder().servers(3)
+                .configure(b -> b.snapshotInterval(50).logSegmentBytes(8192)).start()) {
+            int leader = e.leader();
+            int behind = (leader + 1) % 3;
+            ZkClient c = e.newClient(b -> b.connectString(e.connectString(leader)));
+            retry(() -> createIfAbsent(c, "/kept"));
+            e.kill(behind);
+            for (int i = 0; i < 400; i++) {
+                int n = i;
+                retry(() -> c.setData(createIfAbsent(c, "/n" + (n % 40)), ("v" + n).getBytes(), -1));
+            }
+            retry(() -> {
+                if (c.exists("/kept") != null) {
+                    c.delete("/kept", -1);
+                }
+                return null;
+            });
+            Path logDir = e.dataDir(leader).resolve("log");
+            long purgedSegments;
+            try (Stream<Path> files = Files.list(logDir)) {
+                purgedSegments = files.count();
+            }
+            e.restart(behind);
+            ZkClient late = e.newClient(b -> b.connectString(e.connectString(behind)));
+            retry(() -> {
+                late.sync("/");
+                return null;
+            });
+            for (int j = 0; j < 40; j++) {
+                int last = 360 + j;
+                assertArrayEquals(("v" + last).getBytes(), late.getData("/n" + j).data(), "/n" + j);
+            }
+            assertNull(late.exists("/kept"));
+            assertEquals(1, e.server(behind).snapshotInstalls(),
+                    "the follower caught up by SNAP (log segments left on the leader: " + purgedSegments + ")");
+            // it follows by DIFF afterwards, and its watches fire
+            CompletableFuture<WatchedEvent> fired = new CompletableFuture<>();
+            late.getData("/n0", fired::complete);
+            retry(() -> c.setData("/n0", "after".getBytes(), -1));
+            assertEquals("/n0", fired.get(30, TimeUnit.SECONDS).path());
+            retry(() -> {
+                late.sync("/");
+                return null;
+            });
+            assertArrayEquals("after".getBytes(), late.getData("/n0").data());
+        }
+    }
+}
