@@ -34,4 +34,7 @@ public interface LogStore {
 
     /** Sets the commit mark the next written batch carries (it never causes an fsync of its own). */
     void recordCommitMark(long zxid);
+
+    /** The zxid of the last record known to be durable. */
+    long durableZxid();
 }

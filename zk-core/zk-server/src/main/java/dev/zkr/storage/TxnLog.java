@@ -417,6 +417,7 @@ public final class TxnLog implements LogStore, AutoCloseable {
     }
 
     /** The zxid of the last record known to be durable. */
+    @Override
     public long durableZxid() {
         return writer.durableZxid();
     }

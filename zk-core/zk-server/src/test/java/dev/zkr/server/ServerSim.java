@@ -474,7 +474,7 @@ final class ServerSim {
         s.crash();
         s.log.unstall();
         trace("s" + s.id + " CRASH (unsynced records lost " + (s.log.lostAtCrash - lostBefore) + ", kept "
-                + (s.log.keptAtCrash - keptBefore) + "); log now " + Zxid.str(s.log.durableZxid()));
+                + (s.log.keptAtCrash - keptBefore) + "); log now " + Zxid.str(s.log.trueDurableZxid()));
         for (SimServer o : servers) {
             if (o != s) {
                 cutLink(s, o);
@@ -724,7 +724,7 @@ final class ServerSim {
                     continue;
                 }
                 long upTo = Math.min(Math.min(a.current.replica.commitZxid(), b.current.replica.commitZxid()),
-                        Math.min(a.log.durableZxid(), b.log.durableZxid()));
+                        Math.min(a.log.trueDurableZxid(), b.log.trueDurableZxid()));
                 for (Entry e : a.log.durableEntries()) {
                     if (e.zxid() > upTo) {
                         break;

@@ -43,7 +43,7 @@ class ServerSimKillTest {
 
     /** A standalone server, the random runs' narrowing on (so only the switched-on bug can fail a seed). */
     private static ServerSim.Options base(long seed) {
-        return ServerSimTest.narrowed(seed, false).withServers(1);
+        return ServerSim.Options.standard(seed, false).withServers(1).withoutWritesAfterReads();
     }
 
     private interface OptionsOf {

@@ -151,8 +151,14 @@ final class SimLog implements LogStore {
         return List.copyOf(records.subList(0, durableCount));
     }
 
-    /** The last durable zxid (0 for none). */
-    long durableZxid() {
+    /** What the log tells its user is durable: the truth, or (test-only bug) everything handed over. */
+    @Override
+    public long durableZxid() {
+        return ackBeforeFsync ? lastZxid() : trueDurableZxid();
+    }
+
+    /** The last zxid really durable (0 for none). */
+    long trueDurableZxid() {
         return durableCount == 0 ? 0 : records.get(durableCount - 1).zxid();
     }
 

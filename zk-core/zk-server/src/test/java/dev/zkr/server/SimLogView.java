@@ -32,6 +32,12 @@ final class SimLogView implements LogView {
         // every record is in the list already: nothing to track
     }
 
+    /** A snapshot install restarted the log after {@code zxid} (never in the simulator: no purge, no SNAP). */
+    void restartedAfter(long zxid) {
+        entries.clear();
+        table = null;
+    }
+
     void truncatedAfter(long zxid) {
         entries.removeIf(e -> e.zxid() > zxid);
         table = null;

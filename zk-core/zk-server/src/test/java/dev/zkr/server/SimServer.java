@@ -81,7 +81,7 @@ final class SimServer {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
                 meta = m;
-            }, tail, peers, System::currentTimeMillis, electionTicks);
+            }, tail, peers, System::currentTimeMillis, electionTicks, null);
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
@@ -160,7 +160,7 @@ final class SimServer {
     /** Starts an incarnation from the log's durable state and runs its first round. */
     void start(long now) {
         current = new Incarnation(++incarnations, now);
-        sim.trace("s" + id + " start #" + current.number + " log " + Zxid.str(log.durableZxid()) + " mark "
+        sim.trace("s" + id + " start #" + current.number + " log " + Zxid.str(log.trueDurableZxid()) + " mark "
                 + Zxid.str(log.durableCommitMark()) + " tree " + Zxid.str(current.tree.lastZxid()) + " epoch "
                 + current.stage.epoch());
         tickAt = Long.MAX_VALUE;
