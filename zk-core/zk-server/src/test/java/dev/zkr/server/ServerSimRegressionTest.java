@@ -87,6 +87,16 @@ class ServerSimRegressionTest {
         stillFails(92, ServerSim.Options.standard(92, false), "c3: reply to xid 6 before xid 5 (session FIFO)");
     }
 
+    /**
+     * 3 servers (main 4adf7e3): follower s1 forwards sync x90 as SyncRead(ctx 8) to leader s3; the SyncReadReply is
+     * dropped by a one-way partition s3 -/-> s1 (silent, the link stays up), s1 keeps following s3. The sync is
+     * never answered nor failed (forwards undecided for 2T are, syncs apparently not), and x91.. wait behind it.
+     */
+    @Test
+    void seed18SyncReadReplyLostInAPartitionIsNeverAnswered() {
+        stillFails(18, ServerSim.Options.standard(18, false), "c2 still waits for replies to xids [90,");
+    }
+
     private static void mustPass(long seed, ServerSim.Options options) {
         Throwable failure = ServerSimTest.failureOf(seed, options);
         assertTrue(failure == null, () -> ServerSimTest.report(seed, options, failure));
