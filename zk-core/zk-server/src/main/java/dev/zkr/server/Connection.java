@@ -1,17 +1,16 @@
 package dev.zkr.server;
 
 import dev.zkr.wire.Message;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFutureListener;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The server side of one client connection. Fields are split by owner thread: the core thread prepares outgoing
- * messages and tracks the connection's session and held reads; the channel's event loop writes them, counts
- * requests in flight and switches reading off while too many are (backpressure).
+ * The server side of one client connection, as the round thread sees it: the connection's session and held reads,
+ * and the messages a round queues for it, handed once per round ({@link #flush}) to its {@link Sink} — the socket's
+ * event loop ({@link ChannelSink}, which writes them, counts requests in flight and applies backpressure) or, in the
+ * simulator, a simulated client.
  */
 final class Connection {
 
@@ -23,8 +22,16 @@ final class Connection {
         CLOSE
     }
 
-    final Channel channel;
-    private final ConnectionHandler handler;
+    /** Where a connection's messages go once a round is over. */
+    interface Sink {
+        /**
+         * Takes one round's messages in order: {@link Message}s and {@link Control} steps, {@code replies} of them
+         * replies to requests (round thread; the sink owns the list from now on).
+         */
+        void deliver(List<Object> batch, int replies);
+    }
+
+    private final Sink sink;
     private final Outbox outbox;
 
     // ---- core thread only ----
@@ -40,9 +47,8 @@ final class Connection {
     private int outgoingReplies;
     boolean dirty;
 
-    Connection(Channel channel, ConnectionHandler handler, Outbox outbox) {
-        this.channel = channel;
-        this.handler = handler;
+    Connection(Sink sink, Outbox outbox) {
+        this.sink = sink;
         this.outbox = outbox;
     }
 
@@ -70,7 +76,7 @@ final class Connection {
         return !outgoing.isEmpty();
     }
 
-    /** Hands the queued messages to the event loop: one task, one flush (or a few, for a long batch). */
+    /** Hands the queued messages to the sink: for a socket, one event-loop task and one flush (or a few). */
     void flush() {
         List<Object> batch = outgoing;
         int replies = outgoingReplies;
@@ -80,109 +86,11 @@ final class Connection {
         if (batch.isEmpty()) {
             return;
         }
-        try {
-            channel.eventLoop().execute(() -> enqueue(new Batch(batch, replies)));
-        } catch (java.util.concurrent.RejectedExecutionException stopped) {
-            // the server's event loops are shut down (stop or kill): the connection is gone with them
-        }
-    }
-
-    // ---- event loop ----
-
-    /** Most messages encoded for one connection in one event-loop task before the others sharing the loop. */
-    static final int MESSAGES_PER_TURN = 128;
-
-    /** A round's messages for this connection; {@code next} is the first not yet written. */
-    private static final class Batch {
-        final List<Object> items;
-        final int replies;
-        /** The batch ends the connection: its messages are written with futures, to close after the last. */
-        final boolean closes;
-        int next;
-
-        Batch(List<Object> items, int replies) {
-            this.items = items;
-            this.replies = replies;
-            this.closes = items.contains(Control.CLOSE);
-        }
-    }
-
-    /** Batches handed over and not yet written, in order (event loop only). */
-    private final ArrayDeque<Batch> toWrite = new ArrayDeque<>();
-    /** The future of the last message before a CLOSE step. */
-    private io.netty.channel.ChannelFuture lastBeforeClose;
-    private boolean done;
-
-    private void enqueue(Batch b) {
-        if (done) {
-            return;
-        }
-        toWrite.addLast(b);
-        if (toWrite.size() == 1) {
-            writeTurn();
-        }
-    }
-
-    /**
-     * Writes at most {@link #MESSAGES_PER_TURN} messages and flushes; if more wait, the rest goes to the back of the
-     * event loop's task queue, so a connection with a huge batch (a fan-out of watch events to a slow reader) does
-     * not hold up the other connections of its event loop while its messages are encoded.
-     */
-    private void writeTurn() {
-        int written = 0;
-        int replies = 0;
-        while (!toWrite.isEmpty() && written < MESSAGES_PER_TURN) {
-            Batch b = toWrite.peekFirst();
-            while (b.next < b.items.size() && written < MESSAGES_PER_TURN) {
-                Object o = b.items.get(b.next++);
-                if (o instanceof Message m) {
-                    written++;
-                    if (b.closes) {
-                        lastBeforeClose = channel.write(m);
-                    } else {
-                        channel.write(m, channel.voidPromise());
-                    }
-                    if (handler.overOutboundCap()) {
-                        stop(replies + b.replies); // closes the connection: encode nothing more for it
-                        return;
-                    }
-                } else if (o == Control.ATTACHED) {
-                    handler.attached(timeoutMs);
-                } else if (o == Control.CLOSE) {
-                    channel.flush();
-                    handler.closing();
-                    if (lastBeforeClose == null) {
-                        channel.close();
-                    } else {
-                        lastBeforeClose.addListener(ChannelFutureListener.CLOSE);
-                    }
-                    stop(replies + b.replies);
-                    return;
-                }
-            }
-            if (b.next == b.items.size()) {
-                toWrite.pollFirst();
-                replies += b.replies;
-            }
-        }
-        channel.flush();
-        handler.replied(replies);
-        if (!toWrite.isEmpty() && channel.isActive()) {
-            channel.eventLoop().execute(this::writeTurn);
-        } else if (!channel.isActive()) {
-            toWrite.clear();
-        }
-    }
-
-    /** Nothing more is written to this connection. */
-    private void stop(int replies) {
-        done = true;
-        toWrite.clear();
-        handler.replied(replies);
+        sink.deliver(batch, replies);
     }
 
     @Override
     public String toString() {
-        return String.valueOf(channel.remoteAddress()) + (sessionId == 0 ? "" : " session 0x" + Long.toHexString(sessionId));
+        return sink + (sessionId == 0 ? "" : " session 0x" + Long.toHexString(sessionId));
     }
 }

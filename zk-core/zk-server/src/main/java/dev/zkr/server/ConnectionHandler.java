@@ -3,6 +3,7 @@ package dev.zkr.server;
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Message;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
@@ -60,6 +61,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     /** Fires if the connection stays above its high water mark for the slow-reader timeout. */
     private ScheduledFuture<?> slowReaderTimer;
     private Connection connection;
+    private Channel channel;
     private State state = State.AWAIT_CONNECT;
     private List<Core.Inbound> batch = new ArrayList<>();
     /** Requests that arrived while the handshake was in progress. */
@@ -79,7 +81,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        connection = new Connection(ctx.channel(), this, core.outbox());
+        channel = ctx.channel();
+        connection = new Connection(new ChannelSink(channel, this), core.outbox());
         long ms = config.handshakeTimeout().toMillis();
         handshakeTimer = ctx.executor().schedule(() -> {
             if (state == State.AWAIT_CONNECT) { // once the request is in, the wait is the server's, not the client's
@@ -205,7 +208,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     // ---- called by Connection on the event loop ----
 
     /** The core attached a session: start liveness checks and serve the requests that arrived meanwhile. */
-    void attached(int timeoutMs) {
+    void attached() {
+        int timeoutMs = connection.timeoutMs;
         if (state != State.CONNECTING) {
             return;
         }
@@ -213,7 +217,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
         }
-        connection.channel.pipeline().addBefore("connection", "idle",
+        channel.pipeline().addBefore("connection", "idle",
                 new IdleStateHandler(timeoutMs, 0, 0, TimeUnit.MILLISECONDS));
         if (early != null) {
             for (Message.Request r : early) {
@@ -234,7 +238,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
      * release backpressure if it was applied.
      */
     void replied(int replies) {
-        ChannelHandlerContext ctx = connection.channel.pipeline().context(this);
+        ChannelHandlerContext ctx = channel.pipeline().context(this);
         if (ctx != null) {
             checkOutbound(ctx);
         }
@@ -245,7 +249,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         releaseInbound(answered);
         if (readingPaused) {
-            checkBackpressure(connection.channel.pipeline().context(this));
+            checkBackpressure(channel.pipeline().context(this));
         }
     }
 
@@ -372,7 +376,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** True if this connection's unsent bytes exceed {@code maxOutboundBytesPerConnection} (event loop). */
     boolean overOutboundCap() {
-        io.netty.channel.ChannelOutboundBuffer out = connection.channel.unsafe().outboundBuffer();
+        io.netty.channel.ChannelOutboundBuffer out = channel.unsafe().outboundBuffer();
         return out != null && out.totalPendingWriteBytes() > config.maxOutboundBytesPerConnection();
     }
 

@@ -1,6 +1,7 @@
 package dev.zkr.server;
 
 import dev.zkr.storage.LogRecord;
+import dev.zkr.storage.LogStore;
 import dev.zkr.storage.StorageException;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.Txn;
@@ -19,10 +20,11 @@ import java.util.function.LongConsumer;
  */
 final class LogStage {
 
-    private final TxnLog log;
+    private final LogStore log;
     private List<LogRecord> round = new ArrayList<>();
 
-    LogStage(TxnLog log) {
+    /** A stage over the server's log: a {@link TxnLog}, or the simulator's in-memory log. */
+    LogStage(LogStore log) {
         this.log = log;
     }
 

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * {@link #truncateAfter} continue after its zxid (callers assign them under one lock or from one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
  * A failed write or fsync fails the pending futures and every later call with {@link StorageException}.
  */
-public final class TxnLog implements AutoCloseable {
+public final class TxnLog implements LogStore, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TxnLog.class);
 
@@ -281,6 +281,7 @@ public final class TxnLog implements AutoCloseable {
      *                                  none of the records is queued
      * @throws StorageException         if the log is closed or failed earlier
      */
+    @Override
     public void appendAll(List<LogRecord> records) {
         for (LogRecord r : records) {
             checkPayload(r.payload());
@@ -302,11 +303,13 @@ public final class TxnLog implements AutoCloseable {
     }
 
     /** True while records or sync requests wait for the writer (a hint: it may change at once). */
+    @Override
     public boolean hasQueued() {
         return writer.hasQueued();
     }
 
     /** Sets the listener (at most one; set it before appending). */
+    @Override
     public void listen(DurabilityListener listener) {
         writer.listen(Objects.requireNonNull(listener, "listener"));
     }
@@ -368,6 +371,7 @@ public final class TxnLog implements AutoCloseable {
      * @throws IllegalArgumentException     if {@code zxid} is below the log's start ({@link #startsAfterZxid()})
      * @throws StorageException             on I/O errors (the log is then failed)
      */
+    @Override
     public void truncateAfter(long zxid) {
         synchronized (this) {
             if (zxid < segments.get(0).prevZxid()) {
@@ -389,6 +393,7 @@ public final class TxnLog implements AutoCloseable {
      * zxid. Declare only zxids whose records in this log are known committed. A log whose owner never declares
      * a mark keeps the mark found at open (standalone recovery ignores it and replays every durable record).
      */
+    @Override
     public void recordCommitMark(long zxid) {
         writer.recordCommitMark(zxid);
     }
@@ -412,6 +417,7 @@ public final class TxnLog implements AutoCloseable {
     }
 
     /** The zxid of the last record known to be durable. */
+    @Override
     public long durableZxid() {
         return writer.durableZxid();
     }

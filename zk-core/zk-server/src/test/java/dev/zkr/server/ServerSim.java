@@ -1,0 +1,874 @@
+package dev.zkr.server;
+
+import dev.zkr.check.DurabilityChecker;
+import dev.zkr.check.Findings;
+import dev.zkr.check.LinearizabilityChecker;
+import dev.zkr.check.LinearizabilityReport;
+import dev.zkr.check.LogEntry;
+import dev.zkr.check.SequentialConsistencyChecker;
+import dev.zkr.check.Verdict;
+import dev.zkr.check.Znode;
+import dev.zkr.check.ZnodeModel;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.ZkException;
+import dev.zkr.consensus.Entry;
+import dev.zkr.consensus.Zxid;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.TxnCodec;
+import dev.zkr.wire.Message;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+
+/**
+ * The deterministic simulator at the whole-server level (REPLICATION.md §5): servers running the real round logic
+ * ({@link SimServer}: the real stages around a replica, over an in-memory {@link SimLog}), simulated clients
+ * speaking the real request messages ({@link SimClient}) over simulated connections ({@link SimConn}), and seeded
+ * faults — crashes (the unsynced log tail lost, or part of it kept), restarts, connection resets, fsync stalls. One
+ * {@link SplittableRandom} from one seed drives every choice; the next event is always the earliest queued (ties
+ * in scheduling order). Invariants are checked after every event; at the end the clients' histories go to
+ * zk-check: writes and sync-then-read pairs linearizable per znode, plain reads sequentially consistent and never
+ * back per session, every acknowledged write in the final committed log, replies in request order.
+ *
+ * <p>Today one standalone server (a single-member replica); 3 and 5 over a simulated peer network come with the
+ * ensemble pipeline.
+ */
+final class ServerSim {
+
+    /** A broken invariant or history check: the seed fails. */
+    static final class Violation extends AssertionError {
+        Violation(String message) {
+            super(message);
+        }
+    }
+
+    /** What a seed runs. */
+    record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
+                   boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
+                   boolean ackBeforeFsync, boolean fullTrace) {
+
+        /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
+        static Options standard(long seed, boolean fullTrace) {
+            SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
+            int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
+            return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace);
+        }
+
+        Options withServers(int n) {
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace);
+        }
+
+        /**
+         * Peer links that never lose a message while both ends run (no resets, no partitions; crashes still cut a
+         * crashed server's links).
+         */
+        Options withoutPeerLoss() {
+            return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
+                    fullTrace);
+        }
+
+        /** Clients send no write while a read of their session waits for its reply. */
+        Options withoutWritesAfterReads() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
+                    ackBeforeFsync, fullTrace);
+        }
+
+        Options withReadBug(SimServer.ReadBug bug) {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace);
+        }
+
+        Options withAckBeforeFsync() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace);
+        }
+
+        /** Per-event invariants off: only the end-of-run history checks judge the run. */
+        Options historyOnly() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace);
+        }
+
+        Options withFullTrace() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true);
+        }
+    }
+
+    /** Counters over a run. */
+    static final class Stats {
+        long events;
+        long rounds;
+        long ops;
+        long indeterminate;
+        long crashes;
+        long resets;
+        long partitions;
+        long stalls;
+        long lostAtCrash;
+        long keptAtCrash;
+        long sessions;
+        long committed;
+        long linSteps;
+
+        void add(Stats o) {
+            events += o.events;
+            rounds += o.rounds;
+            ops += o.ops;
+            indeterminate += o.indeterminate;
+            crashes += o.crashes;
+            resets += o.resets;
+            partitions += o.partitions;
+            stalls += o.stalls;
+            lostAtCrash += o.lostAtCrash;
+            keptAtCrash += o.keptAtCrash;
+            sessions += o.sessions;
+            committed += o.committed;
+            linSteps += o.linSteps;
+        }
+
+        @Override
+        public String toString() {
+            return "events " + events + ", rounds " + rounds + ", client ops " + ops + " (" + indeterminate
+                    + " indeterminate), sessions " + sessions + ", committed txns " + committed + ", crashes "
+                    + crashes + " (unsynced records lost " + lostAtCrash + ", kept " + keptAtCrash + "), resets "
+                    + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps;
+        }
+    }
+
+    private record Event(long time, long seq, String what, Runnable action) {
+    }
+
+    private static final int RECENT_LINES = 60;
+    private static final java.util.regex.Pattern PAYLOAD_HASH = java.util.regex.Pattern.compile("#[0-9a-f]+");
+    /** How long after the faults every client must have its replies. */
+    private static final long QUIET_MS = 10_000;
+    /** The path of committed-log entries for txns that change no key (sessions, EPOCH records). */
+    private static final String OTHER_PATHS = "(no key)";
+
+    final long seed;
+    final Options options;
+    final Stats stats = new Stats();
+    private final SplittableRandom random;
+    private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
+            ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
+    private long seq;
+    private long now;
+    private final SimHistory history = new SimHistory();
+    private final List<SimServer> servers = new ArrayList<>();
+    private final List<SimClient> clients = new ArrayList<>();
+    private final List<String> keys = new ArrayList<>();
+    private final List<SimConn> conns = new ArrayList<>();
+    private int connIds;
+    private final StringBuilder fullTrace = new StringBuilder();
+    private final ArrayDeque<String> recent = new ArrayDeque<>();
+    private long traceHash = 0xcbf29ce484222325L;
+    /** Tree digests by applied zxid, over every server and incarnation. */
+    private final Map<Long, Integer> digests = new HashMap<>();
+    private final long[] lastDigestZxid;
+    private boolean faultsOn;
+    /** The peer network: per directed link a generation (bumped by a reset: what is in flight is lost), the last
+     * arrival time (FIFO), and whether a partition cuts it (silently: messages are dropped). */
+    private final int[][] linkGen;
+    private final long[][] linkLast;
+    private final boolean[][] blocked;
+    /** Leaders seen per epoch. */
+    private final Map<Long, Integer> leaders = new HashMap<>();
+
+    ServerSim(long seed, Options options) {
+        this.seed = seed;
+        this.options = options;
+        this.random = new SplittableRandom(seed);
+        for (int k = 0; k < options.keys(); k++) {
+            keys.add("/k" + k);
+        }
+        List<Integer> members = new ArrayList<>();
+        for (int i = 1; i <= options.servers(); i++) {
+            members.add(i);
+        }
+        for (int id : members) {
+            SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
+            servers.add(new SimServer(id, members, this, log, options.readBug()));
+        }
+        int n = servers.size() + 1;
+        linkGen = new int[n][n];
+        linkLast = new long[n][n];
+        blocked = new boolean[n][n];
+        lastDigestZxid = new long[servers.size()];
+        for (int i = 0; i < options.clients(); i++) {
+            clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
+                    !options.writesAfterReads()));
+        }
+    }
+
+    // ---- running -------------------------------------------------------------------------------------------------
+
+    /** Runs the seed: clients and faults for the options' duration, then a quiet end and the history checks. */
+    ServerSim run() {
+        trace("seed " + seed + ": " + servers.size() + " server(s), " + clients.size() + " clients, keys " + keys
+                + (options.readBug() != SimServer.ReadBug.NONE ? ", read bug " + options.readBug() : "")
+                + (options.ackBeforeFsync() ? ", ack before fsync" : ""));
+        for (SimServer s : servers) {
+            at(0, null, () -> start(s));
+        }
+        clients.forEach(SimClient::start);
+        faultsOn = options.faults();
+        if (faultsOn) {
+            scheduleFault();
+        }
+        runUntil(options.duration());
+        faultsOn = false;
+        clients.forEach(SimClient::stop);
+        trace("faults end: heal, restart every server");
+        heal();
+        for (SimServer s : servers) {
+            s.log.unstall();
+            if (!s.up()) {
+                start(s);
+            }
+        }
+        long end = now + QUIET_MS;
+        while (now < end && !clients.stream().allMatch(SimClient::quiet)) {
+            if (!step()) {
+                break;
+            }
+        }
+        for (SimClient c : clients) {
+            if (!c.quiet()) {
+                throw new Violation("c" + c.id + " still waits for " + c.waitingFor() + " " + QUIET_MS
+                        + " ms after the faults ended");
+            }
+        }
+        runUntil(now + 500); // the last fsyncs, commits and heartbeats
+        checkHistories();
+        return this;
+    }
+
+    private void runUntil(long time) {
+        while (!events.isEmpty() && events.peek().time <= time) {
+            step();
+        }
+        now = Math.max(now, time);
+    }
+
+    private boolean step() {
+        Event e = events.poll();
+        if (e == null) {
+            return false;
+        }
+        now = e.time;
+        stats.events++;
+        if (e.what != null) {
+            trace(e.what);
+        }
+        e.action.run();
+        if (options.invariants()) {
+            checkInvariants();
+        }
+        return true;
+    }
+
+    /** Queues {@code action} at {@code time} ({@code what}: its trace line, or null for none). */
+    void at(long time, String what, Runnable action) {
+        events.add(new Event(Math.max(time, now), ++seq, what, action));
+    }
+
+    void after(long delay, String what, Runnable action) {
+        at(now + delay, what, action);
+    }
+
+    long now() {
+        return now;
+    }
+
+    SplittableRandom random() {
+        return random;
+    }
+
+    // ---- faults --------------------------------------------------------------------------------------------------
+
+    private void scheduleFault() {
+        after(50 + random.nextInt(400), null, () -> {
+            if (!faultsOn) {
+                return;
+            }
+            SimServer s = servers.get(random.nextInt(servers.size()));
+            int r = random.nextInt(servers.size() > 1 ? 14 : 10);
+            if (r < 3 && s.up()) {
+                crash(s);
+            } else if (r < 4 && s.up() && servers.size() > 1) {
+                crash(leaderOrAny());
+            } else if (r < 7) {
+                resetSomeConnection();
+            } else if (r < 9 && s.up()) {
+                stats.stalls++;
+                long stall = 20 + random.nextInt(300);
+                trace("s" + s.id + " fsync stall " + stall + " ms");
+                s.log.stall();
+                after(stall, "s" + s.id + " fsync stall ends", s.log::unstall);
+            } else if (r < 10 && options.peerLoss()) {
+                resetPeerLink();
+            } else if (options.peerLoss()) {
+                partition();
+            }
+            scheduleFault();
+        });
+    }
+
+    /** The server that leads now, else any. */
+    private SimServer leaderOrAny() {
+        for (SimServer s : servers) {
+            if (s.up() && s.role().role() == dev.zkr.consensus.Role.LEADER) {
+                return s;
+            }
+        }
+        return servers.get(random.nextInt(servers.size()));
+    }
+
+    private void start(SimServer s) {
+        s.start(now);
+        for (SimServer o : servers) {
+            if (o != s && o.up()) {
+                connectPeers(s, o);
+            }
+        }
+    }
+
+    /** The peer connections between two running servers come up (each side learns it after a delay). */
+    private void connectPeers(SimServer a, SimServer b) {
+        int ia = a.incarnation();
+        int ib = b.incarnation();
+        int gab = linkGen[a.id][b.id];
+        after(1 + random.nextInt(20), null, () -> {
+            if (a.up() && b.up() && a.incarnation() == ia && b.incarnation() == ib && linkGen[a.id][b.id] == gab) {
+                trace("s" + a.id + " <-> s" + b.id + " up");
+                a.peerUp(b.id, now);
+                if (b.incarnation() == ib) {
+                    b.peerUp(a.id, now);
+                }
+            }
+        });
+    }
+
+    /** A peer message: FIFO per link, seeded delay with a long tail; lost on a reset, a partition or a crash. */
+    void peerSend(int from, int to, Object m) {
+        if (blocked[from][to]) {
+            if (tracing()) {
+                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
+                        + " LOST (partition)");
+            }
+            return;
+        }
+        int gen = linkGen[from][to];
+        long delay = 1 + random.nextInt(4) + (random.nextInt(40) == 0 ? 20 + random.nextInt(150) : 0);
+        long arrival = Math.max(linkLast[from][to], now + delay);
+        linkLast[from][to] = arrival;
+        SimServer target = server(to);
+        at(arrival, null, () -> {
+            boolean delivered = linkGen[from][to] == gen && !blocked[from][to] && target.up();
+            if (tracing()) {
+                // payload hashes left out: txn times come from the wall clock (PrepStage), not the simulator's
+                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
+                        + (delivered ? "" : " LOST"));
+            }
+            if (delivered) {
+                target.peerMessage(from, m, now);
+            }
+        });
+    }
+
+    /** A peer connection resets: what is in flight both ways is lost; both sides see it down, then up again. */
+    private void resetPeerLink() {
+        SimServer a = servers.get(random.nextInt(servers.size()));
+        SimServer b = servers.get(random.nextInt(servers.size()));
+        if (a == b || !a.up() || !b.up()) {
+            return;
+        }
+        stats.resets++;
+        trace("s" + a.id + " <-> s" + b.id + " RESET");
+        cutLink(a, b);
+        connectPeers(a, b);
+    }
+
+    private void cutLink(SimServer a, SimServer b) {
+        linkGen[a.id][b.id]++;
+        linkGen[b.id][a.id]++;
+        linkLast[a.id][b.id] = 0;
+        linkLast[b.id][a.id] = 0;
+        int ia = a.incarnation();
+        int ib = b.incarnation();
+        after(1 + random.nextInt(5), null, () -> {
+            if (a.up() && a.incarnation() == ia) {
+                a.peerDown(b.id, now);
+            }
+        });
+        after(1 + random.nextInt(5), null, () -> {
+            if (b.up() && b.incarnation() == ib) {
+                b.peerDown(a.id, now);
+            }
+        });
+    }
+
+    /** A silent partition (connections stay up, messages dropped): one server isolated, random halves, or one way. */
+    private void partition() {
+        int n = servers.size();
+        int kind = random.nextInt(3);
+        stats.partitions++;
+        if (kind == 0) {
+            int x = 1 + random.nextInt(n);
+            for (int o = 1; o <= n; o++) {
+                if (o != x) {
+                    blocked[x][o] = true;
+                    blocked[o][x] = true;
+                }
+            }
+            trace("PARTITION s" + x + " isolated");
+        } else if (kind == 1) {
+            boolean[] side = new boolean[n + 1];
+            StringBuilder sb = new StringBuilder();
+            for (int i = 1; i <= n; i++) {
+                side[i] = random.nextBoolean();
+                if (side[i]) {
+                    sb.append(" s").append(i);
+                }
+            }
+            for (int i = 1; i <= n; i++) {
+                for (int j = 1; j <= n; j++) {
+                    if (side[i] != side[j]) {
+                        blocked[i][j] = true;
+                    }
+                }
+            }
+            trace("PARTITION {" + sb + " } | the rest");
+        } else {
+            int a = 1 + random.nextInt(n);
+            int b = 1 + random.nextInt(n);
+            if (a != b) {
+                blocked[a][b] = true;
+                trace("PARTITION one way s" + a + " -/-> s" + b);
+            }
+        }
+        after(100 + random.nextInt(900), null, this::heal);
+    }
+
+    private void heal() {
+        boolean any = false;
+        for (boolean[] row : blocked) {
+            for (int j = 0; j < row.length; j++) {
+                any |= row[j];
+                row[j] = false;
+            }
+        }
+        if (any) {
+            trace("HEAL");
+        }
+    }
+
+    private void crash(SimServer s) {
+        stats.crashes++;
+        long lostBefore = s.log.lostAtCrash;
+        long keptBefore = s.log.keptAtCrash;
+        s.crash();
+        s.log.unstall();
+        trace("s" + s.id + " CRASH (unsynced records lost " + (s.log.lostAtCrash - lostBefore) + ", kept "
+                + (s.log.keptAtCrash - keptBefore) + "); log now " + Zxid.str(s.log.trueDurableZxid()));
+        for (SimServer o : servers) {
+            if (o != s) {
+                cutLink(s, o);
+            }
+        }
+        for (SimConn c : List.copyOf(conns)) {
+            if (c.server == s.id) {
+                c.open = false;
+                conns.remove(c);
+                after(1 + random.nextInt(10), "c" + c.client.id + " sees " + c + " closed", () ->
+                        c.client.disconnected(c));
+            }
+        }
+        after(20 + random.nextInt(400), null, () -> {
+            if (!s.up()) {
+                start(s);
+            }
+        });
+    }
+
+    private void resetSomeConnection() {
+        if (conns.isEmpty()) {
+            return;
+        }
+        SimConn c = conns.get(random.nextInt(conns.size()));
+        stats.resets++;
+        trace(c + " RESET");
+        closeConn(c, true);
+    }
+
+    /** Closes a connection: nothing more crosses it; both sides learn of it after a delay. */
+    private void closeConn(SimConn c, boolean clientToo) {
+        if (!c.open) {
+            return;
+        }
+        c.open = false;
+        conns.remove(c);
+        SimServer s = server(c.server);
+        after(1 + random.nextInt(5), null, () -> {
+            if (s.incarnation() == c.incarnation && !c.serverSawClose) {
+                c.serverSawClose = true;
+                trace("s" + s.id + " sees " + c + " closed");
+                s.disconnected(c, now);
+            }
+        });
+        if (clientToo) {
+            after(1 + random.nextInt(5), "c" + c.client.id + " sees " + c + " closed", () ->
+                    c.client.disconnected(c));
+        }
+    }
+
+    private SimServer server(int id) {
+        return servers.get(id - 1);
+    }
+
+    // ---- the client network --------------------------------------------------------------------------------------
+
+    /** The simulator as the clients see it. */
+    private final class ClientNet implements SimClient.Net {
+        @Override
+        public SimConn connect(SimClient client) {
+            SimServer s = servers.get(random.nextInt(servers.size()));
+            if (!s.accepting()) {
+                trace("c" + client.id + " connect to s" + s.id + " refused (not serving)");
+                return null;
+            }
+            SimConn c = new SimConn(++connIds, client, s.id, s.incarnation(), ServerSim.this::toClient);
+            c.connection = new Connection(c, s.current.outbox);
+            conns.add(c);
+            trace("c" + client.id + " connects " + c);
+            return c;
+        }
+
+        @Override
+        public void send(SimConn c, Message m) {
+            if (!c.open) {
+                return;
+            }
+            long arrival = Math.max(c.lastToServer, now + 1 + random.nextInt(4));
+            c.lastToServer = arrival;
+            SimServer s = server(c.server);
+            at(arrival, null, () -> {
+                boolean delivered = c.open && s.incarnation() == c.incarnation;
+                if (tracing()) {
+                    trace(c + " -> s" + s.id + " " + describe(m) + (delivered ? "" : " LOST"));
+                }
+                if (delivered) {
+                    s.request(c, m, now);
+                }
+            });
+        }
+
+        @Override
+        public void close(SimConn c) {
+            closeConn(c, false);
+        }
+
+        @Override
+        public void after(long delay, String what, Runnable action) {
+            ServerSim.this.after(delay, what, action);
+        }
+
+        @Override
+        public long now() {
+            return now;
+        }
+
+        @Override
+        public void trace(String line) {
+            ServerSim.this.trace(line);
+        }
+
+        @Override
+        public void checkCommitted(SimClient client, Message.Reply r) {
+            if (options.invariants() && !durableOnQuorum(r.zxid())) {
+                throw new Violation("c" + client.id + " got the reply to xid " + r.xid() + " at " + Zxid.str(r.zxid())
+                        + ", which is not durable on a majority");
+            }
+        }
+    }
+
+    /** A round's messages for a client: checked, then each arrives after a delay, in order. */
+    private void toClient(SimConn c, List<Object> batch, int replies) {
+        for (Object o : batch) {
+            if (!c.open) {
+                return;
+            }
+            long arrival = Math.max(c.lastToClient, now + 1 + random.nextInt(4));
+            c.lastToClient = arrival;
+            if (o instanceof Message m) {
+                at(arrival, null, () -> {
+                    if (tracing()) {
+                        trace("s" + c.server + " -> " + c + " " + describe(m) + (c.open ? "" : " LOST"));
+                    }
+                    if (c.open) {
+                        c.client.receive(c, m);
+                    }
+                });
+            } else if (o == Connection.Control.CLOSE) {
+                at(arrival, "s" + c.server + " closes " + c, () -> {
+                    if (c.open) {
+                        closeConn(c, true);
+                    }
+                });
+            }
+        }
+    }
+
+    // ---- invariants ----------------------------------------------------------------------------------------------
+
+    /** True if a majority of the servers hold a durable record at {@code zxid} (0: nothing to hold). */
+    private boolean durableOnQuorum(long zxid) {
+        if (zxid == 0) {
+            return true;
+        }
+        int holders = 0;
+        for (SimServer s : servers) {
+            if (s.log.durableEntry(zxid) != null) {
+                holders++;
+            }
+        }
+        return holders > servers.size() / 2;
+    }
+
+    /**
+     * After every event: at most one leader per epoch; whatever a server applied is durable on a majority (a
+     * committed record, never lost by crashes or truncations); equal tree digests at equal applied zxid, across
+     * servers and incarnations. The sim log checks its shape and txn times on every append; the metadata store
+     * checks that the accepted epoch never goes back.
+     */
+    private void checkInvariants() {
+        for (int i = 0; i < servers.size(); i++) {
+            SimServer s = servers.get(i);
+            if (!s.up()) {
+                lastDigestZxid[i] = -1;
+                continue;
+            }
+            dev.zkr.consensus.RoleInfo role = s.role();
+            if (role.role() == dev.zkr.consensus.Role.LEADER) {
+                Integer other = leaders.putIfAbsent(role.epoch(), s.id);
+                if (other != null && other != s.id) {
+                    throw new Violation("two leaders in epoch " + role.epoch() + ": s" + other + " and s" + s.id);
+                }
+            }
+            DataTree tree = s.current.tree;
+            long applied = tree.lastZxid();
+            if (applied != lastDigestZxid[i]) {
+                lastDigestZxid[i] = applied;
+                int digest = tree.canonicalDump().hashCode();
+                Integer before = digests.putIfAbsent(applied, digest);
+                if (before != null && before != digest) {
+                    throw new Violation("s" + s.id + " tree at " + Zxid.str(applied)
+                            + " differs from the tree a server (or an earlier incarnation) had at that zxid");
+                }
+            }
+            if (!durableOnQuorum(applied)) {
+                throw new Violation("s" + s.id + " applied " + Zxid.str(applied)
+                        + ", which is not durable on a majority");
+            }
+        }
+    }
+
+    // ---- end of run ----------------------------------------------------------------------------------------------
+
+    /** The final committed log as zk-check's entries: per txn, each key it changed and the node after. */
+    private List<LogEntry> committedLog(SimServer s) {
+        long commit = s.current.replica.commitZxid();
+        DataTree replay = new DataTree();
+        List<LogEntry> out = new ArrayList<>();
+        Map<String, String> before = new HashMap<>();
+        for (String k : keys) {
+            before.put(k, identity(replay, k));
+        }
+        for (Entry e : s.log.durableEntries()) {
+            if (e.zxid() > commit) {
+                break;
+            }
+            TxnCodec.Entry te = TxnCodec.decode(e.payload());
+            replay.apply(te.header(), te.txn());
+            stats.committed++;
+            String op = te.txn().getClass().getSimpleName();
+            boolean changed = false;
+            for (String k : keys) {
+                String id = identity(replay, k);
+                if (!id.equals(before.get(k))) {
+                    before.put(k, id);
+                    out.add(new LogEntry(e.zxid(), k, op, node(replay, k)));
+                    changed = true;
+                }
+            }
+            if (!changed) { // the log reached this zxid too (reads may be served at it)
+                out.add(new LogEntry(e.zxid(), OTHER_PATHS, op, Znode.ABSENT));
+            }
+        }
+        if (options.invariants() && replay.lastZxid() == s.current.tree.lastZxid()
+                && !replay.canonicalDump().equals(s.current.tree.canonicalDump())) {
+            throw new Violation("s" + s.id + ": the tree differs from a replay of its committed log");
+        }
+        return out;
+    }
+
+    /** Every server's durable log agrees with every other's up to the smaller of their commit points. */
+    private void checkCommittedPrefixes() {
+        for (SimServer a : servers) {
+            for (SimServer b : servers) {
+                if (a.id >= b.id) {
+                    continue;
+                }
+                long upTo = Math.min(Math.min(a.current.replica.commitZxid(), b.current.replica.commitZxid()),
+                        Math.min(a.log.trueDurableZxid(), b.log.trueDurableZxid()));
+                for (Entry e : a.log.durableEntries()) {
+                    if (e.zxid() > upTo) {
+                        break;
+                    }
+                    Entry other = b.log.durableEntry(e.zxid());
+                    if (other == null || !other.equals(e)) {
+                        throw new Violation("s" + a.id + " and s" + b.id + " differ at committed " + Zxid.str(e.zxid()));
+                    }
+                }
+            }
+        }
+    }
+
+    private static String identity(DataTree t, String path) {
+        NodeData nd = t.getData(path);
+        return nd == null ? "-" : nd.stat().czxid() + "/" + nd.stat().mzxid();
+    }
+
+    private static Znode node(DataTree t, String path) {
+        NodeData nd = t.getData(path);
+        return nd == null ? Znode.ABSENT
+                : Znode.present(new String(nd.data(), StandardCharsets.UTF_8), nd.stat().version());
+    }
+
+    private void checkHistories() {
+        stats.ops = history.operations().size();
+        stats.indeterminate = history.indeterminate;
+        stats.rounds = servers.stream().mapToLong(s -> s.rounds).sum();
+        stats.lostAtCrash = servers.stream().mapToLong(s -> s.log.lostAtCrash).sum();
+        stats.keptAtCrash = servers.stream().mapToLong(s -> s.log.keptAtCrash).sum();
+        stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
+        SimServer s = servers.get(0);
+        for (SimServer o : servers) {
+            if (o.current.replica.commitZxid() > s.current.replica.commitZxid()) {
+                s = o;
+            }
+        }
+        checkCommittedPrefixes();
+        List<LogEntry> log = committedLog(s);
+        LinearizabilityReport lin = new LinearizabilityChecker<>(new ZnodeModel(), 2_000_000)
+                .check(history.operations());
+        stats.linSteps = lin.steps();
+        Findings sc = SequentialConsistencyChecker.check(log, history.replies());
+        Findings durable = DurabilityChecker.check(log, history.replies());
+        trace("end: " + stats.ops + " ops, linearizability " + lin.verdict() + ", sequential consistency "
+                + sc.verdict() + ", durability " + durable.verdict());
+        StringBuilder why = new StringBuilder();
+        if (lin.verdict() == Verdict.VIOLATION) {
+            why.append(lin.describe()).append('\n');
+        }
+        if (!sc.ok()) {
+            why.append("sequential consistency: ").append(sc.describe()).append('\n');
+        }
+        if (!durable.ok()) {
+            why.append("durability / FIFO: ").append(durable.describe()).append('\n');
+        }
+        if (why.length() > 0) {
+            throw new HistoryViolation(why.toString());
+        }
+    }
+
+    /** The end-of-run history checks failed (as opposed to an invariant after an event). */
+    static final class HistoryViolation extends AssertionError {
+        HistoryViolation(String message) {
+            super(message);
+        }
+    }
+
+    // ---- trace ---------------------------------------------------------------------------------------------------
+
+    /** True when trace lines are kept (a replay, the determinism test): callers skip building them otherwise. */
+    boolean tracing() {
+        return options.fullTrace();
+    }
+
+    void trace(String line) {
+        if (!options.fullTrace()) {
+            return;
+        }
+        String l = now + " " + line;
+        for (int i = 0; i < l.length(); i++) {
+            traceHash = (traceHash ^ l.charAt(i)) * 0x100000001b3L;
+        }
+        traceHash = (traceHash ^ '\n') * 0x100000001b3L;
+        fullTrace.append(l).append('\n');
+        recent.addLast(l);
+        if (recent.size() > RECENT_LINES) {
+            recent.pollFirst();
+        }
+    }
+
+    long traceHash() {
+        return traceHash;
+    }
+
+    String trace() {
+        return fullTrace.toString();
+    }
+
+    /** The last lines of the trace. */
+    String recentTrace() {
+        return String.join("\n", recent);
+    }
+
+    static String describe(Message m) {
+        if (m instanceof Message.Reply r) {
+            return "reply x" + r.xid() + " " + (r.code() == 0 ? "ok" : ZkException.Code.of(r.code()).name()) + " @"
+                    + Zxid.str(r.zxid()) + body(r.body());
+        } else if (m instanceof Message.CreateRequest c) {
+            return "create x" + c.xid() + " " + c.path() + " '" + str(c.data()) + "'";
+        } else if (m instanceof Message.SetDataRequest s) {
+            return "setData x" + s.xid() + " " + s.path() + " '" + str(s.data()) + "' v" + s.version();
+        } else if (m instanceof Message.DeleteRequest d) {
+            return "delete x" + d.xid() + " " + d.path() + " v" + d.version();
+        } else if (m instanceof Message.GetDataRequest g) {
+            return "getData x" + g.xid() + " " + g.path();
+        } else if (m instanceof Message.SyncRequest s) {
+            return "sync x" + s.xid() + " " + s.path();
+        } else if (m instanceof Message.PingRequest p) {
+            return "ping x" + p.xid();
+        } else if (m instanceof Message.CloseSessionRequest c) {
+            return "closeSession x" + c.xid();
+        } else if (m instanceof Message.ConnectRequest c) {
+            return "connect session 0x" + Long.toHexString(c.sessionId()) + " seen " + Zxid.str(c.lastZxidSeen());
+        } else if (m instanceof Message.ConnectResponse c) {
+            return "connected session 0x" + Long.toHexString(c.sessionId());
+        } else if (m instanceof Message.ConnectRefused c) {
+            return "refused " + ZkException.Code.of(c.code()).name();
+        }
+        return m.getClass().getSimpleName();
+    }
+
+    private static String body(Message.Body b) {
+        if (b instanceof Message.DataBody d) {
+            return " '" + str(d.data()) + "' v" + d.stat().version();
+        } else if (b instanceof Message.StatBody s && s.stat() != null) {
+            return " v" + s.stat().version();
+        } else if (b instanceof Message.CreateBody c) {
+            return " " + c.path();
+        }
+        return "";
+    }
+
+    private static String str(byte[] b) {
+        return b == null ? "" : new String(b, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.zkr.server;
+
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The whole-server simulator's checks can see what they claim: a test-only bug in the read path or the log, switched
+ * on in the simulator, must fail a seed within a few hundred — by zk-check's history checks alone (per-event
+ * invariants off), and by the full run. Prints one kill-table row per bug.
+ */
+class ServerSimKillTest {
+
+    static final int MAX_SEEDS = 200;
+
+    static Stream<Arguments> bugs() {
+        return Stream.of(
+                Arguments.of("acknowledge before fsync", (UnaryOperator<ServerSim.Options>)
+                        ServerSim.Options::withAckBeforeFsync),
+                Arguments.of("plain reads jump the session's writes", (UnaryOperator<ServerSim.Options>)
+                        o -> o.withReadBug(SimServer.ReadBug.READS_JUMP_THE_QUEUE)),
+                Arguments.of("reads served from a lagging tree", (UnaryOperator<ServerSim.Options>)
+                        o -> o.withReadBug(SimServer.ReadBug.STALE_READS)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bugs")
+    void caught(String bug, UnaryOperator<ServerSim.Options> withBug) {
+        long historySeed = firstFailing(seed -> withBug.apply(base(seed)).historyOnly());
+        Throwable byHistory = ServerSimTest.failureOf(historySeed, withBug.apply(base(historySeed)).historyOnly());
+        assertTrue(byHistory instanceof ServerSim.HistoryViolation,
+                bug + ": with invariants off, seed " + historySeed + " failed otherwise: " + byHistory);
+        long fullSeed = firstFailing(seed -> withBug.apply(base(seed)));
+        Throwable byRun = ServerSimTest.failureOf(fullSeed, withBug.apply(base(fullSeed)));
+        System.out.printf("kill | %-40s | history checks: seed %d: %s | full run: seed %d: %s%n", bug, historySeed,
+                oneLine(byHistory), fullSeed, oneLine(byRun));
+    }
+
+    /** A standalone server, the random runs' narrowing on (so only the switched-on bug can fail a seed). */
+    private static ServerSim.Options base(long seed) {
+        return ServerSim.Options.standard(seed, false).withServers(1).withoutWritesAfterReads();
+    }
+
+    private interface OptionsOf {
+        ServerSim.Options of(long seed);
+    }
+
+    private static long firstFailing(OptionsOf options) {
+        for (long seed = 1; seed <= MAX_SEEDS; seed++) {
+            if (ServerSimTest.failureOf(seed, options.of(seed)) != null) {
+                return seed;
+            }
+        }
+        assertNotNull(null, "no seed of " + MAX_SEEDS + " failed");
+        return -1;
+    }
+
+    private static String oneLine(Throwable t) {
+        String s = t.getClass().getSimpleName() + ": " + String.valueOf(t.getMessage()).replace('\n', ' ');
+        return s.length() > 160 ? s.substring(0, 160) + "..." : s;
+    }
+}

@@ -1,0 +1,249 @@
+package dev.zkr.server;
+
+import dev.zkr.consensus.Entry;
+import dev.zkr.consensus.Zxid;
+import dev.zkr.storage.LogRecord;
+import dev.zkr.storage.LogStore;
+import dev.zkr.storage.StorageException;
+import dev.zkr.storage.TruncateBelowCommitException;
+import dev.zkr.storage.TxnLog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The simulator's {@link LogStore}: one server's log in memory, outliving the server's incarnations. Records handed
+ * over are volatile until a simulated fsync covering them completes after a seeded delay (group commit: one fsync
+ * in flight at a time covers everything handed over before it started); the commit mark rides on the next fsync,
+ * never causing one; truncation is synchronous and durable. A crash keeps the durable records plus, sometimes, a
+ * prefix of the unsynced ones (they reached the page cache) and forgets the rest. Every hand-over checks the log's
+ * shape (zxids increase, no gap inside an epoch) and the txn times (never decreasing).
+ */
+final class SimLog implements LogStore {
+
+    /** How the log asks the simulator for time: a fsync completes {@code delay} ms from now. */
+    interface Clock {
+        void after(long delay, String what, Runnable action);
+    }
+
+    private final String name;
+    private final Clock clock;
+    private final SplittableRandom random;
+    /** Test-only bug: report records durable as soon as they are handed over (before the fsync). */
+    private final boolean ackBeforeFsync;
+    /** Every record the process handed over, durable ones first. */
+    private final ArrayList<Entry> records = new ArrayList<>();
+    private int durableCount;
+    private long durableMark;
+    private long volatileMark;
+    /** The number of records the fsync in flight covers, -1 when none is in flight. */
+    private int syncCovers = -1;
+    private long syncMark;
+    private TxnLog.DurabilityListener listener;
+    /** Bumped by each crash: a fsync of an earlier incarnation completes into nothing. */
+    private int incarnation;
+    private long lastTxnTime;
+    private boolean stalled;
+    long fsyncs;
+    long lostAtCrash;
+    long keptAtCrash;
+
+    SimLog(String name, Clock clock, SplittableRandom random, boolean ackBeforeFsync) {
+        this.name = name;
+        this.clock = clock;
+        this.random = random;
+        this.ackBeforeFsync = ackBeforeFsync;
+    }
+
+    // ---- LogStore ------------------------------------------------------------------------------------------------
+
+    @Override
+    public void appendAll(List<LogRecord> batch) {
+        long prev = lastZxid();
+        for (LogRecord r : batch) {
+            checkFollows(prev, r.zxid());
+            prev = r.zxid();
+        }
+        for (LogRecord r : batch) {
+            checkTime(r);
+            records.add(new Entry(r.zxid(), r.payload()));
+        }
+        if (ackBeforeFsync && !batch.isEmpty()) {
+            long z = prev;
+            int inc = incarnation;
+            clock.after(0, name + " early durable notice", () -> {
+                if (inc == incarnation && listener != null) {
+                    listener.durable(z);
+                }
+            });
+        }
+        startSync();
+    }
+
+    @Override
+    public boolean hasQueued() {
+        return syncCovers >= 0 && syncCovers < records.size();
+    }
+
+    @Override
+    public void listen(TxnLog.DurabilityListener l) {
+        this.listener = l;
+    }
+
+    @Override
+    public void truncateAfter(long zxid) {
+        if (zxid < durableMark) {
+            throw new TruncateBelowCommitException(name + ": truncate after " + Zxid.str(zxid) + " below the commit mark "
+                    + Zxid.str(durableMark));
+        }
+        // what was handed over before is written first, then cut: everything left is durable
+        records.subList(indexAfter(zxid), records.size()).clear();
+        durableCount = records.size();
+        lastTxnTime = records.isEmpty() ? 0
+                : dev.zkr.tree.TxnCodec.decode(records.get(records.size() - 1).payload()).header().time();
+        if (syncCovers > records.size()) {
+            syncCovers = records.size();
+        }
+    }
+
+    @Override
+    public void recordCommitMark(long zxid) {
+        volatileMark = Math.max(volatileMark, zxid);
+    }
+
+    // ---- the simulator's controls ----------------------------------------------------------------------------------
+
+    /** Holds every fsync (a stalled disk) until {@link #unstall}. */
+    void stall() {
+        stalled = true;
+    }
+
+    void unstall() {
+        stalled = false;
+        startSync();
+    }
+
+    /**
+     * The process died: the unsynced records are lost, except (one crash in three) a prefix of them that reached
+     * the page cache; the listener and the fsync in flight die with the process.
+     */
+    void crash() {
+        int unsynced = records.size() - durableCount;
+        int kept = 0;
+        if (unsynced > 0 && random.nextInt(3) == 0) {
+            kept = random.nextInt(unsynced + 1);
+        }
+        records.subList(durableCount + kept, records.size()).clear();
+        durableCount = records.size();
+        lostAtCrash += unsynced - kept;
+        keptAtCrash += kept;
+        volatileMark = durableMark;
+        lastTxnTime = durableCount == 0 ? 0
+                : dev.zkr.tree.TxnCodec.decode(records.get(durableCount - 1).payload()).header().time();
+        syncCovers = -1;
+        listener = null;
+        incarnation++;
+    }
+
+    /** The durable records (after a crash: what a restart reads). */
+    List<Entry> durableEntries() {
+        return List.copyOf(records.subList(0, durableCount));
+    }
+
+    /** What the log tells its user is durable: the truth, or (test-only bug) everything handed over. */
+    @Override
+    public long durableZxid() {
+        return ackBeforeFsync ? lastZxid() : trueDurableZxid();
+    }
+
+    /** The last zxid really durable (0 for none). */
+    long trueDurableZxid() {
+        return durableCount == 0 ? 0 : records.get(durableCount - 1).zxid();
+    }
+
+    /** The durable record at {@code zxid}, or null. */
+    Entry durableEntry(long zxid) {
+        int lo = 0;
+        int hi = durableCount - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long z = records.get(mid).zxid();
+            if (z == zxid) {
+                return records.get(mid);
+            } else if (z < zxid) {
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return null;
+    }
+
+    /** The commit mark on "disk". */
+    long durableCommitMark() {
+        return durableMark;
+    }
+
+    /** The last record handed over (0 for none). */
+    long lastZxid() {
+        return records.isEmpty() ? 0 : records.get(records.size() - 1).zxid();
+    }
+
+    // ---- internals -----------------------------------------------------------------------------------------------
+
+    private void startSync() {
+        if (syncCovers >= 0 || stalled || durableCount == records.size()) {
+            return;
+        }
+        syncCovers = records.size();
+        syncMark = volatileMark;
+        int inc = incarnation;
+        long delay = random.nextInt(20) == 0 ? 20 + random.nextInt(80) : 1 + random.nextInt(6);
+        clock.after(delay, "fsync " + name, () -> {
+            if (inc == incarnation) {
+                syncDone();
+            }
+        });
+    }
+
+    private void syncDone() {
+        int covers = Math.min(syncCovers, records.size());
+        syncCovers = -1;
+        fsyncs++;
+        if (covers > durableCount) {
+            durableCount = covers;
+            long last = records.get(covers - 1).zxid();
+            durableMark = Math.max(durableMark, Math.min(syncMark, last));
+            if (listener != null && !ackBeforeFsync) {
+                listener.durable(last);
+            }
+        }
+        startSync();
+    }
+
+    private int indexAfter(long zxid) {
+        int i = records.size();
+        while (i > 0 && records.get(i - 1).zxid() > zxid) {
+            i--;
+        }
+        return i;
+    }
+
+    private void checkFollows(long prev, long next) {
+        boolean ok = Zxid.epoch(next) == Zxid.epoch(prev) ? next == prev + 1
+                : Zxid.epoch(next) > Zxid.epoch(prev) && Zxid.counter(next) == 0;
+        if (!ok && !(prev == 0 && Zxid.counter(next) == 0)) {
+            throw new StorageException(name + ": log shape broken: " + Zxid.str(next) + " after " + Zxid.str(prev));
+        }
+    }
+
+    private void checkTime(LogRecord r) {
+        long time = dev.zkr.tree.TxnCodec.decode(r.payload()).header().time();
+        if (time < lastTxnTime) {
+            throw new ServerSim.Violation(name + ": txn time goes back at " + Zxid.str(r.zxid()) + ": " + time
+                    + " after " + lastTxnTime);
+        }
+        lastTxnTime = time;
+    }
+}

@@ -1,0 +1,363 @@
+package dev.zkr.server;
+
+import dev.zkr.consensus.Entry;
+import dev.zkr.consensus.Envelope;
+import dev.zkr.consensus.Message;
+import dev.zkr.consensus.ReadState;
+import dev.zkr.consensus.Ready;
+import dev.zkr.consensus.Replica;
+import dev.zkr.consensus.RoleInfo;
+import dev.zkr.consensus.Zxid;
+import dev.zkr.server.peer.SnapshotChunk;
+import dev.zkr.server.peer.SnapshotRequest;
+import dev.zkr.storage.SnapshotReceiver;
+import dev.zkr.storage.SnapshotSender;
+import dev.zkr.storage.SnapshotStore;
+import dev.zkr.storage.LogStore;
+import dev.zkr.tree.DataTree;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnCodec;
+import dev.zkr.tree.TxnHeader;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * Interim, test only: {@link ReplicationStage} line for line (generated from it by a text substitution), over a
+ * {@link LogStore} and a {@link SimLogView} instead of a {@link dev.zkr.storage.TxnLog} and a {@link TxnLogView}, so
+ * the simulator drives the server's replication code before the stage takes those seams. Delete once
+ * {@code ReplicationStage} takes {@code LogStore} and a view interface; the simulator then builds the real one.
+ */
+final class SimReplicationStage implements Quorum {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicationStage.class);
+
+    /** One replica tick (REPLICATION.md §3.1: heartbeat and election timeouts are counted in ticks). */
+    static final int TICK_MS = ReplicationStage.TICK_MS;
+
+    /**
+     * Ticks counted at most per round. A server that did not run for longer (a GC pause, an overloaded machine, a
+     * SIGSTOP) drops the ticks it missed, as a Go ticker drops the ticks of a slow receiver (etcd's model): its own
+     * pause is not taken for its peers' silence, and the messages that arrived meanwhile are handled first.
+     */
+    static final int MAX_TICKS_PER_ROUND = 5;
+
+    private final Replica replica;
+    private final SimLogView view;
+    private final LogStage logStage;
+    private final LogStore txnLog;
+    private final ReplicationStage.MetaStore metaStore;
+    private final PeerLink peers;
+    private final LongSupplier clock;
+    private final boolean alone;
+    /** The recovered tail (logged, not known committed), handed to the apply stream in the first round. */
+    private List<TxnCodec.Entry> tail;
+    /** Zxids this server proposed that the log has not been handed yet (the core's stream holds them already). */
+    private final ArrayDeque<Long> ownProposals = new ArrayDeque<>();
+    private long markedCommit;
+    private RoleInfo role;
+    private long nextTickAt;
+    private final int maxTicksPerRound;
+    /** SNAP: where snapshots live (the leader sends its files, a follower installs a received one). */
+    private final SnapshotStore snapshots;
+    /** Follower: the snapshot being received, or null. */
+    private SnapshotReceiver<DataTree> receiving;
+    private int receivingFrom = -1;
+    private long lastChunkAt;
+    /** Follower: records of the Readies after the install, held until the snapshot is in place (they follow it). */
+    private final List<Entry> afterInstall = new ArrayList<>();
+    /** Leader: the snapshot file each follower is fetching, open while it does. */
+    private final Map<Integer, SnapshotSender> sending = new HashMap<>();
+    private long now;
+    /** Snapshots installed from a leader since start (read by any thread: tests and metrics). */
+    private volatile int installs;
+
+    /**
+     * @param replica   a replica recovered from {@code view}
+     * @param tail      the records after what recovery applied, in zxid order
+     * @param peers     where messages go (unused by a single member)
+     * @param clock     the time an EPOCH record carries
+     */
+    SimReplicationStage(Replica replica, SimLogView view, LogStage logStage, LogStore txnLog,
+                        ReplicationStage.MetaStore metaStore,
+                     List<TxnCodec.Entry> tail, PeerLink peers, LongSupplier clock, int electionTicks,
+                     SnapshotStore snapshots) {
+        this.snapshots = snapshots;
+        this.replica = replica;
+        this.view = view;
+        this.logStage = logStage;
+        this.txnLog = txnLog;
+        this.metaStore = metaStore;
+        this.tail = List.copyOf(tail);
+        this.peers = peers;
+        this.clock = clock;
+        this.markedCommit = replica.commitZxid();
+        this.role = replica.roleInfo();
+        this.alone = peers == PeerLink.NONE;
+        this.maxTicksPerRound = MAX_TICKS_PER_ROUND;
+    }
+
+    /** The epoch of the replica as built: the one a single member leads. */
+    long epoch() {
+        return replica.roleInfo().epoch();
+    }
+
+    @Override
+    public void append(TxnHeader header, Txn txn) {
+        replica.propose(header.zxid(), TxnCodec.encode(header, txn));
+        ownProposals.addLast(header.zxid());
+    }
+
+    /**
+     * A durability notice of the log. It may have been sent before a truncation this round executed: it is capped
+     * by what the log reports durable now, so a record cut and appended again is not taken for durable (P4).
+     */
+    @Override
+    public void durable(long zxid) {
+        long z = Math.min(zxid, txnLog.durableZxid());
+        view.durable(z);
+        if (receiving == null) {
+            replica.localDurable(Math.min(z, view.lastZxid()));
+        }
+    }
+
+    @Override
+    public long drive(Stream stream) {
+        if (tail != null) {
+            tail.forEach(stream::add);
+            tail = null;
+        }
+        while (replica.hasReady()) {
+            execute(replica.ready(), stream);
+            replica.advance();
+        }
+        return replica.commitZxid();
+    }
+
+    /**
+     * Asked live, not from the last round's role: a message handled earlier in this round may have deposed this
+     * leader, and a proposal must then not be made.
+     */
+    @Override
+    public boolean inService() {
+        return replica.isLeaderInService();
+    }
+
+    @Override
+    public long serviceStart() {
+        return Zxid.of(role.epoch(), 0);
+    }
+
+    @Override
+    public RoleInfo role() {
+        return role;
+    }
+
+    @Override
+    public void readIndex(long ctx) {
+        replica.readIndex(ctx);
+    }
+
+    @Override
+    public int tick(long now) {
+        if (alone) {
+            return 0;
+        }
+        this.now = now;
+        if (receiving != null && now - lastChunkAt > 20L * maxTicksPerRound * TICK_MS) {
+            requestChunk(); // no chunk for a while (lost, or a new leader): ask again where the transfer stands
+        }
+        if (nextTickAt == 0) {
+            nextTickAt = now + TICK_MS;
+            return 0;
+        }
+        int ticks = 0;
+        while (now >= nextTickAt && ticks < maxTicksPerRound) {
+            replica.tick();
+            nextTickAt += TICK_MS;
+            ticks++;
+        }
+        if (now >= nextTickAt) {
+            nextTickAt = now + TICK_MS; // this server paused: the ticks it missed are dropped
+        }
+        return ticks;
+    }
+
+    @Override
+    public long nextTick() {
+        return alone ? Long.MAX_VALUE : Math.max(nextTickAt, 1);
+    }
+
+    @Override
+    public void step(int from, Message m) {
+        replica.step(from, m);
+    }
+
+    @Override
+    public void peerUp(int id) {
+        replica.peerUp(id);
+    }
+
+    @Override
+    public void peerDown(int id) {
+        replica.peerDown(id);
+    }
+
+    /** Snapshots installed from a leader (SNAP syncs) since start. */
+    int installs() {
+        return installs;
+    }
+
+    /** Hands leadership to the most up-to-date follower (clean shutdown of a leader). */
+    void transferLeadership() {
+        replica.transferLeadership();
+    }
+
+    private void execute(Ready ready, Stream stream) {
+        if (ready.meta() != null) {
+            metaStore.store(ready.meta());
+        }
+        if (ready.truncateAfter() != Zxid.NONE) {
+            long cut = ready.truncateAfter();
+            logStage.endRound(); // what was handed before goes first, then is cut
+            txnLog.truncateAfter(cut);
+            view.truncatedAfter(cut);
+            ownProposals.removeIf(z -> z > cut);
+            stream.truncateAfter(cut);
+        }
+        if (ready.install() != Zxid.NONE) {
+            startInstall(ready.install(), ready.role().leaderId());
+        }
+        if (receiving != null) {
+            afterInstall.addAll(ready.append()); // they follow the snapshot: logged once it is in place
+        } else {
+            append(ready.append(), ready.role().leaderId(), stream);
+        }
+        for (Envelope m : ready.messages()) {
+            peers.send(m.to(), m.message());
+        }
+        if (ready.commit() > markedCommit && receiving == null) {
+            markedCommit = ready.commit();
+            txnLog.recordCommitMark(markedCommit);
+        }
+        role = ready.role();
+        for (ReadState r : ready.readStates()) {
+            stream.readState(r.ctx(), r.readZxid() == Zxid.NONE ? 0 : r.readZxid());
+        }
+    }
+
+    private void append(List<Entry> entries, int leaderId, Stream stream) {
+        for (Entry e : entries) {
+            Long own = ownProposals.peekFirst();
+            if (own != null && own == e.zxid()) {
+                ownProposals.pollFirst(); // the core's stream has it decoded already
+            } else if (e.isEpochRecord() && e.payload().length == 0) {
+                TxnCodec.Entry epoch = new TxnCodec.Entry(new TxnHeader(e.zxid(), clock.getAsLong(), 0,
+                        TxnHeader.NO_XID), new Txn.NewEpoch(Zxid.epoch(e.zxid()), leaderId));
+                e = new Entry(e.zxid(), TxnCodec.encode(epoch.header(), epoch.txn()));
+                stream.add(epoch);
+            } else {
+                stream.add(TxnCodec.decode(e.payload()));
+            }
+            logStage.append(e.zxid(), e.payload());
+            view.appended(e);
+        }
+    }
+
+    // ---- SNAP sync (REPLICATION.md §2.5, P3) ----------------------------------------------------------------------
+
+    /** Follower: the leader sends snapshot {@code zxid}; fetch it chunk by chunk (the log was cut at the commit point). */
+    private void startInstall(long zxid, int leaderId) {
+        if (receiving != null) {
+            receiving.close();
+        }
+        logStage.endRound(); // records handed before the install are written before the log restarts
+        receiving = new SnapshotReceiver<>(snapshots, (dev.zkr.storage.TxnLog) txnLog, // never in the simulator (no purge, no SNAP)
+                 zxid, (z, in) -> DataTree.readSnapshot(in));
+        receivingFrom = leaderId;
+        afterInstall.clear();
+        log.info("installing snapshot {} from server {} (SNAP sync)", Zxid.str(zxid), leaderId);
+        requestChunk();
+    }
+
+    private void requestChunk() {
+        int leader = role.leaderId() > 0 ? role.leaderId() : receivingFrom;
+        if (leader > 0 && leader != replica.id()) {
+            receivingFrom = leader;
+            peers.send(leader, new SnapshotRequest(receiving.zxid(), receiving.offset()));
+        }
+        lastChunkAt = now;
+    }
+
+    @Override
+    public void snapshotMessage(int from, Object m, Stream stream) {
+        if (m instanceof SnapshotRequest r) {
+            sendChunk(from, r);
+        } else if (m instanceof SnapshotChunk c && receiving != null && c.zxid() == receiving.zxid()) {
+            lastChunkAt = now;
+            Optional<DataTree> loaded;
+            try {
+                loaded = receiving.accept(c.zxid(), c.offset(), c.data(), c.last());
+            } catch (RuntimeException e) {
+                log.warn("snapshot {} from server {}: {}; asking again", Zxid.str(c.zxid()), from, e.toString());
+                requestChunk();
+                return;
+            }
+            if (loaded.isEmpty()) {
+                requestChunk();
+                return;
+            }
+            finishInstall(loaded.get(), stream);
+        }
+    }
+
+    /** The snapshot is durable, in place, and the log restarted after it (P3 a–d): the tree switches to it. */
+    private void finishInstall(DataTree loaded, Stream stream) {
+        long zxid = receiving.zxid();
+        receiving.close();
+        receiving = null;
+        view.restartedAfter(zxid);
+        ownProposals.clear();
+        stream.installed(loaded, zxid);
+        log.info("installed snapshot {} from server {}", Zxid.str(zxid), receivingFrom);
+        replica.snapshotInstalled(zxid);
+        installs++;
+        List<Entry> held = new ArrayList<>(afterInstall);
+        afterInstall.clear();
+        append(held, role.leaderId(), stream);
+        markedCommit = Math.max(markedCommit, zxid);
+    }
+
+    /** Leader: the chunk of its snapshot file a follower asks for (one at a time: the follower paces the transfer). */
+    private void sendChunk(int to, SnapshotRequest r) {
+        SnapshotSender sender = sending.get(to);
+        try {
+            if (sender == null || sender.zxid() != r.zxid()) {
+                if (sender != null) {
+                    sender.close();
+                }
+                sender = SnapshotSender.open(snapshots, r.zxid());
+                sending.put(to, sender);
+            }
+            SnapshotSender.Chunk c = sender.chunkAt(r.offset());
+            peers.send(to, new SnapshotChunk(c.zxid(), c.offset(), c.data(), c.last()));
+            if (c.last()) {
+                sending.remove(to).close();
+            }
+        } catch (RuntimeException e) {
+            log.warn("cannot send snapshot {} to server {}: {}", Zxid.str(r.zxid()), to, e.toString());
+            SnapshotSender gone = sending.remove(to);
+            if (gone != null) {
+                gone.close();
+            }
+        }
+    }
+
+}

@@ -1,0 +1,280 @@
+package dev.zkr.server;
+
+import dev.zkr.consensus.Entry;
+import dev.zkr.consensus.Meta;
+import dev.zkr.consensus.Replica;
+import dev.zkr.consensus.ReplicaConfig;
+import dev.zkr.consensus.Zxid;
+import dev.zkr.session.SessionTable;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.TxnCodec;
+import dev.zkr.tree.TxnPreparer;
+import dev.zkr.tree.WatchTable;
+import dev.zkr.wire.Message;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One simulated server: its {@link SimLog} and consensus metadata outlive its incarnations; each incarnation is
+ * the real round logic — {@link Pipeline} with the real Session, Prep, Apply, Read stages, Housekeeping and a
+ * single-member {@link Replica} — assembled as {@link Assembler} does, over the sim log, recovered from the log's
+ * durable records as {@code ZkServer} recovers (the tree up to the durable commit mark, P7; the rest committed by
+ * the new EPOCH record). Every round is run by the simulator, at simulated time.
+ */
+final class SimServer {
+
+    /** Test-only ways to break the server's read path (they must be caught by the history checks). */
+    enum ReadBug {
+        NONE,
+        /** Plain reads are answered at once, ahead of the session's own writes still in flight. */
+        READS_JUMP_THE_QUEUE,
+        /** Reads (synced or not) are answered from a copy of the tree that lags some txns behind. */
+        STALE_READS
+    }
+
+    /** One incarnation's parts. */
+    final class Incarnation {
+        final int number;
+        final DataTree tree;
+        final Pipeline pipeline;
+        final ReadStage reads;
+        final ApplyStage apply;
+        final SimReplicationStage stage;
+        final Replica replica;
+        final Outbox outbox = new Outbox();
+        /** STALE_READS: the lagging tree and how far it got in the log. */
+        DataTree staleTree = new DataTree();
+        ReadStage staleReads;
+
+        Incarnation(int number, long now) {
+            this.number = number;
+            List<Entry> durable = log.durableEntries();
+            long mark = log.durableCommitMark();
+            DataTree t = new DataTree();
+            List<TxnCodec.Entry> tail = new ArrayList<>();
+            for (Entry e : durable) {
+                TxnCodec.Entry te = TxnCodec.decode(e.payload());
+                if (e.zxid() <= mark) {
+                    t.apply(te.header(), te.txn());
+                } else {
+                    tail.add(te);
+                }
+            }
+            this.tree = t;
+            SessionTable sessions = new SessionTable(new SessionTable.Config(id, config.minSessionTimeoutMs(),
+                    config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
+            sessions.restore(tree.sessions().values(), now);
+            SimLogView view = new SimLogView(log);
+            boolean ensemble = members.size() > 1;
+            int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicationStage.TICK_MS);
+            int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicationStage.TICK_MS));
+            this.replica = new Replica(new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
+                    new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
+            LogStage logStage = new LogStage(log);
+            PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
+            this.stage = new SimReplicationStage(replica, view, logStage, log, m -> {
+                if (m.acceptedEpoch() < meta.acceptedEpoch()) {
+                    throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
+                }
+                meta = m;
+            }, tail, peers, System::currentTimeMillis, electionTicks, null);
+            long epoch = stage.epoch();
+            WatchTable watches = new WatchTable();
+            SessionGate gate = new SessionGate(config, sessions, tree, watches);
+            PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
+                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), ensemble ? -1 : epoch,
+                    Zxid.of(epoch, 0));
+            this.apply = new ApplyStage(tree, prep, watches, gate);
+            this.reads = new ReadStage(tree, watches, apply);
+            Housekeeping housekeeping = new Housekeeping(config, tree, gate, null);
+            this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
+                    id, ensemble, ELECTION_MS, HEARTBEAT_MS);
+            this.staleReads = new ReadStage(staleTree, new WatchTable(), apply);
+            logStage.listen(z -> durable(this, z), e -> {
+                throw new ServerSim.Violation("s" + id + ": log failed: " + e);
+            });
+        }
+
+        /** Set once the server first served (ZkServer binds its client port then). */
+        boolean served;
+    }
+
+    /** The ensemble's election timeout and heartbeat interval (simulated millis). */
+    static final long ELECTION_MS = 150;
+    static final long HEARTBEAT_MS = 30;
+
+    final int id;
+    final List<Integer> members;
+    final SimLog log;
+    private final ServerConfig config;
+    private final byte[] secret;
+    private final ServerSim sim;
+    private final ReadBug readBug;
+    private Meta meta = Meta.FRESH;
+    /** The running incarnation, or null while the server is down. */
+    Incarnation current;
+    private int incarnations;
+    private long tickAt = Long.MAX_VALUE;
+    long rounds;
+
+    /** Session ids count from this "wall clock" plus simulated time, so ids differ across restarts. */
+    private static final long START_MILLIS = 1_000_000;
+
+    SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
+        this.id = id;
+        this.members = List.copyOf(members);
+        this.sim = sim;
+        this.log = log;
+        this.readBug = readBug;
+        this.secret = new byte[32];
+        new SplittableRandom(sim.seed * 31 + id).nextBytes(secret);
+        ServerConfig.Builder b = ServerConfig.builder(Path.of("/nonexistent/zkr-sim")).serverId(id)
+                .tickTime(Duration.ofMillis(300)).electionTimeout(Duration.ofMillis(ELECTION_MS))
+                .heartbeatInterval(Duration.ofMillis(HEARTBEAT_MS));
+        if (members.size() > 1) {
+            for (int m : members) {
+                b.member(m, "127.0.0.1", 20_000 + m, 10_000 + m);
+            }
+        }
+        this.config = b.build();
+    }
+
+    boolean up() {
+        return current != null;
+    }
+
+    /** Accepts client connections: running and served once (ZkServer binds its client port only then). */
+    boolean accepting() {
+        return current != null && current.served;
+    }
+
+    /** The role as of the last round. */
+    dev.zkr.consensus.RoleInfo role() {
+        return current.pipeline.role();
+    }
+
+    /** Starts an incarnation from the log's durable state and runs its first round. */
+    void start(long now) {
+        current = new Incarnation(++incarnations, now);
+        sim.trace("s" + id + " start #" + current.number + " log " + Zxid.str(log.trueDurableZxid()) + " mark "
+                + Zxid.str(log.durableCommitMark()) + " tree " + Zxid.str(current.tree.lastZxid()) + " epoch "
+                + current.stage.epoch());
+        tickAt = Long.MAX_VALUE;
+        round(now);
+    }
+
+    /** Kill -9: the incarnation is gone, the log keeps what was durable (and maybe some of the rest). */
+    void crash() {
+        current = null;
+        tickAt = Long.MAX_VALUE;
+        log.crash();
+    }
+
+    int incarnation() {
+        return current == null ? -1 : current.number;
+    }
+
+    /** A message from a client connection (one socket read). */
+    void request(SimConn c, Message m, long now) {
+        Incarnation inc = current;
+        if (readBug == ReadBug.READS_JUMP_THE_QUEUE && m instanceof Message.GetDataRequest g
+                && !c.connection.closed && c.connection.sessionId != 0) {
+            inc.reads.serve(c.connection, g);
+        } else if (readBug == ReadBug.STALE_READS && m instanceof Message.GetDataRequest g
+                && !c.connection.closed && c.connection.sessionId != 0 && c.connection.queue.isEmpty()) {
+            catchUpStaleTree(inc);
+            inc.staleReads.serve(c.connection, g);
+        } else {
+            inc.pipeline.requests(List.of(new Core.Inbound(c.connection, m)), now, true);
+        }
+        round(now);
+    }
+
+    /** The connection closed (client close, reset). */
+    void disconnected(SimConn c, long now) {
+        current.pipeline.disconnected(c.connection);
+        round(now);
+    }
+
+    /** A due timer. */
+    void tick(long now) {
+        if (current != null && now >= current.pipeline.nextTick()) {
+            round(now);
+        } else if (current != null) {
+            scheduleTick(now);
+        }
+    }
+
+    private void durable(Incarnation inc, long zxid) {
+        if (inc != current) {
+            return;
+        }
+        if (sim.tracing()) {
+            sim.trace("s" + id + " durable " + Zxid.str(zxid));
+        }
+        inc.pipeline.durable(zxid);
+        round(sim.now());
+    }
+
+    /** A message from a peer. */
+    void peerMessage(int from, Object m, long now) {
+        current.pipeline.peerMessage(from, m, now);
+        round(now);
+    }
+
+    void peerUp(int peer, long now) {
+        current.pipeline.peerUp(peer);
+        round(now);
+    }
+
+    void peerDown(int peer, long now) {
+        current.pipeline.peerDown(peer);
+        round(now);
+    }
+
+    private void round(long now) {
+        rounds++;
+        Incarnation inc = current;
+        inc.pipeline.endRound(now, true);
+        if (!inc.served && inc.pipeline.serving()) {
+            inc.served = true;
+        }
+        scheduleTick(now);
+    }
+
+    private void scheduleTick(long now) {
+        if (current == null) {
+            return;
+        }
+        long next = Math.max(now + 1, current.pipeline.nextTick());
+        if (next < tickAt || tickAt <= now) {
+            tickAt = next;
+            int inc = current.number;
+            sim.at(next, null, () -> {
+                if (current != null && current.number == inc) {
+                    tickAt = Long.MAX_VALUE;
+                    tick(sim.now());
+                }
+            });
+        }
+    }
+
+    /** STALE_READS: the copy applies the committed log only up to some txns behind the real tree. */
+    private void catchUpStaleTree(Incarnation inc) {
+        long target = inc.tree.lastZxid();
+        List<Entry> entries = log.durableEntries();
+        int lag = 1 + sim.random().nextInt(4);
+        int upTo = entries.size() - lag;
+        for (int i = 0; i < upTo; i++) {
+            Entry e = entries.get(i);
+            if (e.zxid() > inc.staleTree.lastZxid() && e.zxid() <= target) {
+                TxnCodec.Entry te = TxnCodec.decode(e.payload());
+                inc.staleTree.apply(te.header(), te.txn());
+            }
+        }
+    }
+}
