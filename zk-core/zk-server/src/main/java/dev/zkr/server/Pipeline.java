@@ -71,9 +71,6 @@ final class Pipeline implements Sequencer {
         }
     }
 
-    /** A request held while no leader can take it (election), in arrival order. */
-    private record Held(Connection connection, Message message) {
-    }
 
     private final DataTree tree;
     private final SessionGate gate;
@@ -103,9 +100,11 @@ final class Pipeline implements Sequencer {
     private final ArrayDeque<long[]> readStates = new ArrayDeque<>();
 
     // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
-    /** Requests (and the rest of their connection's input) held while no leader can take writes. */
-    private final ArrayDeque<Held> held = new ArrayDeque<>();
-    private final Set<Connection> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * Requests held, per connection in request order (with the rest of that connection's input behind them): writes
+     * while no leader can take them, and everything of a fenced connection. Released in arrival order of connections.
+     */
+    private Map<Connection, ArrayDeque<Message>> held = new java.util.LinkedHashMap<>();
     /**
      * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
      * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
@@ -118,6 +117,7 @@ final class Pipeline implements Sequencer {
     private long fenceCtx;
     private long fenceReadZxid = -1;
     private long fenceReadGeneration;
+    private long fenceSentAt;
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
@@ -188,7 +188,7 @@ final class Pipeline implements Sequencer {
     void disconnected(Connection c) {
         c.closed = true;
         c.queue.clear();
-        holding.remove(c);
+        held.remove(c);
         fenced.remove(c);
         gate.disconnected(c);
     }
@@ -294,8 +294,8 @@ final class Pipeline implements Sequencer {
         if (c.closed) {
             return;
         }
-        if (!holding.isEmpty() && holding.contains(c)) {
-            held.addLast(new Held(c, m));
+        if (!held.isEmpty() && held.containsKey(c)) {
+            held.get(c).addLast(m);
             return;
         }
         if (m instanceof Message.ConnectRequest cr) {
@@ -383,13 +383,13 @@ final class Pipeline implements Sequencer {
     }
 
     private void hold(Connection c, Message m) {
-        holding.add(c);
-        held.addLast(new Held(c, m));
+        held.computeIfAbsent(c, k -> new ArrayDeque<>()).addLast(m);
     }
 
     /** A linearizable sync: answered once a quorum confirmed the read point and the tree applied it. */
     private void sync(Connection c, Message.Request r) {
         Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
+        p.sentAt = lastRoundAt;
         c.queue.addLast(p);
         long ctx = nextCtx++;
         syncs.put(ctx, p);
@@ -609,12 +609,9 @@ final class Pipeline implements Sequencer {
             }
         }
         if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
-            holding.clear();
-            ArrayDeque<Held> batch = new ArrayDeque<>(held);
-            held.clear();
-            for (Held h : batch) {
-                onMessage(h.connection(), h.message(), now);
-            }
+            Map<Connection, ArrayDeque<Message>> batch = held;
+            held = new java.util.LinkedHashMap<>();
+            batch.forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
         }
         handshakes(now, ready, following);
         if (following && !touched.isEmpty() && now >= nextTouchReport) {
@@ -627,19 +624,20 @@ final class Pipeline implements Sequencer {
         if (!ready && !following && !letGo && leaderlessMs > holdMs) {
             letGo = true;
             int n = gate.closeAll();
-            for (Held h : held) {
-                h.connection().closed = true;
-            }
+            held.keySet().forEach(c -> c.closed = true);
             held.clear();
-            holding.clear();
             if (n > 0) {
                 log.warn("server {} has had no leader for {} ms: closing its {} client connection(s) so they move "
                         + "to the majority", selfId, leaderlessMs, n);
             }
         }
-        if (!forwarded.isEmpty() && now >= nextForwardCheck) {
+        if ((!forwarded.isEmpty() || !syncs.isEmpty()) && now >= nextForwardCheck) {
             nextForwardCheck = now + 100;
             expireForwards(now);
+        }
+        if (fenceCtx != 0 && now - fenceSentAt > holdMs) {
+            fenceCtx = 0; // its answer was lost (a silently cut link): ask again
+            fenceIssued = fenceReadGeneration;
         }
         fenceRound();
         completeDecided();
@@ -725,6 +723,7 @@ final class Pipeline implements Sequencer {
             return;
         }
         fenceCtx = nextCtx++;
+        fenceSentAt = lastRoundAt;
         fenceIssued = fenceGeneration;
         if (leaderReady()) {
             quorum.readIndex(fenceCtx);
@@ -827,6 +826,24 @@ final class Pipeline implements Sequencer {
                     stale = new java.util.ArrayList<>();
                 }
                 stale.add(e.getValue());
+            }
+        }
+        List<Pending> staleSyncs = null;
+        for (Iterator<Map.Entry<Long, Pending>> it = syncs.entrySet().iterator(); it.hasNext(); ) {
+            Pending p = it.next().getValue();
+            if (now - p.sentAt > holdMs) {
+                it.remove();
+                if (staleSyncs == null) {
+                    staleSyncs = new java.util.ArrayList<>();
+                }
+                staleSyncs.add(p);
+            }
+        }
+        if (staleSyncs != null) {
+            Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
+                    "the leader did not answer this sync within " + holdMs + " ms");
+            for (Pending p : staleSyncs) {
+                lose(p, lost);
             }
         }
         if (stale == null) {
@@ -1069,13 +1086,26 @@ final class Pipeline implements Sequencer {
             }
             List<Object> rest = new java.util.ArrayList<>(c.queue);
             c.queue.clear();
-            for (Object o : rest) {
-                if (o instanceof Pending q) {
-                    c.queue.addLast(q); // an early answer (answerLater) behind the requests: keeps its place
-                } else if (!holding.isEmpty() && holding.contains(c)) {
-                    held.addLast(new Held(c, (Message) o));
-                } else {
-                    dispatch(c, (Message.Request) o, lastRoundAt);
+            ArrayDeque<Message> later = held.get(c);
+            if (later != null || (fenced.containsKey(c) && !fenceLifted(fenced.get(c)))) {
+                // held already (or fenced): these came before everything held of this connection
+                ArrayDeque<Message> q = held.computeIfAbsent(c, k -> new ArrayDeque<>());
+                for (int i = rest.size() - 1; i >= 0; i--) {
+                    if (rest.get(i) instanceof Pending p) {
+                        c.queue.addFirst(p); // an early answer (answerLater): keeps its place before the held ones
+                    } else {
+                        q.addFirst((Message) rest.get(i));
+                    }
+                }
+            } else {
+                for (Object o : rest) {
+                    if (o instanceof Pending q) {
+                        c.queue.addLast(q); // an early answer (answerLater) behind the requests: keeps its place
+                    } else if (held.containsKey(c)) {
+                        held.get(c).addLast((Message) o);
+                    } else {
+                        dispatch(c, (Message.Request) o, lastRoundAt);
+                    }
                 }
             }
             if (c.queue.isEmpty() || !(c.queue.peekFirst() instanceof Pending head) || head.reply == null) {

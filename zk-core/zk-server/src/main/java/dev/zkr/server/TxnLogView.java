@@ -30,6 +30,16 @@ final class TxnLogView implements LogView {
     private long last;
     /** Records handed to the log and not yet reported durable, in zxid order. */
     private final ArrayDeque<Entry> undurable = new ArrayDeque<>();
+    /**
+     * The most recent records handed to the log (durable or not), contiguous, in zxid order: a follower a little
+     * behind is sent them from memory, not by scanning a log segment from its start on the round thread (ZooKeeper
+     * keeps its committedLog for the same reason). Holds every record after {@link #recentBase}.
+     */
+    private final ArrayDeque<Entry> recent = new ArrayDeque<>();
+    private long recentBase = -1;
+    private long recentBytes;
+    static final int RECENT_RECORDS = 50_000;
+    static final long RECENT_BYTES = 32L << 20;
 
     /**
      * A view of {@code log} as opened (everything in it durable). {@code newestSnapshot} gives the zxid of the newest
@@ -65,8 +75,18 @@ final class TxnLogView implements LogView {
         if (Zxid.epoch(e.zxid()) != Zxid.epoch(last) && last > log.startsAfterZxid()) {
             closed = withLast(closed, last);
         }
+        if (recentBase < 0) {
+            recentBase = last;
+        }
         last = e.zxid();
         undurable.addLast(e);
+        recent.addLast(e);
+        recentBytes += e.payload().length;
+        while (recent.size() > RECENT_RECORDS || recentBytes > RECENT_BYTES) {
+            Entry old = recent.pollFirst();
+            recentBytes -= old.payload().length;
+            recentBase = old.zxid();
+        }
     }
 
     /** The log reported every record up to {@code zxid} durable. */
@@ -80,6 +100,14 @@ final class TxnLogView implements LogView {
     void truncatedAfter(long zxid) {
         EpochTable table = epochTable().clippedTo(zxid);
         undurable.removeIf(e -> e.zxid() > zxid);
+        while (!recent.isEmpty() && recent.peekLast().zxid() > zxid) {
+            recentBytes -= recent.pollLast().payload().length;
+        }
+        if (recent.isEmpty() || recentBase > zxid) {
+            recent.clear();
+            recentBytes = 0;
+            recentBase = -1;
+        }
         if (table.size() == 0) {
             closed = EpochTable.EMPTY;
         } else {
@@ -95,6 +123,9 @@ final class TxnLogView implements LogView {
     /** The log restarted after snapshot {@code zxid} (SNAP install): it holds no record, its base is {@code zxid}. */
     void restartedAfter(long zxid) {
         undurable.clear();
+        recent.clear();
+        recentBytes = 0;
+        recentBase = -1;
         closed = EpochTable.EMPTY;
         last = zxid;
     }
@@ -118,6 +149,15 @@ final class TxnLogView implements LogView {
 
     @Override
     public List<Entry> entriesAfter(long zxid) {
+        if (recentBase >= 0 && zxid >= recentBase) {
+            List<Entry> out = new ArrayList<>();
+            for (Entry e : recent) {
+                if (e.zxid() > zxid) {
+                    out.add(e);
+                }
+            }
+            return out;
+        }
         List<Entry> out = new ArrayList<>();
         long onDisk = zxid;
         try (LogReader records = log.read(zxid)) {

@@ -84,7 +84,7 @@ class ServerSimRegressionTest {
      */
     @Test
     void seed92ReplyOrderBrokenAfterAForwardedWritesConnectionLoss() {
-        stillFails(92, ServerSim.Options.standard(92, false), "c3: reply to xid 6 before xid 5 (session FIFO)");
+        mustPass(92, ServerSim.Options.standard(92, false));
     }
 
     /**
@@ -94,7 +94,19 @@ class ServerSimRegressionTest {
      */
     @Test
     void seed18SyncReadReplyLostInAPartitionIsNeverAnswered() {
-        stillFails(18, ServerSim.Options.standard(18, false), "c2 still waits for replies to xids [90,");
+        mustPass(18, ServerSim.Options.standard(18, false));
+    }
+
+    /**
+     * 3 servers, open (found after the fixes of seeds 92 and 18; seeds 1–440 pass): the link between leader s3 and
+     * follower s2 resets with a Propose in flight; afterwards s3's heartbeats to s2 carry no sync (syncId -1) and s2
+     * acks them but never sends a FollowerInfo to be synced again, so it stays at 3.3 for good; its clients' requests
+     * wait behind a fence whose read point (3.4) it never applies. A liveness bug in the consensus core's re-sync
+     * after a reset (Follower.requestSync returns early; suspect the leader still counted in downPeers).
+     */
+    @Test
+    void seed441FollowerNeverResyncsAfterALinkReset() {
+        stillFails(441, ServerSim.Options.standard(441, false), "c1 still waits for replies to xids [47,");
     }
 
     private static void mustPass(long seed, ServerSim.Options options) {

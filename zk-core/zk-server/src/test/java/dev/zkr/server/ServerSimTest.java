@@ -72,8 +72,6 @@ class ServerSimTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("open server bug, ServerSimRegressionTest#seed92: replies out of request order after"
-            + " a forwarded write's CONNECTION_LOSS (about 1 seed in 20 fails); re-enable with the fix")
     void everySeedKeepsTheInvariantsAndHistoriesCheck() {
         String one = System.getProperty("zkr.sim.seed");
         if (one != null) {
