@@ -65,15 +65,12 @@ class SharedValueEnsembleTest {
             for (int i = 4; i <= 10; i++) {
                 setRetrying(writer, i);
             }
-            boolean staleCas;
-            try {
-                staleCas = reader.trySet(3, bytes("stale"));
-            } catch (ZkException e1) {
-                staleCas = false; // its server cannot reach a leader: the write fails, it is not applied
-            }
-            assertFalse(staleCas, "a compare-and-set at the version the reader holds must not succeed");
-
+            // the reader's compare-and-set at the version it holds: its recipe retries until its server is back
+            java.util.concurrent.CompletableFuture<Boolean> staleCas =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> reader.trySet(3, bytes("stale")));
             e.heal();
+            assertFalse(staleCas.get(60, java.util.concurrent.TimeUnit.SECONDS),
+                    "a compare-and-set at the version the reader held must not succeed");
             eventually("the reader catches up with the latest value",
                     () -> "10".equals(new String(reader.get().value(), StandardCharsets.UTF_8)));
             assertEquals(10, reader.get().version());
