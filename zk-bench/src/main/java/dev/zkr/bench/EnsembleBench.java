@@ -215,12 +215,40 @@ final class EnsembleBench {
 
     /**
      * Heap in use on every server after a full GC ({@code jcmd <pid> GC.run}, then {@code GC.heap_info}), taken
-     * after the write rows; the row shows the largest of the servers, the notes every server and how many znodes the
-     * create rows left.
+     * after the write rows; the row shows the largest of the servers, the notes every server and how many znodes
+     * each holds. The create rows leave each system as many znodes as it created in its windows, so the system that
+     * holds fewer is first topped up (the same 100 B sequential creates, under {@code /bench-heap-topup}) to the
+     * other's count: both are weighed holding the same tree size.
      */
     private void heap(Map<Column, Side> sides) {
         ResultTable.Row row = table.row(prefix + "heap per server after the write rows (largest; jcmd GC.run, "
-                + "then GC.heap_info)", "MB", false, false);
+                + "then GC.heap_info; same znode count)", "MB", false, false);
+        Map<Column, Long> held = new java.util.EnumMap<>(Column.class);
+        for (Column column : List.of(Column.ZKR, Column.ZOOKEEPER)) {
+            Side side = sides.get(column);
+            if (side.ensemble() != null) {
+                try {
+                    held.put(column, znodesHeld(column, side));
+                } catch (RuntimeException failed) {
+                    failed.printStackTrace();
+                }
+            }
+        }
+        if (held.size() == 2) {
+            long most = Math.max(held.get(Column.ZKR), held.get(Column.ZOOKEEPER));
+            for (Column column : List.of(Column.ZKR, Column.ZOOKEEPER)) {
+                long missing = most - held.get(column);
+                if (missing > 0) {
+                    Side side = sides.get(column);
+                    try (KvClient c = side.flavor().connect(side.ensemble().connectString(
+                            side.ensemble().awaitFull(FULL)), ServerScenarios.CONNECT)) {
+                        topUp(c, missing);
+                        held.put(column, most);
+                        BenchMain.log("  %-9s %-9s topped up with %,d znodes", "heap", side.flavor().name(), missing);
+                    }
+                }
+            }
+        }
         for (Column column : List.of(Column.ZKR, Column.ZOOKEEPER)) {
             Side side = sides.get(column);
             if (side.ensemble() == null) {
@@ -238,24 +266,42 @@ final class EnsembleBench {
                     each.add("server " + e.id(i) + (i == leader ? " (leader) " : " ") + ResultTable.number(mb));
                 }
                 row.set(column, Measurement.of(largest));
-                String held = "";
-                if (options.runs("create")) {
-                    long znodes = 0;
-                    try (KvClient c = side.flavor().connect(e.connectString(leader), ServerScenarios.CONNECT)) {
-                        String base = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-');
-                        for (int r = 1; r <= options.rounds(); r++) {
-                            znodes += ServerScenarios.createdUnder(c, base + "/r" + r);
-                        }
-                    }
-                    held = String.format(Locale.ROOT, ", holding the %,d znodes of the create rows", znodes);
-                }
-                notes.add("Heap after full GC, " + side.flavor().name() + ": " + String.join(", ", each) + " MB" + held + ".");
-                BenchMain.log("  %-9s %-9s %s MB%s", "heap", side.flavor().name(), String.join(", ", each), held);
+                String holding = held.containsKey(column)
+                        ? String.format(Locale.ROOT, ", holding %,d znodes", held.get(column)) : "";
+                notes.add("Heap after full GC, " + side.flavor().name() + ": " + String.join(", ", each) + " MB"
+                        + holding + ".");
+                BenchMain.log("  %-9s %-9s %s MB%s", "heap", side.flavor().name(), String.join(", ", each), holding);
             } catch (RuntimeException failed) {
                 failed.printStackTrace();
                 row.set(column, Measurement.failed(ServerScenarios.describe(failed)));
             }
         }
+    }
+
+    /** Creates {@code n} znodes of 100 B under {@code /bench-heap-topup}, 1,000 per parent (as the create rows). */
+    private static void topUp(KvClient c, long n) {
+        String base = "/bench-heap-topup";
+        c.ensurePath(base, new byte[0]);
+        int parents = (int) ((n + 999) / 1000);
+        ServerScenarios.createAll(c, parents, 200, i -> base + "/p" + i, new byte[0]);
+        ServerScenarios.createAll(c, (int) n, 200, i -> base + "/p" + (i / 1000) + "/n" + (i % 1000),
+                ServerScenarios.payload());
+    }
+
+    /** The znodes the create rows left on this system (0 if they did not run). */
+    private long znodesHeld(Column column, Side side) {
+        if (!options.runs("create")) {
+            return 0;
+        }
+        Ensemble e = side.ensemble();
+        long znodes = 0;
+        try (KvClient c = side.flavor().connect(e.connectString(e.awaitFull(FULL)), ServerScenarios.CONNECT)) {
+            String base = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            for (int r = 1; r <= options.rounds(); r++) {
+                znodes += ServerScenarios.createdUnder(c, base + "/r" + r);
+            }
+        }
+        return znodes;
     }
 
     // ---- failover rows -----------------------------------------------------------------------------------------
