@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -125,13 +126,8 @@ public final class PeerTransport implements AutoCloseable {
      * @throws IllegalArgumentException if {@code to} is not another member or the message exceeds the frame limit
      */
     public void send(int to, Object message) {
-        Outbound link = outbound.get(to);
-        if (link == null) {
-            throw new IllegalArgumentException("server " + to + " is not another member of " + config.members()
-                    .keySet());
-        }
-        Live live = link.live;
-        if (live == null || !filter.allows(self, to)) {
+        Live live = liveLinkTo(to);
+        if (live == null) {
             return;
         }
         ByteBuf frame = PeerKryo.CODEC.encodeFramed(live.channel.alloc(), message);
@@ -141,35 +137,25 @@ public final class PeerTransport implements AutoCloseable {
             throw new IllegalArgumentException(message.getClass().getSimpleName() + " of " + (size - 4)
                     + " bytes exceeds the peer frame limit of " + config.maxFrameSize());
         }
-        if (live.pending.addAndGet(size) > config.maxOutboundBytes()) {
-            live.pending.addAndGet(-size);
+        if (reserve(live, to, size)) {
+            live.channel.writeAndFlush(frame).addListener(f -> live.pending.addAndGet(-size));
+        } else {
             frame.release();
-            if (live.overflowed.compareAndSet(false, true)) {
-                log.warn("closing the link to server {}: more than {} bytes wait to be sent (it does not read)", to,
-                        config.maxOutboundBytes());
-                live.channel.close();
-            }
-            return;
         }
-        live.channel.writeAndFlush(frame).addListener(f -> live.pending.addAndGet(-size));
     }
 
     /**
      * Sends {@code messages} to peer {@code to} in order, as {@link #send} does one by one, but in one task and one
-     * flush on the link's event loop (a round's messages for one peer leave in one write).
+     * flush on the link's event loop (a round's messages for one peer leave in one write). A message above the
+     * frame limit is left out with a WARN line.
      */
     public void sendAll(int to, List<?> messages) {
         if (messages.size() == 1) {
             send(to, messages.get(0));
             return;
         }
-        Outbound link = outbound.get(to);
-        if (link == null) {
-            throw new IllegalArgumentException("server " + to + " is not another member of " + config.members()
-                    .keySet());
-        }
-        Live live = link.live;
-        if (live == null || !filter.allows(self, to)) {
+        Live live = liveLinkTo(to);
+        if (live == null) {
             return;
         }
         List<ByteBuf> frames = new ArrayList<>(messages.size());
@@ -185,24 +171,51 @@ public final class PeerTransport implements AutoCloseable {
             total += frame.readableBytes();
             frames.add(frame);
         }
-        long size = total;
-        if (live.pending.addAndGet(size) > config.maxOutboundBytes()) {
-            live.pending.addAndGet(-size);
+        if (!reserve(live, to, total)) {
             frames.forEach(ByteBuf::release);
-            if (live.overflowed.compareAndSet(false, true)) {
-                log.warn("closing the link to server {}: more than {} bytes wait to be sent (it does not read)", to,
-                        config.maxOutboundBytes());
-                live.channel.close();
-            }
             return;
         }
-        live.channel.eventLoop().execute(() -> {
-            for (ByteBuf frame : frames) {
-                int n = frame.readableBytes();
-                live.channel.write(frame).addListener(f -> live.pending.addAndGet(-n));
-            }
-            live.channel.flush();
-        });
+        try {
+            live.channel.eventLoop().execute(() -> {
+                for (ByteBuf frame : frames) {
+                    int n = frame.readableBytes();
+                    live.channel.write(frame).addListener(f -> live.pending.addAndGet(-n));
+                }
+                live.channel.flush();
+            });
+        } catch (RejectedExecutionException closing) {
+            // the transport is closing (a kill or a stop): the link is gone, as the messages are
+            live.pending.addAndGet(-total);
+            frames.forEach(ByteBuf::release);
+        }
+    }
+
+    /** The live outbound link to member {@code to}, or null if it is down or the partition filter drops it. */
+    private Live liveLinkTo(int to) {
+        Outbound link = outbound.get(to);
+        if (link == null) {
+            throw new IllegalArgumentException("server " + to + " is not another member of " + config.members()
+                    .keySet());
+        }
+        Live live = link.live;
+        return live == null || !filter.allows(self, to) ? null : live;
+    }
+
+    /**
+     * Counts {@code size} more bytes as waiting on the link; if that passes {@code maxOutboundBytes} the link is
+     * closed (its peer does not read; the leader re-syncs it when it is back) and false is returned.
+     */
+    private boolean reserve(Live live, int to, long size) {
+        if (live.pending.addAndGet(size) <= config.maxOutboundBytes()) {
+            return true;
+        }
+        live.pending.addAndGet(-size);
+        if (live.overflowed.compareAndSet(false, true)) {
+            log.warn("closing the link to server {}: more than {} bytes wait to be sent (it does not read)", to,
+                    config.maxOutboundBytes());
+            live.channel.close();
+        }
+        return false;
     }
 
     /** = {@code send(e.to(), e.message())}. */
