@@ -182,6 +182,13 @@ final class Follower extends RoleState {
     }
 
     @Override
+    void installAborted() {
+        synced = false;
+        awaitingSync = false;
+        requestSync(true);
+    }
+
+    @Override
     void tick() {
         electionElapsed++;
         if (syncCooldown > 0) {

@@ -186,6 +186,23 @@ public final class Replica {
         state.durabilityAdvanced();
     }
 
+    /**
+     * The driver gave up installing snapshot {@code zxid} before it was in place (its sender died or no longer
+     * has it: a new leader, or no chunk for an election timeout). The log stays as the install left it, cut at the
+     * commit point (P3 a), so the replica is what it was before the SNAP minus its uncommitted tail: it may vote and
+     * campaign again, and a follower asks its leader for a new sync. Ignored unless {@code zxid} is being installed.
+     */
+    public void installAborted(long zxid) {
+        checkInput();
+        if (installing != zxid || install != Zxid.NONE) {
+            return; // not installing it, or the Ready starting the install was not executed yet
+        }
+        installing = Zxid.NONE;
+        lastAppended = log.lastZxid();
+        durable = Math.min(durable, lastAppended);
+        state.installAborted();
+    }
+
     /** The connection to {@code peer} closed (crash, kill -9): a follower of it campaigns after a small jitter. */
     public void peerDown(int peer) {
         checkInput();

@@ -25,6 +25,9 @@ abstract class RoleState {
 
     void durabilityAdvanced() {}
 
+    /** The snapshot being installed was given up ({@link Replica#installAborted}). */
+    void installAborted() {}
+
     void peerDown(int peer) {}
 
     void peerUp(int peer) {}

@@ -85,6 +85,12 @@ final class ReplicationStage implements Quorum {
     private SnapshotReceiver<DataTree> receiving;
     private int receivingFrom = -1;
     private long lastChunkAt;
+    private long lastAskedAt;
+    /** Follower: a transfer without a chunk for this long is given up (two election timeouts, at least 2 s). */
+    private final long abandonInstallMs;
+    /** Snapshot transfers given up since start (read by any thread: tests). */
+    private volatile int abortedInstalls;
+    private volatile boolean installingNow;
     /** Follower: records of the Readies after the install, held until the snapshot is in place (they follow it). */
     private final List<Entry> afterInstall = new ArrayList<>();
     /** Leader: the snapshot file each follower is fetching, open while it does. */
@@ -117,6 +123,7 @@ final class ReplicationStage implements Quorum {
         this.role = replica.roleInfo();
         this.alone = peers == PeerLink.NONE;
         this.maxTicksPerRound = MAX_TICKS_PER_ROUND;
+        this.abandonInstallMs = Math.max(2000L, 2L * electionTicks * TICK_MS);
     }
 
     /** The epoch of the replica as built: the one a single member leads. */
@@ -160,6 +167,9 @@ final class ReplicationStage implements Quorum {
             while (replica.hasReady()) {
                 execute(replica.ready(), stream);
                 replica.advance();
+                if (receiving != null && role.leaderId() != receivingFrom) {
+                    abortInstall("server " + receivingFrom + " no longer leads this server");
+                }
             }
             if (pendingDurable > 0) {
                 applyDurable();
@@ -198,8 +208,10 @@ final class ReplicationStage implements Quorum {
             return 0;
         }
         this.now = now;
-        if (receiving != null && now - lastChunkAt > 20L * maxTicksPerRound * TICK_MS) {
-            requestChunk(); // no chunk for a while (lost, or a new leader): ask again where the transfer stands
+        if (receiving != null && now - lastChunkAt > abandonInstallMs) {
+            abortInstall("no chunk for " + (now - lastChunkAt) + " ms");
+        } else if (receiving != null && now - lastAskedAt > 20L * maxTicksPerRound * TICK_MS) {
+            requestChunk(); // no chunk for a while (a lost request or chunk): ask again where the transfer stands
         }
         if (nextTickAt == 0) {
             nextTickAt = now + TICK_MS;
@@ -240,6 +252,16 @@ final class ReplicationStage implements Quorum {
     /** Snapshots installed from a leader (SNAP syncs) since start. */
     int installs() {
         return installs;
+    }
+
+    /** Whether a snapshot transfer is under way (read by any thread: tests). */
+    boolean installing() {
+        return installingNow;
+    }
+
+    /** Snapshot transfers given up since start (the sender stopped leading or went silent). */
+    int abortedInstalls() {
+        return abortedInstalls;
     }
 
     /** Hands leadership to the most up-to-date follower (clean shutdown of a leader). */
@@ -308,18 +330,35 @@ final class ReplicationStage implements Quorum {
         logStage.endRound(); // records handed before the install are written before the log restarts
         receiving = new SnapshotReceiver<>(snapshots, txnLog, zxid, (z, in) -> DataTree.readSnapshot(in));
         receivingFrom = leaderId;
+        installingNow = true;
+        lastChunkAt = now;
         afterInstall.clear();
         log.info("installing snapshot {} from server {} (SNAP sync)", Zxid.str(zxid), leaderId);
         requestChunk();
     }
 
     private void requestChunk() {
-        int leader = role.leaderId() > 0 ? role.leaderId() : receivingFrom;
-        if (leader > 0 && leader != replica.id()) {
-            receivingFrom = leader;
-            peers.send(leader, new SnapshotRequest(receiving.zxid(), receiving.offset()));
-        }
-        lastChunkAt = now;
+        peers.send(receivingFrom, new SnapshotRequest(receiving.zxid(), receiving.offset()));
+        lastAskedAt = now;
+    }
+
+    /**
+     * Follower: gives up the transfer (its sender no longer leads this server, or has sent nothing for a long
+     * while: dead, cut off, or without the file). The part file goes, the records that were to follow the
+     * snapshot go, and the replica asks its leader, old or new, for a new sync; its log is still cut at the commit
+     * point, so it can vote and campaign meanwhile. Without this a follower whose leader died mid-SNAP would wait
+     * for chunks forever and never campaign.
+     */
+    private void abortInstall(String why) {
+        long zxid = receiving.zxid();
+        receiving.close();
+        receiving = null;
+        installingNow = false;
+        afterInstall.clear();
+        abortedInstalls++;
+        log.warn("giving up snapshot {} from server {}: {}; asking for a new sync", Zxid.str(zxid), receivingFrom,
+                why);
+        replica.installAborted(zxid);
     }
 
     @Override
@@ -349,6 +388,7 @@ final class ReplicationStage implements Quorum {
         long zxid = receiving.zxid();
         receiving.close();
         receiving = null;
+        installingNow = false;
         view.restartedAfter(zxid);
         ownProposals.clear();
         stream.installed(loaded, zxid);

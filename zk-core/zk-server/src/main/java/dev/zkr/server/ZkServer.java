@@ -211,6 +211,16 @@ public final class ZkServer implements AutoCloseable {
         return stage == null ? 0 : stage.installs();
     }
 
+    /** Snapshot transfers this server gave up since it started (its sender stopped leading or went silent). */
+    public int snapshotInstallsAborted() {
+        return stage == null ? 0 : stage.abortedInstalls();
+    }
+
+    /** Whether this server is fetching a snapshot from its leader (a SNAP sync) right now: for tests. */
+    public boolean installingSnapshot() {
+        return stage != null && stage.installing();
+    }
+
     /** This server's id ({@code server.N}; 1 for a standalone server unless configured). */
     public int serverId() {
         return config.serverId();

@@ -32,6 +32,8 @@ class ReplicaTest {
         final SimDisk disk = new SimDisk("t");
         final int id;
         final List<Integer> members;
+        /** The driver fetches snapshots slowly: a Ready's install is not put on the disk. */
+        boolean transfersPending;
         Replica r;
 
         One(int id, List<Integer> members) {
@@ -63,7 +65,7 @@ class ReplicaTest {
             if (rd.truncateAfter() != Zxid.NONE) {
                 disk.truncateAfter(rd.truncateAfter());
             }
-            if (rd.install() != Zxid.NONE) {
+            if (rd.install() != Zxid.NONE && !transfersPending) {
                 disk.install(rd.install());
             }
             if (!rd.append().isEmpty()) {
@@ -251,6 +253,36 @@ class ReplicaTest {
         FollowerInfo again = sent(f.step(2, new Propose(2, z(2, 5), z(2, 6), P)), FollowerInfo.class).get(0);
         assertThrows(ConsensusViolation.class,
                 () -> f.r.step(2, new SyncStart(2, again.syncId(), SyncMode.TRUNC, z(1, 1))));
+    }
+
+    @Test
+    void aFollowerThatGivesUpASnapshotInstallAsksForANewSyncAndMayCampaignAgain() {
+        One f = new One(0, List.of(0, 1, 2)).withLog(new Meta(1, 2), z(1, 0), z(1, 1), z(1, 2)).start();
+        f.transfersPending = true;
+        f.next();
+        FollowerInfo fi = sent(f.step(2, new Heartbeat(2, 0, 0, -1, Zxid.NONE)), FollowerInfo.class).get(0);
+        Ready rd = f.step(2, new SyncStart(2, fi.syncId(), SyncMode.SNAP, z(2, 4)));
+        assertEquals(z(2, 4), rd.install());
+        for (int i = 0; i < 60; i++) { // the leader falls silent mid-transfer: an installing follower waits
+            f.r.tick();
+            f.next();
+            assertEquals(Role.FOLLOWER, f.r.roleInfo().role(), "campaigned while installing");
+        }
+        f.r.installAborted(z(2, 5)); // not the snapshot being installed: ignored
+        assertFalse(f.r.hasReady());
+        f.r.installAborted(z(2, 4)); // the driver gives up the transfer
+        rd = f.next();
+        List<FollowerInfo> again = sent(rd, FollowerInfo.class);
+        assertEquals(1, again.size(), "asks its leader for a new sync");
+        assertEquals(f.disk.lastZxid(), again.get(0).lastZxid());
+        assertEquals(f.disk.lastZxid(), f.r.lastAppendedZxid());
+        boolean campaigned = false;
+        for (int i = 0; i < 60 && !campaigned; i++) {
+            f.r.tick();
+            f.next();
+            campaigned = f.r.roleInfo().role() == Role.CANDIDATE;
+        }
+        assertTrue(campaigned, "a follower no longer installing campaigns when its leader is silent");
     }
 
     @Test

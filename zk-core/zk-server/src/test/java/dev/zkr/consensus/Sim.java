@@ -46,6 +46,7 @@ final class Sim {
         long diff;
         long trunc;
         long snap;
+        long installsAborted;
         long crashes;
         long crashesInSync;
         long torn;
@@ -69,6 +70,7 @@ final class Sim {
             diff += o.diff;
             trunc += o.trunc;
             snap += o.snap;
+            installsAborted += o.installsAborted;
             crashes += o.crashes;
             crashesInSync += o.crashesInSync;
             torn += o.torn;
@@ -89,7 +91,7 @@ final class Sim {
         @Override
         public String toString() {
             return "events=" + events + " elections=" + elections + " DIFF=" + diff + " TRUNC=" + trunc + " SNAP="
-                    + snap + " crashes=" + crashes + " crashesInSync=" + crashesInSync + " torn=" + torn
+                    + snap + " (aborted " + installsAborted + ") crashes=" + crashes + " crashesInSync=" + crashesInSync + " torn=" + torn
                     + " faults=" + faults + " proposed=" + proposed + " acknowledged=" + acknowledged
                     + " indeterminate=" + (proposed - acknowledged) + " reads=" + reads + "/" + readsAnswered
                     + " | shapes: leaderDiesBeforeCommit=" + leaderCrashedWithUncommitted
@@ -373,13 +375,22 @@ final class Sim {
         if (rd.truncateAfter() != Zxid.NONE) {
             n.disk.truncateAfter(rd.truncateAfter());
         }
+        long aborted = Zxid.NONE;
         if (rd.install() != Zxid.NONE) {
             if (rd.install() != 0 && !committed.containsKey(rd.install())) {
                 throw fail("n" + n.id + " installs snapshot " + Zxid.str(rd.install()) + " that is not committed");
             }
-            scheduleFsync(n, n.disk.install(rd.install()));
+            int sender = rd.role().leaderId();
+            if (sender < 0 || !nodes[sender].up || random.nextInt(4) == 0) {
+                // the transfer fails (its sender died, or lost the file): the driver gives up after advance()
+                aborted = rd.install();
+                stats.installsAborted++;
+                line("n" + n.id + " gives up installing " + Zxid.str(aborted) + " (sender n" + sender + ")");
+            } else {
+                scheduleFsync(n, n.disk.install(rd.install()));
+            }
         }
-        if (!rd.append().isEmpty()) {
+        if (!rd.append().isEmpty() && aborted == Zxid.NONE) {
             if (n.diskFull) {
                 r.advance();
                 line("n" + n.id + " disk full: fail-stop (P8)");
@@ -452,6 +463,10 @@ final class Sim {
         }
         checkEpochs(n);
         r.advance();
+        if (aborted != Zxid.NONE) {
+            long s = aborted;
+            guard(n, () -> r.installAborted(s)); // the records that followed the snapshot are dropped with it
+        }
     }
 
     private void scheduleFsync(Node n, long seq) {
