@@ -148,7 +148,7 @@ final class Core implements Sequencer {
      */
     private void durable(long zxid) {
         if (logStage.writerIdle()) {
-            offerAndRun(new Durable(zxid));
+            offerAndRun(new Durable(zxid), true);
         } else {
             offer(new Durable(zxid));
         }
@@ -167,6 +167,16 @@ final class Core implements Sequencer {
 
     /** Queues the event, then runs a round on this thread if none is running; otherwise the core thread will. */
     private void offerAndRun(Object event) {
+        offerAndRun(event, false);
+    }
+
+    /**
+     * As {@link #offerAndRun(Object)}; with {@code writerThread} (the log writer's thread) the round stops at the
+     * first peer event of the queue and leaves it and what follows to the core thread: a peer message may make the
+     * round truncate or restart the log, which waits for the writer — that is, for this very thread (the 30-minute
+     * soak found an ensemble hung so, on a follower told to TRUNC).
+     */
+    private void offerAndRun(Object event, boolean writerThread) {
         queue.add(event);
         if (killed || finished || !round.tryLock()) {
             wakeCoreThread();
@@ -174,7 +184,7 @@ final class Core implements Sequencer {
         }
         try {
             if (!finished) {
-                runRound();
+                runRound(writerThread);
             }
         } catch (Throwable t) {
             log.error("request pipeline failed; the server stops serving", t);
@@ -246,7 +256,7 @@ final class Core implements Sequencer {
                 }
                 round.lock();
                 try {
-                    runRound();
+                    runRound(false);
                     if ((stopping && pipeline.drained()) || failure != null) {
                         finished = true;
                         break;
@@ -269,11 +279,18 @@ final class Core implements Sequencer {
         }
     }
 
-    /** One round: every queued event, the timer if due, completions, one log hand-off, one flush per connection. */
-    private void runRound() {
+    /**
+     * One round: every queued event (on the log writer's thread, those before the first peer event), the timer if
+     * due, completions, one log hand-off, one flush per connection.
+     */
+    private void runRound(boolean writerThread) {
         Object e;
         long now = System.currentTimeMillis();
-        while ((e = queue.poll()) != null && !killed) {
+        while ((e = queue.peek()) != null && !killed) {
+            if (writerThread && (e instanceof PeerIn || e instanceof PeerUp || e instanceof PeerDown)) {
+                break; // left to the core thread, woken when this round ends
+            }
+            queue.poll(); // the round's holder is the queue's only consumer: this is the event peeked
             handle(e, now);
         }
         pipeline.endRound(now, !stopping && failure == null);

@@ -171,6 +171,17 @@ final class GroupCommitter {
     }
 
     /** Makes the log continue after {@code zxid} in a new segment (see {@link TxnLog#continueAfter}). */
+    /**
+     * Throws if the caller is the writer thread: an operation that waits for the writer (truncation, restart,
+     * continuation) would wait for itself forever. The writer thread runs the durability listener, which may run
+     * a server round; such a round must not reach these operations.
+     */
+    void checkNotWriter(String what) {
+        if (Thread.currentThread() == thread) {
+            throw new IllegalStateException(what + " called on the log's writer thread, which it would wait for");
+        }
+    }
+
     CompletableFuture<Void> continueAfter(long zxid) {
         CompletableFuture<Void> f = new CompletableFuture<>();
         lock.lock();

@@ -331,6 +331,7 @@ public final class TxnLog implements LogStore, AutoCloseable {
      */
     public void continueAfter(long zxid) {
         try {
+            writer.checkNotWriter("continueAfter");
             writer.continueAfter(zxid).join();
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof StorageException s ? s
@@ -353,6 +354,7 @@ public final class TxnLog implements LogStore, AutoCloseable {
      */
     public void restartAfter(long zxid) {
         try {
+            writer.checkNotWriter("restartAfter");
             writer.restartAfter(zxid).join();
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof StorageException s ? s
@@ -380,6 +382,7 @@ public final class TxnLog implements LogStore, AutoCloseable {
             }
         }
         try {
+            writer.checkNotWriter("truncateAfter");
             writer.truncateAfter(zxid).join();
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof StorageException s ? s
