@@ -908,6 +908,7 @@ final class Pipeline implements Sequencer {
     private final class Stream implements Quorum.Stream {
         @Override
         public void add(TxnCodec.Entry e) {
+            prep.logged(e.header().time()); // a later txn of this server (a new leader's) is not older
             toApply.addLast(e);
         }
 

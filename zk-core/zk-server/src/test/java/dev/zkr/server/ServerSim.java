@@ -51,18 +51,18 @@ final class ServerSim {
     /** What a seed runs. */
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
-                   boolean ackBeforeFsync, boolean fullTrace) {
+                   boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.ClockBug clockBug) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.ClockBug.NONE);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, clockBug);
         }
 
         /**
@@ -71,30 +71,45 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace);
+                    fullTrace, newFaults, clockBug);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace);
+                    ackBeforeFsync, fullTrace, newFaults, clockBug);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, clockBug);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, clockBug);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, clockBug);
+        }
+
+        /**
+         * The faults added after the first bug hunts (clock jumps, disk full, torn records), drawn from their own
+         * random stream: the named seeds of {@link ServerSimRegressionTest} run without them, as they were found.
+         */
+        Options withNewFaults() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, true, clockBug);
+        }
+
+        /** A test-only clock bug (with the new faults, which jump clocks). */
+        Options withClockBug(SimServer.ClockBug bug) {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, true, bug);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, clockBug);
         }
     }
 
@@ -113,6 +128,14 @@ final class ServerSim {
         long sessions;
         long committed;
         long linSteps;
+        long elections;
+        long diffSyncs;
+        long truncSyncs;
+        long snapSyncs;
+        long snapInstalls;
+        long clockJumps;
+        long diskFull;
+        long tornTails;
 
         void add(Stats o) {
             events += o.events;
@@ -128,6 +151,14 @@ final class ServerSim {
             sessions += o.sessions;
             committed += o.committed;
             linSteps += o.linSteps;
+            elections += o.elections;
+            diffSyncs += o.diffSyncs;
+            truncSyncs += o.truncSyncs;
+            snapSyncs += o.snapSyncs;
+            snapInstalls += o.snapInstalls;
+            clockJumps += o.clockJumps;
+            diskFull += o.diskFull;
+            tornTails += o.tornTails;
         }
 
         @Override
@@ -135,7 +166,10 @@ final class ServerSim {
             return "events " + events + ", rounds " + rounds + ", client ops " + ops + " (" + indeterminate
                     + " indeterminate), sessions " + sessions + ", committed txns " + committed + ", crashes "
                     + crashes + " (unsynced records lost " + lostAtCrash + ", kept " + keptAtCrash + "), resets "
-                    + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps;
+                    + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps
+                    + ", elections " + elections + ", syncs DIFF/TRUNC/SNAP " + diffSyncs + "/" + truncSyncs + "/"
+                    + snapSyncs + " (snapshots installed " + snapInstalls + "), clock jumps " + clockJumps
+                    + ", disk full " + diskFull + ", torn records " + tornTails;
         }
     }
 
@@ -143,7 +177,6 @@ final class ServerSim {
     }
 
     private static final int RECENT_LINES = 60;
-    private static final java.util.regex.Pattern PAYLOAD_HASH = java.util.regex.Pattern.compile("#[0-9a-f]+");
     /** How long after the faults every client must have its replies. */
     private static final long QUIET_MS = 10_000;
     /** The path of committed-log entries for txns that change no key (sessions, EPOCH records). */
@@ -153,6 +186,8 @@ final class ServerSim {
     final Options options;
     final Stats stats = new Stats();
     private final SplittableRandom random;
+    /** The new faults' own stream (clock jumps, disk full, torn records): it leaves {@link #random}'s draws alone. */
+    private final SplittableRandom faultRandom;
     private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
             ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     private long seq;
@@ -182,6 +217,7 @@ final class ServerSim {
         this.seed = seed;
         this.options = options;
         this.random = new SplittableRandom(seed);
+        this.faultRandom = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 0x2545F4914F6CDD1DL);
         for (int k = 0; k < options.keys(); k++) {
             keys.add("/k" + k);
         }
@@ -191,7 +227,9 @@ final class ServerSim {
         }
         for (int id : members) {
             SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
-            servers.add(new SimServer(id, members, this, log, options.readBug()));
+            SimServer server = new SimServer(id, members, this, log, options.readBug());
+            server.clockBug = options.clockBug();
+            servers.add(server);
         }
         int n = servers.size() + 1;
         linkGen = new int[n][n];
@@ -210,7 +248,9 @@ final class ServerSim {
     ServerSim run() {
         trace("seed " + seed + ": " + servers.size() + " server(s), " + clients.size() + " clients, keys " + keys
                 + (options.readBug() != SimServer.ReadBug.NONE ? ", read bug " + options.readBug() : "")
-                + (options.ackBeforeFsync() ? ", ack before fsync" : ""));
+                + (options.ackBeforeFsync() ? ", ack before fsync" : "")
+                + (options.clockBug() != SimServer.ClockBug.NONE ? ", clock bug " + options.clockBug() : "")
+                + (options.newFaults() ? ", new faults" : ""));
         for (SimServer s : servers) {
             at(0, null, () -> start(s));
         }
@@ -218,6 +258,9 @@ final class ServerSim {
         faultsOn = options.faults();
         if (faultsOn) {
             scheduleFault();
+            if (options.newFaults()) {
+                scheduleNewFault();
+            }
         }
         runUntil(options.duration());
         faultsOn = false;
@@ -318,6 +361,28 @@ final class ServerSim {
         });
     }
 
+    /** The faults added later, on their own random stream: clock jumps, disk full, torn records. */
+    private void scheduleNewFault() {
+        after(100 + faultRandom.nextInt(600), null, () -> {
+            if (!faultsOn) {
+                return;
+            }
+            int r = faultRandom.nextInt(10);
+            if (r < 6) {
+                jumpClock(faultRandom.nextInt(2) == 0 ? leaderOrAny() : servers.get(faultRandom.nextInt(servers.size())));
+            }
+            scheduleNewFault();
+        });
+    }
+
+    /** A server's wall clock jumps 1-10 s forward or back (NTP step, VM migration). */
+    private void jumpClock(SimServer s) {
+        long millis = (1_000 + faultRandom.nextInt(9_000)) * (faultRandom.nextBoolean() ? 1 : -1);
+        stats.clockJumps++;
+        s.jumpClock(millis);
+        trace("s" + s.id + " CLOCK JUMP " + (millis > 0 ? "+" : "") + millis + " ms");
+    }
+
     /** The server that leads now, else any. */
     private SimServer leaderOrAny() {
         for (SimServer s : servers) {
@@ -357,8 +422,7 @@ final class ServerSim {
     void peerSend(int from, int to, Object m) {
         if (blocked[from][to]) {
             if (tracing()) {
-                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
-                        + " LOST (partition)");
+                trace("s" + from + " => s" + to + " " + m + " LOST (partition)");
             }
             return;
         }
@@ -367,12 +431,19 @@ final class ServerSim {
         long arrival = Math.max(linkLast[from][to], now + delay);
         linkLast[from][to] = arrival;
         SimServer target = server(to);
+        if (m instanceof dev.zkr.consensus.Message.SyncStart ss) {
+            switch (ss.mode()) {
+                case DIFF -> stats.diffSyncs++;
+                case TRUNC -> stats.truncSyncs++;
+                case SNAP -> stats.snapSyncs++;
+                default -> { }
+            }
+        }
         at(arrival, null, () -> {
             boolean delivered = linkGen[from][to] == gen && !blocked[from][to] && target.up();
             if (tracing()) {
-                // payload hashes left out: txn times come from the wall clock (PrepStage), not the simulator's
-                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
-                        + (delivered ? "" : " LOST"));
+                // payload hashes included: txn times come from each server's simulated wall clock (TxnClock)
+                trace("s" + from + " => s" + to + " " + m + (delivered ? "" : " LOST"));
             }
             if (delivered) {
                 target.peerMessage(from, m, now);
@@ -756,6 +827,7 @@ final class ServerSim {
         stats.lostAtCrash = servers.stream().mapToLong(s -> s.log.lostAtCrash).sum();
         stats.keptAtCrash = servers.stream().mapToLong(s -> s.log.keptAtCrash).sum();
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
+        stats.elections = leaders.size();
         SimServer s = servers.get(0);
         for (SimServer o : servers) {
             if (o.current.replica.commitZxid() > s.current.replica.commitZxid()) {

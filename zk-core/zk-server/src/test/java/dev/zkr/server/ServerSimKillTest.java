@@ -41,6 +41,26 @@ class ServerSimKillTest {
                 oneLine(byHistory), fullSeed, oneLine(byRun));
     }
 
+    static Stream<Arguments> clockBugs() {
+        return Stream.of(
+                Arguments.of(SimServer.ClockBug.ROUNDS_ON_WALL_CLOCK, "ms after its client's last request reached it"),
+                Arguments.of(SimServer.ClockBug.EPOCH_ON_WALL_CLOCK, "txn time goes back"));
+    }
+
+    /**
+     * The clock bugs (with the clock jumps of the new faults) break server-side invariants, not client histories: a
+     * live session expired by a forward jump, an EPOCH record older than the txn before it after a backward one.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("clockBugs")
+    void clockBugCaught(SimServer.ClockBug bug, String witness) {
+        long seed = firstFailing(s -> base(s).withClockBug(bug));
+        Throwable byRun = ServerSimTest.failureOf(seed, base(seed).withClockBug(bug));
+        assertTrue(String.valueOf(byRun.getMessage()).contains(witness),
+                () -> bug + ": seed " + seed + " failed otherwise: " + byRun);
+        System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));
+    }
+
     /** A standalone server, the random runs' narrowing on (so only the switched-on bug can fail a seed). */
     private static ServerSim.Options base(long seed) {
         return ServerSim.Options.standard(seed, false).withServers(1).withoutWritesAfterReads();

@@ -26,6 +26,17 @@ class ServerSimRegressionTest {
     }
 
     /**
+     * 3 servers, new faults (simfaults): leader s3's wall clock jumps ahead twice (+3.2 s, +8.4 s) and stamps its txns
+     * with it; s2, elected for epoch 3, logs its EPOCH record with its own raw wall clock, 11.6 s older than the txn
+     * before it ("txn time goes back at 3.0").
+     * Fixed: txn times and EPOCH records come from one {@code TxnClock}, max(wall clock, newest txn time logged).
+     */
+    @Test
+    void seed2EpochRecordOlderThanTheOldLeadersTxnsAfterItsClockJumpedAhead() {
+        mustPass(2, ServerSim.Options.standard(2, false).withNewFaults());
+    }
+
+    /**
      * 3 servers, no peer-link loss: on a follower, getData x10 waits behind an earlier forwarded request of its
      * session; create x11 is forwarded, committed and applied meanwhile; x10 is then served at 1.21 and returns the
      * node x11 created (at 1.18).

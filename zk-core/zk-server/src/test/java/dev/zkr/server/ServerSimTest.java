@@ -34,6 +34,9 @@ class ServerSimTest {
     /** A seed's options for the random runs: the standard shape, narrowed while the known bugs are open. */
     static ServerSim.Options narrowed(long seed, boolean fullTrace) {
         ServerSim.Options o = ServerSim.Options.standard(seed, fullTrace);
+        if (Boolean.parseBoolean(System.getProperty("zkr.sim.newFaults", "true"))) {
+            o = o.withNewFaults();
+        }
         if (Boolean.parseBoolean(System.getProperty("zkr.sim.narrow", "false"))) {
             o = o.withoutPeerLoss().withoutWritesAfterReads();
         }

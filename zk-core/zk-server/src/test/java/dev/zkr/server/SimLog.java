@@ -44,6 +44,8 @@ final class SimLog implements LogStore {
     /** Bumped by each crash: a fsync of an earlier incarnation completes into nothing. */
     private int incarnation;
     private long lastTxnTime;
+    /** Told of every record handed over, decoded (the simulator's checks on what a server logs). */
+    java.util.function.Consumer<dev.zkr.tree.TxnCodec.Entry> onAppend = e -> { };
     private boolean stalled;
     long fsyncs;
     long lostAtCrash;
@@ -239,7 +241,9 @@ final class SimLog implements LogStore {
     }
 
     private void checkTime(LogRecord r) {
-        long time = dev.zkr.tree.TxnCodec.decode(r.payload()).header().time();
+        dev.zkr.tree.TxnCodec.Entry e = dev.zkr.tree.TxnCodec.decode(r.payload());
+        onAppend.accept(e);
+        long time = e.header().time();
         if (time < lastTxnTime) {
             throw new ServerSim.Violation(name + ": txn time goes back at " + Zxid.str(r.zxid()) + ": " + time
                     + " after " + lastTxnTime);

@@ -67,7 +67,7 @@ final class SimServer {
             this.tree = t;
             SessionTable sessions = new SessionTable(new SessionTable.Config(id, config.minSessionTimeoutMs(),
                     config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
-            sessions.restore(tree.sessions().values(), now);
+            sessions.restore(tree.sessions().values(), roundTime(now));
             SimLogView view = new SimLogView(log);
             boolean ensemble = members.size() > 1;
             int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicationStage.TICK_MS);
@@ -76,17 +76,19 @@ final class SimServer {
                     new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
+            TxnClock txnClock = new TxnClock(SimServer.this::wallClock, Assembler.lastTime(view));
             this.stage = new SimReplicationStage(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
                 meta = m;
-            }, tail, peers, System::currentTimeMillis, electionTicks, null);
+            }, tail, peers, clockBug == ClockBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
+                    electionTicks, null);
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
             PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), ensemble ? -1 : epoch,
+                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, ensemble ? -1 : epoch,
                     Zxid.of(epoch, 0));
             this.apply = new ApplyStage(tree, prep, watches, gate);
             this.reads = new ReadStage(tree, watches, apply);
@@ -101,6 +103,8 @@ final class SimServer {
 
         /** Set once the server first served (ZkServer binds its client port then). */
         boolean served;
+        /** Per session: when this incarnation last received a request of it from its own client connection. */
+        final java.util.Map<Long, Long> heard = new java.util.HashMap<>();
     }
 
     /** The ensemble's election timeout and heartbeat interval (simulated millis). */
@@ -123,6 +127,37 @@ final class SimServer {
 
     /** Session ids count from this "wall clock" plus simulated time, so ids differ across restarts. */
     private static final long START_MILLIS = 1_000_000;
+    /**
+     * The wall clock's distance from the simulated time, changed by clock jumps. The wall clock gives txn times
+     * only; round time (ticks, session deadlines) is the simulated time itself, as a server's round clock is
+     * monotonic ({@link Core#roundClock}) — unless {@link #clockBug} re-introduces the old bug.
+     */
+    private long clockOffset = 1_700_000_000_000L;
+    /** Test-only clock bugs (the server before its clock was injected): they must be caught by the checks. */
+    enum ClockBug {
+        NONE,
+        /** Rounds (timers, session deadlines, replica ticks) run on the wall clock, as Core's did. */
+        ROUNDS_ON_WALL_CLOCK,
+        /** An EPOCH record carries the raw wall clock, not max(clock, newest txn time), as ReplicationStage's did. */
+        EPOCH_ON_WALL_CLOCK
+    }
+
+    ClockBug clockBug = ClockBug.NONE;
+
+    /** This server's wall clock: simulated time plus its offset. */
+    long wallClock() {
+        return sim.now() + clockOffset;
+    }
+
+    /** The wall clock jumps by {@code millis} (either way). */
+    void jumpClock(long millis) {
+        clockOffset += millis;
+    }
+
+    /** The time a round of this server runs at (simulated time; the wall clock under the test-only bug). */
+    private long roundTime(long now) {
+        return clockBug == ClockBug.ROUNDS_ON_WALL_CLOCK ? now + clockOffset : now;
+    }
 
     SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
         this.id = id;
@@ -141,6 +176,29 @@ final class SimServer {
             }
         }
         this.config = b.build();
+        log.onAppend = this::checkExpiry;
+    }
+
+    /**
+     * A session expiry this server sequenced as leader must not come before the session's timeout ran out since
+     * the server itself last heard from the session's client (a forward jump of a clock that rounds ran on expired
+     * live sessions).
+     */
+    private void checkExpiry(TxnCodec.Entry e) {
+        Incarnation inc = current;
+        if (inc == null || !(e.txn() instanceof dev.zkr.tree.Txn.CloseSession)
+                || e.header().xid() != dev.zkr.tree.TxnHeader.NO_XID
+                || inc.replica.roleInfo().role() != dev.zkr.consensus.Role.LEADER) {
+            return;
+        }
+        long sid = e.header().sessionId();
+        Long at = inc.heard.get(sid);
+        dev.zkr.tree.SessionInfo info = inc.tree.sessions().get(sid);
+        if (at != null && info != null && sim.now() - at < info.timeoutMs()) {
+            throw new ServerSim.Violation("s" + id + " expires session 0x" + Long.toHexString(sid) + " at "
+                    + Zxid.str(e.header().zxid()) + ", " + (sim.now() - at) + " ms after its client's last request"
+                    + " reached it (timeout " + info.timeoutMs() + " ms)");
+        }
     }
 
     boolean up() {
@@ -181,6 +239,10 @@ final class SimServer {
     /** A message from a client connection (one socket read). */
     void request(SimConn c, Message m, long now) {
         Incarnation inc = current;
+        long sid = m instanceof Message.ConnectRequest cr ? cr.sessionId() : c.connection.sessionId;
+        if (sid != 0 && !c.connection.closed) {
+            inc.heard.put(sid, now);
+        }
         if (readBug == ReadBug.READS_JUMP_THE_QUEUE && m instanceof Message.GetDataRequest g
                 && !c.connection.closed && c.connection.sessionId != 0) {
             inc.reads.serve(c.connection, g);
@@ -189,7 +251,7 @@ final class SimServer {
             catchUpStaleTree(inc);
             inc.staleReads.serve(c.connection, g);
         } else {
-            inc.pipeline.requests(List.of(new Core.Inbound(c.connection, m)), now, true);
+            inc.pipeline.requests(List.of(new Core.Inbound(c.connection, m)), roundTime(now), true);
         }
         round(now);
     }
@@ -202,7 +264,7 @@ final class SimServer {
 
     /** A due timer. */
     void tick(long now) {
-        if (current != null && now >= current.pipeline.nextTick()) {
+        if (current != null && roundTime(now) >= current.pipeline.nextTick()) {
             round(now);
         } else if (current != null) {
             scheduleTick(now);
@@ -222,7 +284,7 @@ final class SimServer {
 
     /** A message from a peer. */
     void peerMessage(int from, Object m, long now) {
-        current.pipeline.peerMessage(from, m, now);
+        current.pipeline.peerMessage(from, m, roundTime(now));
         round(now);
     }
 
@@ -239,7 +301,7 @@ final class SimServer {
     private void round(long now) {
         rounds++;
         Incarnation inc = current;
-        inc.pipeline.endRound(now, true);
+        inc.pipeline.endRound(roundTime(now), true);
         if (!inc.served && inc.pipeline.serving()) {
             inc.served = true;
         }
@@ -250,7 +312,7 @@ final class SimServer {
         if (current == null) {
             return;
         }
-        long next = Math.max(now + 1, current.pipeline.nextTick());
+        long next = Math.max(now + 1, current.pipeline.nextTick() - (roundTime(now) - now));
         if (next < tickAt || tickAt <= now) {
             tickAt = next;
             int inc = current.number;
