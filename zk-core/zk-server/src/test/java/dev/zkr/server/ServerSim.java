@@ -51,18 +51,18 @@ final class ServerSim {
     /** What a seed runs. */
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
-                   boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.ClockBug clockBug) {
+                   boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.ClockBug.NONE);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, clockBug);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         /**
@@ -71,26 +71,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, clockBug);
+                    fullTrace, newFaults, faultBug);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, clockBug);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, clockBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, clockBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, clockBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         /**
@@ -99,17 +99,17 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, clockBug);
+                    ackBeforeFsync, fullTrace, true, faultBug);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
-        Options withClockBug(SimServer.ClockBug bug) {
+        Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
                     ackBeforeFsync, fullTrace, true, bug);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, clockBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug);
         }
     }
 
@@ -135,6 +135,7 @@ final class ServerSim {
         long snapInstalls;
         long clockJumps;
         long diskFull;
+        long failStops;
         long tornTails;
 
         void add(Stats o) {
@@ -158,6 +159,7 @@ final class ServerSim {
             snapInstalls += o.snapInstalls;
             clockJumps += o.clockJumps;
             diskFull += o.diskFull;
+            failStops += o.failStops;
             tornTails += o.tornTails;
         }
 
@@ -169,7 +171,7 @@ final class ServerSim {
                     + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps
                     + ", elections " + elections + ", syncs DIFF/TRUNC/SNAP " + diffSyncs + "/" + truncSyncs + "/"
                     + snapSyncs + " (snapshots installed " + snapInstalls + "), clock jumps " + clockJumps
-                    + ", disk full " + diskFull + ", torn records " + tornTails;
+                    + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails;
         }
     }
 
@@ -227,8 +229,10 @@ final class ServerSim {
         }
         for (int id : members) {
             SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
+            log.faultRandom = options.newFaults() ? faultRandom : null;
+            log.bug = options.faultBug();
             SimServer server = new SimServer(id, members, this, log, options.readBug());
-            server.clockBug = options.clockBug();
+            server.faultBug = options.faultBug();
             servers.add(server);
         }
         int n = servers.size() + 1;
@@ -249,7 +253,7 @@ final class ServerSim {
         trace("seed " + seed + ": " + servers.size() + " server(s), " + clients.size() + " clients, keys " + keys
                 + (options.readBug() != SimServer.ReadBug.NONE ? ", read bug " + options.readBug() : "")
                 + (options.ackBeforeFsync() ? ", ack before fsync" : "")
-                + (options.clockBug() != SimServer.ClockBug.NONE ? ", clock bug " + options.clockBug() : "")
+                + (options.faultBug() != SimServer.FaultBug.NONE ? ", fault bug " + options.faultBug() : "")
                 + (options.newFaults() ? ", new faults" : ""));
         for (SimServer s : servers) {
             at(0, null, () -> start(s));
@@ -269,6 +273,7 @@ final class ServerSim {
         heal();
         for (SimServer s : servers) {
             s.log.unstall();
+            s.log.free();
             if (!s.up()) {
                 start(s);
             }
@@ -368,8 +373,15 @@ final class ServerSim {
                 return;
             }
             int r = faultRandom.nextInt(10);
+            SimServer s = faultRandom.nextInt(2) == 0 ? leaderOrAny() : servers.get(faultRandom.nextInt(servers.size()));
             if (r < 6) {
-                jumpClock(faultRandom.nextInt(2) == 0 ? leaderOrAny() : servers.get(faultRandom.nextInt(servers.size())));
+                jumpClock(s);
+            } else if (r < 8 && !s.log.full()) {
+                long millis = 100 + faultRandom.nextInt(900);
+                stats.diskFull++;
+                s.log.fill();
+                trace("s" + s.id + " DISK FULL for " + millis + " ms");
+                after(millis, "s" + s.id + " disk has space again", s.log::free);
             }
             scheduleNewFault();
         });
@@ -538,14 +550,29 @@ final class ServerSim {
         }
     }
 
+    /**
+     * A server's log failed (disk full): it stops, as ZkServer does when its core sees the failure (it kills
+     * itself: sockets closed, nothing more written). Its process is gone as after a crash; it restarts once the disk
+     * has space again.
+     */
+    void logFailed(SimServer s, int incarnation, Throwable e) {
+        if (s.incarnation() != incarnation) {
+            return;
+        }
+        trace("s" + s.id + " FAIL-STOP: " + e.getMessage());
+        crash(s);
+    }
+
     private void crash(SimServer s) {
         stats.crashes++;
         long lostBefore = s.log.lostAtCrash;
         long keptBefore = s.log.keptAtCrash;
+        long tornBefore = s.log.tornAtCrash;
         s.crash();
         s.log.unstall();
         trace("s" + s.id + " CRASH (unsynced records lost " + (s.log.lostAtCrash - lostBefore) + ", kept "
-                + (s.log.keptAtCrash - keptBefore) + "); log now " + Zxid.str(s.log.trueDurableZxid()));
+                + (s.log.keptAtCrash - keptBefore) + (s.log.tornAtCrash > tornBefore ? ", the next torn: recovery kept the "
+                + "valid prefix" : "") + "); log now " + Zxid.str(s.log.trueDurableZxid()));
         for (SimServer o : servers) {
             if (o != s) {
                 cutLink(s, o);
@@ -559,11 +586,19 @@ final class ServerSim {
                         c.client.disconnected(c));
             }
         }
-        after(20 + random.nextInt(400), null, () -> {
-            if (!s.up()) {
-                start(s);
-            }
-        });
+        after(20 + random.nextInt(400), null, () -> restartWhenSpace(s));
+    }
+
+    /** Restarts a stopped server, once its disk has space (a full disk would fail its first write again). */
+    private void restartWhenSpace(SimServer s) {
+        if (s.up()) {
+            return;
+        }
+        if (s.log.full() && faultsOn) {
+            after(50, null, () -> restartWhenSpace(s));
+            return;
+        }
+        start(s);
     }
 
     private void resetSomeConnection() {
@@ -826,6 +861,8 @@ final class ServerSim {
         stats.rounds = servers.stream().mapToLong(s -> s.rounds).sum();
         stats.lostAtCrash = servers.stream().mapToLong(s -> s.log.lostAtCrash).sum();
         stats.keptAtCrash = servers.stream().mapToLong(s -> s.log.keptAtCrash).sum();
+        stats.tornTails = servers.stream().mapToLong(s -> s.log.tornAtCrash).sum();
+        stats.failStops = servers.stream().mapToLong(s -> s.log.failedWrites).sum();
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
         stats.elections = leaders.size();
         SimServer s = servers.get(0);

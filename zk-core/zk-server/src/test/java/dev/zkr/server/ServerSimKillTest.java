@@ -41,21 +41,24 @@ class ServerSimKillTest {
                 oneLine(byHistory), fullSeed, oneLine(byRun));
     }
 
-    static Stream<Arguments> clockBugs() {
+    static Stream<Arguments> faultBugs() {
         return Stream.of(
-                Arguments.of(SimServer.ClockBug.ROUNDS_ON_WALL_CLOCK, "ms after its client's last request reached it"),
-                Arguments.of(SimServer.ClockBug.EPOCH_ON_WALL_CLOCK, "txn time goes back"));
+                Arguments.of(SimServer.FaultBug.ROUNDS_ON_WALL_CLOCK, "ms after its client's last request reached it"),
+                Arguments.of(SimServer.FaultBug.EPOCH_ON_WALL_CLOCK, "txn time goes back"),
+                Arguments.of(SimServer.FaultBug.ACK_WHEN_DISK_FULL, "which is not durable on a majority"),
+                Arguments.of(SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR, "recovery of a torn record"));
     }
 
     /**
-     * The clock bugs (with the clock jumps of the new faults) break server-side invariants, not client histories: a
-     * live session expired by a forward jump, an EPOCH record older than the txn before it after a backward one.
+     * The bugs around the new faults break server-side invariants, not (first) client histories: a live session
+     * expired by a forward clock jump, an EPOCH record older than the txn before it, a write on a full disk
+     * acknowledged, a torn tail's recovery losing a valid record.
      */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("clockBugs")
-    void clockBugCaught(SimServer.ClockBug bug, String witness) {
-        long seed = firstFailing(s -> base(s).withClockBug(bug));
-        Throwable byRun = ServerSimTest.failureOf(seed, base(seed).withClockBug(bug));
+    @MethodSource("faultBugs")
+    void faultBugCaught(SimServer.FaultBug bug, String witness) {
+        long seed = firstFailing(s -> base(s).withFaultBug(bug));
+        Throwable byRun = ServerSimTest.failureOf(seed, base(seed).withFaultBug(bug));
         assertTrue(String.valueOf(byRun.getMessage()).contains(witness),
                 () -> bug + ": seed " + seed + " failed otherwise: " + byRun);
         System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));

@@ -47,9 +47,21 @@ final class SimLog implements LogStore {
     /** Told of every record handed over, decoded (the simulator's checks on what a server logs). */
     java.util.function.Consumer<dev.zkr.tree.TxnCodec.Entry> onAppend = e -> { };
     private boolean stalled;
+    /** The new faults' random stream (null: no torn records, no disk full). */
+    SplittableRandom faultRandom;
+    /** A full disk: the next write fails and the log with it (as TxnLog's writer on ENOSPC). */
+    private boolean full;
+    /** The log failed: nothing more is written, no durability notice follows (until the process dies). */
+    private boolean failed;
+    /** A test-only bug of the new faults (ACK_WHEN_DISK_FULL, TORN_TAIL_CUT_TOO_FAR act here). */
+    SimServer.FaultBug bug = SimServer.FaultBug.NONE;
+    /** ACK_WHEN_DISK_FULL: records not written were reported durable (until the process dies). */
+    private boolean lied;
     long fsyncs;
     long lostAtCrash;
     long keptAtCrash;
+    long tornAtCrash;
+    long failedWrites;
 
     SimLog(String name, Clock clock, SplittableRandom random, boolean ackBeforeFsync) {
         this.name = name;
@@ -62,6 +74,35 @@ final class SimLog implements LogStore {
 
     @Override
     public void appendAll(List<LogRecord> batch) {
+        if (failed) {
+            return; // TxnLog throws (failed earlier); the server already stops on the failure notice
+        }
+        if (full && !batch.isEmpty() && bug == SimServer.FaultBug.ACK_WHEN_DISK_FULL) {
+            for (LogRecord r : batch) {
+                checkTime(r);
+                records.add(new Entry(r.zxid(), r.payload())); // "written": volatile, no fsync while full
+            }
+            lied = true;
+            long z = lastZxid();
+            int inc = incarnation;
+            clock.after(0, name + " write on a full disk reported durable", () -> {
+                if (inc == incarnation && listener != null) {
+                    listener.durable(z);
+                }
+            });
+            return;
+        }
+        if (full && !batch.isEmpty()) {
+            failed = true;
+            failedWrites++;
+            int inc = incarnation;
+            clock.after(0, name + " write fails: no space left on device", () -> {
+                if (inc == incarnation && listener != null) {
+                    listener.failed(new StorageException(name + ": no space left on device"));
+                }
+            });
+            return;
+        }
         long prev = lastZxid();
         for (LogRecord r : batch) {
             checkFollows(prev, r.zxid());
@@ -126,6 +167,21 @@ final class SimLog implements LogStore {
         startSync();
     }
 
+    /** The disk fills up: the next write fails (the records already written stay, fsyncs still complete). */
+    void fill() {
+        full = true;
+    }
+
+    /** Space again: a new incarnation can write. */
+    void free() {
+        full = false;
+        startSync();
+    }
+
+    boolean full() {
+        return full;
+    }
+
     /**
      * The process died: the unsynced records are lost, except (one crash in three) a prefix of them that reached
      * the page cache; the listener and the fsync in flight die with the process.
@@ -136,6 +192,9 @@ final class SimLog implements LogStore {
         if (unsynced > 0 && random.nextInt(3) == 0) {
             kept = random.nextInt(unsynced + 1);
         }
+        if (faultRandom != null && kept < unsynced && faultRandom.nextInt(3) == 0) {
+            tearNext(durableCount + kept);
+        }
         records.subList(durableCount + kept, records.size()).clear();
         durableCount = records.size();
         lostAtCrash += unsynced - kept;
@@ -145,7 +204,27 @@ final class SimLog implements LogStore {
                 : dev.zkr.tree.TxnCodec.decode(records.get(durableCount - 1).payload()).header().time();
         syncCovers = -1;
         listener = null;
+        failed = false;
+        lied = false;
         incarnation++;
+    }
+
+    /**
+     * The record after the first {@code whole} reached the disk in part (torn): the real log's recovery must keep
+     * exactly the {@code whole} records before it ({@link SimTornTail}).
+     */
+    private void tearNext(int whole) {
+        List<Entry> image = List.copyOf(records.subList(0, whole + 1));
+        List<Entry> recovered = SimTornTail.recover(image, faultRandom);
+        if (bug == SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR && !recovered.isEmpty()) {
+            recovered = recovered.subList(0, recovered.size() - 1);
+        }
+        if (!recovered.equals(image.subList(0, whole))) {
+            throw new ServerSim.Violation(name + ": recovery of a torn record at " + Zxid.str(image.get(whole).zxid())
+                    + " kept " + recovered.size() + " record(s) (last " + (recovered.isEmpty() ? "-"
+                    : Zxid.str(recovered.get(recovered.size() - 1).zxid())) + "), not the " + whole + " before it");
+        }
+        tornAtCrash++;
     }
 
     /** The durable records (after a crash: what a restart reads). */
@@ -156,7 +235,7 @@ final class SimLog implements LogStore {
     /** What the log tells its user is durable: the truth, or (test-only bug) everything handed over. */
     @Override
     public long durableZxid() {
-        return ackBeforeFsync ? lastZxid() : trueDurableZxid();
+        return ackBeforeFsync || lied ? lastZxid() : trueDurableZxid();
     }
 
     /** The last zxid really durable (0 for none). */
@@ -195,7 +274,7 @@ final class SimLog implements LogStore {
     // ---- internals -----------------------------------------------------------------------------------------------
 
     private void startSync() {
-        if (syncCovers >= 0 || stalled || durableCount == records.size()) {
+        if (syncCovers >= 0 || stalled || durableCount == records.size() || lied) {
             return;
         }
         syncCovers = records.size();
@@ -212,6 +291,9 @@ final class SimLog implements LogStore {
     private void syncDone() {
         int covers = Math.min(syncCovers, records.size());
         syncCovers = -1;
+        if (failed) {
+            return; // a failed log tells nothing more durable (the process stops)
+        }
         fsyncs++;
         if (covers > durableCount) {
             durableCount = covers;

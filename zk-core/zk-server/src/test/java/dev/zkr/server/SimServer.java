@@ -82,7 +82,7 @@ final class SimServer {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
                 meta = m;
-            }, tail, peers, clockBug == ClockBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
+            }, tail, peers, faultBug == FaultBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
                     electionTicks, null);
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
@@ -96,9 +96,7 @@ final class SimServer {
             this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
                     id, ensemble, ELECTION_MS, HEARTBEAT_MS);
             this.staleReads = new ReadStage(staleTree, new WatchTable(), apply);
-            logStage.listen(z -> durable(this, z), e -> {
-                throw new ServerSim.Violation("s" + id + ": log failed: " + e);
-            });
+            logStage.listen(z -> durable(this, z), e -> sim.logFailed(SimServer.this, number, e)); // fail-stop
         }
 
         /** Set once the server first served (ZkServer binds its client port then). */
@@ -130,19 +128,23 @@ final class SimServer {
     /**
      * The wall clock's distance from the simulated time, changed by clock jumps. The wall clock gives txn times
      * only; round time (ticks, session deadlines) is the simulated time itself, as a server's round clock is
-     * monotonic ({@link Core#roundClock}) — unless {@link #clockBug} re-introduces the old bug.
+     * monotonic ({@link Core#roundClock}) — unless {@link #faultBug} re-introduces the old bug.
      */
     private long clockOffset = 1_700_000_000_000L;
-    /** Test-only clock bugs (the server before its clock was injected): they must be caught by the checks. */
-    enum ClockBug {
+    /** Test-only bugs around the new faults (clocks, disks): each must be caught by the checks. */
+    enum FaultBug {
         NONE,
         /** Rounds (timers, session deadlines, replica ticks) run on the wall clock, as Core's did. */
         ROUNDS_ON_WALL_CLOCK,
         /** An EPOCH record carries the raw wall clock, not max(clock, newest txn time), as ReplicationStage's did. */
-        EPOCH_ON_WALL_CLOCK
+        EPOCH_ON_WALL_CLOCK,
+        /** A full disk's failed write is reported durable and the server goes on (no fail-stop). */
+        ACK_WHEN_DISK_FULL,
+        /** Recovery from a torn record also cuts the valid record before it. */
+        TORN_TAIL_CUT_TOO_FAR
     }
 
-    ClockBug clockBug = ClockBug.NONE;
+    FaultBug faultBug = FaultBug.NONE;
 
     /** This server's wall clock: simulated time plus its offset. */
     long wallClock() {
@@ -156,7 +158,7 @@ final class SimServer {
 
     /** The time a round of this server runs at (simulated time; the wall clock under the test-only bug). */
     private long roundTime(long now) {
-        return clockBug == ClockBug.ROUNDS_ON_WALL_CLOCK ? now + clockOffset : now;
+        return faultBug == FaultBug.ROUNDS_ON_WALL_CLOCK ? now + clockOffset : now;
     }
 
     SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
