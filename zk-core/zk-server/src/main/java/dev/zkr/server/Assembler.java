@@ -123,7 +123,8 @@ final class Assembler {
         LogStage logStage = new LogStage(txnLog);
         ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
-                tail, ensemble ? peers : PeerLink.NONE, System::currentTimeMillis, electionTicks, snapshots);
+                tail, ensemble ? peers : PeerLink.NONE, System::currentTimeMillis, electionTicks,
+                new ReplicationStage.Snapshots(snapshots, txnLog));
         long epoch = stage.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "

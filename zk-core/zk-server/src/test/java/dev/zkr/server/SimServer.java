@@ -43,7 +43,7 @@ final class SimServer {
         final Pipeline pipeline;
         final ReadStage reads;
         final ApplyStage apply;
-        final SimReplicationStage stage;
+        final ReplicationStage stage;
         final Replica replica;
         final Outbox outbox = new Outbox();
         /** STALE_READS: the lagging tree and how far it got in the log. */
@@ -76,7 +76,7 @@ final class SimServer {
                     new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
-            this.stage = new SimReplicationStage(replica, view, logStage, log, m -> {
+            this.stage = new ReplicationStage(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
