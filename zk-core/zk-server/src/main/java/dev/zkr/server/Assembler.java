@@ -130,7 +130,8 @@ final class Assembler {
         TxnClock txnClock = new TxnClock(wallClock, lastTime(view));
         ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
-                tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks, snapshots);
+                tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
+                new ReplicationStage.Snapshots(snapshots, txnLog));
         long epoch = stage.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "

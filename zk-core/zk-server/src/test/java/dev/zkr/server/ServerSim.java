@@ -20,6 +20,7 @@ import dev.zkr.wire.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -212,6 +213,13 @@ final class ServerSim {
     private final int[][] linkGen;
     private final long[][] linkLast;
     private final boolean[][] blocked;
+    /**
+     * Per side of a link, the incarnation that still has to hear of the old connection's close ({@link #NONE_OWED}
+     * if none): a side hears of its old connection going down before of the new one coming up, as from
+     * {@code PeerTransport}, which redials only once the old link closed.
+     */
+    private final int[][] downOwed;
+    private static final int NONE_OWED = Integer.MIN_VALUE;
     /** Leaders seen per epoch. */
     private final Map<Long, Integer> leaders = new HashMap<>();
 
@@ -239,6 +247,10 @@ final class ServerSim {
         linkGen = new int[n][n];
         linkLast = new long[n][n];
         blocked = new boolean[n][n];
+        downOwed = new int[n][n];
+        for (int[] row : downOwed) {
+            Arrays.fill(row, NONE_OWED);
+        }
         lastDigestZxid = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
@@ -421,6 +433,11 @@ final class ServerSim {
         int gab = linkGen[a.id][b.id];
         after(1 + random.nextInt(20), null, () -> {
             if (a.up() && b.up() && a.incarnation() == ia && b.incarnation() == ib && linkGen[a.id][b.id] == gab) {
+                hearDown(a, b);
+                hearDown(b, a);
+                if (!a.up() || !b.up() || a.incarnation() != ia || b.incarnation() != ib) {
+                    return;
+                }
                 trace("s" + a.id + " <-> s" + b.id + " up");
                 a.peerUp(b.id, now);
                 if (b.incarnation() == ib) {
@@ -481,18 +498,20 @@ final class ServerSim {
         linkGen[b.id][a.id]++;
         linkLast[a.id][b.id] = 0;
         linkLast[b.id][a.id] = 0;
-        int ia = a.incarnation();
-        int ib = b.incarnation();
-        after(1 + random.nextInt(5), null, () -> {
-            if (a.up() && a.incarnation() == ia) {
-                a.peerDown(b.id, now);
-            }
-        });
-        after(1 + random.nextInt(5), null, () -> {
-            if (b.up() && b.incarnation() == ib) {
-                b.peerDown(a.id, now);
-            }
-        });
+        downOwed[a.id][b.id] = a.incarnation();
+        downOwed[b.id][a.id] = b.incarnation();
+        after(1 + random.nextInt(5), null, () -> hearDown(a, b));
+        after(1 + random.nextInt(5), null, () -> hearDown(b, a));
+    }
+
+    /** {@code a} hears that its connection to {@code b} closed, if it still owes that (at most once per cut). */
+    private void hearDown(SimServer a, SimServer b) {
+        int owed = downOwed[a.id][b.id];
+        downOwed[a.id][b.id] = NONE_OWED;
+        if (owed != NONE_OWED && a.up() && a.incarnation() == owed) {
+            trace("s" + a.id + " sees s" + b.id + " down");
+            a.peerDown(b.id, now);
+        }
     }
 
     /** A silent partition (connections stay up, messages dropped): one server isolated, random halves, or one way. */

@@ -2,17 +2,16 @@ package dev.zkr.server;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
-import dev.zkr.consensus.LogView;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The replica's {@link LogView} of a {@link SimLog} in one incarnation, as {@link TxnLogView} is over a
- * {@link dev.zkr.storage.TxnLog}: the durable records at open, then every record the driver announces
+ * The replica's {@link DrivenLogView} of a {@link SimLog} in one incarnation, as {@link TxnLogView} is over a
+ * {@link dev.zkr.storage.TxnLog}: the durable records at open, then every record the stage announces
  * ({@link #appended}) as it hands it to the log stage, and its truncations. No snapshots, no purge (base 0).
  */
-final class SimLogView implements LogView {
+final class SimLogView implements DrivenLogView {
 
     private final ArrayList<Entry> entries;
     private final long commitMark;
@@ -23,22 +22,26 @@ final class SimLogView implements LogView {
         this.commitMark = log.durableCommitMark();
     }
 
-    void appended(Entry e) {
+    @Override
+    public void appended(Entry e) {
         entries.add(e);
         table = null;
     }
 
-    void durable(long zxid) {
+    @Override
+    public void durable(long zxid) {
         // every record is in the list already: nothing to track
     }
 
     /** A snapshot install restarted the log after {@code zxid} (never in the simulator: no purge, no SNAP). */
-    void restartedAfter(long zxid) {
+    @Override
+    public void restartedAfter(long zxid) {
         entries.clear();
         table = null;
     }
 
-    void truncatedAfter(long zxid) {
+    @Override
+    public void truncatedAfter(long zxid) {
         entries.removeIf(e -> e.zxid() > zxid);
         table = null;
     }

@@ -43,7 +43,7 @@ final class SimServer {
         final Pipeline pipeline;
         final ReadStage reads;
         final ApplyStage apply;
-        final SimReplicationStage stage;
+        final ReplicationStage stage;
         final Replica replica;
         final Outbox outbox = new Outbox();
         /** STALE_READS: the lagging tree and how far it got in the log. */
@@ -77,7 +77,7 @@ final class SimServer {
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
             TxnClock txnClock = new TxnClock(SimServer.this::wallClock, Assembler.lastTime(view));
-            this.stage = new SimReplicationStage(replica, view, logStage, log, m -> {
+            this.stage = new ReplicationStage(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
