@@ -58,10 +58,10 @@ final class ReplicationStage implements Quorum {
 
     /**
      * What SNAP needs: the snapshot files (a leader sends its newest, a follower installs a received one) and the
-     * {@link TxnLog} an install restarts ({@link SnapshotReceiver}). Null for a server that never takes part in SNAP
-     * (the simulator: no purge, so no follower is ever behind a log's start).
+     * log an install restarts ({@link SnapshotReceiver}: the {@link TxnLog}, or the simulator's). Null for a server
+     * that never takes part in SNAP (simulator seeds without snapshots: no purge, no follower behind a log's start).
      */
-    record Snapshots(SnapshotStore store, TxnLog log) {
+    record Snapshots(SnapshotStore store, dev.zkr.storage.SnapshotReceiver.Log log) {
     }
 
     /** One replica tick (REPLICATION.md §3.1: heartbeat and election timeouts are counted in ticks). */
