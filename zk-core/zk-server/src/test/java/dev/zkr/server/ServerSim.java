@@ -134,6 +134,8 @@ final class ServerSim {
         long truncSyncs;
         long snapSyncs;
         long snapInstalls;
+        long snapshots;
+        long purged;
         long clockJumps;
         long diskFull;
         long failStops;
@@ -158,6 +160,8 @@ final class ServerSim {
             truncSyncs += o.truncSyncs;
             snapSyncs += o.snapSyncs;
             snapInstalls += o.snapInstalls;
+            snapshots += o.snapshots;
+            purged += o.purged;
             clockJumps += o.clockJumps;
             diskFull += o.diskFull;
             failStops += o.failStops;
@@ -171,7 +175,8 @@ final class ServerSim {
                     + crashes + " (unsynced records lost " + lostAtCrash + ", kept " + keptAtCrash + "), resets "
                     + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps
                     + ", elections " + elections + ", syncs DIFF/TRUNC/SNAP " + diffSyncs + "/" + truncSyncs + "/"
-                    + snapSyncs + " (snapshots installed " + snapInstalls + "), clock jumps " + clockJumps
+                    + snapSyncs + " (installed " + snapInstalls + "), snapshots " + snapshots + " (records purged "
+                    + purged + "), clock jumps " + clockJumps
                     + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails;
         }
     }
@@ -191,6 +196,13 @@ final class ServerSim {
     private final SplittableRandom random;
     /** The new faults' own stream (clock jumps, disk full, torn records): it leaves {@link #random}'s draws alone. */
     private final SplittableRandom faultRandom;
+    /** Seeds with snapshots (half the new-fault seeds): servers snapshot, purge their logs, lagging ones get SNAP. */
+    final boolean snapshotting;
+    /** The run's scratch directory (snapshot files), deleted at the end; null without snapshots. */
+    private java.nio.file.Path scratch;
+    /** Every txn some server applied (so committed), by zxid: the committed log even where logs were purged. */
+    private final java.util.TreeMap<Long, Entry> appliedArchive = new java.util.TreeMap<>();
+    private final long[] archivedUpTo;
     private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
             ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     private long seq;
@@ -228,6 +240,7 @@ final class ServerSim {
         this.options = options;
         this.random = new SplittableRandom(seed);
         this.faultRandom = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 0x2545F4914F6CDD1DL);
+        this.snapshotting = options.newFaults() && faultRandom.nextInt(2) == 0;
         for (int k = 0; k < options.keys(); k++) {
             keys.add("/k" + k);
         }
@@ -240,6 +253,9 @@ final class ServerSim {
             log.faultRandom = options.newFaults() ? faultRandom : null;
             log.bug = options.faultBug();
             SimServer server = new SimServer(id, members, this, log, options.readBug());
+            if (snapshotting) {
+                server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
+            }
             server.faultBug = options.faultBug();
             servers.add(server);
         }
@@ -252,6 +268,7 @@ final class ServerSim {
             Arrays.fill(row, NONE_OWED);
         }
         lastDigestZxid = new long[servers.size()];
+        archivedUpTo = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
                     !options.writesAfterReads()));
@@ -262,11 +279,46 @@ final class ServerSim {
 
     /** Runs the seed: clients and faults for the options' duration, then a quiet end and the history checks. */
     ServerSim run() {
+        try {
+            return runAll();
+        } finally {
+            deleteScratch();
+        }
+    }
+
+    private java.nio.file.Path scratch() {
+        if (scratch == null) {
+            try {
+                java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+                scratch = java.nio.file.Files.isDirectory(shm) && java.nio.file.Files.isWritable(shm)
+                        ? java.nio.file.Files.createTempDirectory(shm, "zkr-sim-" + seed + "-")
+                        : java.nio.file.Files.createTempDirectory("zkr-sim-" + seed + "-");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return scratch;
+    }
+
+    private void deleteScratch() {
+        if (scratch == null) {
+            return;
+        }
+        try (var files = java.nio.file.Files.walk(scratch)) {
+            for (java.nio.file.Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        } catch (java.io.IOException e) {
+            // a scratch directory left behind changes nothing in the run
+        }
+    }
+
+    private ServerSim runAll() {
         trace("seed " + seed + ": " + servers.size() + " server(s), " + clients.size() + " clients, keys " + keys
                 + (options.readBug() != SimServer.ReadBug.NONE ? ", read bug " + options.readBug() : "")
                 + (options.ackBeforeFsync() ? ", ack before fsync" : "")
                 + (options.faultBug() != SimServer.FaultBug.NONE ? ", fault bug " + options.faultBug() : "")
-                + (options.newFaults() ? ", new faults" : ""));
+                + (options.newFaults() ? ", new faults" : "") + (snapshotting ? ", snapshots" : ""));
         for (SimServer s : servers) {
             at(0, null, () -> start(s));
         }
@@ -325,6 +377,9 @@ final class ServerSim {
             trace(e.what);
         }
         e.action.run();
+        if (snapshotting) {
+            archiveApplied();
+        }
         if (options.invariants()) {
             checkInvariants();
         }
@@ -384,7 +439,7 @@ final class ServerSim {
             if (!faultsOn) {
                 return;
             }
-            int r = faultRandom.nextInt(10);
+            int r = faultRandom.nextInt(snapshotting ? 14 : 10);
             SimServer s = faultRandom.nextInt(2) == 0 ? leaderOrAny() : servers.get(faultRandom.nextInt(servers.size()));
             if (r < 6) {
                 jumpClock(s);
@@ -394,6 +449,16 @@ final class ServerSim {
                 s.log.fill();
                 trace("s" + s.id + " DISK FULL for " + millis + " ms");
                 after(millis, "s" + s.id + " disk has space again", s.log::free);
+            } else if (r >= 10) { // snapshotting seeds only
+                if (s.up()) {
+                    int retain = faultRandom.nextInt(4);
+                    long z = s.snapshotAndPurge(retain);
+                    if (z > 0) {
+                        stats.snapshots++;
+                        trace("s" + s.id + " snapshot " + Zxid.str(z) + ", log purged (retention " + retain + "), starts"
+                                + " after " + Zxid.str(s.log.base()));
+                    }
+                }
             }
             scheduleNewFault();
         });
@@ -757,7 +822,7 @@ final class ServerSim {
         }
         int holders = 0;
         for (SimServer s : servers) {
-            if (s.log.durableEntry(zxid) != null) {
+            if (s.log.durableEntry(zxid) != null || zxid <= s.newestSnapshot()) { // a snapshot file holds it too
                 holders++;
             }
         }
@@ -813,10 +878,7 @@ final class ServerSim {
         for (String k : keys) {
             before.put(k, identity(replay, k));
         }
-        for (Entry e : s.log.durableEntries()) {
-            if (e.zxid() > commit) {
-                break;
-            }
+        for (Entry e : committedEntries(s, commit)) {
             TxnCodec.Entry te = TxnCodec.decode(e.payload());
             replay.apply(te.header(), te.txn());
             stats.committed++;
@@ -841,6 +903,39 @@ final class ServerSim {
         return out;
     }
 
+    /**
+     * The committed log up to {@code commit}: {@code s}'s durable records, and with snapshots the records any server
+     * applied (purged logs and SNAP installs leave gaps in every single log).
+     */
+    private List<Entry> committedEntries(SimServer s, long commit) {
+        java.util.TreeMap<Long, Entry> all = new java.util.TreeMap<>(appliedArchive.headMap(commit, true));
+        for (Entry e : s.log.durableEntries()) {
+            if (e.zxid() > commit) {
+                break;
+            }
+            all.putIfAbsent(e.zxid(), e);
+        }
+        return new ArrayList<>(all.values());
+    }
+
+    /** Snapshot seeds: what each running server applied since the last event goes to the archive (it is committed). */
+    private void archiveApplied() {
+        for (int i = 0; i < servers.size(); i++) {
+            SimServer s = servers.get(i);
+            if (!s.up()) {
+                archivedUpTo[i] = -1;
+                continue;
+            }
+            long applied = s.current.tree.lastZxid();
+            if (applied != archivedUpTo[i]) {
+                for (Entry e : s.log.entriesIn(Math.max(archivedUpTo[i], s.log.base()), applied)) {
+                    appliedArchive.putIfAbsent(e.zxid(), e);
+                }
+                archivedUpTo[i] = applied;
+            }
+        }
+    }
+
     /** Every server's durable log agrees with every other's up to the smaller of their commit points. */
     private void checkCommittedPrefixes() {
         for (SimServer a : servers) {
@@ -850,11 +945,14 @@ final class ServerSim {
                 }
                 long upTo = Math.min(Math.min(a.current.replica.commitZxid(), b.current.replica.commitZxid()),
                         Math.min(a.log.trueDurableZxid(), b.log.trueDurableZxid()));
-                for (Entry e : a.log.durableEntries()) {
+                for (Entry e : a.log.historyEntries()) {
                     if (e.zxid() > upTo) {
                         break;
                     }
-                    Entry other = b.log.durableEntry(e.zxid());
+                    Entry other = b.log.historyEntry(e.zxid());
+                    if (other == null && (e.zxid() <= b.newestSnapshot() || e.zxid() <= b.log.base())) {
+                        continue; // b got it in a snapshot (SNAP), never as a record
+                    }
                     if (other == null || !other.equals(e)) {
                         throw new Violation("s" + a.id + " and s" + b.id + " differ at committed " + Zxid.str(e.zxid()));
                     }
@@ -884,6 +982,8 @@ final class ServerSim {
         stats.failStops = servers.stream().mapToLong(s -> s.log.failedWrites).sum();
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
         stats.elections = leaders.size();
+        stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
+        stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         SimServer s = servers.get(0);
         for (SimServer o : servers) {
             if (o.current.replica.commitZxid() > s.current.replica.commitZxid()) {

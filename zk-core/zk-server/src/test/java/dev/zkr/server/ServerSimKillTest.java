@@ -46,7 +46,8 @@ class ServerSimKillTest {
                 Arguments.of(SimServer.FaultBug.ROUNDS_ON_WALL_CLOCK, "ms after its client's last request reached it"),
                 Arguments.of(SimServer.FaultBug.EPOCH_ON_WALL_CLOCK, "txn time goes back"),
                 Arguments.of(SimServer.FaultBug.ACK_WHEN_DISK_FULL, "which is not durable on a majority"),
-                Arguments.of(SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR, "recovery of a torn record"));
+                Arguments.of(SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR, "recovery of a torn record"),
+                Arguments.of(SimServer.FaultBug.PURGE_PAST_SNAPSHOT, "SNAP"));
     }
 
     /**
@@ -57,11 +58,16 @@ class ServerSimKillTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("faultBugs")
     void faultBugCaught(SimServer.FaultBug bug, String witness) {
-        long seed = firstFailing(s -> base(s).withFaultBug(bug));
-        Throwable byRun = ServerSimTest.failureOf(seed, base(seed).withFaultBug(bug));
+        long seed = firstFailing(s -> baseFor(bug, s).withFaultBug(bug));
+        Throwable byRun = ServerSimTest.failureOf(seed, baseFor(bug, seed).withFaultBug(bug));
         assertTrue(String.valueOf(byRun.getMessage()).contains(witness),
                 () -> bug + ": seed " + seed + " failed otherwise: " + byRun);
         System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));
+    }
+
+    /** The purge bug shows through SNAP: 3 servers; the others on a standalone server. */
+    private static ServerSim.Options baseFor(SimServer.FaultBug bug, long seed) {
+        return bug == SimServer.FaultBug.PURGE_PAST_SNAPSHOT ? base(seed).withServers(3) : base(seed);
     }
 
     /** A standalone server, the random runs' narrowing on (so only the switched-on bug can fail a seed). */

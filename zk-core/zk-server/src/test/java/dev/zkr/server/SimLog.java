@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  * prefix of the unsynced ones (they reached the page cache) and forgets the rest. Every hand-over checks the log's
  * shape (zxids increase, no gap inside an epoch) and the txn times (never decreasing).
  */
-final class SimLog implements LogStore {
+final class SimLog implements LogStore, dev.zkr.storage.SnapshotReceiver.Log {
 
     /** How the log asks the simulator for time: a fsync completes {@code delay} ms from now. */
     interface Clock {
@@ -32,8 +32,13 @@ final class SimLog implements LogStore {
     private final SplittableRandom random;
     /** Test-only bug: report records durable as soon as they are handed over (before the fsync). */
     private final boolean ackBeforeFsync;
-    /** Every record the process handed over, durable ones first. */
+    /** Every record the process handed over, durable ones first (after {@link #base}). */
     private final ArrayList<Entry> records = new ArrayList<>();
+    /** The log starts after this zxid: records up to it were purged (covered by a snapshot) or an install restarted it. */
+    private long base;
+    /** For the simulator's checks only (a restart never reads them): the records purged or dropped by a restart. */
+    private final ArrayList<Entry> archived = new ArrayList<>();
+    long purged;
     private int durableCount;
     private long durableMark;
     private long volatileMark;
@@ -227,6 +232,93 @@ final class SimLog implements LogStore {
         tornAtCrash++;
     }
 
+    // ---- snapshots: purge and restart -----------------------------------------------------------------------------
+
+    /** The zxid the log starts after (0: it holds everything). */
+    long base() {
+        return base;
+    }
+
+    /**
+     * Drops the durable records up to {@code zxid} (a snapshot covers them; a tiny retention keeps few before it),
+     * as the Snapshotter purges whole segments. Returns the new base.
+     */
+    long purgeUpTo(long zxid) {
+        int n = 0;
+        while (n < durableCount && records.get(n).zxid() <= zxid) {
+            n++;
+        }
+        if (n == 0) {
+            return base;
+        }
+        base = records.get(n - 1).zxid();
+        archived.addAll(records.subList(0, n));
+        records.subList(0, n).clear();
+        durableCount -= n;
+        if (syncCovers >= 0) {
+            syncCovers = Math.max(0, syncCovers - n);
+        }
+        purged += n;
+        return base;
+    }
+
+    /** SNAP install (P3 c): every record dropped, durably; the log restarts after the snapshot {@code zxid}. */
+    @Override
+    public void restartAfter(long zxid) {
+        if (lastZxid() >= zxid) {
+            throw new IllegalStateException(name + " holds records up to " + Zxid.str(lastZxid())
+                    + ": cannot restart after " + Zxid.str(zxid));
+        }
+        archived.addAll(records.subList(0, durableCount));
+        records.clear();
+        durableCount = 0;
+        syncCovers = syncCovers >= 0 ? 0 : -1;
+        base = zxid;
+        durableMark = Math.max(durableMark, zxid);
+        volatileMark = Math.max(volatileMark, zxid);
+        lastTxnTime = 0;
+    }
+
+    /** Every record this log ever held durably and still holds or archived (the checks' view, not a restart's). */
+    List<Entry> historyEntries() {
+        List<Entry> all = new ArrayList<>(archived);
+        all.addAll(records.subList(0, durableCount));
+        return all;
+    }
+
+    /** The durable or archived record at {@code zxid}, or null. */
+    Entry historyEntry(long zxid) {
+        Entry e = durableEntry(zxid);
+        if (e != null) {
+            return e;
+        }
+        for (int i = archived.size() - 1; i >= 0; i--) {
+            if (archived.get(i).zxid() == zxid) {
+                return archived.get(i);
+            }
+        }
+        return null;
+    }
+
+    /** The records handed over in ({@code after}, {@code upTo}], in order (the simulator's archive of applied txns). */
+    List<Entry> entriesIn(long after, long upTo) {
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : records) {
+            if (e.zxid() > upTo) {
+                break;
+            }
+            if (e.zxid() > after) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
     /** The durable records (after a crash: what a restart reads). */
     List<Entry> durableEntries() {
         return List.copyOf(records.subList(0, durableCount));
@@ -240,7 +332,7 @@ final class SimLog implements LogStore {
 
     /** The last zxid really durable (0 for none). */
     long trueDurableZxid() {
-        return durableCount == 0 ? 0 : records.get(durableCount - 1).zxid();
+        return durableCount == 0 ? base : records.get(durableCount - 1).zxid();
     }
 
     /** The durable record at {@code zxid}, or null. */
@@ -267,8 +359,9 @@ final class SimLog implements LogStore {
     }
 
     /** The last record handed over (0 for none). */
-    long lastZxid() {
-        return records.isEmpty() ? 0 : records.get(records.size() - 1).zxid();
+    @Override
+    public long lastZxid() {
+        return records.isEmpty() ? base : records.get(records.size() - 1).zxid();
     }
 
     // ---- internals -----------------------------------------------------------------------------------------------

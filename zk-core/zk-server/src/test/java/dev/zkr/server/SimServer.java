@@ -55,8 +55,19 @@ final class SimServer {
             List<Entry> durable = log.durableEntries();
             long mark = log.durableCommitMark();
             DataTree t = new DataTree();
+            long snapshot = 0;
+            if (snapshots != null) { // as ZkServer: the newest valid snapshot, then the log after it
+                var loaded = snapshots.loadNewestValid((z, in) -> DataTree.readSnapshot(in));
+                if (loaded.isPresent()) {
+                    t = loaded.get().state();
+                    snapshot = loaded.get().zxid();
+                }
+            }
             List<TxnCodec.Entry> tail = new ArrayList<>();
             for (Entry e : durable) {
+                if (e.zxid() <= snapshot) {
+                    continue;
+                }
                 TxnCodec.Entry te = TxnCodec.decode(e.payload());
                 if (e.zxid() <= mark) {
                     t.apply(te.header(), te.txn());
@@ -68,7 +79,7 @@ final class SimServer {
             SessionTable sessions = new SessionTable(new SessionTable.Config(id, config.minSessionTimeoutMs(),
                     config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
             sessions.restore(tree.sessions().values(), roundTime(now));
-            SimLogView view = new SimLogView(log);
+            SimLogView view = new SimLogView(log, SimServer.this::newestSnapshot);
             boolean ensemble = members.size() > 1;
             int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicationStage.TICK_MS);
             int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicationStage.TICK_MS));
@@ -83,7 +94,7 @@ final class SimServer {
                 }
                 meta = m;
             }, tail, peers, faultBug == FaultBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
-                    electionTicks, null);
+                    electionTicks, snapshots == null ? null : new ReplicationStage.Snapshots(snapshots, log));
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
@@ -101,6 +112,8 @@ final class SimServer {
 
         /** Set once the server first served (ZkServer binds its client port then). */
         boolean served;
+        /** SNAP installs of this incarnation already traced. */
+        int installsSeen;
         /** Per session: when this incarnation last received a request of it from its own client connection. */
         final java.util.Map<Long, Long> heard = new java.util.HashMap<>();
     }
@@ -141,7 +154,9 @@ final class SimServer {
         /** A full disk's failed write is reported durable and the server goes on (no fail-stop). */
         ACK_WHEN_DISK_FULL,
         /** Recovery from a torn record also cuts the valid record before it. */
-        TORN_TAIL_CUT_TOO_FAR
+        TORN_TAIL_CUT_TOO_FAR,
+        /** The log purge ignores the snapshot: it drops every durable record, also those after the snapshot. */
+        PURGE_PAST_SNAPSHOT
     }
 
     FaultBug faultBug = FaultBug.NONE;
@@ -207,6 +222,60 @@ final class SimServer {
         return current != null;
     }
 
+    /**
+     * Seeds with snapshots: this server's snapshot files (outliving its incarnations, as its log does), in the
+     * run's scratch directory. The real {@code SnapshotStore}, sender and receiver: SNAP goes through them.
+     */
+    dev.zkr.storage.SnapshotStore snapshots;
+    /** SNAP installs of earlier incarnations. */
+    private int pastInstalls;
+
+    /** The newest snapshot's zxid as last listed (the checks ask after every event: no directory listing each time). */
+    private long newestSnapshot = -1;
+
+    /** The zxid of the newest snapshot on this server's disk (0 for none). */
+    long newestSnapshot() {
+        if (snapshots == null) {
+            return 0;
+        }
+        if (newestSnapshot < 0) {
+            List<Long> zxids = snapshots.list();
+            newestSnapshot = zxids.isEmpty() ? 0 : zxids.get(0);
+        }
+        return newestSnapshot;
+    }
+
+    /** Snapshots installed from a leader (SNAP syncs), over every incarnation. */
+    int installs() {
+        return pastInstalls + (current == null ? 0 : current.stage.installs());
+    }
+
+    /**
+     * Takes a snapshot of the applied tree (as the Snapshotter does, here at once on the round thread), keeps the
+     * newest two and purges the log up to {@code retain} records before it. Returns the snapshot's zxid, or 0.
+     */
+    long snapshotAndPurge(int retain) {
+        DataTree t = current.tree;
+        long z = t.lastZxid();
+        if (z <= newestSnapshot()) {
+            return 0;
+        }
+        snapshots.write(z, t::writeSnapshot);
+        snapshots.retain(2);
+        newestSnapshot = -1;
+        List<Entry> durable = log.durableEntries();
+        int at = -1;
+        for (int i = 0; i < durable.size() && durable.get(i).zxid() <= z; i++) {
+            at = i;
+        }
+        if (faultBug == FaultBug.PURGE_PAST_SNAPSHOT) {
+            log.purgeUpTo(log.trueDurableZxid());
+        } else if (at - retain >= 0) {
+            log.purgeUpTo(durable.get(at - retain).zxid());
+        }
+        return z;
+    }
+
     /** Accepts client connections: running and served once (ZkServer binds its client port only then). */
     boolean accepting() {
         return current != null && current.served;
@@ -229,6 +298,7 @@ final class SimServer {
 
     /** Kill -9: the incarnation is gone, the log keeps what was durable (and maybe some of the rest). */
     void crash() {
+        pastInstalls += current.stage.installs();
         current = null;
         tickAt = Long.MAX_VALUE;
         log.crash();
@@ -304,6 +374,12 @@ final class SimServer {
         rounds++;
         Incarnation inc = current;
         inc.pipeline.endRound(roundTime(now), true);
+        if (inc.stage.installs() > inc.installsSeen && inc == current) {
+            inc.installsSeen = inc.stage.installs();
+            newestSnapshot = -1; // the received snapshot is in place
+            sim.trace("s" + id + " SNAP installed snapshot " + Zxid.str(log.base()) + " (tree at "
+                    + Zxid.str(inc.tree.lastZxid()) + ", log restarted after it)");
+        }
         if (!inc.served && inc.pipeline.serving()) {
             inc.served = true;
         }
