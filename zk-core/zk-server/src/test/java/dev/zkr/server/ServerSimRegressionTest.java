@@ -118,8 +118,41 @@ class ServerSimRegressionTest {
         mustPass(441, ServerSim.Options.standard(441, false));
     }
 
+    /**
+     * 3 servers, new faults with snapshots, open: leader s1 snapshots 3.15 and purges its log to it; in epoch 4 it
+     * SNAPs follower s3, which truncates after its commit point 3.14 (P3 a) the record 3.15 it held durably and had
+     * acked — before the snapshot is installed, committed 3.15 is durable on s1 alone (its snapshot): s1 crashing
+     * then would let s2 and s3 elect a leader without it. The follower should not drop committed-but-unknown records
+     * before the snapshot covering them is durable (consensus core, Follower's SNAP, and SnapshotReceiver's check).
+     */
+    @Test
+    void seed850SnapTruncationDropsACommittedRecordBeforeTheSnapshotIsDurable() {
+        stillFails(850, ServerSim.Options.standard(850, false).withNewFaults(),
+                "s1 applied 3.15, which is not durable on a majority");
+    }
+
+    /**
+     * 3 servers, new faults with snapshots, open: s3's clock is 7.6 s behind; it SNAP-installs 2.5 (records it never
+     * logged, times from s2's clock), is elected for epoch 3 and stamps its EPOCH record max(its clock, the newest
+     * txn time it saw) — older than 2.5, as a snapshot carries no txn time. Fix: snapshots (DataTree) carry the newest
+     * txn time and the install tells the TxnClock.
+     */
+    @Test
+    void seed291EpochRecordAfterASnapInstallIsOlderThanTheSnapshotsTxns() {
+        stillFails(291, ServerSim.Options.standard(291, false).withNewFaults(), "txn time goes back at 3.0");
+    }
+
     private static void mustPass(long seed, ServerSim.Options options) {
         Throwable failure = ServerSimTest.failureOf(seed, options);
         assertTrue(failure == null, () -> ServerSimTest.report(seed, options, failure));
+    }
+
+    /** An open bug's seed: passes while the seed still fails with {@code witness}; fails once it passes (move it). */
+    private static void stillFails(long seed, ServerSim.Options options, String witness) {
+        Throwable failure = ServerSimTest.failureOf(seed, options);
+        org.junit.jupiter.api.Assertions.assertNotNull(failure,
+                "seed " + seed + " passes now: the bug it witnessed is fixed — move it to mustPass");
+        assertTrue(String.valueOf(failure.getMessage()).contains(witness),
+                () -> "seed " + seed + " fails differently now:\n" + ServerSimTest.report(seed, options, failure));
     }
 }

@@ -298,7 +298,9 @@ final class SimServer {
 
     /** Kill -9: the incarnation is gone, the log keeps what was durable (and maybe some of the rest). */
     void crash() {
-        pastInstalls += current.stage.installs();
+        if (current != null) {
+            pastInstalls += current.stage.installs();
+        }
         current = null;
         tickAt = Long.MAX_VALUE;
         log.crash();
