@@ -127,7 +127,7 @@ final class Assembler {
                 ensemble ? new SplittableRandom() : new SplittableRandom(id));
         Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
-        TxnClock txnClock = new TxnClock(wallClock, lastTime(view));
+        TxnClock txnClock = new TxnClock(wallClock, Math.max(lastTime(view), tree.lastTxnTime()));
         ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
                 tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,

@@ -937,6 +937,7 @@ final class Pipeline implements Sequencer {
      */
     private void installSnapshot(DataTree loaded, long zxid) {
         Replacement r = tree.replaceWith(loaded);
+        prep.logged(tree.lastTxnTime()); // the snapshot's txns were never logged here: their times count all the same
         toApply.removeIf(e -> e.header().zxid() <= zxid);
         committedZxid = Math.max(committedZxid, zxid);
         apply.installed(r, lastRoundAt);

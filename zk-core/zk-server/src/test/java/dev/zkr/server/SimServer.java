@@ -87,7 +87,8 @@ final class SimServer {
                     new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
-            TxnClock txnClock = new TxnClock(SimServer.this::wallClock, Assembler.lastTime(view));
+            TxnClock txnClock = new TxnClock(SimServer.this::wallClock,
+                    Math.max(Assembler.lastTime(view), t.lastTxnTime()));
             this.stage = new ReplicationStage(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
