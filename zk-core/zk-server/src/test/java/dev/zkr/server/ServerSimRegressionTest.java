@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeds of the whole-server simulator that found server bugs, kept by name, each a must-pass test since its fix (a
  * seed of a bug still open would be kept as a strict expected failure instead: passing while the seed still shows
- * the bug, failing once it passes). Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92, 18; on sim441: 441.
+ * the bug, failing once it passes). Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92, 18; on sim441: 441, 21680.
  */
 class ServerSimRegressionTest {
 
@@ -105,6 +105,17 @@ class ServerSimRegressionTest {
     @Test
     void seed441FollowerNeverResyncsAfterALinkReset() {
         mustPass(441, ServerSim.Options.standard(441, false));
+    }
+
+    /**
+     * 5 servers (sim441 before the fix): old leader s4, cut off with s3 and not yet stepped down, refused s3's
+     * forwarded delete /k0 v3 with BAD_VERSION from its stale tree while the new leader s5 had deleted /k0 (NO_NODE):
+     * a refusal answered without a quorum is not linearizable. Refusals now wait for a ReadIndex confirmation
+     * (scripted in RefusalConfirmationTest; the fix changes this seed's run, which now passes another way).
+     */
+    @Test
+    void seed21680DeposedLeaderRefusesAWriteFromItsStaleTree() {
+        mustPass(21680, ServerSim.Options.standard(21680, false));
     }
 
     private static void mustPass(long seed, ServerSim.Options options) {
