@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Seeds of the whole-server simulator that found server bugs, kept by name, each a must-pass test since its fix (a
  * seed of a bug still open would be kept as a strict expected failure instead: passing while the seed still shows
- * the bug, failing once it passes). Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92, 18; on sim441: 441.
+ * the bug, failing once it passes). Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92, 18; on sim441: 441, 21680.
  */
 class ServerSimRegressionTest {
 
@@ -119,16 +119,18 @@ class ServerSimRegressionTest {
     }
 
     /**
-     * 3 servers, new faults with snapshots, open: leader s1 snapshots 3.15 and purges its log to it; in epoch 4 it
-     * SNAPs follower s3, which truncates after its commit point 3.14 (P3 a) the record 3.15 it held durably and had
-     * acked — before the snapshot is installed, committed 3.15 is durable on s1 alone (its snapshot): s1 crashing
-     * then would let s2 and s3 elect a leader without it. The follower should not drop committed-but-unknown records
-     * before the snapshot covering them is durable (consensus core, Follower's SNAP, and SnapshotReceiver's check).
+     * 3 servers, new faults with snapshots, open (seed 850 before sim441's refusal confirmations changed its run):
+     * leader s2 snapshots 2.4 and purges its log to it; follower s1 (log 2.4 durable and acked, commit point 2.0,
+     * s3 cut off) is synced by SNAP and truncates after its commit point (P3 a) the records 2.1-2.4 — committed, and
+     * before the snapshot covering them is installed, durable on s2 alone (its snapshot): s2 crashing then would let
+     * s1 and s3 elect a leader without them. A SNAP follower must not drop records it acked before the snapshot
+     * covering them is durable (consensus core: Follower's SNAP; SnapshotReceiver's check; a follower whose last
+     * zxid is the leader's base could be DIFFed instead).
      */
     @Test
-    void seed850SnapTruncationDropsACommittedRecordBeforeTheSnapshotIsDurable() {
-        stillFails(850, ServerSim.Options.standard(850, false).withNewFaults(),
-                "s1 applied 3.15, which is not durable on a majority");
+    void seed1102SnapTruncationDropsCommittedRecordsBeforeTheSnapshotIsDurable() {
+        stillFails(1102, ServerSim.Options.standard(1102, false).withNewFaults(),
+                "s2 applied 2.4, which is not durable on a majority");
     }
 
     /**
@@ -140,6 +142,17 @@ class ServerSimRegressionTest {
     @Test
     void seed291EpochRecordAfterASnapInstallIsOlderThanTheSnapshotsTxns() {
         mustPass(291, ServerSim.Options.standard(291, false).withNewFaults());
+    }
+
+    /**
+     * 5 servers (sim441 before the fix): old leader s4, cut off with s3 and not yet stepped down, refused s3's
+     * forwarded delete /k0 v3 with BAD_VERSION from its stale tree while the new leader s5 had deleted /k0 (NO_NODE):
+     * a refusal answered without a quorum is not linearizable. Refusals now wait for a ReadIndex confirmation
+     * (scripted in RefusalConfirmationTest; the fix changes this seed's run, which now passes another way).
+     */
+    @Test
+    void seed21680DeposedLeaderRefusesAWriteFromItsStaleTree() {
+        mustPass(21680, ServerSim.Options.standard(21680, false));
     }
 
     private static void mustPass(long seed, ServerSim.Options options) {
