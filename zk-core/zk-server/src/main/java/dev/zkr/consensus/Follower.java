@@ -139,9 +139,14 @@ final class Follower extends RoleState {
         sendAck(r.durable);
     }
 
-    /** Asks the leader for a sync; {@code force} skips the cooldown (after a gap or a reconnect). */
+    /**
+     * Asks the leader for a sync; {@code force} skips the cooldown (after a gap or a reconnect). Asked even while the
+     * driver reports the link to the leader down: hearing the leader shows the notice is stale or about to be
+     * followed by {@code peerUp} (which asks again), and a follower that waited for it would ack the leader's
+     * heartbeats unsynced for good (whole-server simulator seed 441).
+     */
     private void requestSync(boolean force) {
-        if (leaderId < 0 || r.installing != Zxid.NONE || r.downPeers.contains(leaderId)) {
+        if (leaderId < 0 || r.installing != Zxid.NONE) {
             return;
         }
         if (awaitingSync && !force && syncCooldown > 0) {

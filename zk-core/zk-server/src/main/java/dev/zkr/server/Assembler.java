@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
 
 /**
  * Wires the parts of a server's request pipeline for its role, so that roles differ in how the parts are put
@@ -71,10 +72,11 @@ final class Assembler {
      * @param snapshotter the snapshotter to tell of applied txns
      */
     static Parts standalone(ServerConfig config, DataTree tree, long lastZxid, SessionTable sessions, TxnLog txnLog,
-                            Snapshotter snapshotter) {
+                            Snapshotter snapshotter, LongSupplier wallClock) {
         LogStage logStage = new LogStage(txnLog);
         return assemble(config, tree, sessions, snapshotter, logStage, new QuorumOfOne(logStage, tree.lastZxid(),
-                config.serverId(), STANDALONE_EPOCH), STANDALONE_EPOCH, lastZxid, PeerLink.NONE, null);
+                config.serverId(), STANDALONE_EPOCH), STANDALONE_EPOCH, lastZxid, PeerLink.NONE, null,
+                new TxnClock(wallClock, 0));
     }
 
     /**
@@ -86,11 +88,13 @@ final class Assembler {
      * @param tree             the tree recovered up to the commit mark
      * @param tail             the logged records after the tree's state, decoded ({@link #readTail})
      * @param snapshotZxid     the zxid of the snapshot recovery used (0 for none)
+     * @param wallClock        the wall clock txn times come from ({@code System::currentTimeMillis})
      */
     static Parts standaloneReplica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail,
                                    SessionTable sessions, TxnLog txnLog, SnapshotStore snapshots, long snapshotZxid,
-                                   Snapshotter snapshotter) {
-        return replica(config, tree, tail, sessions, txnLog, snapshots, snapshotZxid, snapshotter, PeerLink.NONE);
+                                   Snapshotter snapshotter, LongSupplier wallClock) {
+        return replica(config, tree, tail, sessions, txnLog, snapshots, snapshotZxid, snapshotter, PeerLink.NONE,
+                wallClock);
     }
 
     private static long newest(SnapshotStore snapshots) {
@@ -102,10 +106,12 @@ final class Assembler {
      * A server as a consensus replica: standalone (one member, {@code peers} {@link PeerLink#NONE}) or a member of
      * the ensemble {@link ServerConfig#members()}, talking to its peers through {@code peers}. A member starts as a
      * follower without a leader; writes are sequenced only once it leads in service (its EPOCH record applied).
+     * Txn times (the Prep stage's and the EPOCH records') come from {@code wallClock} through one {@link TxnClock}
+     * that starts at the last logged record's time, so they never go back.
      */
     static Parts replica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail, SessionTable sessions,
                          TxnLog txnLog, SnapshotStore snapshots, long snapshotZxid, Snapshotter snapshotter,
-                         PeerLink peers) {
+                         PeerLink peers, LongSupplier wallClock) {
         int id = config.serverId();
         boolean ensemble = config.isEnsemble();
         List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id).toList()
@@ -121,20 +127,35 @@ final class Assembler {
                 ensemble ? new SplittableRandom() : new SplittableRandom(id));
         Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
+        TxnClock txnClock = new TxnClock(wallClock, Math.max(lastTime(view), tree.lastTxnTime()));
         ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
-                tail, ensemble ? peers : PeerLink.NONE, System::currentTimeMillis, electionTicks, snapshots);
+                tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
+                new ReplicationStage.Snapshots(snapshots, txnLog));
         long epoch = stage.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "
                     + "committed)", id, members, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
             return assemble(config, tree, sessions, snapshotter, logStage, stage, -1, Zxid.of(epoch, 0), peers,
-                    stage);
+                    stage, txnClock);
         }
         log.info("server {} leads epoch {} (accepted epoch was {}; log ends at {}, {} record(s) to commit)", id,
                 epoch, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
         return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0),
-                PeerLink.NONE, stage);
+                PeerLink.NONE, stage, txnClock);
+    }
+
+    /** The time of the last logged record (0 for none): a restarted server's next txn or EPOCH record is not older. */
+    static long lastTime(dev.zkr.consensus.LogView view) {
+        long last = view.lastZxid();
+        if (last <= 0 || last <= view.baseZxid()) {
+            return 0;
+        }
+        List<dev.zkr.consensus.Entry> entries = view.entriesAfter(last - 1);
+        if (entries.isEmpty() || entries.get(0).payload().length == 0) {
+            return 0;
+        }
+        return TxnCodec.decode(entries.get(0).payload()).header().time();
     }
 
     /** The ensemble id every peer's Hello and this server's consensus.meta carry: a digest of the member lines. */
@@ -196,11 +217,11 @@ final class Assembler {
 
     private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,
                                   LogStage logStage, Quorum quorum, long epoch, long lastZxid, PeerLink peers,
-                                  ReplicationStage stage) {
+                                  ReplicationStage stage, TxnClock txnClock) {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes()), epoch, lastZxid);
+                config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, epoch, lastZxid);
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);

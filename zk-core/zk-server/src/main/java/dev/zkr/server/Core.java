@@ -238,7 +238,7 @@ final class Core implements Sequencer {
                     long waitMs;
                     round.lock();
                     try {
-                        waitMs = pipeline.nextTick() - System.currentTimeMillis();
+                        waitMs = pipeline.nextTick() - roundClock();
                     } finally {
                         round.unlock();
                     }
@@ -285,7 +285,7 @@ final class Core implements Sequencer {
      */
     private void runRound(boolean writerThread) {
         Object e;
-        long now = System.currentTimeMillis();
+        long now = roundClock();
         while ((e = queue.peek()) != null && !killed) {
             if (writerThread && (e instanceof PeerIn || e instanceof PeerUp || e instanceof PeerDown)) {
                 break; // left to the core thread, woken when this round ends
@@ -336,6 +336,16 @@ final class Core implements Sequencer {
 
     boolean failed() {
         return failure != null;
+    }
+
+    /**
+     * The round time in milliseconds: monotonic ({@link System#nanoTime}), never the wall clock. Every timer of the
+     * pipeline counts on it — replica ticks, session deadlines, held handshakes, forward timeouts — so a jump of
+     * the machine's clock neither expires sessions (forward) nor stops the replica's ticks, heartbeats included, for
+     * the length of the jump (backward). Txn times alone come from the wall clock ({@link TxnClock}).
+     */
+    static long roundClock() {
+        return System.nanoTime() / 1_000_000;
     }
 
     /** Completes once the server may take clients (its quorum in service); fails if the core ends before. */

@@ -126,6 +126,8 @@ final class Pipeline implements Sequencer {
     private final ArrayDeque<Pending> decided = new ArrayDeque<>();
     /** Syncs waiting for their read point, by ctx. */
     private final Map<Long, Pending> syncs = new HashMap<>();
+    /** Leader: refusals waiting for a quorum's confirmation that this server still leads. */
+    private final RefusalConfirmations refusals = new RefusalConfirmations();
     /** Leader: read points asked for by followers: local ctx → {origin, their ctx}. */
     private final Map<Long, long[]> remoteSyncs = new HashMap<>();
     /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
@@ -549,6 +551,9 @@ final class Pipeline implements Sequencer {
     }
 
     private void onReadState(long ctx, long readZxid) {
+        if (refusals.answered(ctx, readZxid)) {
+            return;
+        }
         long[] remote = remoteSyncs.remove(ctx);
         if (remote != null) {
             peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
@@ -788,6 +793,7 @@ final class Pipeline implements Sequencer {
         owners.clear();
         heldPeer.clear();
         remoteSyncs.clear();
+        refusals.clear();
     }
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
@@ -893,10 +899,17 @@ final class Pipeline implements Sequencer {
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
             quorum.append(p.header, p.txn);
+        } else if (ensemble && (p.kind == Pending.Kind.CLIENT || p.kind == Pending.Kind.FORWARDED)) {
+            refusals.add(p);
         }
     }
 
     private void drive() {
+        if (refusals.hasUnasked()) {
+            long ctx = nextCtx++;
+            refusals.asked(ctx);
+            quorum.readIndex(ctx);
+        }
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
         while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
             long[] r = readStates.pollFirst();
@@ -908,6 +921,7 @@ final class Pipeline implements Sequencer {
     private final class Stream implements Quorum.Stream {
         @Override
         public void add(TxnCodec.Entry e) {
+            prep.logged(e.header().time()); // a later txn of this server (a new leader's) is not older
             toApply.addLast(e);
         }
 
@@ -936,6 +950,7 @@ final class Pipeline implements Sequencer {
      */
     private void installSnapshot(DataTree loaded, long zxid) {
         Replacement r = tree.replaceWith(loaded);
+        prep.logged(tree.lastTxnTime()); // the snapshot's txns were never logged here: their times count all the same
         toApply.removeIf(e -> e.header().zxid() <= zxid);
         committedZxid = Math.max(committedZxid, zxid);
         apply.installed(r, lastRoundAt);
@@ -954,8 +969,15 @@ final class Pipeline implements Sequencer {
         while (true) {
             Pending head = inFlight.peekFirst();
             if (head != null && head.txn == null) {
+                if (head.awaitsQuorum) {
+                    break; // a refusal: the items behind it wait for it
+                }
                 inFlight.pollFirst();
-                complete(head, null);
+                if (head.quorumRefused) {
+                    loseRefusal(head);
+                } else {
+                    complete(head, null);
+                }
                 continue;
             }
             TxnCodec.Entry e = toApply.peekFirst();
@@ -1024,6 +1046,18 @@ final class Pipeline implements Sequencer {
             }
             case EXPIRE_SESSION, INTERNAL -> {
             }
+        }
+    }
+
+    /**
+     * A refusal this server could not confirm it decided as the leader: a client is answered CONNECTION_LOSS (and
+     * fenced), as for a write a leader change left undecided; a follower gets no verdict and fails its forward when
+     * it sees the leader change, or after 2T.
+     */
+    private void loseRefusal(Pending p) {
+        if (p.kind == Pending.Kind.CLIENT) {
+            lose(p, Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
+                    "the leader could not confirm it still leads"));
         }
     }
 

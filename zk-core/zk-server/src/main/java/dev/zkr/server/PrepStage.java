@@ -13,23 +13,25 @@ import java.util.Arrays;
 
 /**
  * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
- * pending changes by the {@link TxnPreparer}, stamped with the next zxid of its epoch and the current time. A request that fails
+ * pending changes by the {@link TxnPreparer}, stamped with the next zxid of its epoch and the time of its {@link TxnClock}. A request that fails
  * validation becomes a txn-less item that answers with its error in order.
  */
 final class PrepStage {
 
     private final TxnPreparer preparer;
+    /** The txn times: the injected wall clock, never below the newest txn time applied, logged or handed out. */
+    private final TxnClock clock;
     private long epoch;
     private long lastZxid;
-    /** The newest txn time applied or handed out: a txn's time never goes back, even across a leader change. */
-    private long lastTime;
 
     /**
      * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
      * @param lastZxid the last zxid in the tree or the log: the next txn gets {@code Zxid.next(lastZxid, epoch)}
+     * @param clock    the txn times (a server passes the system clock; the simulator its own, with jumps)
      */
-    PrepStage(TxnPreparer preparer, long epoch, long lastZxid) {
+    PrepStage(TxnPreparer preparer, TxnClock clock, long epoch, long lastZxid) {
         this.preparer = preparer;
+        this.clock = clock;
         this.epoch = epoch;
         this.lastZxid = lastZxid;
     }
@@ -76,13 +78,13 @@ final class PrepStage {
      */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
         long zxid = Zxid.next(lastZxid, epoch);
-        long time = Math.max(System.currentTimeMillis(), lastTime);
+        long time = clock.now();
         TxnHeader header = new TxnHeader(zxid, time, sessionId,
                 r == null ? TxnHeader.NO_XID : r.xid());
         Prepared prepared = preparer.prepare(request, sessionId, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;
-            lastTime = time;
+            clock.observe(time);
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
         return new Pending(kind, c, r, null, null, (Prepared.Failed) prepared);
@@ -91,7 +93,12 @@ final class PrepStage {
     /** Releases the pending changes of an applied txn (and remembers its time: the next txn's is not older). */
     void applied(long zxid, long time) {
         preparer.applied(zxid);
-        lastTime = Math.max(lastTime, time);
+        clock.observe(time);
+    }
+
+    /** A record this server did not sequence reached its apply stream (a leader's, the recovered tail, EPOCH). */
+    void logged(long time) {
+        clock.observe(time);
     }
 
     long lastZxid() {

@@ -12,6 +12,7 @@ import dev.zkr.consensus.RoleInfo;
 import dev.zkr.consensus.Zxid;
 import dev.zkr.server.peer.SnapshotChunk;
 import dev.zkr.server.peer.SnapshotRequest;
+import dev.zkr.storage.LogStore;
 import dev.zkr.storage.SnapshotReceiver;
 import dev.zkr.storage.SnapshotSender;
 import dev.zkr.storage.SnapshotStore;
@@ -37,7 +38,9 @@ import java.util.function.LongSupplier;
  * messages through {@code step}, time through {@code tick}, and each round executes the replica's {@link Ready} in
  * its order — meta persisted first (P1), truncation, records to the {@link LogStage} (async: their durability comes
  * back as a notice, P4), messages to the peers, the commit point to the core and, riding on the next fsync, to the
- * log's commit mark ({@link TxnLog#recordCommitMark}).
+ * log's commit mark ({@link LogStore#recordCommitMark}). The log is a {@link LogStore} and the replica's view of it
+ * a {@link DrivenLogView}: a {@link TxnLog} and a {@link TxnLogView} in a server, in-memory ones in the whole-server
+ * simulator, which drives this same class.
  *
  * <p>The records the core did not sequence (the uncommitted tail recovered at start, records received from a
  * leader, EPOCH records) go to the core's apply stream, applied once committed; a truncation cuts the stream too.
@@ -53,6 +56,14 @@ final class ReplicationStage implements Quorum {
         void store(Meta meta);
     }
 
+    /**
+     * What SNAP needs: the snapshot files (a leader sends its newest, a follower installs a received one) and the
+     * log an install restarts ({@link SnapshotReceiver}: the {@link TxnLog}, or the simulator's). Null for a server
+     * that never takes part in SNAP (simulator seeds without snapshots: no purge, no follower behind a log's start).
+     */
+    record Snapshots(SnapshotStore store, dev.zkr.storage.SnapshotReceiver.Log log) {
+    }
+
     /** One replica tick (REPLICATION.md §3.1: heartbeat and election timeouts are counted in ticks). */
     static final int TICK_MS = 10;
 
@@ -64,9 +75,9 @@ final class ReplicationStage implements Quorum {
     static final int MAX_TICKS_PER_ROUND = 5;
 
     private final Replica replica;
-    private final TxnLogView view;
+    private final DrivenLogView view;
     private final LogStage logStage;
-    private final TxnLog txnLog;
+    private final LogStore logStore;
     private final MetaStore metaStore;
     private final PeerLink peers;
     private final LongSupplier clock;
@@ -79,8 +90,8 @@ final class ReplicationStage implements Quorum {
     private RoleInfo role;
     private long nextTickAt;
     private final int maxTicksPerRound;
-    /** SNAP: where snapshots live (the leader sends its files, a follower installs a received one). */
-    private final SnapshotStore snapshots;
+    /** SNAP: where snapshots live and the log an install restarts; null: no SNAP. */
+    private final Snapshots snapshots;
     /** Follower: the snapshot being received, or null. */
     private SnapshotReceiver<DataTree> receiving;
     private int receivingFrom = -1;
@@ -106,15 +117,16 @@ final class ReplicationStage implements Quorum {
      * @param tail      the records after what recovery applied, in zxid order
      * @param peers     where messages go (unused by a single member)
      * @param clock     the time an EPOCH record carries
+     * @param snapshots what SNAP needs, or null if this server never takes part in one
      */
-    ReplicationStage(Replica replica, TxnLogView view, LogStage logStage, TxnLog txnLog, MetaStore metaStore,
+    ReplicationStage(Replica replica, DrivenLogView view, LogStage logStage, LogStore logStore, MetaStore metaStore,
                      List<TxnCodec.Entry> tail, PeerLink peers, LongSupplier clock, int electionTicks,
-                     SnapshotStore snapshots) {
+                     Snapshots snapshots) {
         this.snapshots = snapshots;
         this.replica = replica;
         this.view = view;
         this.logStage = logStage;
-        this.txnLog = txnLog;
+        this.logStore = logStore;
         this.metaStore = metaStore;
         this.tail = List.copyOf(tail);
         this.peers = peers;
@@ -149,7 +161,7 @@ final class ReplicationStage implements Quorum {
     }
 
     private void applyDurable() {
-        long z = Math.min(pendingDurable, Math.min(txnLog.durableZxid(), replica.lastAppendedZxid()));
+        long z = Math.min(pendingDurable, Math.min(logStore.durableZxid(), replica.lastAppendedZxid()));
         pendingDurable = 0;
         view.durable(z);
         if (receiving == null) {
@@ -276,7 +288,7 @@ final class ReplicationStage implements Quorum {
         if (ready.truncateAfter() != Zxid.NONE) {
             long cut = ready.truncateAfter();
             logStage.endRound(); // what was handed before goes first, then is cut
-            txnLog.truncateAfter(cut);
+            logStore.truncateAfter(cut);
             view.truncatedAfter(cut);
             ownProposals.removeIf(z -> z > cut);
             stream.truncateAfter(cut);
@@ -294,7 +306,7 @@ final class ReplicationStage implements Quorum {
         }
         if (ready.commit() > markedCommit && receiving == null) {
             markedCommit = ready.commit();
-            txnLog.recordCommitMark(markedCommit);
+            logStore.recordCommitMark(markedCommit);
         }
         role = ready.role();
         for (ReadState r : ready.readStates()) {
@@ -327,8 +339,12 @@ final class ReplicationStage implements Quorum {
         if (receiving != null) {
             receiving.close();
         }
+        if (snapshots == null) {
+            throw new IllegalStateException("SNAP sync to " + Zxid.str(zxid) + " on a server without snapshots");
+        }
         logStage.endRound(); // records handed before the install are written before the log restarts
-        receiving = new SnapshotReceiver<>(snapshots, txnLog, zxid, (z, in) -> DataTree.readSnapshot(in));
+        receiving = new SnapshotReceiver<>(snapshots.store(), snapshots.log(), zxid,
+                (z, in) -> DataTree.readSnapshot(in));
         receivingFrom = leaderId;
         installingNow = true;
         lastChunkAt = now;
@@ -403,13 +419,17 @@ final class ReplicationStage implements Quorum {
 
     /** Leader: the chunk of its snapshot file a follower asks for (one at a time: the follower paces the transfer). */
     private void sendChunk(int to, SnapshotRequest r) {
+        if (snapshots == null) {
+            log.warn("server {} asks for snapshot {}: this server has no snapshots", to, Zxid.str(r.zxid()));
+            return;
+        }
         SnapshotSender sender = sending.get(to);
         try {
             if (sender == null || sender.zxid() != r.zxid()) {
                 if (sender != null) {
                     sender.close();
                 }
-                sender = SnapshotSender.open(snapshots, r.zxid());
+                sender = SnapshotSender.open(snapshots.store(), r.zxid());
                 sending.put(to, sender);
             }
             SnapshotSender.Chunk c = sender.chunkAt(r.offset());

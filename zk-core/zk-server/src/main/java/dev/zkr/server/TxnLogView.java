@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * {@link #durable}); the epoch table is built by one scan at open and kept up to date by the driver's calls.
  * Round thread only (the driver tells it of appends, durability and truncations, in that thread).
  */
-final class TxnLogView implements LogView {
+final class TxnLogView implements DrivenLogView {
 
     private final TxnLog log;
     private final LongSupplier newestSnapshot;
@@ -67,8 +67,8 @@ final class TxnLogView implements LogView {
 
     // ---- what the driver tells it (round thread) -----------------------------------------------------------------
 
-    /** {@code e} was handed to the log (after every earlier record). */
-    void appended(Entry e) {
+    @Override
+    public void appended(Entry e) {
         if (e.zxid() <= last) {
             throw new IllegalArgumentException("append " + Zxid.str(e.zxid()) + " after " + Zxid.str(last));
         }
@@ -89,15 +89,15 @@ final class TxnLogView implements LogView {
         }
     }
 
-    /** The log reported every record up to {@code zxid} durable. */
-    void durable(long zxid) {
+    @Override
+    public void durable(long zxid) {
         while (!undurable.isEmpty() && undurable.peekFirst().zxid() <= zxid) {
             undurable.pollFirst();
         }
     }
 
-    /** The log was durably cut after {@code zxid}. */
-    void truncatedAfter(long zxid) {
+    @Override
+    public void truncatedAfter(long zxid) {
         EpochTable table = epochTable().clippedTo(zxid);
         undurable.removeIf(e -> e.zxid() > zxid);
         while (!recent.isEmpty() && recent.peekLast().zxid() > zxid) {
@@ -120,8 +120,8 @@ final class TxnLogView implements LogView {
         last = zxid;
     }
 
-    /** The log restarted after snapshot {@code zxid} (SNAP install): it holds no record, its base is {@code zxid}. */
-    void restartedAfter(long zxid) {
+    @Override
+    public void restartedAfter(long zxid) {
         undurable.clear();
         recent.clear();
         recentBytes = 0;

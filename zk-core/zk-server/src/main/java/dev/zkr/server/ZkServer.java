@@ -89,7 +89,7 @@ public final class ZkServer implements AutoCloseable {
         new SecureRandom().nextBytes(secret);
         SessionTable sessions = new SessionTable(new SessionTable.Config(config.serverId(),
                 config.minSessionTimeoutMs(), config.maxSessionTimeoutMs()), now, secret);
-        sessions.restore(tree.sessions().values(), now);
+        sessions.restore(tree.sessions().values(), Core.roundClock()); // deadlines count on the round clock
         this.snapshotter = new Snapshotter(snapshots, txnLog,
                 new Snapshotter.Policy(config.snapshotInterval(), 0, 3), zxid -> tree::writeSnapshot);
         Assembler.Parts parts;
@@ -97,8 +97,9 @@ public final class ZkServer implements AutoCloseable {
         try {
             parts = replica
                     ? Assembler.replica(config, tree, tail, sessions, txnLog, snapshots,
-                            Math.max(0, recovered.snapshotZxid()), snapshotter, link)
-                    : Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter);
+                            Math.max(0, recovered.snapshotZxid()), snapshotter, link, System::currentTimeMillis)
+                    : Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter,
+                            System::currentTimeMillis);
         } catch (RuntimeException e) {
             snapshotter.close();
             txnLog.close();

@@ -33,11 +33,23 @@ import java.util.function.Consumer;
  */
 public final class SnapshotReceiver<T> implements AutoCloseable {
 
+    /**
+     * What an install needs of the log: where it ends, and a durable restart after the snapshot (P3 c). {@link TxnLog}
+     * on disk; the whole-server simulator's in-memory log in tests.
+     */
+    public interface Log {
+        /** The last record's zxid (the log's start when it holds none). */
+        long lastZxid();
+
+        /** Durably drops every record and restarts the log after {@code zxid}. */
+        void restartAfter(long zxid);
+    }
+
     /** Test seam: told the name of each step of the install as it is reached (the crash test kills there). */
     static volatile Consumer<String> stepHook = step -> { };
 
     private final SnapshotStore store;
-    private final TxnLog log;
+    private final Log log;
     private final long zxid;
     private final SnapshotReader<T> reader;
     private final Path part;
@@ -50,7 +62,7 @@ public final class SnapshotReceiver<T> implements AutoCloseable {
      *
      * @param reader reads the snapshot body into a fresh state (as for {@link Recovery})
      */
-    public SnapshotReceiver(SnapshotStore store, TxnLog log, long zxid, SnapshotReader<T> reader) {
+    public SnapshotReceiver(SnapshotStore store, Log log, long zxid, SnapshotReader<T> reader) {
         if (zxid <= 0) {
             throw new IllegalArgumentException("bad snapshot zxid " + zxid);
         }
@@ -123,7 +135,7 @@ public final class SnapshotReceiver<T> implements AutoCloseable {
     private void checkLogBeforeSnapshot() {
         if (log.lastZxid() >= zxid) {
             reset();
-            throw new IllegalStateException("log " + log.directory() + " holds records up to 0x"
+            throw new IllegalStateException("log " + log + " holds records up to 0x"
                     + Long.toHexString(log.lastZxid()) + ": truncate it after the commit point before installing "
                     + "snapshot 0x" + Long.toHexString(zxid) + " (P3 a)");
         }

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * {@link #truncateAfter} continue after its zxid (callers assign them under one lock or from one thread). The log keeps a reference to each payload until it is written: do not modify it after appending.
  * A failed write or fsync fails the pending futures and every later call with {@link StorageException}.
  */
-public final class TxnLog implements LogStore, AutoCloseable {
+public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TxnLog.class);
 

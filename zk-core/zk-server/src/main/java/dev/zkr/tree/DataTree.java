@@ -61,6 +61,11 @@ public final class DataTree {
     private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
     private volatile long lastZxid;
+    /**
+     * The newest txn time applied (or read from a snapshot; 0 when unknown): a server that got its state from a
+     * snapshot stamps its next txns and EPOCH record no older (TxnClock), even though it never logged those txns.
+     */
+    private volatile long lastTxnTime;
 
     /** An empty tree: only the root, with a zeroed stat. */
     public DataTree() {
@@ -104,6 +109,11 @@ public final class DataTree {
     /** The zxid of the last applied txn (or the snapshot's zxid after a restore). */
     public long lastZxid() {
         return lastZxid;
+    }
+
+    /** The newest txn time applied or read from a snapshot (0 when unknown: a snapshot written before it was kept). */
+    public long lastTxnTime() {
+        return lastTxnTime;
     }
 
     /** Number of nodes including the root. */
@@ -195,6 +205,9 @@ public final class DataTree {
         }
         if (header.zxid() > lastZxid) {
             lastZxid = header.zxid();
+        }
+        if (header.time() > lastTxnTime) {
+            lastTxnTime = header.time();
         }
         return result;
     }
@@ -373,7 +386,14 @@ public final class DataTree {
             }
         }
         out.writeByte(0);
+        // optional trailer (readers before it stop at the marker above): the newest txn time, read now, so it is
+        // not older than any txn the (fuzzy) snapshot holds
+        out.writeByte(TRAILER_TXN_TIME);
+        out.writeLong(lastTxnTime);
     }
+
+    /** Snapshot trailer: the newest txn time follows. */
+    private static final int TRAILER_TXN_TIME = 1;
 
     private record Visit(Node node, boolean childrenPushed) {
     }
@@ -463,8 +483,23 @@ public final class DataTree {
             }
             tree.nodes.put(path, n);
         }
+        tree.lastTxnTime = readTrailer(in);
         tree.link();
         return tree;
+    }
+
+    /** The newest txn time from the optional trailer, or 0 for a snapshot written without it. */
+    private static long readTrailer(DataInput in) throws IOException {
+        int kind;
+        try {
+            kind = in.readUnsignedByte();
+        } catch (java.io.EOFException e) {
+            return 0;
+        }
+        if (kind != TRAILER_TXN_TIME) {
+            throw new IOException("corrupt snapshot: unknown trailer " + kind);
+        }
+        return in.readLong();
     }
 
     private static boolean readMarker(DataInput in) throws IOException {
@@ -518,6 +553,7 @@ public final class DataTree {
         containers.addAll(loaded.containers);
         containers.retainAll(loaded.containers);
         lastZxid = zxid;
+        lastTxnTime = Math.max(lastTxnTime, loaded.lastTxnTime);
         return changes;
     }
 

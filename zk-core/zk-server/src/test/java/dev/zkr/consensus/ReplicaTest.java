@@ -236,6 +236,29 @@ class ReplicaTest {
         assertEquals(z(1, 0), f.r.lastAppendedZxid());
     }
 
+    /**
+     * Seed 441 of the whole-server simulator: the new link to the leader was reported up before the old one down, so
+     * the leader stays in the follower's down set while its heartbeats (of no sync: it saw the reset) keep coming.
+     * The follower must still ask for a sync and follow again, not ack those heartbeats unsynced for good.
+     */
+    @Test
+    void aFollowerHearingItsLeaderResyncsEvenIfItsLinkIsStillReportedDown() {
+        One f = syncedFollower(0);
+        f.r.peerUp(2); // the new connection's notice, first
+        f.next();
+        f.r.peerDown(2); // the old connection's, late
+        f.next();
+        Ready rd = f.step(2, new Heartbeat(1, 0, 7, -1, Zxid.NONE));
+        List<FollowerInfo> asked = sent(rd, FollowerInfo.class);
+        assertEquals(1, asked.size(), "no sync asked for: " + rd.messages());
+        rd = f.step(2, new SyncStart(1, asked.get(0).syncId(), SyncMode.DIFF, 0));
+        assertEquals(List.of(new Ack(1, 0)), sent(rd, Ack.class));
+        rd = f.step(2, new Propose(1, 0, z(1, 0), new byte[0]));
+        assertEquals(1, rd.append().size(), "a synced follower appends");
+        rd = f.fsync();
+        assertEquals(List.of(new Ack(1, z(1, 0))), sent(rd, Ack.class));
+    }
+
     @Test
     void p2TruncationComesFirstAndNeverBelowTheCommitPoint() {
         One f = new One(0, List.of(0, 1, 2)).withLog(new Meta(1, 2), z(1, 0), z(1, 1), z(1, 2)).start();

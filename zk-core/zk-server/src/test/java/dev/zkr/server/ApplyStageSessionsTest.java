@@ -27,7 +27,7 @@ class ApplyStageSessionsTest {
     private final SessionGate gate = new SessionGate(ServerConfig.builder(Path.of("unused")).build(), sessions, tree,
             watches);
     private final ApplyStage apply = new ApplyStage(tree,
-            new PrepStage(new TxnPreparer(tree), 1, 0), watches, gate);
+            new PrepStage(new TxnPreparer(tree), TxnClock.system(), 1, 0), watches, gate);
 
     @Test
     void appliedSessionTxnsRegisterAndForgetTheSession() {

@@ -20,6 +20,7 @@ import dev.zkr.wire.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,18 +52,18 @@ final class ServerSim {
     /** What a seed runs. */
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
-                   boolean ackBeforeFsync, boolean fullTrace) {
+                   boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         /**
@@ -71,30 +72,45 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace);
+                    fullTrace, newFaults, faultBug);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug);
+        }
+
+        /**
+         * The faults added after the first bug hunts (clock jumps, disk full, torn records), drawn from their own
+         * random stream: the named seeds of {@link ServerSimRegressionTest} run without them, as they were found.
+         */
+        Options withNewFaults() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, true, faultBug);
+        }
+
+        /** A test-only clock bug (with the new faults, which jump clocks). */
+        Options withFaultBug(SimServer.FaultBug bug) {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, true, bug);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug);
         }
     }
 
@@ -113,6 +129,17 @@ final class ServerSim {
         long sessions;
         long committed;
         long linSteps;
+        long elections;
+        long diffSyncs;
+        long truncSyncs;
+        long snapSyncs;
+        long snapInstalls;
+        long snapshots;
+        long purged;
+        long clockJumps;
+        long diskFull;
+        long failStops;
+        long tornTails;
 
         void add(Stats o) {
             events += o.events;
@@ -128,6 +155,17 @@ final class ServerSim {
             sessions += o.sessions;
             committed += o.committed;
             linSteps += o.linSteps;
+            elections += o.elections;
+            diffSyncs += o.diffSyncs;
+            truncSyncs += o.truncSyncs;
+            snapSyncs += o.snapSyncs;
+            snapInstalls += o.snapInstalls;
+            snapshots += o.snapshots;
+            purged += o.purged;
+            clockJumps += o.clockJumps;
+            diskFull += o.diskFull;
+            failStops += o.failStops;
+            tornTails += o.tornTails;
         }
 
         @Override
@@ -135,7 +173,11 @@ final class ServerSim {
             return "events " + events + ", rounds " + rounds + ", client ops " + ops + " (" + indeterminate
                     + " indeterminate), sessions " + sessions + ", committed txns " + committed + ", crashes "
                     + crashes + " (unsynced records lost " + lostAtCrash + ", kept " + keptAtCrash + "), resets "
-                    + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps;
+                    + resets + ", partitions " + partitions + ", fsync stalls " + stalls + ", linearizability steps " + linSteps
+                    + ", elections " + elections + ", syncs DIFF/TRUNC/SNAP " + diffSyncs + "/" + truncSyncs + "/"
+                    + snapSyncs + " (installed " + snapInstalls + "), snapshots " + snapshots + " (records purged "
+                    + purged + "), clock jumps " + clockJumps
+                    + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails;
         }
     }
 
@@ -143,7 +185,6 @@ final class ServerSim {
     }
 
     private static final int RECENT_LINES = 60;
-    private static final java.util.regex.Pattern PAYLOAD_HASH = java.util.regex.Pattern.compile("#[0-9a-f]+");
     /** How long after the faults every client must have its replies. */
     private static final long QUIET_MS = 10_000;
     /** The path of committed-log entries for txns that change no key (sessions, EPOCH records). */
@@ -153,6 +194,15 @@ final class ServerSim {
     final Options options;
     final Stats stats = new Stats();
     private final SplittableRandom random;
+    /** The new faults' own stream (clock jumps, disk full, torn records): it leaves {@link #random}'s draws alone. */
+    private final SplittableRandom faultRandom;
+    /** Seeds with snapshots (half the new-fault seeds): servers snapshot, purge their logs, lagging ones get SNAP. */
+    final boolean snapshotting;
+    /** The run's scratch directory (snapshot files), deleted at the end; null without snapshots. */
+    private java.nio.file.Path scratch;
+    /** Every txn some server applied (so committed), by zxid: the committed log even where logs were purged. */
+    private final java.util.TreeMap<Long, Entry> appliedArchive = new java.util.TreeMap<>();
+    private final long[] archivedUpTo;
     private final PriorityQueue<Event> events = new PriorityQueue<>((a, b) -> a.time != b.time
             ? Long.compare(a.time, b.time) : Long.compare(a.seq, b.seq));
     private long seq;
@@ -175,6 +225,13 @@ final class ServerSim {
     private final int[][] linkGen;
     private final long[][] linkLast;
     private final boolean[][] blocked;
+    /**
+     * Per side of a link, the incarnation that still has to hear of the old connection's close ({@link #NONE_OWED}
+     * if none): a side hears of its old connection going down before of the new one coming up, as from
+     * {@code PeerTransport}, which redials only once the old link closed.
+     */
+    private final int[][] downOwed;
+    private static final int NONE_OWED = Integer.MIN_VALUE;
     /** Leaders seen per epoch. */
     private final Map<Long, Integer> leaders = new HashMap<>();
 
@@ -182,6 +239,8 @@ final class ServerSim {
         this.seed = seed;
         this.options = options;
         this.random = new SplittableRandom(seed);
+        this.faultRandom = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 0x2545F4914F6CDD1DL);
+        this.snapshotting = options.newFaults() && faultRandom.nextInt(2) == 0;
         for (int k = 0; k < options.keys(); k++) {
             keys.add("/k" + k);
         }
@@ -191,13 +250,25 @@ final class ServerSim {
         }
         for (int id : members) {
             SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
-            servers.add(new SimServer(id, members, this, log, options.readBug()));
+            log.faultRandom = options.newFaults() ? faultRandom : null;
+            log.bug = options.faultBug();
+            SimServer server = new SimServer(id, members, this, log, options.readBug());
+            if (snapshotting) {
+                server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
+            }
+            server.faultBug = options.faultBug();
+            servers.add(server);
         }
         int n = servers.size() + 1;
         linkGen = new int[n][n];
         linkLast = new long[n][n];
         blocked = new boolean[n][n];
+        downOwed = new int[n][n];
+        for (int[] row : downOwed) {
+            Arrays.fill(row, NONE_OWED);
+        }
         lastDigestZxid = new long[servers.size()];
+        archivedUpTo = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
                     !options.writesAfterReads()));
@@ -208,9 +279,46 @@ final class ServerSim {
 
     /** Runs the seed: clients and faults for the options' duration, then a quiet end and the history checks. */
     ServerSim run() {
+        try {
+            return runAll();
+        } finally {
+            deleteScratch();
+        }
+    }
+
+    private java.nio.file.Path scratch() {
+        if (scratch == null) {
+            try {
+                java.nio.file.Path shm = java.nio.file.Path.of("/dev/shm");
+                scratch = java.nio.file.Files.isDirectory(shm) && java.nio.file.Files.isWritable(shm)
+                        ? java.nio.file.Files.createTempDirectory(shm, "zkr-sim-" + seed + "-")
+                        : java.nio.file.Files.createTempDirectory("zkr-sim-" + seed + "-");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return scratch;
+    }
+
+    private void deleteScratch() {
+        if (scratch == null) {
+            return;
+        }
+        try (var files = java.nio.file.Files.walk(scratch)) {
+            for (java.nio.file.Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        } catch (java.io.IOException e) {
+            // a scratch directory left behind changes nothing in the run
+        }
+    }
+
+    private ServerSim runAll() {
         trace("seed " + seed + ": " + servers.size() + " server(s), " + clients.size() + " clients, keys " + keys
                 + (options.readBug() != SimServer.ReadBug.NONE ? ", read bug " + options.readBug() : "")
-                + (options.ackBeforeFsync() ? ", ack before fsync" : ""));
+                + (options.ackBeforeFsync() ? ", ack before fsync" : "")
+                + (options.faultBug() != SimServer.FaultBug.NONE ? ", fault bug " + options.faultBug() : "")
+                + (options.newFaults() ? ", new faults" : "") + (snapshotting ? ", snapshots" : ""));
         for (SimServer s : servers) {
             at(0, null, () -> start(s));
         }
@@ -218,6 +326,9 @@ final class ServerSim {
         faultsOn = options.faults();
         if (faultsOn) {
             scheduleFault();
+            if (options.newFaults()) {
+                scheduleNewFault();
+            }
         }
         runUntil(options.duration());
         faultsOn = false;
@@ -226,6 +337,7 @@ final class ServerSim {
         heal();
         for (SimServer s : servers) {
             s.log.unstall();
+            s.log.free();
             if (!s.up()) {
                 start(s);
             }
@@ -265,6 +377,9 @@ final class ServerSim {
             trace(e.what);
         }
         e.action.run();
+        if (snapshotting) {
+            archiveApplied();
+        }
         if (options.invariants()) {
             checkInvariants();
         }
@@ -318,6 +433,45 @@ final class ServerSim {
         });
     }
 
+    /** The faults added later, on their own random stream: clock jumps, disk full, torn records. */
+    private void scheduleNewFault() {
+        after(100 + faultRandom.nextInt(600), null, () -> {
+            if (!faultsOn) {
+                return;
+            }
+            int r = faultRandom.nextInt(snapshotting ? 14 : 10);
+            SimServer s = faultRandom.nextInt(2) == 0 ? leaderOrAny() : servers.get(faultRandom.nextInt(servers.size()));
+            if (r < 6) {
+                jumpClock(s);
+            } else if (r < 8 && !s.log.full()) {
+                long millis = 100 + faultRandom.nextInt(900);
+                stats.diskFull++;
+                s.log.fill();
+                trace("s" + s.id + " DISK FULL for " + millis + " ms");
+                after(millis, "s" + s.id + " disk has space again", s.log::free);
+            } else if (r >= 10) { // snapshotting seeds only
+                if (s.up()) {
+                    int retain = faultRandom.nextInt(4);
+                    long z = s.snapshotAndPurge(retain);
+                    if (z > 0) {
+                        stats.snapshots++;
+                        trace("s" + s.id + " snapshot " + Zxid.str(z) + ", log purged (retention " + retain + "), starts"
+                                + " after " + Zxid.str(s.log.base()));
+                    }
+                }
+            }
+            scheduleNewFault();
+        });
+    }
+
+    /** A server's wall clock jumps 1-10 s forward or back (NTP step, VM migration). */
+    private void jumpClock(SimServer s) {
+        long millis = (1_000 + faultRandom.nextInt(9_000)) * (faultRandom.nextBoolean() ? 1 : -1);
+        stats.clockJumps++;
+        s.jumpClock(millis);
+        trace("s" + s.id + " CLOCK JUMP " + (millis > 0 ? "+" : "") + millis + " ms");
+    }
+
     /** The server that leads now, else any. */
     private SimServer leaderOrAny() {
         for (SimServer s : servers) {
@@ -344,6 +498,11 @@ final class ServerSim {
         int gab = linkGen[a.id][b.id];
         after(1 + random.nextInt(20), null, () -> {
             if (a.up() && b.up() && a.incarnation() == ia && b.incarnation() == ib && linkGen[a.id][b.id] == gab) {
+                hearDown(a, b);
+                hearDown(b, a);
+                if (!a.up() || !b.up() || a.incarnation() != ia || b.incarnation() != ib) {
+                    return;
+                }
                 trace("s" + a.id + " <-> s" + b.id + " up");
                 a.peerUp(b.id, now);
                 if (b.incarnation() == ib) {
@@ -357,8 +516,7 @@ final class ServerSim {
     void peerSend(int from, int to, Object m) {
         if (blocked[from][to]) {
             if (tracing()) {
-                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
-                        + " LOST (partition)");
+                trace("s" + from + " => s" + to + " " + m + " LOST (partition)");
             }
             return;
         }
@@ -367,12 +525,19 @@ final class ServerSim {
         long arrival = Math.max(linkLast[from][to], now + delay);
         linkLast[from][to] = arrival;
         SimServer target = server(to);
+        if (m instanceof dev.zkr.consensus.Message.SyncStart ss) {
+            switch (ss.mode()) {
+                case DIFF -> stats.diffSyncs++;
+                case TRUNC -> stats.truncSyncs++;
+                case SNAP -> stats.snapSyncs++;
+                default -> { }
+            }
+        }
         at(arrival, null, () -> {
             boolean delivered = linkGen[from][to] == gen && !blocked[from][to] && target.up();
             if (tracing()) {
-                // payload hashes left out: txn times come from the wall clock (PrepStage), not the simulator's
-                trace("s" + from + " => s" + to + " " + PAYLOAD_HASH.matcher(String.valueOf(m)).replaceAll("")
-                        + (delivered ? "" : " LOST"));
+                // payload hashes included: txn times come from each server's simulated wall clock (TxnClock)
+                trace("s" + from + " => s" + to + " " + m + (delivered ? "" : " LOST"));
             }
             if (delivered) {
                 target.peerMessage(from, m, now);
@@ -398,18 +563,20 @@ final class ServerSim {
         linkGen[b.id][a.id]++;
         linkLast[a.id][b.id] = 0;
         linkLast[b.id][a.id] = 0;
-        int ia = a.incarnation();
-        int ib = b.incarnation();
-        after(1 + random.nextInt(5), null, () -> {
-            if (a.up() && a.incarnation() == ia) {
-                a.peerDown(b.id, now);
-            }
-        });
-        after(1 + random.nextInt(5), null, () -> {
-            if (b.up() && b.incarnation() == ib) {
-                b.peerDown(a.id, now);
-            }
-        });
+        downOwed[a.id][b.id] = a.incarnation();
+        downOwed[b.id][a.id] = b.incarnation();
+        after(1 + random.nextInt(5), null, () -> hearDown(a, b));
+        after(1 + random.nextInt(5), null, () -> hearDown(b, a));
+    }
+
+    /** {@code a} hears that its connection to {@code b} closed, if it still owes that (at most once per cut). */
+    private void hearDown(SimServer a, SimServer b) {
+        int owed = downOwed[a.id][b.id];
+        downOwed[a.id][b.id] = NONE_OWED;
+        if (owed != NONE_OWED && a.up() && a.incarnation() == owed) {
+            trace("s" + a.id + " sees s" + b.id + " down");
+            a.peerDown(b.id, now);
+        }
     }
 
     /** A silent partition (connections stay up, messages dropped): one server isolated, random halves, or one way. */
@@ -467,14 +634,29 @@ final class ServerSim {
         }
     }
 
+    /**
+     * A server's log failed (disk full): it stops, as ZkServer does when its core sees the failure (it kills
+     * itself: sockets closed, nothing more written). Its process is gone as after a crash; it restarts once the disk
+     * has space again.
+     */
+    void logFailed(SimServer s, int incarnation, Throwable e) {
+        if (s.incarnation() != incarnation) {
+            return;
+        }
+        trace("s" + s.id + " FAIL-STOP: " + e.getMessage());
+        crash(s);
+    }
+
     private void crash(SimServer s) {
         stats.crashes++;
         long lostBefore = s.log.lostAtCrash;
         long keptBefore = s.log.keptAtCrash;
+        long tornBefore = s.log.tornAtCrash;
         s.crash();
         s.log.unstall();
         trace("s" + s.id + " CRASH (unsynced records lost " + (s.log.lostAtCrash - lostBefore) + ", kept "
-                + (s.log.keptAtCrash - keptBefore) + "); log now " + Zxid.str(s.log.trueDurableZxid()));
+                + (s.log.keptAtCrash - keptBefore) + (s.log.tornAtCrash > tornBefore ? ", the next torn: recovery kept the "
+                + "valid prefix" : "") + "); log now " + Zxid.str(s.log.trueDurableZxid()));
         for (SimServer o : servers) {
             if (o != s) {
                 cutLink(s, o);
@@ -488,11 +670,19 @@ final class ServerSim {
                         c.client.disconnected(c));
             }
         }
-        after(20 + random.nextInt(400), null, () -> {
-            if (!s.up()) {
-                start(s);
-            }
-        });
+        after(20 + random.nextInt(400), null, () -> restartWhenSpace(s));
+    }
+
+    /** Restarts a stopped server, once its disk has space (a full disk would fail its first write again). */
+    private void restartWhenSpace(SimServer s) {
+        if (s.up()) {
+            return;
+        }
+        if (s.log.full() && faultsOn) {
+            after(50, null, () -> restartWhenSpace(s));
+            return;
+        }
+        start(s);
     }
 
     private void resetSomeConnection() {
@@ -632,7 +822,7 @@ final class ServerSim {
         }
         int holders = 0;
         for (SimServer s : servers) {
-            if (s.log.durableEntry(zxid) != null) {
+            if (s.log.durableEntry(zxid) != null || zxid <= s.newestSnapshot()) { // a snapshot file holds it too
                 holders++;
             }
         }
@@ -688,10 +878,7 @@ final class ServerSim {
         for (String k : keys) {
             before.put(k, identity(replay, k));
         }
-        for (Entry e : s.log.durableEntries()) {
-            if (e.zxid() > commit) {
-                break;
-            }
+        for (Entry e : committedEntries(s, commit)) {
             TxnCodec.Entry te = TxnCodec.decode(e.payload());
             replay.apply(te.header(), te.txn());
             stats.committed++;
@@ -716,6 +903,39 @@ final class ServerSim {
         return out;
     }
 
+    /**
+     * The committed log up to {@code commit}: {@code s}'s durable records, and with snapshots the records any server
+     * applied (purged logs and SNAP installs leave gaps in every single log).
+     */
+    private List<Entry> committedEntries(SimServer s, long commit) {
+        java.util.TreeMap<Long, Entry> all = new java.util.TreeMap<>(appliedArchive.headMap(commit, true));
+        for (Entry e : s.log.durableEntries()) {
+            if (e.zxid() > commit) {
+                break;
+            }
+            all.putIfAbsent(e.zxid(), e);
+        }
+        return new ArrayList<>(all.values());
+    }
+
+    /** Snapshot seeds: what each running server applied since the last event goes to the archive (it is committed). */
+    private void archiveApplied() {
+        for (int i = 0; i < servers.size(); i++) {
+            SimServer s = servers.get(i);
+            if (!s.up()) {
+                archivedUpTo[i] = -1;
+                continue;
+            }
+            long applied = s.current.tree.lastZxid();
+            if (applied != archivedUpTo[i]) {
+                for (Entry e : s.log.entriesIn(Math.max(archivedUpTo[i], s.log.base()), applied)) {
+                    appliedArchive.putIfAbsent(e.zxid(), e);
+                }
+                archivedUpTo[i] = applied;
+            }
+        }
+    }
+
     /** Every server's durable log agrees with every other's up to the smaller of their commit points. */
     private void checkCommittedPrefixes() {
         for (SimServer a : servers) {
@@ -725,11 +945,14 @@ final class ServerSim {
                 }
                 long upTo = Math.min(Math.min(a.current.replica.commitZxid(), b.current.replica.commitZxid()),
                         Math.min(a.log.trueDurableZxid(), b.log.trueDurableZxid()));
-                for (Entry e : a.log.durableEntries()) {
+                for (Entry e : a.log.historyEntries()) {
                     if (e.zxid() > upTo) {
                         break;
                     }
-                    Entry other = b.log.durableEntry(e.zxid());
+                    Entry other = b.log.historyEntry(e.zxid());
+                    if (other == null && (e.zxid() <= b.newestSnapshot() || e.zxid() <= b.log.base())) {
+                        continue; // b got it in a snapshot (SNAP), never as a record
+                    }
                     if (other == null || !other.equals(e)) {
                         throw new Violation("s" + a.id + " and s" + b.id + " differ at committed " + Zxid.str(e.zxid()));
                     }
@@ -755,7 +978,12 @@ final class ServerSim {
         stats.rounds = servers.stream().mapToLong(s -> s.rounds).sum();
         stats.lostAtCrash = servers.stream().mapToLong(s -> s.log.lostAtCrash).sum();
         stats.keptAtCrash = servers.stream().mapToLong(s -> s.log.keptAtCrash).sum();
+        stats.tornTails = servers.stream().mapToLong(s -> s.log.tornAtCrash).sum();
+        stats.failStops = servers.stream().mapToLong(s -> s.log.failedWrites).sum();
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
+        stats.elections = leaders.size();
+        stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
+        stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         SimServer s = servers.get(0);
         for (SimServer o : servers) {
             if (o.current.replica.commitZxid() > s.current.replica.commitZxid()) {

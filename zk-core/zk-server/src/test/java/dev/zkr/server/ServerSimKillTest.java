@@ -41,6 +41,39 @@ class ServerSimKillTest {
                 oneLine(byHistory), fullSeed, oneLine(byRun));
     }
 
+    static Stream<Arguments> faultBugs() {
+        return Stream.of(
+                Arguments.of(SimServer.FaultBug.ROUNDS_ON_WALL_CLOCK, "ms after its client's last request reached it"),
+                Arguments.of(SimServer.FaultBug.EPOCH_ON_WALL_CLOCK, "txn time goes back"),
+                Arguments.of(SimServer.FaultBug.ACK_WHEN_DISK_FULL, "which is not durable on a majority"),
+                Arguments.of(SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR, "recovery of a torn record"),
+                Arguments.of(SimServer.FaultBug.PURGE_PAST_SNAPSHOT, "SNAP|not durable on a majority"));
+    }
+
+    /**
+     * The bugs around the new faults break server-side invariants (witness: what the failure must say, alternatives
+     * split by |; the same seed must pass without the bug), not (first) client histories: a live session
+     * expired by a forward clock jump, an EPOCH record older than the txn before it, a write on a full disk
+     * acknowledged, a torn tail's recovery losing a valid record.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("faultBugs")
+    void faultBugCaught(SimServer.FaultBug bug, String witness) {
+        long seed = firstFailing(s -> baseFor(bug, s).withFaultBug(bug));
+        Throwable byRun = ServerSimTest.failureOf(seed, baseFor(bug, seed).withFaultBug(bug));
+        String message = String.valueOf(byRun.getMessage());
+        assertTrue(java.util.Arrays.stream(witness.split("\\|")).anyMatch(message::contains),
+                () -> bug + ": seed " + seed + " failed otherwise: " + byRun);
+        Throwable without = ServerSimTest.failureOf(seed, baseFor(bug, seed).withNewFaults());
+        assertTrue(without == null, () -> bug + ": seed " + seed + " fails without the bug too: " + without);
+        System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));
+    }
+
+    /** The purge bug shows through SNAP: 3 servers; the others on a standalone server. */
+    private static ServerSim.Options baseFor(SimServer.FaultBug bug, long seed) {
+        return bug == SimServer.FaultBug.PURGE_PAST_SNAPSHOT ? base(seed).withServers(3) : base(seed);
+    }
+
     /** A standalone server, the random runs' narrowing on (so only the switched-on bug can fail a seed). */
     private static ServerSim.Options base(long seed) {
         return ServerSim.Options.standard(seed, false).withServers(1).withoutWritesAfterReads();

@@ -1,16 +1,13 @@
 package dev.zkr.server;
 
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Seeds of the whole-server simulator that found server bugs, kept by name. While a bug is open its test is a strict
- * expected failure: it passes as long as the seed still shows that bug (so the seed stays a witness), and fails once
- * the seed passes — then it becomes a must-pass test. Fixed on main c9cbbf1 (writes routed only when no read of the
- * connection waits; forwards lost with a reset link or undecided for 2T answered CONNECTION_LOSS): 17, 5, 19, 9, 1,
- * 332, now must-pass.
+ * Seeds of the whole-server simulator that found server bugs, kept by name, each a must-pass test since its fix (a
+ * seed of a bug still open would be kept as a strict expected failure instead: passing while the seed still shows
+ * the bug, failing once it passes). Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92, 18; on sim441: 441, 21680.
  */
 class ServerSimRegressionTest {
 
@@ -23,6 +20,17 @@ class ServerSimRegressionTest {
     @Test
     void seed17StandaloneReadBehindASyncSeesTheSessionsLaterWrite() {
         mustPass(17, ServerSim.Options.standard(17, false).withServers(1));
+    }
+
+    /**
+     * 3 servers, new faults (simfaults): leader s3's wall clock jumps ahead twice (+3.2 s, +8.4 s) and stamps its txns
+     * with it; s2, elected for epoch 3, logs its EPOCH record with its own raw wall clock, 11.6 s older than the txn
+     * before it ("txn time goes back at 3.0").
+     * Fixed: txn times and EPOCH records come from one {@code TxnClock}, max(wall clock, newest txn time logged).
+     */
+    @Test
+    void seed2EpochRecordOlderThanTheOldLeadersTxnsAfterItsClockJumpedAhead() {
+        mustPass(2, ServerSim.Options.standard(2, false).withNewFaults());
     }
 
     /**
@@ -98,15 +106,53 @@ class ServerSimRegressionTest {
     }
 
     /**
-     * 3 servers, open (found after the fixes of seeds 92 and 18; seeds 1–440 pass): the link between leader s3 and
-     * follower s2 resets with a Propose in flight; afterwards s3's heartbeats to s2 carry no sync (syncId -1) and s2
-     * acks them but never sends a FollowerInfo to be synced again, so it stays at 3.3 for good; its clients' requests
-     * wait behind a fence whose read point (3.4) it never applies. A liveness bug in the consensus core's re-sync
-     * after a reset (Follower.requestSync returns early; suspect the leader still counted in downPeers).
+     * 3 servers (main ad3a86b): the link between leader s3 and follower s2 resets with a Propose in flight; s2 heard
+     * the new connection up before the old one down (the simulator let the notices cross; PeerTransport never does),
+     * so s3 stayed in s2's down set; s3's heartbeats carried no sync and s2 acked them unsynced for good, as
+     * Follower.requestSync asked nothing while the leader was reported down. Its clients waited behind a fence
+     * whose read point (3.4) it never applied. Fixed in both places: the simulator orders each side's notices, and
+     * a follower hearing its leader asks for a sync whatever the link's last notice said.
      */
     @Test
     void seed441FollowerNeverResyncsAfterALinkReset() {
-        stillFails(441, ServerSim.Options.standard(441, false), "c1 still waits for replies to xids [47,");
+        mustPass(441, ServerSim.Options.standard(441, false));
+    }
+
+    /**
+     * 3 servers, new faults with snapshots, open (seed 850 before sim441's refusal confirmations changed its run):
+     * leader s2 snapshots 2.4 and purges its log to it; follower s1 (log 2.4 durable and acked, commit point 2.0,
+     * s3 cut off) is synced by SNAP and truncates after its commit point (P3 a) the records 2.1-2.4 — committed, and
+     * before the snapshot covering them is installed, durable on s2 alone (its snapshot): s2 crashing then would let
+     * s1 and s3 elect a leader without them. A SNAP follower must not drop records it acked before the snapshot
+     * covering them is durable (consensus core: Follower's SNAP; SnapshotReceiver's check; a follower whose last
+     * zxid is the leader's base could be DIFFed instead).
+     */
+    @Test
+    void seed1102SnapTruncationDropsCommittedRecordsBeforeTheSnapshotIsDurable() {
+        stillFails(1102, ServerSim.Options.standard(1102, false).withNewFaults(),
+                "s2 applied 2.4, which is not durable on a majority");
+    }
+
+    /**
+     * 3 servers, new faults with snapshots: s3's clock is 7.6 s behind; it SNAP-installs 2.5 (records it never
+     * logged, times from s2's clock), is elected for epoch 3 and stamped its EPOCH record max(its clock, the newest
+     * txn time it saw) — older than 2.5, as a snapshot carried no txn time. Fixed: snapshots carry the newest txn
+     * time (DataTree trailer) and an install or a restart from a snapshot tells the TxnClock.
+     */
+    @Test
+    void seed291EpochRecordAfterASnapInstallIsOlderThanTheSnapshotsTxns() {
+        mustPass(291, ServerSim.Options.standard(291, false).withNewFaults());
+    }
+
+    /**
+     * 5 servers (sim441 before the fix): old leader s4, cut off with s3 and not yet stepped down, refused s3's
+     * forwarded delete /k0 v3 with BAD_VERSION from its stale tree while the new leader s5 had deleted /k0 (NO_NODE):
+     * a refusal answered without a quorum is not linearizable. Refusals now wait for a ReadIndex confirmation
+     * (scripted in RefusalConfirmationTest; the fix changes this seed's run, which now passes another way).
+     */
+    @Test
+    void seed21680DeposedLeaderRefusesAWriteFromItsStaleTree() {
+        mustPass(21680, ServerSim.Options.standard(21680, false));
     }
 
     private static void mustPass(long seed, ServerSim.Options options) {
@@ -114,9 +160,11 @@ class ServerSimRegressionTest {
         assertTrue(failure == null, () -> ServerSimTest.report(seed, options, failure));
     }
 
+    /** An open bug's seed: passes while the seed still fails with {@code witness}; fails once it passes (move it). */
     private static void stillFails(long seed, ServerSim.Options options, String witness) {
         Throwable failure = ServerSimTest.failureOf(seed, options);
-        assertNotNull(failure, "seed " + seed + " passes now: the bug it witnessed is fixed — move it to mustPass");
+        org.junit.jupiter.api.Assertions.assertNotNull(failure,
+                "seed " + seed + " passes now: the bug it witnessed is fixed — move it to mustPass");
         assertTrue(String.valueOf(failure.getMessage()).contains(witness),
                 () -> "seed " + seed + " fails differently now:\n" + ServerSimTest.report(seed, options, failure));
     }

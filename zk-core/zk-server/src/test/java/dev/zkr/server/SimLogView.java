@@ -2,64 +2,88 @@ package dev.zkr.server;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
-import dev.zkr.consensus.LogView;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The replica's {@link LogView} of a {@link SimLog} in one incarnation, as {@link TxnLogView} is over a
- * {@link dev.zkr.storage.TxnLog}: the durable records at open, then every record the driver announces
- * ({@link #appended}) as it hands it to the log stage, and its truncations. No snapshots, no purge (base 0).
+ * The replica's {@link DrivenLogView} of a {@link SimLog} in one incarnation, as {@link TxnLogView} is over a
+ * {@link dev.zkr.storage.TxnLog}: the durable records at open, then every record the stage announces
+ * ({@link #appended}) as it hands it to the log stage, and its truncations; its start follows the log's purges
+ * and snapshot installs (base).
  */
-final class SimLogView implements LogView {
+final class SimLogView implements DrivenLogView {
 
     private final ArrayList<Entry> entries;
     private final long commitMark;
     private EpochTable table;
+    private final SimLog log;
+    /** The zxid of the newest snapshot on this server's disk (0 for none). */
+    private final java.util.function.LongSupplier newestSnapshot;
 
     SimLogView(SimLog log) {
+        this(log, () -> 0);
+    }
+
+    SimLogView(SimLog log, java.util.function.LongSupplier newestSnapshot) {
+        this.log = log;
+        this.newestSnapshot = newestSnapshot;
         this.entries = new ArrayList<>(log.durableEntries());
         this.commitMark = log.durableCommitMark();
     }
 
-    void appended(Entry e) {
+    /** Drops the entries the log purged (up to its base): the log's start moves while the incarnation runs. */
+    private void prune() {
+        long base = log.base();
+        if (!entries.isEmpty() && entries.get(0).zxid() <= base) {
+            entries.removeIf(e -> e.zxid() <= base);
+            table = null;
+        }
+    }
+
+    @Override
+    public void appended(Entry e) {
         entries.add(e);
         table = null;
     }
 
-    void durable(long zxid) {
+    @Override
+    public void durable(long zxid) {
         // every record is in the list already: nothing to track
     }
 
     /** A snapshot install restarted the log after {@code zxid} (never in the simulator: no purge, no SNAP). */
-    void restartedAfter(long zxid) {
+    @Override
+    public void restartedAfter(long zxid) {
         entries.clear();
         table = null;
     }
 
-    void truncatedAfter(long zxid) {
+    @Override
+    public void truncatedAfter(long zxid) {
         entries.removeIf(e -> e.zxid() > zxid);
         table = null;
     }
 
     @Override
     public long lastZxid() {
-        return entries.isEmpty() ? 0 : entries.get(entries.size() - 1).zxid();
+        prune();
+        return entries.isEmpty() ? log.base() : Math.max(entries.get(entries.size() - 1).zxid(), log.base());
     }
 
     @Override
     public long baseZxid() {
-        return 0;
+        return log.base();
     }
 
     @Override
     public long snapshotZxid() {
-        return 0;
+        return Math.max(0, newestSnapshot.getAsLong());
     }
 
     @Override
     public List<Entry> entriesAfter(long zxid) {
+        prune();
         List<Entry> out = new ArrayList<>();
         for (Entry e : entries) {
             if (e.zxid() > zxid) {
@@ -71,8 +95,9 @@ final class SimLogView implements LogView {
 
     @Override
     public EpochTable epochTable() {
+        prune();
         if (table == null) {
-            table = EpochTable.of(entries);
+            table = EpochTable.of(entries).above(log.base());
         }
         return table;
     }

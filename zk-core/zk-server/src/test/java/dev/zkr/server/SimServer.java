@@ -43,7 +43,7 @@ final class SimServer {
         final Pipeline pipeline;
         final ReadStage reads;
         final ApplyStage apply;
-        final SimReplicationStage stage;
+        final ReplicationStage stage;
         final Replica replica;
         final Outbox outbox = new Outbox();
         /** STALE_READS: the lagging tree and how far it got in the log. */
@@ -55,8 +55,19 @@ final class SimServer {
             List<Entry> durable = log.durableEntries();
             long mark = log.durableCommitMark();
             DataTree t = new DataTree();
+            long snapshot = 0;
+            if (snapshots != null) { // as ZkServer: the newest valid snapshot, then the log after it
+                var loaded = snapshots.loadNewestValid((z, in) -> DataTree.readSnapshot(in));
+                if (loaded.isPresent()) {
+                    t = loaded.get().state();
+                    snapshot = loaded.get().zxid();
+                }
+            }
             List<TxnCodec.Entry> tail = new ArrayList<>();
             for (Entry e : durable) {
+                if (e.zxid() <= snapshot) {
+                    continue;
+                }
                 TxnCodec.Entry te = TxnCodec.decode(e.payload());
                 if (e.zxid() <= mark) {
                     t.apply(te.header(), te.txn());
@@ -67,8 +78,8 @@ final class SimServer {
             this.tree = t;
             SessionTable sessions = new SessionTable(new SessionTable.Config(id, config.minSessionTimeoutMs(),
                     config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
-            sessions.restore(tree.sessions().values(), now);
-            SimLogView view = new SimLogView(log);
+            sessions.restore(tree.sessions().values(), roundTime(now));
+            SimLogView view = new SimLogView(log, SimServer.this::newestSnapshot);
             boolean ensemble = members.size() > 1;
             int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicationStage.TICK_MS);
             int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicationStage.TICK_MS));
@@ -76,17 +87,20 @@ final class SimServer {
                     new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
-            this.stage = new SimReplicationStage(replica, view, logStage, log, m -> {
+            TxnClock txnClock = new TxnClock(SimServer.this::wallClock,
+                    Math.max(Assembler.lastTime(view), t.lastTxnTime()));
+            this.stage = new ReplicationStage(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
                 meta = m;
-            }, tail, peers, System::currentTimeMillis, electionTicks, null);
+            }, tail, peers, faultBug == FaultBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
+                    electionTicks, snapshots == null ? null : new ReplicationStage.Snapshots(snapshots, log));
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
             PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), ensemble ? -1 : epoch,
+                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, ensemble ? -1 : epoch,
                     Zxid.of(epoch, 0));
             this.apply = new ApplyStage(tree, prep, watches, gate);
             this.reads = new ReadStage(tree, watches, apply);
@@ -94,13 +108,15 @@ final class SimServer {
             this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
                     id, ensemble, ELECTION_MS, HEARTBEAT_MS);
             this.staleReads = new ReadStage(staleTree, new WatchTable(), apply);
-            logStage.listen(z -> durable(this, z), e -> {
-                throw new ServerSim.Violation("s" + id + ": log failed: " + e);
-            });
+            logStage.listen(z -> durable(this, z), e -> sim.logFailed(SimServer.this, number, e)); // fail-stop
         }
 
         /** Set once the server first served (ZkServer binds its client port then). */
         boolean served;
+        /** SNAP installs of this incarnation already traced. */
+        int installsSeen;
+        /** Per session: when this incarnation last received a request of it from its own client connection. */
+        final java.util.Map<Long, Long> heard = new java.util.HashMap<>();
     }
 
     /** The ensemble's election timeout and heartbeat interval (simulated millis). */
@@ -123,6 +139,43 @@ final class SimServer {
 
     /** Session ids count from this "wall clock" plus simulated time, so ids differ across restarts. */
     private static final long START_MILLIS = 1_000_000;
+    /**
+     * The wall clock's distance from the simulated time, changed by clock jumps. The wall clock gives txn times
+     * only; round time (ticks, session deadlines) is the simulated time itself, as a server's round clock is
+     * monotonic ({@link Core#roundClock}) — unless {@link #faultBug} re-introduces the old bug.
+     */
+    private long clockOffset = 1_700_000_000_000L;
+    /** Test-only bugs around the new faults (clocks, disks): each must be caught by the checks. */
+    enum FaultBug {
+        NONE,
+        /** Rounds (timers, session deadlines, replica ticks) run on the wall clock, as Core's did. */
+        ROUNDS_ON_WALL_CLOCK,
+        /** An EPOCH record carries the raw wall clock, not max(clock, newest txn time), as ReplicationStage's did. */
+        EPOCH_ON_WALL_CLOCK,
+        /** A full disk's failed write is reported durable and the server goes on (no fail-stop). */
+        ACK_WHEN_DISK_FULL,
+        /** Recovery from a torn record also cuts the valid record before it. */
+        TORN_TAIL_CUT_TOO_FAR,
+        /** The log purge ignores the snapshot: it drops every durable record, also those after the snapshot. */
+        PURGE_PAST_SNAPSHOT
+    }
+
+    FaultBug faultBug = FaultBug.NONE;
+
+    /** This server's wall clock: simulated time plus its offset. */
+    long wallClock() {
+        return sim.now() + clockOffset;
+    }
+
+    /** The wall clock jumps by {@code millis} (either way). */
+    void jumpClock(long millis) {
+        clockOffset += millis;
+    }
+
+    /** The time a round of this server runs at (simulated time; the wall clock under the test-only bug). */
+    private long roundTime(long now) {
+        return faultBug == FaultBug.ROUNDS_ON_WALL_CLOCK ? now + clockOffset : now;
+    }
 
     SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
         this.id = id;
@@ -141,10 +194,87 @@ final class SimServer {
             }
         }
         this.config = b.build();
+        log.onAppend = this::checkExpiry;
+    }
+
+    /**
+     * A session expiry this server sequenced as leader must not come before the session's timeout ran out since
+     * the server itself last heard from the session's client (a forward jump of a clock that rounds ran on expired
+     * live sessions).
+     */
+    private void checkExpiry(TxnCodec.Entry e) {
+        Incarnation inc = current;
+        if (inc == null || !(e.txn() instanceof dev.zkr.tree.Txn.CloseSession)
+                || e.header().xid() != dev.zkr.tree.TxnHeader.NO_XID
+                || inc.replica.roleInfo().role() != dev.zkr.consensus.Role.LEADER) {
+            return;
+        }
+        long sid = e.header().sessionId();
+        Long at = inc.heard.get(sid);
+        dev.zkr.tree.SessionInfo info = inc.tree.sessions().get(sid);
+        if (at != null && info != null && sim.now() - at < info.timeoutMs()) {
+            throw new ServerSim.Violation("s" + id + " expires session 0x" + Long.toHexString(sid) + " at "
+                    + Zxid.str(e.header().zxid()) + ", " + (sim.now() - at) + " ms after its client's last request"
+                    + " reached it (timeout " + info.timeoutMs() + " ms)");
+        }
     }
 
     boolean up() {
         return current != null;
+    }
+
+    /**
+     * Seeds with snapshots: this server's snapshot files (outliving its incarnations, as its log does), in the
+     * run's scratch directory. The real {@code SnapshotStore}, sender and receiver: SNAP goes through them.
+     */
+    dev.zkr.storage.SnapshotStore snapshots;
+    /** SNAP installs of earlier incarnations. */
+    private int pastInstalls;
+
+    /** The newest snapshot's zxid as last listed (the checks ask after every event: no directory listing each time). */
+    private long newestSnapshot = -1;
+
+    /** The zxid of the newest snapshot on this server's disk (0 for none). */
+    long newestSnapshot() {
+        if (snapshots == null) {
+            return 0;
+        }
+        if (newestSnapshot < 0) {
+            List<Long> zxids = snapshots.list();
+            newestSnapshot = zxids.isEmpty() ? 0 : zxids.get(0);
+        }
+        return newestSnapshot;
+    }
+
+    /** Snapshots installed from a leader (SNAP syncs), over every incarnation. */
+    int installs() {
+        return pastInstalls + (current == null ? 0 : current.stage.installs());
+    }
+
+    /**
+     * Takes a snapshot of the applied tree (as the Snapshotter does, here at once on the round thread), keeps the
+     * newest two and purges the log up to {@code retain} records before it. Returns the snapshot's zxid, or 0.
+     */
+    long snapshotAndPurge(int retain) {
+        DataTree t = current.tree;
+        long z = t.lastZxid();
+        if (z <= newestSnapshot()) {
+            return 0;
+        }
+        snapshots.write(z, t::writeSnapshot);
+        snapshots.retain(2);
+        newestSnapshot = -1;
+        List<Entry> durable = log.durableEntries();
+        int at = -1;
+        for (int i = 0; i < durable.size() && durable.get(i).zxid() <= z; i++) {
+            at = i;
+        }
+        if (faultBug == FaultBug.PURGE_PAST_SNAPSHOT) {
+            log.purgeUpTo(log.trueDurableZxid());
+        } else if (at - retain >= 0) {
+            log.purgeUpTo(durable.get(at - retain).zxid());
+        }
+        return z;
     }
 
     /** Accepts client connections: running and served once (ZkServer binds its client port only then). */
@@ -169,6 +299,9 @@ final class SimServer {
 
     /** Kill -9: the incarnation is gone, the log keeps what was durable (and maybe some of the rest). */
     void crash() {
+        if (current != null) {
+            pastInstalls += current.stage.installs();
+        }
         current = null;
         tickAt = Long.MAX_VALUE;
         log.crash();
@@ -181,6 +314,10 @@ final class SimServer {
     /** A message from a client connection (one socket read). */
     void request(SimConn c, Message m, long now) {
         Incarnation inc = current;
+        long sid = m instanceof Message.ConnectRequest cr ? cr.sessionId() : c.connection.sessionId;
+        if (sid != 0 && !c.connection.closed) {
+            inc.heard.put(sid, now);
+        }
         if (readBug == ReadBug.READS_JUMP_THE_QUEUE && m instanceof Message.GetDataRequest g
                 && !c.connection.closed && c.connection.sessionId != 0) {
             inc.reads.serve(c.connection, g);
@@ -189,7 +326,7 @@ final class SimServer {
             catchUpStaleTree(inc);
             inc.staleReads.serve(c.connection, g);
         } else {
-            inc.pipeline.requests(List.of(new Core.Inbound(c.connection, m)), now, true);
+            inc.pipeline.requests(List.of(new Core.Inbound(c.connection, m)), roundTime(now), true);
         }
         round(now);
     }
@@ -202,7 +339,7 @@ final class SimServer {
 
     /** A due timer. */
     void tick(long now) {
-        if (current != null && now >= current.pipeline.nextTick()) {
+        if (current != null && roundTime(now) >= current.pipeline.nextTick()) {
             round(now);
         } else if (current != null) {
             scheduleTick(now);
@@ -222,7 +359,7 @@ final class SimServer {
 
     /** A message from a peer. */
     void peerMessage(int from, Object m, long now) {
-        current.pipeline.peerMessage(from, m, now);
+        current.pipeline.peerMessage(from, m, roundTime(now));
         round(now);
     }
 
@@ -239,7 +376,13 @@ final class SimServer {
     private void round(long now) {
         rounds++;
         Incarnation inc = current;
-        inc.pipeline.endRound(now, true);
+        inc.pipeline.endRound(roundTime(now), true);
+        if (inc.stage.installs() > inc.installsSeen && inc == current) {
+            inc.installsSeen = inc.stage.installs();
+            newestSnapshot = -1; // the received snapshot is in place
+            sim.trace("s" + id + " SNAP installed snapshot " + Zxid.str(log.base()) + " (tree at "
+                    + Zxid.str(inc.tree.lastZxid()) + ", log restarted after it)");
+        }
         if (!inc.served && inc.pipeline.serving()) {
             inc.served = true;
         }
@@ -250,7 +393,7 @@ final class SimServer {
         if (current == null) {
             return;
         }
-        long next = Math.max(now + 1, current.pipeline.nextTick());
+        long next = Math.max(now + 1, current.pipeline.nextTick() - (roundTime(now) - now));
         if (next < tickAt || tickAt <= now) {
             tickAt = next;
             int inc = current.number;

@@ -208,6 +208,19 @@ class DataTreeTest {
     }
 
     @Test
+    void aSnapshotKeepsTheNewestTxnTimeAndOneWithoutItReadsAsUnknown() throws IOException {
+        DataTree tree = new DataTree();
+        tree.apply(new dev.zkr.tree.TxnHeader(5, 1_234_567, 0, 0), new Txn.NewEpoch(1, 1));
+        assertEquals(1_234_567, roundTrip(tree).lastTxnTime());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        tree.writeSnapshot(new DataOutputStream(bytes));
+        byte[] withoutTrailer = java.util.Arrays.copyOf(bytes.toByteArray(), bytes.size() - 9); // as written before
+        DataTree old = DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(withoutTrailer)));
+        assertEquals(0, old.lastTxnTime());
+        assertEquals(tree.canonicalDump(), old.canonicalDump());
+    }
+
+    @Test
     void corruptSnapshotIsRejected() {
         byte[] garbage = {0, 1, 2, 3, 4, 5, 6, 7, 8};
         assertThrows(IOException.class, () -> DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(garbage))));

@@ -38,10 +38,12 @@ class NewEpochTest {
         assertTrue(r.triggers().isEmpty());
         assertEquals(Zxid.of(2, 0), tree.lastZxid());
         assertEquals(nodes, tree.nodeCount());
-        // the snapshot differs only in its lastZxid field (the 8 bytes after magic and version)
+        // the snapshot differs only in its lastZxid field (the 8 bytes after magic and version) and the newest txn
+        // time in its trailer (the last 8 bytes)
         byte[] after = snapshot(tree);
         assertEquals(before.length, after.length);
-        for (int i = 16; i < after.length; i++) {
+        assertEquals(2, tree.lastTxnTime());
+        for (int i = 16; i < after.length - 8; i++) {
             assertEquals(before[i], after[i], "snapshot byte " + i);
         }
     }

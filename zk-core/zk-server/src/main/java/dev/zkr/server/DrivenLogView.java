@@ -1,0 +1,25 @@
+package dev.zkr.server;
+
+import dev.zkr.consensus.Entry;
+import dev.zkr.consensus.LogView;
+
+/**
+ * The replica's {@link LogView} as {@link ReplicationStage} keeps it current: a log's readers see only what is
+ * durable, so the stage tells the view of every record it hands to the log, of durability, truncations and a
+ * snapshot install's restart. {@link TxnLogView} over the real log; the whole-server simulator has its own. Round
+ * thread only.
+ */
+interface DrivenLogView extends LogView {
+
+    /** {@code e} was handed to the log (after every earlier record). */
+    void appended(Entry e);
+
+    /** The log reported every record up to {@code zxid} durable. */
+    void durable(long zxid);
+
+    /** The log was durably cut after {@code zxid}. */
+    void truncatedAfter(long zxid);
+
+    /** The log restarted after snapshot {@code zxid} (SNAP install): it holds no record, its base is {@code zxid}. */
+    void restartedAfter(long zxid);
+}
