@@ -172,6 +172,13 @@ final class Leader extends RoleState {
                     + Zxid.str(fc) + " (log " + mine + " base " + Zxid.str(base) + ")");
         }
         long common = mine.commonPrefix(fi.table(), fc);
+        long theirsAtBase = fi.table().lastOf(Zxid.epoch(base));
+        if (common < base && theirsAtBase != Zxid.NONE && theirsAtBase >= base) {
+            // the follower holds the record at the base (its epoch reaches it; no gap inside an epoch), and one
+            // zxid is one record everywhere, with the same history before it: DIFF from the base, not SNAP — the
+            // table of the log after the base could not show it when nothing of that epoch follows the base
+            common = base;
+        }
         SyncMode mode;
         long at;
         if (common < base) {

@@ -427,10 +427,16 @@ public final class Replica {
         durable = Math.min(durable, zxid);
     }
 
-    /** SNAP: truncate after the commit point (P3 a), install {@code zxid}; the log continues after it. */
+    /**
+     * SNAP: install {@code zxid}; the log continues after it. First the log is cut after min(durable, zxid - 1)
+     * (P3 a, as zkr refines it): the unsynced tail and anything at or beyond the snapshot go, but durable records
+     * stay until the snapshot that covers them is in place — this follower may have acked them, so a commit may
+     * count on them (cutting after the commit point, as P3 first said, left such records on the leader alone
+     * during the install: server simulator seed 1102). The install then replaces everything up to {@code zxid}.
+     */
     void installSnapshot(long zxid) {
         if (!mutations.snapWithoutTruncation) {
-            truncate(commit);
+            truncate(Math.min(durable, zxid - 1));
         }
         appends.clear();
         install = zxid;
