@@ -269,7 +269,11 @@ final class SimLog implements LogStore, dev.zkr.storage.SnapshotReceiver.Log {
             throw new IllegalStateException(name + " holds records up to " + Zxid.str(lastZxid())
                     + ": cannot restart after " + Zxid.str(zxid));
         }
-        archived.addAll(records.subList(0, durableCount));
+        for (Entry e : records.subList(0, durableCount)) {
+            if (e.zxid() <= durableMark) {
+                archived.add(e); // history; what lay above the commit mark (a stale tail, or records the snapshot
+            }                    // covers) goes with the restart, as TxnLog deletes it
+        }
         records.clear();
         durableCount = 0;
         syncCovers = syncCovers >= 0 ? 0 : -1;
