@@ -54,6 +54,10 @@ final class Pending {
      * {@link RefusalConfirmations}); {@link #quorumRefused} if that confirmation was refused. */
     boolean awaitsQuorum;
     boolean quorumRefused;
+    /** A refusal that reached the head of the write order while {@link #awaitsQuorum}, and the zxid the tree had
+     * applied then (its reply's). */
+    boolean refusalDecided;
+    long decidedZxid;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {

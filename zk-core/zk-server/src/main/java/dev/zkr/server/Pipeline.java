@@ -268,7 +268,7 @@ final class Pipeline implements Sequencer {
         if (!ensemble) {
             return inFlight.isEmpty() && toApply.isEmpty();
         }
-        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty());
+        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty() && !refusals.waiting());
     }
 
     /** True while the quorum lets this server sequence writes. */
@@ -551,7 +551,13 @@ final class Pipeline implements Sequencer {
     }
 
     private void onReadState(long ctx, long readZxid) {
-        if (refusals.answered(ctx, readZxid)) {
+        List<Pending> confirmed = refusals.answered(ctx, readZxid);
+        if (confirmed != null) {
+            for (Pending p : confirmed) {
+                if (p.refusalDecided) {
+                    finishRefusal(p);
+                }
+            }
             return;
         }
         long[] remote = remoteSyncs.remove(ctx);
@@ -793,7 +799,9 @@ final class Pipeline implements Sequencer {
         owners.clear();
         heldPeer.clear();
         remoteSyncs.clear();
-        refusals.clear();
+        for (Pending p : refusals.clear()) {
+            lose(p, lost);
+        }
     }
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
@@ -967,14 +975,12 @@ final class Pipeline implements Sequencer {
         while (true) {
             Pending head = inFlight.peekFirst();
             if (head != null && head.txn == null) {
-                if (head.awaitsQuorum) {
-                    break; // a refusal: the items behind it wait for it
-                }
                 inFlight.pollFirst();
-                if (head.quorumRefused) {
-                    loseRefusal(head);
+                if (head.awaitsQuorum) {
+                    refusals.decided(head, tree.lastZxid()); // answered once confirmed; its connection's later
+                    // replies wait for it
                 } else {
-                    complete(head, null);
+                    finishRefusal(head);
                 }
                 continue;
             }
@@ -1018,7 +1024,7 @@ final class Pipeline implements Sequencer {
 
     /** Answers a local item: with what applying its txn produced, or (txn-less) its failure or OK. */
     private void complete(Pending p, ApplyResult result) {
-        long zxid = tree.lastZxid();
+        long zxid = p.refusalDecided ? p.decidedZxid : tree.lastZxid();
         switch (p.kind) {
             case CLIENT -> answer(p, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
@@ -1048,12 +1054,14 @@ final class Pipeline implements Sequencer {
     }
 
     /**
-     * A refusal this server could not confirm it decided as the leader: a client is answered CONNECTION_LOSS (and
-     * fenced), as for a write a leader change left undecided; a follower gets no verdict and fails its forward when
-     * it sees the leader change, or after 2T.
+     * Answers a txn-less item whose writes before it are applied. A refusal this server could not confirm it decided
+     * as the leader: a client is answered CONNECTION_LOSS (and fenced), as for a write a leader change left
+     * undecided; a follower gets no verdict and fails its forward when it sees the leader change, or after 2T.
      */
-    private void loseRefusal(Pending p) {
-        if (p.kind == Pending.Kind.CLIENT) {
+    private void finishRefusal(Pending p) {
+        if (!p.quorumRefused) {
+            complete(p, null);
+        } else if (p.kind == Pending.Kind.CLIENT) {
             lose(p, Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
                     "the leader could not confirm it still leads"));
         }

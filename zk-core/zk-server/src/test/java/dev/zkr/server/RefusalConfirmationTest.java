@@ -3,6 +3,7 @@ package dev.zkr.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkException;
 import dev.zkr.consensus.Role;
 import dev.zkr.consensus.RoleInfo;
@@ -82,13 +83,13 @@ class RefusalConfirmationTest {
     private final List<Message.Reply> replies = new ArrayList<>();
     private final Pipeline pipeline;
     private final Connection client;
+    private final DataTree tree = new DataTree();
 
     RefusalConfirmationTest() {
         ServerConfig config = ServerConfig.builder(Path.of("/nonexistent/zkr-refusal")).serverId(1)
                 .tickTime(Duration.ofMillis(300)).electionTimeout(Duration.ofMillis(150))
                 .heartbeatInterval(Duration.ofMillis(30)).member(1, "127.0.0.1", 20_001, 10_001)
                 .member(2, "127.0.0.1", 20_002, 10_002).member(3, "127.0.0.1", 20_003, 10_003).build();
-        DataTree tree = new DataTree();
         tree.apply(new TxnHeader(Zxid.of(1, 1), NOW, SESSION, 1), new Txn.CreateSession(SESSION, 30_000,
                 new byte[16]));
         SessionTable sessions = new SessionTable(new SessionTable.Config(1, config.minSessionTimeoutMs(),
@@ -136,6 +137,22 @@ class RefusalConfirmationTest {
         assertEquals(1, replies.size());
         assertEquals(7, replies.get(0).xid());
         assertEquals(ZkException.Code.NO_NODE.intValue(), replies.get(0).code());
+    }
+
+    @Test
+    void theWritesAfterAWaitingRefusalAreAppliedTheirRepliesWaitBehindIt() {
+        send(new Message.DeleteRequest(7, "/missing", -1));
+        send(new Message.CreateRequest(8, "/k", new byte[0], CreateMode.PERSISTENT));
+        quorum.committed = Zxid.of(2, 1);
+        round();
+        assertTrue(tree.exists("/k") != null, "the leader's tree does not wait for the confirmation");
+        assertEquals(List.of(), replies, "replies leave in request order");
+        quorum.answers.add(new long[] {quorum.asked.get(0), Zxid.of(2, 0)});
+        round();
+        assertEquals(List.of(7, 8), replies.stream().map(Message.Reply::xid).toList());
+        assertEquals(ZkException.Code.NO_NODE.intValue(), replies.get(0).code());
+        assertEquals(Zxid.of(2, 0), replies.get(0).zxid(), "the refusal's zxid is the tree's when it was decided");
+        assertEquals(ZkException.Code.OK.intValue(), replies.get(1).code());
     }
 
     @Test
