@@ -126,8 +126,6 @@ final class Pipeline implements Sequencer {
     private final ArrayDeque<Pending> decided = new ArrayDeque<>();
     /** Syncs waiting for their read point, by ctx. */
     private final Map<Long, Pending> syncs = new HashMap<>();
-    /** Leader: refusals waiting for a quorum's confirmation that this server still leads. */
-    private final RefusalConfirmations refusals = new RefusalConfirmations();
     /** Leader: read points asked for by followers: local ctx → {origin, their ctx}. */
     private final Map<Long, long[]> remoteSyncs = new HashMap<>();
     /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
@@ -268,7 +266,7 @@ final class Pipeline implements Sequencer {
         if (!ensemble) {
             return inFlight.isEmpty() && toApply.isEmpty();
         }
-        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty() && !refusals.waiting());
+        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty());
     }
 
     /** True while the quorum lets this server sequence writes. */
@@ -551,15 +549,6 @@ final class Pipeline implements Sequencer {
     }
 
     private void onReadState(long ctx, long readZxid) {
-        List<Pending> confirmed = refusals.answered(ctx, readZxid);
-        if (confirmed != null) {
-            for (Pending p : confirmed) {
-                if (p.refusalDecided) {
-                    finishRefusal(p);
-                }
-            }
-            return;
-        }
         long[] remote = remoteSyncs.remove(ctx);
         if (remote != null) {
             peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
@@ -799,9 +788,6 @@ final class Pipeline implements Sequencer {
         owners.clear();
         heldPeer.clear();
         remoteSyncs.clear();
-        for (Pending p : refusals.clear()) {
-            lose(p, lost);
-        }
     }
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
@@ -907,17 +893,10 @@ final class Pipeline implements Sequencer {
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
             quorum.append(p.header, p.txn);
-        } else if (ensemble && (p.kind == Pending.Kind.CLIENT || p.kind == Pending.Kind.FORWARDED)) {
-            refusals.add(p);
         }
     }
 
     private void drive() {
-        if (refusals.hasUnasked()) {
-            long ctx = nextCtx++;
-            refusals.asked(ctx);
-            quorum.readIndex(ctx);
-        }
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
         while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
             long[] r = readStates.pollFirst();
@@ -976,12 +955,7 @@ final class Pipeline implements Sequencer {
             Pending head = inFlight.peekFirst();
             if (head != null && head.txn == null) {
                 inFlight.pollFirst();
-                if (head.awaitsQuorum) {
-                    refusals.decided(head, tree.lastZxid()); // answered once confirmed; its connection's later
-                    // replies wait for it
-                } else {
-                    finishRefusal(head);
-                }
+                complete(head, null);
                 continue;
             }
             TxnCodec.Entry e = toApply.peekFirst();
@@ -1024,7 +998,7 @@ final class Pipeline implements Sequencer {
 
     /** Answers a local item: with what applying its txn produced, or (txn-less) its failure or OK. */
     private void complete(Pending p, ApplyResult result) {
-        long zxid = p.refusalDecided ? p.decidedZxid : tree.lastZxid();
+        long zxid = tree.lastZxid();
         switch (p.kind) {
             case CLIENT -> answer(p, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
@@ -1050,20 +1024,6 @@ final class Pipeline implements Sequencer {
             }
             case EXPIRE_SESSION, INTERNAL -> {
             }
-        }
-    }
-
-    /**
-     * Answers a txn-less item whose writes before it are applied. A refusal this server could not confirm it decided
-     * as the leader: a client is answered CONNECTION_LOSS (and fenced), as for a write a leader change left
-     * undecided; a follower gets no verdict and fails its forward when it sees the leader change, or after 2T.
-     */
-    private void finishRefusal(Pending p) {
-        if (!p.quorumRefused) {
-            complete(p, null);
-        } else if (p.kind == Pending.Kind.CLIENT) {
-            lose(p, Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                    "the leader could not confirm it still leads"));
         }
     }
 
