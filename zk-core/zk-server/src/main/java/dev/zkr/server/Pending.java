@@ -50,10 +50,6 @@ final class Pending {
     long afterZxid;
     /** Follower: when it was forwarded (undecided for too long, it is answered CONNECTION_LOSS). */
     long sentAt;
-    /** Leader of an ensemble, a refusal: not answered before a quorum confirmed this server leads (see
-     * {@link RefusalConfirmations}); {@link #quorumRefused} if that confirmation was refused. */
-    boolean awaitsQuorum;
-    boolean quorumRefused;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {

@@ -126,8 +126,6 @@ final class Pipeline implements Sequencer {
     private final ArrayDeque<Pending> decided = new ArrayDeque<>();
     /** Syncs waiting for their read point, by ctx. */
     private final Map<Long, Pending> syncs = new HashMap<>();
-    /** Leader: refusals waiting for a quorum's confirmation that this server still leads. */
-    private final RefusalConfirmations refusals = new RefusalConfirmations();
     /** Leader: read points asked for by followers: local ctx → {origin, their ctx}. */
     private final Map<Long, long[]> remoteSyncs = new HashMap<>();
     /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
@@ -551,9 +549,6 @@ final class Pipeline implements Sequencer {
     }
 
     private void onReadState(long ctx, long readZxid) {
-        if (refusals.answered(ctx, readZxid)) {
-            return;
-        }
         long[] remote = remoteSyncs.remove(ctx);
         if (remote != null) {
             peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
@@ -793,7 +788,6 @@ final class Pipeline implements Sequencer {
         owners.clear();
         heldPeer.clear();
         remoteSyncs.clear();
-        refusals.clear();
     }
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
@@ -899,17 +893,10 @@ final class Pipeline implements Sequencer {
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
             quorum.append(p.header, p.txn);
-        } else if (ensemble && (p.kind == Pending.Kind.CLIENT || p.kind == Pending.Kind.FORWARDED)) {
-            refusals.add(p);
         }
     }
 
     private void drive() {
-        if (refusals.hasUnasked()) {
-            long ctx = nextCtx++;
-            refusals.asked(ctx);
-            quorum.readIndex(ctx);
-        }
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
         while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
             long[] r = readStates.pollFirst();
@@ -969,15 +956,8 @@ final class Pipeline implements Sequencer {
         while (true) {
             Pending head = inFlight.peekFirst();
             if (head != null && head.txn == null) {
-                if (head.awaitsQuorum) {
-                    break; // a refusal: the items behind it wait for it
-                }
                 inFlight.pollFirst();
-                if (head.quorumRefused) {
-                    loseRefusal(head);
-                } else {
-                    complete(head, null);
-                }
+                complete(head, null);
                 continue;
             }
             TxnCodec.Entry e = toApply.peekFirst();
@@ -1046,18 +1026,6 @@ final class Pipeline implements Sequencer {
             }
             case EXPIRE_SESSION, INTERNAL -> {
             }
-        }
-    }
-
-    /**
-     * A refusal this server could not confirm it decided as the leader: a client is answered CONNECTION_LOSS (and
-     * fenced), as for a write a leader change left undecided; a follower gets no verdict and fails its forward when
-     * it sees the leader change, or after 2T.
-     */
-    private void loseRefusal(Pending p) {
-        if (p.kind == Pending.Kind.CLIENT) {
-            lose(p, Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                    "the leader could not confirm it still leads"));
         }
     }
 

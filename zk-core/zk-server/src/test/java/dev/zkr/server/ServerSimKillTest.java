@@ -47,7 +47,8 @@ class ServerSimKillTest {
                 Arguments.of(SimServer.FaultBug.EPOCH_ON_WALL_CLOCK, "txn time goes back"),
                 Arguments.of(SimServer.FaultBug.ACK_WHEN_DISK_FULL, "which is not durable on a majority"),
                 Arguments.of(SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR, "recovery of a torn record"),
-                Arguments.of(SimServer.FaultBug.PURGE_PAST_SNAPSHOT, "SNAP|not durable on a majority"));
+                Arguments.of(SimServer.FaultBug.PURGE_PAST_SNAPSHOT,
+                        "SNAP|not durable on a majority|differs from the tree"));
     }
 
     /**

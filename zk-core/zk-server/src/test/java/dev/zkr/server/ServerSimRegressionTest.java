@@ -1,13 +1,15 @@
 package dev.zkr.server;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 /**
- * Seeds of the whole-server simulator that found server bugs, kept by name, each a must-pass test since its fix (a
- * seed of a bug still open would be kept as a strict expected failure instead: passing while the seed still shows
- * the bug, failing once it passes). Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92, 18; on sim441: 441, 21680.
+ * Seeds of the whole-server simulator that found server bugs, kept by name. While a bug is open its test is a strict
+ * expected failure: it passes as long as the seed still shows that bug (so the seed stays a witness), and fails once
+ * the seed passes — then it becomes a must-pass test. Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92,
+ * 18; on sim441: 441. Open: 21680.
  */
 class ServerSimRegressionTest {
 
@@ -119,13 +121,11 @@ class ServerSimRegressionTest {
     }
 
     /**
-     * 3 servers, new faults with snapshots, open (seed 850 before sim441's refusal confirmations changed its run):
-     * leader s2 snapshots 2.4 and purges its log to it; follower s1 (log 2.4 durable and acked, commit point 2.0,
-     * s3 cut off) is synced by SNAP and truncates after its commit point (P3 a) the records 2.1-2.4 — committed, and
-     * before the snapshot covering them is installed, durable on s2 alone (its snapshot): s2 crashing then would let
-     * s1 and s3 elect a leader without them. A SNAP follower must not drop records it acked before the snapshot
-     * covering them is durable (consensus core: Follower's SNAP; SnapshotReceiver's check; a follower whose last
-     * zxid is the leader's base could be DIFFed instead).
+     * 3 servers, new faults with snapshots (fixed): leader s2 snapshots 2.4 and purges its log to it; follower s1
+     * (log 2.4 durable and acked, commit point 2.0, s3 cut off) was synced by SNAP and truncated after its commit
+     * point (P3 a as first written) the records 2.1-2.4 — committed, and before the snapshot covering them was
+     * installed, durable on s2 alone: s2 crashing then would have let s1 and s3 elect a leader without them. Now a
+     * SNAP follower cuts after min(durable, s - 1), and a follower reaching the leader's base is DIFFed.
      */
     @Test
     void seed1102SnapTruncationDropsCommittedRecordsBeforeTheSnapshotIsDurable() {
@@ -144,14 +144,13 @@ class ServerSimRegressionTest {
     }
 
     /**
-     * 5 servers (sim441 before the fix): old leader s4, cut off with s3 and not yet stepped down, refused s3's
-     * forwarded delete /k0 v3 with BAD_VERSION from its stale tree while the new leader s5 had deleted /k0 (NO_NODE):
-     * a refusal answered without a quorum is not linearizable. Refusals now wait for a ReadIndex confirmation
-     * (scripted in RefusalConfirmationTest; the fix changes this seed's run, which now passes another way).
+     * 5 servers, open (sim441; seeds 1–21,679 pass): old leader s4, cut off with s3 and not yet stepped down, refused
+     * s3's forwarded delete /k0 v3 with BAD_VERSION from its stale tree while the new leader s5 had deleted /k0
+     * (NO_NODE): a leader answers the writes it refuses without a quorum, so a deposed one is not linearizable.
      */
     @Test
     void seed21680DeposedLeaderRefusesAWriteFromItsStaleTree() {
-        mustPass(21680, ServerSim.Options.standard(21680, false));
+        stillFails(21680, ServerSim.Options.standard(21680, false), "delete(3) → failed(BadVersion)");
     }
 
     private static void mustPass(long seed, ServerSim.Options options) {
@@ -162,8 +161,7 @@ class ServerSimRegressionTest {
     /** An open bug's seed: passes while the seed still fails with {@code witness}; fails once it passes (move it). */
     private static void stillFails(long seed, ServerSim.Options options, String witness) {
         Throwable failure = ServerSimTest.failureOf(seed, options);
-        org.junit.jupiter.api.Assertions.assertNotNull(failure,
-                "seed " + seed + " passes now: the bug it witnessed is fixed — move it to mustPass");
+        assertNotNull(failure, "seed " + seed + " passes now: the bug it witnessed is fixed — move it to mustPass");
         assertTrue(String.valueOf(failure.getMessage()).contains(witness),
                 () -> "seed " + seed + " fails differently now:\n" + ServerSimTest.report(seed, options, failure));
     }

@@ -172,7 +172,7 @@ class ServerSimTest {
     /** Two runs of a seed give the same trace, byte for byte (failing seeds included: their trace up to it). */
     @Test
     void aSeedReplaysIdentically() {
-        for (long seed : new long[] {2, 4}) { // 3 servers; 5 servers with snapshots and a SNAP install
+        for (long seed : new long[] {2, 12}) { // 3 servers; snapshots and a SNAP install
             ServerSim a = new ServerSim(seed, narrowed(seed, true));
             ServerSim b = new ServerSim(seed, narrowed(seed, true));
             String fa = String.valueOf(failure(a));
