@@ -221,7 +221,8 @@ final class Assembler {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, epoch, lastZxid);
+                config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, epoch, lastZxid,
+                config.isEnsemble());
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);

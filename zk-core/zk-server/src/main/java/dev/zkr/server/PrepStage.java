@@ -4,6 +4,7 @@ import dev.zkr.client.Op;
 import dev.zkr.client.ZkException;
 import dev.zkr.tree.Prepared;
 import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnHeader;
 import dev.zkr.tree.TxnPreparer;
 import dev.zkr.consensus.Zxid;
@@ -14,7 +15,8 @@ import java.util.Arrays;
 /**
  * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
  * pending changes by the {@link TxnPreparer}, stamped with the next zxid of its epoch and the time of its {@link TxnClock}. A request that fails
- * validation becomes a txn-less item that answers with its error in order.
+ * validation becomes a txn-less item that answers with its error in order — or, on an ensemble member, an error txn
+ * that goes through the quorum like a write.
  */
 final class PrepStage {
 
@@ -23,6 +25,7 @@ final class PrepStage {
     private final TxnClock clock;
     private long epoch;
     private long lastZxid;
+    private final boolean failuresThroughLog;
 
     /**
      * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
@@ -30,10 +33,23 @@ final class PrepStage {
      * @param clock    the txn times (a server passes the system clock; the simulator its own, with jumps)
      */
     PrepStage(TxnPreparer preparer, TxnClock clock, long epoch, long lastZxid) {
+        this(preparer, clock, epoch, lastZxid, false);
+    }
+
+    /**
+     * @param failuresThroughLog an ensemble member's stage: a client write that fails validation against the tree
+     *                           becomes an error txn ({@link Txn.Error}), logged and committed like any write and
+     *                           answered when applied — ZooKeeper's way. Answered at once, a refusal from a leader
+     *                           that was deposed without knowing it yet could contradict what the new leader had
+     *                           committed (server simulator seed 21680: BAD_VERSION for a node already deleted).
+     *                           A standalone server cannot be deposed and answers at once.
+     */
+    PrepStage(TxnPreparer preparer, TxnClock clock, long epoch, long lastZxid, boolean failuresThroughLog) {
         this.preparer = preparer;
         this.clock = clock;
         this.epoch = epoch;
         this.lastZxid = lastZxid;
+        this.failuresThroughLog = failuresThroughLog;
     }
 
     /** A client write (create, delete, setData, multi). */
@@ -87,7 +103,13 @@ final class PrepStage {
             clock.observe(time);
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
-        return new Pending(kind, c, r, null, null, (Prepared.Failed) prepared);
+        Prepared.Failed failed = (Prepared.Failed) prepared;
+        if (failuresThroughLog && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
+            lastZxid = zxid;
+            clock.observe(time);
+            return new Pending(kind, c, r, header, failed.toTxn(), null);
+        }
+        return new Pending(kind, c, r, null, null, failed);
     }
 
     /** Releases the pending changes of an applied txn (and remembers its time: the next txn's is not older). */

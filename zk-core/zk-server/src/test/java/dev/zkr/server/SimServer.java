@@ -101,7 +101,7 @@ final class SimServer {
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
             PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
                     config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, ensemble ? -1 : epoch,
-                    Zxid.of(epoch, 0));
+                    Zxid.of(epoch, 0), ensemble);
             this.apply = new ApplyStage(tree, prep, watches, gate);
             this.reads = new ReadStage(tree, watches, apply);
             Housekeeping housekeeping = new Housekeeping(config, tree, gate, null);
