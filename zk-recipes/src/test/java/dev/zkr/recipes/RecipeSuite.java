@@ -110,9 +110,14 @@ public abstract class RecipeSuite {
         assertEquals(List.of(), List.copyOf(c.watchedPaths()));
     }
 
-    /** Children of a path, empty if it does not exist. */
+    /**
+     * Children of a path, empty if it does not exist, after a {@code sync}: on an ensemble the observer may be
+     * connected to a server that has not applied the write just made through another one (sequential consistency),
+     * and a test that counts nodes must count the latest.
+     */
     protected static List<String> children(ZkClient c, String path) {
         try {
+            c.sync(path);
             return c.getChildren(path);
         } catch (ZkException.NoNode e) {
             return List.of();
