@@ -49,7 +49,10 @@ final class PermitSemaphore implements Semaphore {
     @Override
     public boolean requestRevocation() {
         SequentialNodeQueue queue = new SequentialNodeQueue(client, path, PermitPredicate.BASE, predicate);
-        List<String> sorted = Retries.retrying(client, Deadline.NONE, queue::sortedChildren);
+        List<String> sorted = Retries.retrying(client, Deadline.NONE, () -> {
+            client.sync(path); // the holders as of now, not as of a lagging server of an ensemble
+            return queue.sortedChildren();
+        });
         List<String> holders = new ArrayList<>();
         for (int i = 0; i < sorted.size() && predicate.decide(sorted, i).acquired(); i++) {
             holders.add(sorted.get(i));

@@ -63,7 +63,10 @@ final class SequentialLock implements DistributedLock {
 
     @Override
     public boolean requestRevocation() {
-        List<String> holders = blocking.apply(Retries.retrying(client, Deadline.NONE, queue::sortedChildren));
+        List<String> holders = blocking.apply(Retries.retrying(client, Deadline.NONE, () -> {
+            client.sync(queue.path()); // the holders as of now, not as of a lagging server of an ensemble
+            return queue.sortedChildren();
+        }));
         return Retries.retrying(client, Deadline.NONE, () -> Revocation.request(client, queue.path(), holders));
     }
 
