@@ -33,6 +33,17 @@ final class ChannelSink implements Connection.Sink {
         }
     }
 
+    @Override
+    public java.util.concurrent.Executor loop() {
+        return channel.eventLoop();
+    }
+
+    /** One round's batch, handed over by the {@link Outbox} on this channel's event loop. */
+    @Override
+    public void take(List<Object> batch, int replies) {
+        enqueue(new Batch(batch, replies));
+    }
+
     // ---- event loop ----
 
     /** Most messages encoded for one connection in one event-loop task before the others sharing the loop. */

@@ -29,6 +29,20 @@ final class Connection {
          * replies to requests (round thread; the sink owns the list from now on).
          */
         void deliver(List<Object> batch, int replies);
+
+        /**
+         * The executor (a socket's event loop) this sink's batches are written on, or null. The {@link Outbox} hands
+         * the batches of every sink of one loop to it in one task ({@link #take}), instead of one task per
+         * connection: a round that fans out to many connections wakes each loop once.
+         */
+        default java.util.concurrent.Executor loop() {
+            return null;
+        }
+
+        /** Takes one round's batch, already on {@link #loop()} (only called for sinks that have a loop). */
+        default void take(List<Object> batch, int replies) {
+            deliver(batch, replies);
+        }
     }
 
     private final Sink sink;
@@ -80,13 +94,35 @@ final class Connection {
     void flush() {
         List<Object> batch = outgoing;
         int replies = outgoingReplies;
-        outgoing = new ArrayList<>();
-        outgoingReplies = 0;
         dirty = false;
         if (batch.isEmpty()) {
             return;
         }
+        outgoing = new ArrayList<>();
+        outgoingReplies = 0;
         sink.deliver(batch, replies);
+    }
+
+    /**
+     * Takes the queued messages from the connection and returns the step that gives them to the sink, to be run on
+     * the sink's {@link #loop()} (the {@link Outbox} runs the steps of one loop in one task); null if nothing is
+     * queued. Only for a sink that has a loop.
+     */
+    Runnable handOver() {
+        List<Object> batch = outgoing;
+        int replies = outgoingReplies;
+        dirty = false;
+        if (batch.isEmpty()) {
+            return null;
+        }
+        outgoing = new ArrayList<>();
+        outgoingReplies = 0;
+        return () -> sink.take(batch, replies);
+    }
+
+    /** The executor the sink writes on, or null (see {@link Sink#loop()}). */
+    java.util.concurrent.Executor loop() {
+        return sink.loop();
     }
 
     @Override
