@@ -4,6 +4,7 @@ import dev.zkr.consensus.Entry;
 import dev.zkr.storage.LogConfig;
 import dev.zkr.storage.LogReader;
 import dev.zkr.storage.LogRecord;
+import dev.zkr.storage.SegmentLayout;
 import dev.zkr.storage.TxnLog;
 
 import java.io.IOException;
@@ -49,7 +50,9 @@ final class SimTornTail {
                 log.appendAll(batch);
                 log.sync().join();
             }
-            tearLastRecord(lastSegment(dir), random);
+            Path logDir = dir;
+            tearLastRecord(SegmentLayout.lastSegment(logDir)
+                    .orElseThrow(() -> new AssertionError("no log segment in " + logDir)), random);
             List<Entry> kept = new ArrayList<>();
             try (TxnLog log = TxnLog.open(dir, config); LogReader records = log.read(0)) {
                 while (records.hasNext()) {
@@ -65,14 +68,6 @@ final class SimTornTail {
         }
     }
 
-    private static Path lastSegment(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("log."))
-                    .max(Comparator.comparing(p -> p.getFileName().toString()))
-                    .orElseThrow(() -> new AssertionError("no log segment in " + dir));
-        }
-    }
-
     /**
      * Tears the segment's last record (the format of zk-core/README.md, Storage: a 32-byte v2 header, then records
      * {@code lenFlags | crc | zxid | payload [| mark]}): keeps 1 to size-1 of its bytes, then cuts the file there
@@ -80,30 +75,13 @@ final class SimTornTail {
      * zeroing them — the simulator's first torn-record run "found" that).
      */
     private static void tearLastRecord(Path segment, SplittableRandom random) throws IOException {
+        SegmentLayout.Range last = SegmentLayout.lastRecord(segment);
+        int lastStart = (int) last.start();
+        int lastEnd = (int) last.end();
         try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer all = ByteBuffer.allocate((int) ch.size());
+            ByteBuffer all = ByteBuffer.allocate(lastEnd);
             while (all.hasRemaining() && ch.read(all) >= 0) {
-                // the whole segment
-            }
-            all.flip();
-            if (all.getInt(4) != 2) {
-                throw new AssertionError("log segment version " + all.getInt(4) + ": the tear below reads v2");
-            }
-            int at = 32;
-            int lastStart = -1;
-            int lastEnd = -1;
-            while (at + 16 <= all.limit()) {
-                int lenFlags = all.getInt(at);
-                if (lenFlags == 0) {
-                    break;
-                }
-                int end = at + 16 + (lenFlags & 0x3FFF_FFFF) + ((lenFlags & 0x4000_0000) != 0 ? 8 : 0);
-                lastStart = at;
-                lastEnd = end;
-                at = end;
-            }
-            if (lastStart < 0) {
-                throw new AssertionError("no record in " + segment);
+                // up to the end of the last record
             }
             int from = lastStart + 1 + random.nextInt(lastEnd - lastStart - 1);
             int lastNonZero = lastEnd - 1;

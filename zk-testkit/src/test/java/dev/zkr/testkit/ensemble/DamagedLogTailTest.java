@@ -2,6 +2,7 @@ package dev.zkr.testkit.ensemble;
 
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
+import dev.zkr.storage.SegmentLayout;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.testkit.TestEnsemble;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -54,7 +54,7 @@ class DamagedLogTailTest {
                     () -> e.server(follower).lastZxid() >= before);
             e.kill(follower);
 
-            Path segment = lastSegment(e.dataDir(follower).resolve("log"));
+            Path segment = SegmentLayout.lastSegment(e.dataDir(follower).resolve("log")).orElseThrow();
             long loggedBefore = lastLoggedZxid(copyOf(segment.getParent()));
             tearLastRecord(segment);
             long loggedAfter = lastLoggedZxid(copyOf(segment.getParent()));
@@ -80,42 +80,12 @@ class DamagedLogTailTest {
         }
     }
 
-    private static Path lastSegment(Path logDir) throws IOException {
-        try (Stream<Path> files = Files.list(logDir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("log."))
-                    .max(Comparator.comparing(p -> p.getFileName().toString()))
-                    .orElseThrow(() -> new AssertionError("no log segment in " + logDir));
-        }
-    }
-
-    /**
-     * Zeroes the second half of the segment's last record (the log format of zk-core/README.md, Storage: a 32-byte
-     * v2 header, then records {@code lenFlags | crc | zxid | payload [| mark]}, then preallocated zeros).
-     */
+    /** Zeroes the second half of the segment's last record, as a write torn by a power loss leaves it. */
     private static void tearLastRecord(Path segment) throws IOException {
-        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer all = ByteBuffer.allocate((int) ch.size());
-            while (all.hasRemaining() && ch.read(all) >= 0) {
-                // read the whole segment (small in this test)
-            }
-            all.flip();
-            assertEquals(2, all.getInt(4), "log segment version");
-            int at = 32;
-            int lastStart = -1;
-            int lastEnd = -1;
-            while (at + 16 <= all.limit()) {
-                int lenFlags = all.getInt(at);
-                if (lenFlags == 0) {
-                    break;
-                }
-                int end = at + 16 + (lenFlags & 0x3FFF_FFFF) + ((lenFlags & 0x4000_0000) != 0 ? 8 : 0);
-                lastStart = at;
-                lastEnd = end;
-                at = end;
-            }
-            assertTrue(lastStart > 0, "no record in " + segment);
-            int from = lastStart + (lastEnd - lastStart) / 2;
-            ch.write(ByteBuffer.allocate(lastEnd - from), from);
+        SegmentLayout.Range last = SegmentLayout.lastRecord(segment);
+        long from = last.start() + (last.end() - last.start()) / 2;
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate((int) (last.end() - from)), from);
             ch.force(true);
         }
     }
