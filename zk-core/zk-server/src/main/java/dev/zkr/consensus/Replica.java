@@ -188,9 +188,9 @@ public final class Replica {
 
     /**
      * The driver gave up installing snapshot {@code zxid} before it was in place (its sender died or no longer
-     * has it: a new leader, or no chunk for an election timeout). The log stays as the install left it, cut at the
-     * commit point (P3 a), so the replica is what it was before the SNAP minus its uncommitted tail: it may vote and
-     * campaign again, and a follower asks its leader for a new sync. Ignored unless {@code zxid} is being installed.
+     * has it: a new leader, or no chunk for two election timeouts). The log stays as the install's first cut left it
+     * (after min(durable, zxid - 1), P3 a), so the replica is what it was before the SNAP minus its unsynced tail:
+     * it may vote and campaign again, and a follower asks its leader for a new sync. Ignored unless {@code zxid} is being installed.
      */
     public void installAborted(long zxid) {
         checkInput();

@@ -61,7 +61,7 @@ final class ReplicationStage implements Quorum {
      * log an install restarts ({@link SnapshotReceiver}: the {@link TxnLog}, or the simulator's). Null for a server
      * that never takes part in SNAP (simulator seeds without snapshots: no purge, no follower behind a log's start).
      */
-    record Snapshots(SnapshotStore store, dev.zkr.storage.SnapshotReceiver.Log log) {
+    record Snapshots(SnapshotStore store, SnapshotReceiver.Log log) {
     }
 
     /** One replica tick (REPLICATION.md §3.1: heartbeat and election timeouts are counted in ticks). */
@@ -92,8 +92,8 @@ final class ReplicationStage implements Quorum {
     private final int maxTicksPerRound;
     /** SNAP: where snapshots live and the log an install restarts; null: no SNAP. */
     private final Snapshots snapshots;
-    /** Follower: the snapshot being received, or null. */
-    private SnapshotReceiver<DataTree> receiving;
+    /** Follower: the snapshot being received, or null (volatile: tests ask from their thread whether it is set). */
+    private volatile SnapshotReceiver<DataTree> receiving;
     private int receivingFrom = -1;
     private long lastChunkAt;
     private long lastAskedAt;
@@ -101,7 +101,6 @@ final class ReplicationStage implements Quorum {
     private final long abandonInstallMs;
     /** Snapshot transfers given up since start (read by any thread: tests). */
     private volatile int abortedInstalls;
-    private volatile boolean installingNow;
     /** Follower: records of the Readies after the install, held until the snapshot is in place (they follow it). */
     private final List<Entry> afterInstall = new ArrayList<>();
     /** Leader: the snapshot file each follower is fetching, open while it does. */
@@ -268,7 +267,7 @@ final class ReplicationStage implements Quorum {
 
     /** Whether a snapshot transfer is under way (read by any thread: tests). */
     boolean installing() {
-        return installingNow;
+        return receiving != null;
     }
 
     /** Snapshot transfers given up since start (the sender stopped leading or went silent). */
@@ -346,7 +345,6 @@ final class ReplicationStage implements Quorum {
         receiving = new SnapshotReceiver<>(snapshots.store(), snapshots.log(), zxid,
                 (z, in) -> DataTree.readSnapshot(in));
         receivingFrom = leaderId;
-        installingNow = true;
         lastChunkAt = now;
         afterInstall.clear();
         log.info("installing snapshot {} from server {} (SNAP sync)", Zxid.str(zxid), leaderId);
@@ -361,15 +359,14 @@ final class ReplicationStage implements Quorum {
     /**
      * Follower: gives up the transfer (its sender no longer leads this server, or has sent nothing for a long
      * while: dead, cut off, or without the file). The part file goes, the records that were to follow the
-     * snapshot go, and the replica asks its leader, old or new, for a new sync; its log is still cut at the commit
-     * point, so it can vote and campaign meanwhile. Without this a follower whose leader died mid-SNAP would wait
+     * snapshot go, and the replica asks its leader, old or new, for a new sync; its log is as the install's first
+     * cut left it (its durable records, nothing from the snapshot on), so it can vote and campaign meanwhile. Without this a follower whose leader died mid-SNAP would wait
      * for chunks forever and never campaign.
      */
     private void abortInstall(String why) {
         long zxid = receiving.zxid();
         receiving.close();
         receiving = null;
-        installingNow = false;
         afterInstall.clear();
         abortedInstalls++;
         log.warn("giving up snapshot {} from server {}: {}; asking for a new sync", Zxid.str(zxid), receivingFrom,
@@ -404,7 +401,6 @@ final class ReplicationStage implements Quorum {
         long zxid = receiving.zxid();
         receiving.close();
         receiving = null;
-        installingNow = false;
         view.restartedAfter(zxid);
         ownProposals.clear();
         stream.installed(loaded, zxid);

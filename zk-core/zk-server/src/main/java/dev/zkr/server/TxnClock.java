@@ -44,9 +44,4 @@ final class TxnClock {
     void observe(long time) {
         newest = Math.max(newest, time);
     }
-
-    /** The newest txn time seen. */
-    long newest() {
-        return newest;
-    }
 }

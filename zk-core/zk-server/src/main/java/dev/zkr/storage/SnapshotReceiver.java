@@ -136,7 +136,7 @@ public final class SnapshotReceiver<T> implements AutoCloseable {
         if (log.lastZxid() >= zxid) {
             reset();
             throw new IllegalStateException("log " + log + " holds records up to 0x"
-                    + Long.toHexString(log.lastZxid()) + ": truncate it after the commit point before installing "
+                    + Long.toHexString(log.lastZxid()) + ": cut it before the snapshot's zxid before installing "
                     + "snapshot 0x" + Long.toHexString(zxid) + " (P3 a)");
         }
     }
