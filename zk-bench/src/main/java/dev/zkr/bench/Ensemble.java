@@ -11,25 +11,28 @@ import java.util.Optional;
  * whose role lines are read from their output as it is written. Knows which member leads (ZooKeeper: {@code srvr};
  * zkr: its role lines), and kills, restarts, stops ({@code SIGSTOP}) and resumes members.
  */
-final class Ensemble implements AutoCloseable {
+public final class Ensemble implements AutoCloseable {
 
     /** One member's id (1-based, as in {@code server.N}) and ports; zkr has no election port. */
-    record Member(int id, int clientPort, int peerPort, int electionPort) {
+    public record Member(int id, int clientPort, int peerPort, int electionPort) {
     }
 
     private final ServerFlavor flavor;
     private final String label;
     private final List<Member> members;
+    private final List<List<Member>> views;
     private final Path[] dataDirs;
     private final RoleLog[] roles;
     private final ServerProcess[] servers;
     private final long[] startedNanos;
     private final Path logDir;
 
-    private Ensemble(ServerFlavor flavor, String label, List<Member> members, Path dataRoot, Path logDir) {
+    private Ensemble(ServerFlavor flavor, String label, List<Member> members, List<List<Member>> views,
+                     Path dataRoot, Path logDir) {
         this.flavor = flavor;
         this.label = label;
         this.members = List.copyOf(members);
+        this.views = List.copyOf(views);
         this.logDir = logDir;
         int n = members.size();
         this.dataDirs = new Path[n];
@@ -43,12 +46,33 @@ final class Ensemble implements AutoCloseable {
     }
 
     /** Starts {@code size} members on fresh ports and empty data dirs under {@code dataRoot}, without waiting. */
-    static Ensemble start(ServerFlavor flavor, int size, Path dataRoot, Path logDir, String label) {
+    public static Ensemble start(ServerFlavor flavor, int size, Path dataRoot, Path logDir, String label) {
+        List<Member> members = freshMembers(size);
+        List<List<Member>> views = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            views.add(members);
+        }
+        return start(flavor, members, views, dataRoot, logDir, label);
+    }
+
+    /** {@code size} members with ids 1..size on currently free loopback ports. */
+    public static List<Member> freshMembers(int size) {
         List<Member> members = new ArrayList<>();
         for (int id = 1; id <= size; id++) {
             members.add(new Member(id, ServerProcess.freePort(), ServerProcess.freePort(), ServerProcess.freePort()));
         }
-        Ensemble e = new Ensemble(flavor, label, members, dataRoot, logDir);
+        return members;
+    }
+
+    /**
+     * Starts {@code members} without waiting, member {@code i} configured with {@code views.get(i)}: the member list
+     * as it sees it (its own entry must be its real one; another member's peer and election ports may be those of a
+     * proxy in front of that member, so that a runner can cut links between servers).
+     */
+    public static Ensemble start(ServerFlavor flavor, List<Member> members, List<List<Member>> views, Path dataRoot,
+                                 Path logDir, String label) {
+        int size = members.size();
+        Ensemble e = new Ensemble(flavor, label, members, views, dataRoot, logDir);
         try {
             for (int i = 0; i < size; i++) {
                 e.launch(i);
@@ -62,28 +86,54 @@ final class Ensemble implements AutoCloseable {
 
     private void launch(int i) {
         startedNanos[i] = System.nanoTime();
-        servers[i] = flavor.startMember(members.get(i), members, dataDirs[i], logDir,
+        servers[i] = flavor.startMember(members.get(i), views.get(i), dataDirs[i], logDir,
                 label + "-" + members.get(i).id(), roles[i]);
     }
 
-    ServerFlavor flavor() {
+    public ServerFlavor flavor() {
         return flavor;
     }
 
-    String label() {
+    public String label() {
         return label;
     }
 
-    int size() {
+    public int size() {
         return members.size();
     }
 
+    /** The members with their real ports. */
+    public List<Member> members() {
+        return members;
+    }
+
+    /**
+     * The index of the member that leads now if exactly one running member claims to lead (zkr: its newest role
+     * line since its start, so a paused zkr leader still counts; ZooKeeper: {@code srvr}, 2 s at most per member), else -1.
+     */
+    public int currentLeader() {
+        int leader = -1;
+        for (int i = 0; i < size(); i++) {
+            if (!servers[i].alive()) {
+                continue;
+            }
+            Optional<RoleLine> r = flavor.currentRole(servers[i], roles[i], startedNanos[i]);
+            if (r.isPresent() && r.get().kind().leads()) {
+                if (leader >= 0) {
+                    return -1;
+                }
+                leader = i;
+            }
+        }
+        return leader;
+    }
+
     /** The {@code server.N} id of member {@code i} (0-based index). */
-    int id(int i) {
+    public int id(int i) {
         return members.get(i).id();
     }
 
-    ServerProcess server(int i) {
+    public ServerProcess server(int i) {
         return servers[i];
     }
 
@@ -91,38 +141,38 @@ final class Ensemble implements AutoCloseable {
         return roles[i];
     }
 
-    Path dataDir(int i) {
+    public Path dataDir(int i) {
         return dataDirs[i];
     }
 
     /** Only member {@code i}. */
-    String connectString(int i) {
+    public String connectString(int i) {
         return "127.0.0.1:" + members.get(i).clientPort();
     }
 
     /** Every member, as a client of the ensemble would list them. */
-    String connectString() {
+    public String connectString() {
         return String.join(",", members.stream().map(m -> "127.0.0.1:" + m.clientPort()).toList());
     }
 
     /** kill -9 of member {@code i} (returns once the signal is sent and the JVM is gone). */
-    void kill(int i) {
+    public void kill(int i) {
         servers[i].kill();
     }
 
     /** Starts member {@code i} again on the same data dir and ports (after {@link #kill}). */
-    void restart(int i) {
+    public void restart(int i) {
         startedNanos[i] = System.nanoTime();
         servers[i] = servers[i].restart();
     }
 
     /** SIGSTOP of member {@code i}: it keeps its sockets open and answers nothing. */
-    void pause(int i) {
+    public void pause(int i) {
         servers[i].signal("STOP");
     }
 
     /** SIGCONT of member {@code i}. */
-    void resume(int i) {
+    public void resume(int i) {
         servers[i].signal("CONT");
     }
 
@@ -131,7 +181,7 @@ final class Ensemble implements AutoCloseable {
      * their role lines; ZooKeeper: {@code srvr} modes), and a new client session on each member can read; returns
      * the leader's index. Fails with the members' roles at the deadline, or at once if a member's JVM exited.
      */
-    int awaitFull(Duration timeout) {
+    public int awaitFull(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             for (ServerProcess s : servers) {

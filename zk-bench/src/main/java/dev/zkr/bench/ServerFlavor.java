@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** How to start one kind of server in its own JVM, tell when it serves, and talk to it. */
-abstract class ServerFlavor {
+public abstract class ServerFlavor {
 
     static final String ZKR_MAIN = "dev.zkr.server.ZkServerMain";
     static final String ZOOKEEPER_MAIN = "org.apache.zookeeper.server.ZooKeeperServerMain";
@@ -25,7 +25,7 @@ abstract class ServerFlavor {
     static final String MEMBER_HEAP = "1g";
 
     /** Short name used in file names: "zkr" or "zookeeper". */
-    abstract String name();
+    public abstract String name();
 
     /** Starts a server JVM on {@code dataDir} (created if missing) without waiting for it. */
     abstract ServerProcess start(Path dataDir, int port, Path logDir, String label);
@@ -34,7 +34,7 @@ abstract class ServerFlavor {
     abstract KvClient connect(String connectString, Duration timeout);
 
     /** Null when this flavour can run here, else why not (e.g. its classes are missing). */
-    abstract String unavailableReason();
+    public abstract String unavailableReason();
 
     /**
      * Starts member {@code self} of an ensemble of {@code members} in its own JVM (config and id written into
@@ -107,10 +107,10 @@ abstract class ServerFlavor {
     }
 
     /** Apache ZooKeeper 3.9 standalone or ensemble member, forceSync on (the default). */
-    static final class ZooKeeper extends ServerFlavor {
+    public static final class ZooKeeper extends ServerFlavor {
 
         @Override
-        String name() {
+        public String name() {
             return "zookeeper";
         }
 
@@ -192,7 +192,7 @@ abstract class ServerFlavor {
         }
 
         @Override
-        String unavailableReason() {
+        public String unavailableReason() {
             return classPresent(ZOOKEEPER_MAIN) && classPresent(ZOOKEEPER_QUORUM_MAIN)
                     && classPresent("com.codahale.metrics.Reservoir")
                     && classPresent("org.xerial.snappy.SnappyInputStream")
@@ -222,10 +222,10 @@ abstract class ServerFlavor {
     }
 
     /** The zkr server ({@code dev.zkr.server.ZkServerMain}), standalone or ensemble member, fsync on every commit. */
-    static final class Zkr extends ServerFlavor {
+    public static final class Zkr extends ServerFlavor {
 
         @Override
-        String name() {
+        public String name() {
             return "zkr";
         }
 
@@ -243,7 +243,7 @@ abstract class ServerFlavor {
 
         /**
          * {@code ZkServerMain zkr.properties} with {@code server.N=127.0.0.1:<peerPort>:<clientPort>} lines,
-         * {@code serverId} (also in a {@code myid} file), {@code tickTime} and the default election timeout (derived
+         * {@code serverId} (also in a {@code myid} file), {@code ensembleName}, {@code tickTime} and the default election timeout (derived
          * from the tick); fsync on every commit, as standalone.
          */
         @Override
@@ -258,6 +258,8 @@ abstract class ServerFlavor {
                         "bindAddress=127.0.0.1",
                         "tickTime=" + TICK_MS,
                         "serverId=" + self.id(),
+                        // members may see each other through proxies (zk-chaos): the id comes from the name
+                        "ensembleName=loopback",
                         ""));
                 for (Ensemble.Member m : members) {
                     cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
@@ -291,7 +293,7 @@ abstract class ServerFlavor {
         }
 
         @Override
-        String unavailableReason() {
+        public String unavailableReason() {
             return classPresent(ZKR_MAIN) ? null : "zkr server not built yet";
         }
     }

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * A server running in its own JVM ({@code java -Xmx<heap> -cp <this JVM's class path> <main> <args>}), its stdout
  * and stderr captured to files (and, for watched servers, read line by line). Every started process is killed by a shutdown hook if the runner exits first.
  */
-final class ServerProcess implements AutoCloseable {
+public final class ServerProcess implements AutoCloseable {
 
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -145,7 +145,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** Sends a signal by name ({@code STOP}, {@code CONT}) with {@code kill -<sig> <pid>}; returns once sent. */
-    void signal(String signal) {
+    public void signal(String signal) {
         try {
             Process k = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
             byte[] out = k.getInputStream().readAllBytes();
@@ -161,28 +161,28 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    String connectString() {
+    public String connectString() {
         return "127.0.0.1:" + port;
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
     /** Fails with a clear message if the JVM has exited. */
-    void checkAlive() {
+    public void checkAlive() {
         if (!process.isAlive()) {
             throw new IllegalStateException(name + " exited with code " + process.exitValue() + ", see " + stdout
                     + " and its .err");
@@ -237,7 +237,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** kill -9 and wait for the JVM to be gone. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         try {
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
@@ -256,7 +256,7 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** A currently free loopback port (the small race before the server binds it is acceptable here). */
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();

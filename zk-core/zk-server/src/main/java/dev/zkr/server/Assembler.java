@@ -158,10 +158,14 @@ final class Assembler {
         return TxnCodec.decode(entries.get(0).payload()).header().time();
     }
 
-    /** The ensemble id every peer's Hello and this server's consensus.meta carry: a digest of the member lines. */
+    /**
+     * The ensemble id every peer's Hello and this server's consensus.meta carry: a digest of the member lines, or of
+     * the ensemble's name and the member ids when it has a name ({@link ServerConfig#ensembleName()}).
+     */
     static long ensembleIdOf(ServerConfig config) {
         Map<Integer, String> lines = new TreeMap<>();
-        config.members().forEach(m -> lines.put(m.id(), m.line()));
+        config.members().forEach(m -> lines.put(m.id(), config.ensembleName().map(n -> "ensemble " + n)
+                .orElse(m.line())));
         return PeerConfig.ensembleIdOf(lines);
     }
 

@@ -46,6 +46,7 @@ public final class ServerConfig {
     private final long logSegmentBytes;
     private final Duration electionTimeout;
     private final Duration heartbeatInterval;
+    private final String ensembleName;
 
     /**
      * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
@@ -110,6 +111,7 @@ public final class ServerConfig {
         this.slowReaderTimeout = b.slowReaderTimeout;
         this.maxTxnBytes = b.maxTxnBytes;
         this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
+        this.ensembleName = b.ensembleName;
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
                 : Duration.ofMillis(Math.max(10, electionTimeout.toMillis() / 10));
         if (heartbeatInterval.compareTo(electionTimeout) >= 0) {
@@ -149,8 +151,8 @@ public final class ServerConfig {
      * Reads the settings of a {@code zkr.properties} file: {@code dataDir} (required), {@code port} (or
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
-     * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms) and
-     * the member lines {@code server.N=host:peerPort:clientPort}.
+     * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms),
+     * {@code ensembleName} and the member lines {@code server.N=host:peerPort:clientPort}.
      *
      * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
      * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last
@@ -213,6 +215,9 @@ public final class ServerConfig {
         }
         if ((v = p.getProperty("electionTimeout")) != null) {
             b.electionTimeout(Duration.ofMillis(parseMillis("electionTimeout", v)));
+        }
+        if ((v = p.getProperty("ensembleName")) != null) {
+            b.ensembleName(v);
         }
         if ((v = p.getProperty("heartbeatInterval")) != null) {
             b.heartbeatInterval(Duration.ofMillis(parseMillis("heartbeatInterval", v)));
@@ -470,6 +475,15 @@ public final class ServerConfig {
         return heartbeatInterval;
     }
 
+    /**
+     * The ensemble's name, if configured ({@code ensembleName}): the ensemble id that peers check in their handshake
+     * is then derived from the name and the member ids instead of the full member lines, for members that reach each
+     * other at addresses that differ from member to member (proxies, NAT). Empty: derived from the member lines.
+     */
+    public Optional<String> ensembleName() {
+        return Optional.ofNullable(ensembleName);
+    }
+
     static Duration defaultElectionTimeout(int tickTimeMs) {
         return Duration.ofMillis(Math.max(200, tickTimeMs / 2));
     }
@@ -507,6 +521,7 @@ public final class ServerConfig {
         b.logSegmentBytes = logSegmentBytes;
         b.electionTimeout = electionTimeout;
         b.heartbeatInterval = heartbeatInterval;
+        b.ensembleName = ensembleName;
         return b;
     }
 
@@ -548,6 +563,7 @@ public final class ServerConfig {
         private long logSegmentBytes = dev.zkr.storage.LogConfig.DEFAULT_SEGMENT_BYTES;
         private Duration electionTimeout;
         private Duration heartbeatInterval;
+        private String ensembleName;
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -714,6 +730,12 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("logSegmentBytes must be >= 4096: " + bytes);
             }
             this.logSegmentBytes = bytes;
+            return this;
+        }
+
+        /** See {@link ServerConfig#ensembleName()}; null or blank: none. */
+        public Builder ensembleName(String name) {
+            this.ensembleName = name == null || name.isBlank() ? null : name.strip();
             return this;
         }
 

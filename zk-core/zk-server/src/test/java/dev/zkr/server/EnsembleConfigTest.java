@@ -49,6 +49,20 @@ class EnsembleConfigTest {
     }
 
     @Test
+    void anEnsembleNameMakesTheIdIndependentOfEachMembersView() throws IOException {
+        String viewOf1 = "server.1=127.0.0.1:2888:2181\nserver.2=127.0.0.1:3888:2182\nserver.3=127.0.0.1:3889:2183\n";
+        long plain1 = Assembler.ensembleIdOf(config(viewOf1, "--server-id", "1"));
+        long plain2 = Assembler.ensembleIdOf(config(THREE, "--server-id", "2"));
+        assertTrue(plain1 != plain2, "different member lines, different ids: a misconfiguration is refused");
+        long named1 = Assembler.ensembleIdOf(config("ensembleName=east\n" + viewOf1, "--server-id", "1"));
+        long named2 = Assembler.ensembleIdOf(config("ensembleName=east\n" + THREE, "--server-id", "2"));
+        long other = Assembler.ensembleIdOf(config("ensembleName=west\n" + THREE, "--server-id", "2"));
+        assertEquals(named1, named2, "the same name and member ids: the same ensemble, whatever addresses each sees");
+        assertTrue(named2 != other, "another name is another ensemble");
+        assertEquals(Optional.of("east"), config("ensembleName=east\n" + THREE, "--server-id", "2").ensembleName());
+    }
+
+    @Test
     void myidFileNamesTheServerAndItsLineGivesTheClientPort() throws IOException {
         file(THREE);
         Files.writeString(data.resolve("myid"), "2\n");

@@ -1,0 +1,142 @@
+package dev.zkr.chaos;
+
+import dev.zkr.chaos.report.RunReport;
+import dev.zkr.chaos.report.SeriesTable;
+import dev.zkr.chaos.workload.Workloads;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * {@code java -jar zk-chaos/target/zk-chaos.jar --system zkr|zookeeper --servers 3|5 --workload NAME|mix
+ * --nemesis KIND|mix --time 60s --seed N [--repeat N] [--workers N] [--out DIR]}: one run, or {@code --repeat N}
+ * runs with seeds {@code N, N+1, ...} (with {@code --workload mix} each run's workload is drawn from its seed), then
+ * a table of runs, operations checked, faults injected and anomalies, and the write gaps per fault kind. Exit code
+ * 0 when every run is valid, 1 when any found an anomaly, 2 on bad arguments.
+ */
+public final class ChaosMain {
+
+    private ChaosMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        // the clients' reconnect lines would drown the summary; the servers log to their own files
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("zk-chaos: " + e.getMessage());
+            System.err.println(Options.USAGE);
+            System.exit(2);
+            return;
+        }
+        List<RunReport> reports = runSeries(o);
+        boolean valid = reports.stream().allMatch(RunReport::valid);
+        System.exit(valid ? 0 : 1);
+    }
+
+    /** Runs the series the options describe, printing each run's summary line and, for a series, the table. */
+    public static List<RunReport> runSeries(Options o) throws Exception {
+        List<RunReport> reports = new ArrayList<>();
+        for (int r = 0; r < o.repeat(); r++) {
+            long seed = o.seed() + r;
+            String workload = o.workload().equals("mix")
+                    ? Workloads.names().get(new Random(seed).nextInt(Workloads.names().size())) : o.workload();
+            RunConfig c = new RunConfig(o.system(), o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
+                    o.workers());
+            RunReport report = new ChaosRun(c).run();
+            reports.add(report);
+            System.out.println(report.summary() + "  -> " + report.dir());
+            for (String a : report.anomalies()) {
+                System.out.println("  ANOMALY " + a);
+            }
+        }
+        if (o.repeat() > 1) {
+            String table = SeriesTable.render(reports);
+            System.out.println();
+            System.out.println(table);
+            Files.createDirectories(o.out());
+            Path file = o.out().resolve("series-" + o.system() + "-"
+                    + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
+            Files.writeString(file, table);
+            System.out.println("table written to " + file);
+        }
+        return reports;
+    }
+
+    /** The command line. */
+    public record Options(String system, int servers, String workload, String nemesis, Duration time, long seed,
+                          int repeat, int workers, Path out) {
+
+        static final String USAGE = "usage: zk-chaos --system zkr|zookeeper [--servers 3|5] [--workload "
+                + String.join("|", Workloads.names()) + "|mix] [--nemesis KIND|mix] [--time 60s] [--seed N] "
+                + "[--repeat N] [--workers 5] [--out target/chaos]";
+
+        public static Options parse(String... args) {
+            String system = null;
+            int servers = 3;
+            String workload = "register";
+            String nemesis = "mix";
+            Duration time = Duration.ofSeconds(60);
+            long seed = System.currentTimeMillis() % 100_000;
+            int repeat = 1;
+            int workers = 5;
+            Path out = Path.of("target", "chaos");
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a + " needs a value");
+                }
+                String v = args[++i];
+                switch (a) {
+                    case "--system" -> system = v;
+                    case "--servers" -> servers = Integer.parseInt(v);
+                    case "--workload" -> workload = v;
+                    case "--nemesis" -> nemesis = v;
+                    case "--time" -> time = duration(v);
+                    case "--seed" -> seed = Long.parseLong(v);
+                    case "--repeat" -> repeat = Integer.parseInt(v);
+                    case "--workers" -> workers = Integer.parseInt(v);
+                    case "--out" -> out = Path.of(v);
+                    default -> throw new IllegalArgumentException("unknown option " + a);
+                }
+            }
+            if (system == null) {
+                throw new IllegalArgumentException("--system is required");
+            }
+            if (!workload.equals("mix")) {
+                Workloads.create(workload);
+            }
+            if (!nemesis.equals("mix")) {
+                dev.zkr.chaos.nemesis.NemesisKind.parse(nemesis);
+            }
+            if (repeat < 1) {
+                throw new IllegalArgumentException("--repeat must be at least 1");
+            }
+            Options o = new Options(system, servers, workload, nemesis, time, seed, repeat, workers, out);
+            new RunConfig(system, servers, "check", nemesis, time, seed, out, workers);
+            return o;
+        }
+
+        /** {@code 60s}, {@code 2m}, {@code 500ms}, or plain seconds. */
+        static Duration duration(String v) {
+            if (v.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
+            }
+            if (v.endsWith("s")) {
+                return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1)));
+            }
+            if (v.endsWith("m")) {
+                return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1)));
+            }
+            return Duration.ofSeconds(Long.parseLong(v));
+        }
+    }
+}

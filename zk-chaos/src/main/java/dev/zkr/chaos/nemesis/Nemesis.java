@@ -1,0 +1,187 @@
+package dev.zkr.chaos.nemesis;
+
+import dev.zkr.chaos.Cluster;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+
+/** Injects one fault of a kind into a cluster, choosing its targets with the run's seeded random source. */
+public final class Nemesis {
+
+    private final Cluster cluster;
+    private final Random random;
+
+    public Nemesis(Cluster cluster, Random random) {
+        this.cluster = cluster;
+        this.random = random;
+    }
+
+    /** Injects {@code kind} now and returns how to heal it. */
+    public Fault inject(NemesisKind kind) {
+        int n = cluster.size();
+        return switch (kind) {
+            case NONE -> fault("nothing", () -> { });
+            case KILL_LEADER -> kill(List.of(leaderOrAny()), "leader");
+            case KILL_FOLLOWER -> kill(List.of(followerOrAny()), "follower");
+            case KILL_MINORITY -> kill(shuffled().subList(0, (n - 1) / 2), "minority");
+            case PAUSE_LEADER -> pause(leaderOrAny(), "leader");
+            case PAUSE_FOLLOWER -> pause(followerOrAny(), "follower");
+            case PARTITION_LEADER -> {
+                int l = leaderOrAny();
+                Set<Integer> rest = new HashSet<>(all());
+                rest.remove(l);
+                yield partition(List.of(Set.of(l), rest), "leader " + id(l) + " isolated");
+            }
+            case PARTITION_HALF -> {
+                List<Integer> order = shuffled();
+                int minority = (n - 1) / 2;
+                yield partition(List.of(new HashSet<>(order.subList(0, minority)),
+                        new HashSet<>(order.subList(minority, n))), "majority/minority");
+            }
+            case PARTITION_BRIDGE -> bridge();
+            case PARTITION_RING -> n < 5 ? bridge() : ring();
+            case TORN_TAIL -> damage(true);
+            case CORRUPT_TAIL -> damage(false);
+            case PEER_GARBAGE -> garbage();
+        };
+    }
+
+    private Fault kill(List<Integer> targets, String what) {
+        List<String> names = new ArrayList<>();
+        for (int i : targets) {
+            cluster.ensemble().kill(i);
+            names.add(Integer.toString(id(i)));
+        }
+        return fault("kill -9 " + what + " " + names, () -> {
+            for (int i : targets) {
+                cluster.ensemble().restart(i);
+            }
+        });
+    }
+
+    private Fault pause(int i, String what) {
+        cluster.pause(i);
+        return fault("SIGSTOP " + what + " " + id(i), () -> cluster.resume(i));
+    }
+
+    private Fault partition(List<Set<Integer>> sides, String what) {
+        cluster.network().partition(sides);
+        return fault("partition " + what + ": " + describe(sides), () -> cluster.network().heal());
+    }
+
+    private Fault bridge() {
+        List<Integer> order = shuffled();
+        int bridge = order.get(0);
+        List<Integer> rest = order.subList(1, order.size());
+        Set<Integer> a = new HashSet<>(rest.subList(0, rest.size() / 2));
+        Set<Integer> b = new HashSet<>(rest.subList(rest.size() / 2, rest.size()));
+        cluster.network().apply((x, y) -> x == bridge || y == bridge || (a.contains(x) == a.contains(y)));
+        return fault("partition bridge " + id(bridge) + " between " + ids(a) + " and " + ids(b),
+                () -> cluster.network().heal());
+    }
+
+    private Fault ring() {
+        List<Integer> order = shuffled();
+        int n = order.size();
+        cluster.network().apply((x, y) -> {
+            int d = Math.abs(order.indexOf(x) - order.indexOf(y));
+            return d == 1 || d == n - 1;
+        });
+        List<Integer> ringIds = order.stream().map(this::id).toList();
+        return fault("partition ring " + ringIds, () -> cluster.network().heal());
+    }
+
+    private Fault damage(boolean torn) {
+        int i = shuffled().get(0);
+        cluster.ensemble().kill(i);
+        String what;
+        try {
+            var target = LogDamage.lastRecord(cluster.system(), cluster.ensemble().dataDir(i));
+            if (target.isEmpty()) {
+                what = "no log record to damage";
+            } else if (torn) {
+                LogDamage.tear(target.get());
+                what = "tore the last record of " + target.get().file().getFileName();
+            } else {
+                LogDamage.corrupt(target.get(), (target.get().end() - target.get().start()) / 2);
+                what = "flipped a byte of the last record of " + target.get().file().getFileName();
+            }
+        } catch (IOException | RuntimeException e) {
+            what = "could not damage the log: " + e;
+        }
+        return fault("kill -9 server " + id(i) + ", " + what + ", restart", () -> cluster.ensemble().restart(i));
+    }
+
+    private Fault garbage() {
+        int i = shuffled().get(0);
+        List<String> results = new ArrayList<>();
+        results.addAll(PeerGarbage.send(cluster.ensemble().members().get(i).peerPort(), random));
+        if (cluster.system().equals("zookeeper")) {
+            for (String r : PeerGarbage.send(cluster.ensemble().members().get(i).electionPort(), random)) {
+                results.add("election port " + r);
+            }
+        }
+        return fault("bad frames on the peer port of server " + id(i) + ": " + String.join("; ", results),
+                () -> { });
+    }
+
+    private int leaderOrAny() {
+        int l = cluster.leader();
+        return l >= 0 ? l : shuffled().get(0);
+    }
+
+    private int followerOrAny() {
+        int l = cluster.leader();
+        for (int i : shuffled()) {
+            if (i != l) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no member");
+    }
+
+    private List<Integer> all() {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < cluster.size(); i++) {
+            all.add(i);
+        }
+        return all;
+    }
+
+    private List<Integer> shuffled() {
+        List<Integer> all = all();
+        Collections.shuffle(all, random);
+        return all;
+    }
+
+    private int id(int i) {
+        return cluster.ensemble().id(i);
+    }
+
+    private List<Integer> ids(Set<Integer> indices) {
+        return indices.stream().sorted().map(this::id).toList();
+    }
+
+    private String describe(List<Set<Integer>> sides) {
+        return String.join(" | ", sides.stream().map(s -> ids(s).toString()).toList());
+    }
+
+    private static Fault fault(String description, Runnable heal) {
+        return new Fault() {
+            @Override
+            public String describe() {
+                return description;
+            }
+
+            @Override
+            public void heal() {
+                heal.run();
+            }
+        };
+    }
+}

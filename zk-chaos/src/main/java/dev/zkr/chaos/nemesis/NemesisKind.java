@@ -1,0 +1,56 @@
+package dev.zkr.chaos.nemesis;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/** The faults the nemesis injects, by their command-line names. */
+public enum NemesisKind {
+    /** No fault: a baseline run. */
+    NONE,
+    /** kill -9 of the current leader, restarted when the window ends. */
+    KILL_LEADER,
+    /** kill -9 of a follower. */
+    KILL_FOLLOWER,
+    /** kill -9 of a minority (1 of 3, 2 of 5), leader included when drawn. */
+    KILL_MINORITY,
+    /** SIGSTOP of the leader, SIGCONT when the window ends. */
+    PAUSE_LEADER,
+    /** SIGSTOP of a follower. */
+    PAUSE_FOLLOWER,
+    /** The leader cut off from every other server. */
+    PARTITION_LEADER,
+    /** A random majority and minority. */
+    PARTITION_HALF,
+    /** Two sides that only one bridge server can reach both of. */
+    PARTITION_BRIDGE,
+    /** Every server reaches only its two neighbours on a ring (5 servers; with 3 a bridge). */
+    PARTITION_RING,
+    /** A member killed, the second half of its log's last record zeroed (a torn write), restarted. */
+    TORN_TAIL,
+    /** A member killed, one byte of its log's last record flipped, restarted. */
+    CORRUPT_TAIL,
+    /** Garbage, an oversized and a truncated frame sent to a member's peer port. */
+    PEER_GARBAGE;
+
+    /** Every kind that injects a fault, for the mixed nemesis. */
+    public static final List<NemesisKind> FAULTS = Arrays.stream(values()).filter(k -> k != NONE).toList();
+
+    /** The command-line name: {@code kill-leader}. */
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public static NemesisKind parse(String s) {
+        for (NemesisKind k : values()) {
+            if (k.cliName().equals(s)) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("unknown nemesis '" + s + "'; one of " + names() + " or mix");
+    }
+
+    public static String names() {
+        return String.join(", ", Arrays.stream(values()).map(NemesisKind::cliName).toList());
+    }
+}

@@ -1,0 +1,130 @@
+package dev.zkr.chaos.workload;
+
+import dev.zkr.chaos.history.History;
+import dev.zkr.chaos.history.Op;
+import dev.zkr.client.Created;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Parents;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Sequential nodes: workers create {@code n-} sequential children (data: a tag unique to the create) and delete
+ * about a third of those they were told about. No two acknowledged creates may get the same name, deleted names
+ * included (no sequence number reused); after healing, on every server, each acknowledged live node is present with
+ * its tag, acknowledged deletes are gone, no tag appears twice (a create applied twice), no tag of a definitely
+ * failed create appears, and all servers agree.
+ */
+public final class SequentialWorkload implements Workload {
+
+    static final String ROOT = "/chaos/seq";
+
+    @Override
+    public String name() {
+        return "sequential";
+    }
+
+    @Override
+    public Set<String> writes() {
+        return Set.of("create-seq", "delete");
+    }
+
+    @Override
+    public void setup(Worker admin) {
+        admin.client().create(ROOT, new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
+    }
+
+    @Override
+    public void work(Worker w) {
+        int n = 0;
+        while (!w.stopped()) {
+            String tag = w.index() + "-" + n++;
+            byte[] data = tag.getBytes(StandardCharsets.UTF_8);
+            Worker.Result<Created> r = w.call("create-seq", ROOT, tag,
+                    () -> w.client().createAsync(ROOT + "/n-", data, CreateMode.PERSISTENT_SEQUENTIAL),
+                    c -> c.path().substring(ROOT.length() + 1));
+            if (r.ok() && w.random().nextInt(3) == 0) {
+                String path = r.value().path();
+                w.call("delete", path, tag, () -> w.client().deleteAsync(path, -1), v -> "deleted");
+            }
+        }
+    }
+
+    @Override
+    public List<String> check(History history, FinalReads servers) throws Exception {
+        List<String> anomalies = new ArrayList<>();
+        Map<String, Op> byName = new HashMap<>();
+        Map<String, Op> byTag = new HashMap<>();
+        for (Op op : history.ops(o -> o.f().equals("create-seq"))) {
+            byTag.put(op.arg(), op);
+            if (op.ok()) {
+                Op before = byName.putIfAbsent(op.result(), op);
+                if (before != null) {
+                    anomalies.add("sequence name " + op.result() + " given twice: to " + before.arg() + " and "
+                            + op.arg());
+                }
+            }
+        }
+        Map<String, Op> deletes = new HashMap<>();
+        for (Op op : history.ops(o -> o.f().equals("delete"))) {
+            deletes.put(op.key().substring(ROOT.length() + 1), op);
+        }
+        Map<String, String> first = null;
+        for (int i = 0; i < servers.servers(); i++) {
+            int member = i;
+            Map<String, String> nodes = Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
+                servers.on(member).sync(ROOT);
+                Map<String, String> m = new HashMap<>();
+                for (String name : servers.on(member).getChildren(ROOT)) {
+                    try {
+                        m.put(name, new String(servers.on(member).getData(ROOT + "/" + name).data(),
+                                StandardCharsets.UTF_8));
+                    } catch (dev.zkr.client.ZkException.NoNode gone) {
+                        throw new IllegalStateException("node " + name + " vanished while the ensemble is quiet");
+                    }
+                }
+                return m;
+            });
+            String on = " on server " + servers.id(i);
+            Map<String, String> seenTag = new HashMap<>();
+            for (Map.Entry<String, String> e : nodes.entrySet()) {
+                String other = seenTag.put(e.getValue(), e.getKey());
+                if (other != null) {
+                    anomalies.add("tag " + e.getValue() + " in two nodes" + on + ": " + other + " and " + e.getKey()
+                            + " (a create applied twice)");
+                }
+                Op create = byTag.get(e.getValue());
+                if (create == null) {
+                    anomalies.add("node " + e.getKey() + on + " has a tag no create used: " + e.getValue());
+                } else if (create.failed()) {
+                    anomalies.add("node " + e.getKey() + on + " from a create that failed: " + create);
+                } else if (create.ok() && !create.result().equals(e.getKey())) {
+                    anomalies.add("tag " + e.getValue() + on + " in node " + e.getKey() + " but its create was told "
+                            + create.result());
+                }
+                Op delete = deletes.get(e.getKey());
+                if (delete != null && delete.ok()) {
+                    anomalies.add("node " + e.getKey() + on + " present after an acknowledged delete");
+                }
+            }
+            for (Op create : byName.values()) {
+                Op delete = deletes.get(create.result());
+                boolean mayBeGone = delete != null && !delete.failed();
+                if (!mayBeGone && !nodes.containsKey(create.result())) {
+                    anomalies.add("acknowledged node " + create.result() + " (tag " + create.arg() + ") lost" + on);
+                }
+            }
+            if (first == null) {
+                first = nodes;
+            } else if (!first.equals(nodes)) {
+                anomalies.add("server " + servers.id(i) + " disagrees with server " + servers.id(0) + " on " + ROOT);
+            }
+        }
+        return anomalies;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.zkr.chaos.workload;
+
+import dev.zkr.chaos.history.History;
+import dev.zkr.chaos.history.Op;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Parents;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A grow-only set: every worker creates children with names no other create uses. After healing, on every server:
+ * each acknowledged element is present, no element whose create definitely failed is present, nothing appears that
+ * no one tried to add, and all servers hold the same set. A unique create answered {@code NodeExists} means a
+ * create was applied twice (a retried request executed again): reported too.
+ */
+public final class SetWorkload implements Workload {
+
+    static final String ROOT = "/chaos/set";
+
+    @Override
+    public String name() {
+        return "set";
+    }
+
+    @Override
+    public Set<String> writes() {
+        return Set.of("add");
+    }
+
+    @Override
+    public void setup(Worker admin) {
+        admin.client().create(ROOT, new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
+    }
+
+    @Override
+    public void work(Worker w) {
+        int n = 0;
+        while (!w.stopped()) {
+            String element = "e-" + w.index() + "-" + n++;
+            String path = ROOT + "/" + element;
+            w.call("add", ROOT, element, () -> w.client().createAsync(path, new byte[0], CreateMode.PERSISTENT),
+                    c -> element);
+        }
+    }
+
+    @Override
+    public List<String> check(History history, FinalReads servers) throws Exception {
+        Map<String, Op> attempts = new HashMap<>();
+        for (Op op : history.ops(o -> o.f().equals("add"))) {
+            attempts.put(op.arg(), op);
+        }
+        List<String> anomalies = new ArrayList<>();
+        for (Op op : attempts.values()) {
+            if (op.failed() && op.error().equals("NodeExists")) {
+                anomalies.add("unique create of " + op.arg() + " answered NodeExists: applied twice? " + op);
+            }
+        }
+        Set<String> first = null;
+        for (int i = 0; i < servers.servers(); i++) {
+            int member = i;
+            Set<String> present = new TreeSet<>(Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
+                servers.on(member).sync(ROOT);
+                return servers.on(member).getChildren(ROOT);
+            }));
+            String on = " on server " + servers.id(i);
+            for (Op op : attempts.values()) {
+                if (op.ok() && !present.contains(op.arg())) {
+                    anomalies.add("acknowledged element " + op.arg() + " lost" + on);
+                }
+                if (op.failed() && present.contains(op.arg())) {
+                    anomalies.add("element " + op.arg() + " present although its create failed (" + op.error() + ")"
+                            + on);
+                }
+            }
+            Set<String> unknown = new HashSet<>(present);
+            unknown.removeAll(attempts.keySet());
+            if (!unknown.isEmpty()) {
+                anomalies.add("elements no one added" + on + ": " + unknown);
+            }
+            if (first == null) {
+                first = present;
+            } else if (!first.equals(present)) {
+                Set<String> diff = new TreeSet<>(first);
+                diff.removeAll(present);
+                Set<String> extra = new TreeSet<>(present);
+                extra.removeAll(first);
+                anomalies.add("server " + servers.id(i) + " disagrees with server " + servers.id(0) + ": missing "
+                        + diff + ", extra " + extra);
+            }
+        }
+        return anomalies;
+    }
+}
