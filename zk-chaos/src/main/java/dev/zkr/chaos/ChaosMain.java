@@ -28,6 +28,8 @@ public final class ChaosMain {
     public static void main(String[] args) throws Exception {
         // the clients' reconnect lines would drown the summary; the servers log to their own files
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.curator", "error");
         Options o;
         try {
             o = Options.parse(args);
@@ -47,8 +49,9 @@ public final class ChaosMain {
         List<RunReport> reports = new ArrayList<>();
         for (int r = 0; r < o.repeat(); r++) {
             long seed = o.seed() + r;
-            String workload = o.workload().equals("mix")
-                    ? Workloads.names().get(new Random(seed).nextInt(Workloads.names().size())) : o.workload();
+            List<String> names = Workloads.names(o.system());
+            String workload = o.workload().equals("mix") ? names.get(new Random(seed).nextInt(names.size()))
+                    : o.workload();
             RunConfig c = new RunConfig(o.system(), o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
                     o.workers());
             RunReport report = new ChaosRun(c).run();
@@ -76,7 +79,7 @@ public final class ChaosMain {
                           int repeat, int workers, Path out) {
 
         static final String USAGE = "usage: zk-chaos --system zkr|zookeeper [--servers 3|5] [--workload "
-                + String.join("|", Workloads.names()) + "|mix] [--nemesis KIND|mix] [--time 60s] [--seed N] "
+                + String.join("|", Workloads.names()) + "|all|mix] [--nemesis KIND|mix] [--time 60s] [--seed N] "
                 + "[--repeat N] [--workers 5] [--out target/chaos]";
 
         public static Options parse(String... args) {
@@ -112,7 +115,7 @@ public final class ChaosMain {
                 throw new IllegalArgumentException("--system is required");
             }
             if (!workload.equals("mix")) {
-                Workloads.create(workload);
+                Workloads.create(workload, system);
             }
             if (!nemesis.equals("mix")) {
                 dev.zkr.chaos.nemesis.NemesisKind.parse(nemesis);

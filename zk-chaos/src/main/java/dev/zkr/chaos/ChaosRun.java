@@ -58,12 +58,14 @@ public final class ChaosRun {
         if (unavailable != null) {
             throw new IllegalStateException(unavailable);
         }
-        Workload workload = Workloads.create(config.workload());
+        Workload workload = Workloads.create(config.workload(), config.system());
         Clients clients = new Clients(config.system());
         List<String> anomalies = new ArrayList<>();
         History history;
         long end = 0;
+        long t0 = System.nanoTime();
         try (Cluster cluster = Cluster.start(flavor, config.servers(), dir, START_TIMEOUT)) {
+            notes.add("ensemble up in " + millisSince(t0) + " ms");
             history = new History(System.nanoTime());
             List<ZkClient> open = Collections.synchronizedList(new ArrayList<>());
             try {
@@ -79,23 +81,30 @@ public final class ChaosRun {
                 end = history.now();
                 stop.countDown();
                 nemesis.join();
+                long t1 = System.nanoTime();
                 for (Thread t : workers) {
                     t.join(Worker.CALL_TIMEOUT_MS + 10_000);
                     if (t.isAlive()) {
                         notes.add("worker " + t.getName() + " still busy after the run; left running");
                     }
                 }
+                notes.add("workers done " + millisSince(t1) + " ms after the stop");
                 cluster.healAll();
+                long t2 = System.nanoTime();
                 try {
                     cluster.ensemble().awaitFull(RECOVERY_TIMEOUT);
+                    notes.add("ensemble whole " + millisSince(t2) + " ms after healing");
                 } catch (RuntimeException e) {
                     anomalies.add("ensemble not whole " + RECOVERY_TIMEOUT.toSeconds() + " s after healing: "
                             + e.getMessage());
                 }
                 if (anomalies.isEmpty()) {
+                    long t3 = System.nanoTime();
                     anomalies.addAll(workload.check(history, finalReads(cluster, clients, open)));
+                    notes.add("checked in " + millisSince(t3) + " ms");
                 }
             } finally {
+                workload.close();
                 for (ZkClient c : open) {
                     try {
                         c.close();
@@ -114,7 +123,7 @@ public final class ChaosRun {
     private List<Thread> startWorkers(Workload workload, Clients clients, Cluster cluster, History history,
                                       List<ZkClient> open) {
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < config.workers(); i++) {
+        for (int i = 0; i < workload.workers(config.workers()); i++) {
             int index = i;
             String connectString = rotated(cluster, i);
             ZkClient client = clients.open(connectString);
@@ -191,6 +200,10 @@ public final class ChaosRun {
         t.setDaemon(true);
         t.start();
         return t;
+    }
+
+    private static long millisSince(long nanos) {
+        return (System.nanoTime() - nanos) / 1_000_000;
     }
 
     /** Waits {@code millis} or until the run stops; true if it stopped. */

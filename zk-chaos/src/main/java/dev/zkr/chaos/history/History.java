@@ -16,9 +16,20 @@ public final class History {
 
     private final long origin;
     private final List<Op> ops = new ArrayList<>();
+    private final History parent;
 
     public History(long originNanos) {
+        this(originNanos, null);
+    }
+
+    private History(long originNanos, History parent) {
         this.origin = originNanos;
+        this.parent = parent;
+    }
+
+    /** A history with the same time origin whose operations are also added to this one (one workload's part). */
+    public History child() {
+        return new History(origin, this);
     }
 
     /** The {@link System#nanoTime()} that is time 0 of this run. */
@@ -31,8 +42,13 @@ public final class History {
         return System.nanoTime() - origin;
     }
 
-    public synchronized void add(Op op) {
-        ops.add(op);
+    public void add(Op op) {
+        synchronized (this) {
+            ops.add(op);
+        }
+        if (parent != null) {
+            parent.add(op);
+        }
     }
 
     /** A snapshot of every operation so far, in invocation order. */

@@ -45,6 +45,11 @@ public final class Worker {
         this.connectString = connectString;
     }
 
+    /** The same worker seen by one part of a {@link CompositeWorkload}: another index, that part's history. */
+    Worker withHistory(int newIndex, History part) {
+        return new Worker(newIndex, client, random, part, stopped, system, connectString);
+    }
+
     /** {@code zkr} or {@code zookeeper}. */
     public String system() {
         return system;

@@ -34,4 +34,18 @@ public interface Workload {
     default long opsChecked(History history) {
         return history.ops().size();
     }
+
+    /** How many workers to run when {@code requested} were asked for (a workload may need more). */
+    default int workers(int requested) {
+        return requested;
+    }
+
+    /** Counts worth reporting besides anomalies (e.g. stale writes refused), one line each; after {@link #check}. */
+    default List<String> facts() {
+        return List.of();
+    }
+
+    /** Releases what the workload opened itself (its own clients), after the checks. */
+    default void close() {
+    }
 }

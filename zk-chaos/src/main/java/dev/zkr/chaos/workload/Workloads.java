@@ -1,12 +1,19 @@
 package dev.zkr.chaos.workload;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** The workloads by command-line name. */
+/**
+ * The workloads by command-line name, and {@code all}: every workload that runs on the system, side by side
+ * ({@link CompositeWorkload}). Names starting with {@code curator-} use Curator's recipes and run on ZooKeeper only.
+ */
 public final class Workloads {
+
+    /** The name of the composite of every workload. */
+    public static final String ALL_NAME = "all";
 
     private static final Map<String, Supplier<Workload>> ALL = new LinkedHashMap<>();
 
@@ -19,20 +26,37 @@ public final class Workloads {
     private Workloads() {
     }
 
-    /** Adds a workload (used by workloads defined outside this package). */
-    public static synchronized void register(String name, Supplier<Workload> factory) {
-        ALL.put(name, factory);
-    }
-
-    public static synchronized Workload create(String name) {
+    public static synchronized Workload create(String name, String system) {
+        if (name.equals(ALL_NAME)) {
+            List<Workload> parts = new ArrayList<>();
+            for (String n : names(system)) {
+                parts.add(ALL.get(n).get());
+            }
+            return new CompositeWorkload(ALL_NAME, parts);
+        }
         Supplier<Workload> f = ALL.get(name);
         if (f == null) {
-            throw new IllegalArgumentException("unknown workload '" + name + "'; one of " + names());
+            throw new IllegalArgumentException("unknown workload '" + name + "'; one of " + names() + " or "
+                    + ALL_NAME);
+        }
+        if (!runsOn(name, system)) {
+            throw new IllegalArgumentException("workload " + name + " uses Curator and runs on --system zookeeper "
+                    + "only");
         }
         return f.get();
     }
 
+    /** Every workload's name. */
     public static synchronized List<String> names() {
         return List.copyOf(ALL.keySet());
+    }
+
+    /** The workloads that run on {@code system}. */
+    public static synchronized List<String> names(String system) {
+        return ALL.keySet().stream().filter(n -> runsOn(n, system)).toList();
+    }
+
+    private static boolean runsOn(String name, String system) {
+        return !name.startsWith("curator-") || system.equals("zookeeper");
     }
 }
