@@ -75,12 +75,15 @@ public final class ChaosRun {
                         config.system(), cluster.ensemble().connectString()));
                 List<Thread> workers = startWorkers(workload, clients, cluster, history, open);
                 deadline = System.nanoTime() + config.time().toNanos();
-                Thread nemesis = startNemesis(cluster, history);
+                Random nemesisRandom = new Random(config.seed());
+                Nemesis faults = new Nemesis(cluster, nemesisRandom);
+                Thread nemesis = startNemesis(cluster, history, faults, nemesisRandom);
                 stop.await(config.time().toMillis(), TimeUnit.MILLISECONDS);
                 stopped = true;
                 end = history.now();
                 stop.countDown();
                 nemesis.join();
+                anomalies.addAll(faults.problems());
                 long t1 = System.nanoTime();
                 for (Thread t : workers) {
                     t.join(Worker.CALL_TIMEOUT_MS + 10_000);
@@ -91,14 +94,16 @@ public final class ChaosRun {
                 notes.add("workers done " + millisSince(t1) + " ms after the stop");
                 cluster.healAll();
                 long t2 = System.nanoTime();
+                boolean whole = false;
                 try {
                     cluster.ensemble().awaitFull(RECOVERY_TIMEOUT);
                     notes.add("ensemble whole " + millisSince(t2) + " ms after healing");
+                    whole = true;
                 } catch (RuntimeException e) {
                     anomalies.add("ensemble not whole " + RECOVERY_TIMEOUT.toSeconds() + " s after healing: "
                             + e.getMessage());
                 }
-                if (anomalies.isEmpty()) {
+                if (whole) {
                     long t3 = System.nanoTime();
                     anomalies.addAll(workload.check(history, finalReads(cluster, clients, open)));
                     notes.add("checked in " + millisSince(t3) + " ms");
@@ -154,9 +159,7 @@ public final class ChaosRun {
         return String.join(",", hosts);
     }
 
-    private Thread startNemesis(Cluster cluster, History history) {
-        Random random = new Random(config.seed());
-        Nemesis nemesis = new Nemesis(cluster, random);
+    private Thread startNemesis(Cluster cluster, History history, Nemesis nemesis, Random random) {
         boolean mixed = config.nemesis().equals("mix");
         NemesisKind fixed = mixed ? null : NemesisKind.parse(config.nemesis());
         long maxHold = Math.max(1_000, Math.min(MAX_HOLD_MS, config.time().toMillis() * 2 / 5));

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Sequential nodes: workers create {@code n-} sequential children (data: a tag unique to the create) and delete
@@ -57,40 +58,50 @@ public final class SequentialWorkload implements Workload {
 
     @Override
     public List<String> check(History history, FinalReads servers) throws Exception {
-        List<String> anomalies = new ArrayList<>();
-        Map<String, Op> byName = new HashMap<>();
-        Map<String, Op> byTag = new HashMap<>();
-        for (Op op : history.ops(o -> o.f().equals("create-seq"))) {
-            byTag.put(op.arg(), op);
-            if (op.ok()) {
-                Op before = byName.putIfAbsent(op.result(), op);
-                if (before != null) {
-                    anomalies.add("sequence name " + op.result() + " given twice: to " + before.arg() + " and "
-                            + op.arg());
-                }
-            }
-        }
-        Map<String, Op> deletes = new HashMap<>();
-        for (Op op : history.ops(o -> o.f().equals("delete"))) {
-            deletes.put(op.key().substring(ROOT.length() + 1), op);
-        }
-        Map<String, String> first = null;
+        Map<Integer, Map<String, String>> finals = new TreeMap<>();
         for (int i = 0; i < servers.servers(); i++) {
             int member = i;
-            Map<String, String> nodes = Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
+            finals.put(servers.id(i), Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
                 servers.on(member).sync(ROOT);
                 Map<String, String> m = new HashMap<>();
                 for (String name : servers.on(member).getChildren(ROOT)) {
-                    try {
-                        m.put(name, new String(servers.on(member).getData(ROOT + "/" + name).data(),
-                                StandardCharsets.UTF_8));
-                    } catch (dev.zkr.client.ZkException.NoNode gone) {
-                        throw new IllegalStateException("node " + name + " vanished while the ensemble is quiet");
-                    }
+                    m.put(name, new String(servers.on(member).getData(ROOT + "/" + name).data(),
+                            StandardCharsets.UTF_8));
                 }
                 return m;
-            });
-            String on = " on server " + servers.id(i);
+            }));
+        }
+        return check(history.ops(), finals);
+    }
+
+    /**
+     * The checks, pure: the history's {@code create-seq} and {@code delete} operations, and each server's final
+     * children (name to tag) by server id.
+     */
+    static List<String> check(List<Op> ops, Map<Integer, Map<String, String>> finals) {
+        List<String> anomalies = new ArrayList<>();
+        Map<String, Op> byName = new HashMap<>();
+        Map<String, Op> byTag = new HashMap<>();
+        Map<String, Op> deletes = new HashMap<>();
+        for (Op op : ops) {
+            if (op.f().equals("create-seq")) {
+                byTag.put(op.arg(), op);
+                if (op.ok()) {
+                    Op before = byName.putIfAbsent(op.result(), op);
+                    if (before != null) {
+                        anomalies.add("sequence name " + op.result() + " given twice: to " + before.arg() + " and "
+                                + op.arg());
+                    }
+                }
+            } else if (op.f().equals("delete")) {
+                deletes.put(op.key().substring(ROOT.length() + 1), op);
+            }
+        }
+        Map<String, String> first = null;
+        int firstId = -1;
+        for (Map.Entry<Integer, Map<String, String>> server : new TreeMap<>(finals).entrySet()) {
+            Map<String, String> nodes = server.getValue();
+            String on = " on server " + server.getKey();
             Map<String, String> seenTag = new HashMap<>();
             for (Map.Entry<String, String> e : nodes.entrySet()) {
                 String other = seenTag.put(e.getValue(), e.getKey());
@@ -121,8 +132,9 @@ public final class SequentialWorkload implements Workload {
             }
             if (first == null) {
                 first = nodes;
+                firstId = server.getKey();
             } else if (!first.equals(nodes)) {
-                anomalies.add("server " + servers.id(i) + " disagrees with server " + servers.id(0) + " on " + ROOT);
+                anomalies.add("server " + server.getKey() + " disagrees with server " + firstId + " on " + ROOT);
             }
         }
         return anomalies;

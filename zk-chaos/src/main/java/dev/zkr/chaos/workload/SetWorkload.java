@@ -7,10 +7,10 @@ import dev.zkr.client.Parents;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -51,8 +51,22 @@ public final class SetWorkload implements Workload {
 
     @Override
     public List<String> check(History history, FinalReads servers) throws Exception {
+        Map<Integer, Set<String>> finals = new TreeMap<>();
+        for (int i = 0; i < servers.servers(); i++) {
+            int member = i;
+            finals.put(servers.id(i), new TreeSet<>(Retry.until("reading " + ROOT + " on server " + servers.id(i),
+                    () -> {
+                        servers.on(member).sync(ROOT);
+                        return servers.on(member).getChildren(ROOT);
+                    })));
+        }
+        return check(history.ops(o -> o.f().equals("add")), finals);
+    }
+
+    /** The checks, pure: the {@code add} operations and each server's final elements (by server id). */
+    static List<String> check(List<Op> adds, Map<Integer, Set<String>> finals) {
         Map<String, Op> attempts = new HashMap<>();
-        for (Op op : history.ops(o -> o.f().equals("add"))) {
+        for (Op op : adds) {
             attempts.put(op.arg(), op);
         }
         List<String> anomalies = new ArrayList<>();
@@ -62,13 +76,10 @@ public final class SetWorkload implements Workload {
             }
         }
         Set<String> first = null;
-        for (int i = 0; i < servers.servers(); i++) {
-            int member = i;
-            Set<String> present = new TreeSet<>(Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
-                servers.on(member).sync(ROOT);
-                return servers.on(member).getChildren(ROOT);
-            }));
-            String on = " on server " + servers.id(i);
+        int firstId = -1;
+        for (Map.Entry<Integer, Set<String>> e : new TreeMap<>(finals).entrySet()) {
+            Set<String> present = e.getValue();
+            String on = " on server " + e.getKey();
             for (Op op : attempts.values()) {
                 if (op.ok() && !present.contains(op.arg())) {
                     anomalies.add("acknowledged element " + op.arg() + " lost" + on);
@@ -78,20 +89,21 @@ public final class SetWorkload implements Workload {
                             + on);
                 }
             }
-            Set<String> unknown = new HashSet<>(present);
+            Set<String> unknown = new TreeSet<>(present);
             unknown.removeAll(attempts.keySet());
             if (!unknown.isEmpty()) {
                 anomalies.add("elements no one added" + on + ": " + unknown);
             }
             if (first == null) {
                 first = present;
+                firstId = e.getKey();
             } else if (!first.equals(present)) {
-                Set<String> diff = new TreeSet<>(first);
-                diff.removeAll(present);
+                Set<String> missing = new TreeSet<>(first);
+                missing.removeAll(present);
                 Set<String> extra = new TreeSet<>(present);
                 extra.removeAll(first);
-                anomalies.add("server " + servers.id(i) + " disagrees with server " + servers.id(0) + ": missing "
-                        + diff + ", extra " + extra);
+                anomalies.add("server " + e.getKey() + " disagrees with server " + firstId + ": missing " + missing
+                        + ", extra " + extra);
             }
         }
         return anomalies;
