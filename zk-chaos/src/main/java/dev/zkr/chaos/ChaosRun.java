@@ -192,7 +192,9 @@ public final class ChaosRun {
                         try {
                             cluster.ensemble().awaitFull(RECOVERY_TIMEOUT);
                         } catch (RuntimeException e) {
-                            notes.add("after " + fault.describe() + ": " + e.getMessage());
+                            notes.add("after " + fault.describe() + ": " + e.getMessage()
+                                    + "; no further faults in this run");
+                            break;
                         }
                     }
                 }
