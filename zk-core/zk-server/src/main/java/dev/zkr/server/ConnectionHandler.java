@@ -108,6 +108,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 } else {
                     state = State.CONNECTING;
                     handshakeTimer.cancel(false);
+                    connection.certificateSubject = ClientPortTls.clientSubject(ctx.pipeline());
                     releaseInbound(currentFrameBytes); // one per connection: not held until the session exists
                     batch.add(new Core.Inbound(connection, cr));
                 }
@@ -226,6 +227,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             early = null;
             submitBatch();
         }
+    }
+
+    /** The subject of the connection's verified client certificate, or null (see {@link Connection}). */
+    String certificateSubject() {
+        Connection c = connection;
+        return c == null ? null : c.certificateSubject();
     }
 
     /** The core decided to close this connection (session closed, expired or refused). */
