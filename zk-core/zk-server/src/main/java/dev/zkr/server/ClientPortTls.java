@@ -82,7 +82,9 @@ final class ClientPortTls {
             if (TlsRecords.looksLikeTls(in)) {
                 SslHandler ssl = context.current().newHandler(ctx.alloc());
                 ssl.handshakeFuture().addListener(f -> {
-                    if (!f.isSuccess()) {
+                    // a connection closed during its handshake (by the client, or the handshake timeout) is no
+                    // TLS problem, and the timeout has its own line
+                    if (!f.isSuccess() && ctx.channel().isActive()) {
                         problems.warn(HANDSHAKE_FAILED, "TLS handshake with {} failed: {}",
                                 ctx.channel().remoteAddress(), firstLine(f.cause()));
                     }
@@ -99,9 +101,27 @@ final class ClientPortTls {
         }
     }
 
+    /**
+     * True if a TLS error is among the causes and the pipeline's handshake has not succeeded: the handshake listener
+     * logs it (a TLS error after the handshake is bad input like any other).
+     */
+    static boolean isHandshakeFailure(ChannelPipeline pipeline, Throwable cause) {
+        SslHandler ssl = pipeline.get(SslHandler.class);
+        if (ssl == null || ssl.handshakeFuture().isSuccess()) {
+            return false;
+        }
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String firstLine(Throwable t) {
         String m = t.getClass().getSimpleName() + ": " + t.getMessage();
         int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
+        m = nl < 0 ? m : m.substring(0, nl);
+        return m.length() <= 200 ? m : m.substring(0, 200) + "..."; // a TLS error may carry a hex dump
     }
 }

@@ -196,8 +196,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (cause instanceof OutOfMemoryError) {
             // a buffer for this connection could not be allocated: drop it, not the server
             fail(ctx, BUFFER_FAILURES, "out of memory for its buffers: " + firstLine(cause.getMessage()), false);
-        } else if (cause instanceof IOException) {
-            // the peer reset or vanished: nothing to tell it
+        } else if (cause instanceof IOException || ClientPortTls.isHandshakeFailure(ctx.pipeline(), cause)) {
+            // the peer reset or vanished, or its TLS handshake failed (logged by the TLS layer): nothing to tell it
             closeQuietly(ctx, "connection error: " + cause.getMessage());
         } else {
             Throwable c = cause instanceof DecoderException && cause.getCause() != null

@@ -275,10 +275,11 @@ public final class PeerTransport implements AutoCloseable {
     private void addTls(Channel ch, SslHandler ssl, String remote) {
         ssl.setHandshakeTimeoutMillis(config.handshakeTimeoutMs());
         ssl.handshakeFuture().addListener(f -> {
-            if (!f.isSuccess() && !closed) {
+            // a link closed during its handshake (replaced, or the transport closing) is no TLS problem
+            if (!f.isSuccess() && !closed && ch.isActive()) {
                 Throwable c = f.cause();
                 refuse(ch, remote, "TLS handshake failed: " + c.getClass().getSimpleName() + ": "
-                        + firstLine(c.getMessage()));
+                        + shorten(firstLine(c.getMessage())));
             }
         });
         ch.pipeline().addFirst("ssl", ssl);
@@ -316,15 +317,23 @@ public final class PeerTransport implements AutoCloseable {
     }
 
     private void badInput(Channel ch, String remote, Throwable cause) {
-        if (cause instanceof IOException) {
+        SslHandler ssl = ch.pipeline().get(SslHandler.class);
+        if (ssl != null && !ssl.handshakeFuture().isSuccess()) {
+            log.debug("peer connection {} closed during its TLS handshake: {}", remote, cause.toString());
+        } else if (cause instanceof IOException) {
             log.debug("peer connection {} closed: {}", remote, cause.toString());
         } else {
             Throwable c = cause instanceof DecoderException && cause.getCause() != null
                     && !(cause instanceof TooLongFrameException) ? cause.getCause() : cause;
             log.warn("server {} closes peer connection {}: bad input: {}: {}", self, remote,
-                    c.getClass().getSimpleName(), firstLine(c.getMessage()));
+                    c.getClass().getSimpleName(), shorten(firstLine(c.getMessage())));
         }
         ch.close();
+    }
+
+    /** At most 160 characters (a TLS error may carry a hex dump of what arrived). */
+    private static String shorten(String s) {
+        return s.length() <= 160 ? s : s.substring(0, 160) + "...";
     }
 
     private static String firstLine(String s) {
