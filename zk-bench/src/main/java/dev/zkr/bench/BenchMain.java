@@ -102,6 +102,9 @@ public final class BenchMain {
             recipe("queue", "queue items, 1 producer, 4 consumers", "items/s", true, RecipeScenarios::queue);
             recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
                     RecipeScenarios::semaphore);
+            if (options.runs("tlscreate") || options.runs("tlsgetdata")) {
+                tlsRows();
+            }
             if (options.runs("cache")) {
                 cachePropagation();
             }
@@ -136,6 +139,12 @@ public final class BenchMain {
      * turn on its own root path), and records every round's figures. Kills both servers at the end.
      */
     private void rounds(String id, List<ResultTable.Row> rows, List<Column> columns, ColumnRound round) {
+        rounds(id, rows, columns, round, zkr, zookeeper);
+    }
+
+    /** As above, with these two server flavours (the TLS rows pass TLS-configured ones). */
+    private void rounds(String id, List<ResultTable.Row> rows, List<Column> columns, ColumnRound round,
+                        ServerFlavor zkr, ServerFlavor zookeeper) {
         ServerProcess zkrServer = null;
         ServerProcess zkServer = null;
         String zkrDown = null;
@@ -226,6 +235,33 @@ public final class BenchMain {
         rounds(id, List.of(row), List.of(Column.ZKR, Column.ZOOKEEPER),
                 (column, flavor, cs, root) -> new Measurement[] {scenario.run(flavor, ClientPlacement.single(cs), root,
                         window())});
+    }
+
+    /**
+     * zkr with TLS vs ZooKeeper with TLS (secure client port, Netty on both ends) on the same throwaway material,
+     * then each system's TLS figure relative to its plaintext figure of this run (when the plaintext row ran too).
+     */
+    private void tlsRows() {
+        BenchTls tls = BenchTls.generate(options.dataRoot().resolve("tls-material"));
+        ServerFlavor zkrTls = new ServerFlavor.ZkrTls(tls);
+        ServerFlavor zkTls = new ServerFlavor.ZooKeeperTls(tls);
+        String[][] rows = {
+            {"tlscreate", "create", "TLS: async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
+                "creates/s"},
+            {"tlsgetdata", "getdata", "TLS: async getData 100 B, 4 clients × 200 in flight", "reads/s"}};
+        for (String[] r : rows) {
+            if (!options.runs(r[0])) {
+                continue;
+            }
+            LoadScenario scenario = r[1].equals("create") ? ServerScenarios::asyncCreates : ServerScenarios::asyncReads;
+            ResultTable.Row row = table.row(r[2], r[3], true, false);
+            rounds(r[0], List.of(row), List.of(Column.ZKR, Column.ZOOKEEPER), (column, flavor, cs, root) ->
+                    new Measurement[] {scenario.run(flavor, ClientPlacement.single(cs), root, window())}, zkrTls, zkTls);
+            ResultTable.Row plain = table.find(r[1].equals("create")
+                    ? "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight"
+                    : "async getData 100 B, 4 clients × 200 in flight");
+            notes.add(TlsOverhead.note(r[0], plain, row));
+        }
     }
 
     private void setData() {

@@ -108,6 +108,16 @@ final class ResultTable {
         return r;
     }
 
+    /** The row of this scenario label, or null if it did not run. */
+    synchronized Row find(String scenario) {
+        for (Row r : rows) {
+            if (r.scenario.equals(scenario)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     synchronized List<Row> rows() {
         return List.copyOf(rows);
     }
