@@ -108,16 +108,6 @@ final class ResultTable {
         return r;
     }
 
-    /** The row of this scenario label, or null if it did not run. */
-    synchronized Row find(String scenario) {
-        for (Row r : rows) {
-            if (r.scenario.equals(scenario)) {
-                return r;
-            }
-        }
-        return null;
-    }
-
     synchronized List<Row> rows() {
         return List.copyOf(rows);
     }

@@ -171,8 +171,10 @@ public final class ServerConfig {
      * Reads the settings of a {@code zkr.properties} file: {@code dataDir} (required), {@code port} (or
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
-     * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms) and
-     * the member lines {@code server.N=host:peerPort:clientPort}.
+     * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms),
+     * the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys ({@code ssl.*}, {@code sslQuorum},
+     * {@code ssl.quorum.*}, {@code portUnification}, {@code ssl.reloadInterval}; see zk-core's README, "Securing
+     * zkr — TLS").
      *
      * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
      * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last
