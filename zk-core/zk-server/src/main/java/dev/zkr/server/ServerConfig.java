@@ -217,8 +217,11 @@ public final class ServerConfig {
         if ((v = p.getProperty("maxEphemeralsPerSession")) != null) {
             b.maxEphemeralsPerSession(parseInt("maxEphemeralsPerSession", v));
         }
-        if ((v = p.getProperty("maxConnectionsPerHost", p.getProperty("maxClientCnxns"))) != null) {
+        if ((v = p.getProperty("maxConnectionsPerHost")) != null) {
             b.maxConnectionsPerHost(parseInt("maxConnectionsPerHost", v));
+        } else if ((v = p.getProperty("maxClientCnxns")) != null) {
+            int n = parseInt("maxClientCnxns", v); // ZooKeeper's name; as in ZooKeeper, 0 means no limit
+            b.maxConnectionsPerHost(n == 0 ? Integer.MAX_VALUE : n);
         }
         if ((v = p.getProperty("outboundHighWaterMark")) != null) {
             b.outboundHighWaterMark(parseInt("outboundHighWaterMark", v));

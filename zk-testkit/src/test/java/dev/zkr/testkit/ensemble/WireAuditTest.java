@@ -101,6 +101,8 @@ class WireAuditTest {
         p.setProperty("maxClientCnxns", "2");
         int limit = ServerConfig.fromProperties(p).maxConnectionsPerHost(); // ZooKeeper's name, read as zkr's
         assertEquals(2, limit);
+        p.setProperty("maxClientCnxns", "0"); // ZooKeeper's "no limit"
+        assertEquals(Integer.MAX_VALUE, ServerConfig.fromProperties(p).maxConnectionsPerHost());
         try (TestEnsemble e = TestEnsemble.builder().configure(c -> c.maxConnectionsPerHost(limit)
                 .handshakeTimeout(Duration.ofSeconds(60))).start()) {
             InetSocketAddress server = new InetSocketAddress("127.0.0.1", e.port(0));

@@ -216,15 +216,19 @@ class TlsClientPortTest {
 
     @Test
     void aRenewedServerCertificateFromAnotherCaIsUsedByNewConnectionsWithoutRestart() throws IOException {
-        TlsMaterial mine = TlsMaterial.generate(tmp.resolve("renewable"), "zkr-renewable-ca");
-        Consumer<dev.zkr.server.ServerConfig.Builder> fastReload = c -> c.tlsReloadInterval(Duration.ofMillis(100));
-        try (TestEnsemble e = TestEnsemble.builder().tls(mine).configure(fastReload).start()) {
+        TlsMaterial mine = TlsMaterial.shared();
+        Path dir = Files.createDirectories(tmp.resolve("renewable"));
+        Path keyStore = dir.resolve("server.p12"); // a copy the test may replace
+        Files.copy(mine.serverKeyStore(), keyStore, StandardCopyOption.REPLACE_EXISTING);
+        TlsConfig renewable = TlsConfig.builder().keyStore(keyStore, TlsMaterial.PASSWORD).build();
+        Consumer<dev.zkr.server.ServerConfig.Builder> fastReload = c -> c.tls(renewable)
+                .tlsReloadInterval(Duration.ofMillis(100));
+        try (TestEnsemble e = TestEnsemble.builder().tls().configure(fastReload).start()) {
             ZkClient before = e.newClient();
             createAndRead(before, "/before");
-            Path staged = mine.dir().resolve("server.p12.new");
+            Path staged = dir.resolve("server.p12.new");
             Files.copy(other.serverKeyStore(), staged, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(staged, mine.serverKeyStore(), StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
+            Files.move(staged, keyStore, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             ZkClient renewed = null;
             while (renewed == null) {

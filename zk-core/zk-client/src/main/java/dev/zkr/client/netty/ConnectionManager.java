@@ -747,10 +747,6 @@ final class ConnectionManager {
             return "TLS handshake with " + server + " failed: the server answered in plaintext (it does not speak "
                     + "TLS on this port; connect without tls(...) or enable TLS on the server)";
         }
-        if (cause instanceof java.nio.channels.ClosedChannelException) {
-            return "TLS handshake with " + server + " failed: the server closed the connection (does it speak "
-                    + "TLS on this port, and does it require a client certificate?)";
-        }
         Throwable root = cause;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
@@ -815,8 +811,11 @@ final class ConnectionManager {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            // a connection closed during its handshake (the attempt timed out, the server went away) is an
+            // ordinary failed attempt, not a TLS problem
             if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()
-                    && ctx.channel() == channel) {
+                    && ctx.channel() == channel && ctx.channel().isActive()
+                    && !(done.cause() instanceof java.nio.channels.ClosedChannelException)) {
                 tlsFailed(ctx.channel(), handshakeFailure(done.cause()));
             }
             ctx.fireUserEventTriggered(evt);
