@@ -23,14 +23,35 @@ final class ApacheKvClient implements KvClient {
 
     /** Opens a session and waits until it is connected. */
     static ApacheKvClient connect(String connectString, Duration timeout) {
+        return connect(connectString, timeout, null);
+    }
+
+    /**
+     * Opens a session over TLS (ZooKeeper's Netty client socket, {@code zookeeper.client.secure=true}, trusting the
+     * material's CA, hostname verification on as by default) and waits until it is connected.
+     */
+    static ApacheKvClient connectTls(String connectString, Duration timeout, BenchTls tls) {
+        org.apache.zookeeper.client.ZKClientConfig conf = new org.apache.zookeeper.client.ZKClientConfig();
+        conf.setProperty("zookeeper.clientCnxnSocket", "org.apache.zookeeper.ClientCnxnSocketNetty");
+        conf.setProperty("zookeeper.client.secure", "true");
+        conf.setProperty("zookeeper.ssl.trustStore.location", tls.trustStore().toString());
+        conf.setProperty("zookeeper.ssl.trustStore.password", tls.password());
+        conf.setProperty("zookeeper.ssl.trustStore.type", "PKCS12");
+        return connect(connectString, timeout, conf);
+    }
+
+    private static ApacheKvClient connect(String connectString, Duration timeout,
+                                          org.apache.zookeeper.client.ZKClientConfig conf) {
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeper zk;
         try {
-            zk = new ZooKeeper(connectString, 30_000, event -> {
+            Watcher watcher = event -> {
                 if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
                     connected.countDown();
                 }
-            });
+            };
+            zk = conf == null ? new ZooKeeper(connectString, 30_000, watcher)
+                    : new ZooKeeper(connectString, 30_000, watcher, conf);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

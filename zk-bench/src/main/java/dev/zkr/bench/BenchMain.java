@@ -102,6 +102,9 @@ public final class BenchMain {
             recipe("queue", "queue items, 1 producer, 4 consumers", "items/s", true, RecipeScenarios::queue);
             recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
                     RecipeScenarios::semaphore);
+            if (options.runs("tlscreate") || options.runs("tlsgetdata")) {
+                tlsRows();
+            }
             if (options.runs("cache")) {
                 cachePropagation();
             }
@@ -226,6 +229,74 @@ public final class BenchMain {
         rounds(id, List.of(row), List.of(Column.ZKR, Column.ZOOKEEPER),
                 (column, flavor, cs, root) -> new Measurement[] {scenario.run(flavor, ClientPlacement.single(cs), root,
                         window())});
+    }
+
+    /**
+     * zkr with TLS vs ZooKeeper with TLS (secure client port, Netty on both ends) on the same throwaway material, and
+     * each system's TLS figure relative to its plaintext figure measured in the same rounds: four servers stay up
+     * (zkr, zkr with TLS, ZooKeeper, ZooKeeper with TLS) and take turns round by round, so the overhead is not
+     * skewed by load that comes and goes between scenarios.
+     */
+    private void tlsRows() {
+        BenchTls tls = BenchTls.generate(options.dataRoot().resolve("tls-material"));
+        ServerFlavor zkrTls = new ServerFlavor.ZkrTls(tls);
+        ServerFlavor zkTls = new ServerFlavor.ZooKeeperTls(tls);
+        String create = "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight";
+        String read = "async getData 100 B, 4 clients × 200 in flight";
+        if (options.runs("tlscreate")) {
+            tlsRounds("tlscreate", table.row("TLS: " + create, "creates/s", true, false),
+                    table.row("plaintext, same rounds as TLS: " + create, "creates/s", true, false),
+                    ServerScenarios::asyncCreates, zkrTls, zkTls);
+        }
+        if (options.runs("tlsgetdata")) {
+            tlsRounds("tlsgetdata", table.row("TLS: " + read, "reads/s", true, false),
+                    table.row("plaintext, same rounds as TLS: " + read, "reads/s", true, false),
+                    ServerScenarios::asyncReads, zkrTls, zkTls);
+        }
+    }
+
+    private void tlsRounds(String id, ResultTable.Row tlsRow, ResultTable.Row plainRow, LoadScenario scenario,
+                           ServerFlavor zkrTls, ServerFlavor zkTls) {
+        record Turn(Column column, ServerFlavor flavor, ResultTable.Row row) {
+        }
+        List<Turn> turns = List.of(new Turn(Column.ZKR, zkr, plainRow), new Turn(Column.ZKR, zkrTls, tlsRow),
+                new Turn(Column.ZOOKEEPER, zookeeper, plainRow), new Turn(Column.ZOOKEEPER, zkTls, tlsRow));
+        java.util.Map<ServerFlavor, ServerProcess> servers = new java.util.HashMap<>();
+        java.util.Map<ServerFlavor, String> down = new java.util.HashMap<>();
+        try {
+            for (Turn t : turns) {
+                String missing = t.flavor().unavailableReason();
+                if (missing != null) {
+                    down.put(t.flavor(), missing);
+                    continue;
+                }
+                try {
+                    servers.put(t.flavor(), t.flavor().startServing(dataDir(id, t.flavor()), logDir,
+                            id + "-" + t.flavor().name(), Duration.ofSeconds(60)));
+                } catch (RuntimeException e) {
+                    down.put(t.flavor(), "server did not start: " + ServerScenarios.describe(e));
+                }
+            }
+            for (int r = 1; r <= options.rounds(); r++) {
+                List<Turn> order = new java.util.ArrayList<>(turns);
+                if (r % 2 == 0) {
+                    java.util.Collections.reverse(order);
+                }
+                for (Turn t : order) {
+                    Measurement[] ms = turn(id, t.column(), t.flavor(), servers.get(t.flavor()), down.get(t.flavor()),
+                            r, 1, (column, flavor, cs, root) -> new Measurement[] {
+                                scenario.run(flavor, ClientPlacement.single(cs), root, window())});
+                    t.row().add(t.column(), ms[0]);
+                    log("  %-10s round %d  %-14s %s", id, r, t.flavor().name(), ResultTable.cell(ms[0], t.row().unit));
+                }
+            }
+        } finally {
+            servers.values().forEach(ServerProcess::kill);
+            for (Turn t : turns) {
+                deleteTree(dataDir(id, t.flavor()));
+            }
+        }
+        notes.add(TlsOverhead.note(id, plainRow, tlsRow));
     }
 
     private void setData() {

@@ -12,7 +12,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     Set<String> systems) {
 
     static final List<String> SCENARIOS = List.of(
-            "create", "setdata", "notify", "getdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
+            "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
             "semaphore", "cache", "cachemem", "million");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */

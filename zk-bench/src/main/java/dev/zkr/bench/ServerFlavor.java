@@ -297,4 +297,139 @@ public abstract class ServerFlavor {
             return classPresent(ZKR_MAIN) ? null : "zkr server not built yet";
         }
     }
+
+    /**
+     * zkr with TLS only on its client port: the same JVM and flags as {@link Zkr}, plus a properties file with
+     * {@code ssl.keyStore} (PKCS#12) and the client trusting the CA.
+     */
+    static final class ZkrTls extends ServerFlavor {
+        private final BenchTls tls;
+        private final Zkr plain = new Zkr();
+
+        ZkrTls(BenchTls tls) {
+            this.tls = tls;
+        }
+
+        @Override
+        public String name() {
+            return "zkr-tls";
+        }
+
+        @Override
+        ServerProcess start(Path dataDir, int port, Path logDir, String label) {
+            try {
+                Files.createDirectories(dataDir);
+                Path file = dataDir.resolve("zkr.properties");
+                Files.writeString(file, String.join("\n",
+                        "dataDir=" + dataDir.toAbsolutePath(),
+                        "port=" + port,
+                        "tickTime=" + TICK_MS,
+                        "ssl.keyStore=" + tls.keyStore(),
+                        "ssl.keyStorePassword=" + tls.password(),
+                        ""));
+                return ServerProcess.start(label, "2g", ZKR_MAIN, List.of(file.toString()), port, logDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        KvClient connect(String connectString, Duration timeout) {
+            return ZkrKvClient.connect(connectString, timeout, tls.zkrClient());
+        }
+
+        @Override
+        public String unavailableReason() {
+            return plain.unavailableReason();
+        }
+
+        @Override
+        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                  String label, RoleLog roles) {
+            throw new UnsupportedOperationException("TLS rows are standalone");
+        }
+
+        @Override
+        Optional<RoleLine> roleLine(String line) {
+            return plain.roleLine(line);
+        }
+
+        @Override
+        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
+            return plain.currentRole(p, roles, startedNanos);
+        }
+    }
+
+    /**
+     * ZooKeeper 3.9 with TLS only: {@code secureClientPort} (no plaintext {@code clientPort}),
+     * {@code serverCnxnFactory=NettyServerCnxnFactory}, the same PKCS#12 key store, {@code ssl.clientAuth=none} (as
+     * zkr's default; ZooKeeper's default is need), forceSync on. Clients use {@code ClientCnxnSocketNetty} with
+     * {@code zookeeper.client.secure=true}.
+     */
+    static final class ZooKeeperTls extends ServerFlavor {
+        private final BenchTls tls;
+        private final ZooKeeper plain = new ZooKeeper();
+
+        ZooKeeperTls(BenchTls tls) {
+            this.tls = tls;
+        }
+
+        @Override
+        public String name() {
+            return "zookeeper-tls";
+        }
+
+        @Override
+        ServerProcess start(Path dataDir, int port, Path logDir, String label) {
+            try {
+                Files.createDirectories(dataDir);
+                Path cfg = dataDir.resolve("zoo.cfg");
+                Files.writeString(cfg, String.join("\n",
+                        "tickTime=" + TICK_MS,
+                        "dataDir=" + dataDir.toAbsolutePath(),
+                        "secureClientPort=" + port,
+                        "secureClientPortAddress=127.0.0.1",
+                        "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
+                        "ssl.keyStore.location=" + tls.keyStore(),
+                        "ssl.keyStore.password=" + tls.password(),
+                        "ssl.keyStore.type=PKCS12",
+                        "ssl.trustStore.location=" + tls.trustStore(),
+                        "ssl.trustStore.password=" + tls.password(),
+                        "ssl.trustStore.type=PKCS12",
+                        "ssl.clientAuth=none",
+                        "maxClientCnxns=0",
+                        "admin.enableServer=false",
+                        ""));
+                return ServerProcess.start(label, "2g", ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        KvClient connect(String connectString, Duration timeout) {
+            return ApacheKvClient.connectTls(connectString, timeout, tls);
+        }
+
+        @Override
+        public String unavailableReason() {
+            return plain.unavailableReason();
+        }
+
+        @Override
+        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                  String label, RoleLog roles) {
+            throw new UnsupportedOperationException("TLS rows are standalone");
+        }
+
+        @Override
+        Optional<RoleLine> roleLine(String line) {
+            return plain.roleLine(line);
+        }
+
+        @Override
+        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
+            return plain.currentRole(p, roles, startedNanos);
+        }
+    }
 }

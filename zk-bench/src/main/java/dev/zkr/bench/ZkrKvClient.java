@@ -20,11 +20,19 @@ final class ZkrKvClient implements KvClient {
 
     /** Opens a session and waits until it is established. */
     static ZkrKvClient connect(String connectString, Duration timeout) {
-        return new ZkrKvClient(ZkClient.builder()
+        return connect(connectString, timeout, null);
+    }
+
+    /** Opens a session (over TLS with these settings, if not null) and waits until it is established. */
+    static ZkrKvClient connect(String connectString, Duration timeout, dev.zkr.client.TlsConfig tls) {
+        dev.zkr.client.ZkClientBuilder b = ZkClient.builder()
                 .connectString(connectString)
                 .sessionTimeout(Duration.ofSeconds(30))
-                .connectTimeout(timeout)
-                .build());
+                .connectTimeout(timeout);
+        if (tls != null) {
+            b.tls(tls);
+        }
+        return new ZkrKvClient(b.build());
     }
 
     @Override

@@ -32,6 +32,9 @@ import java.util.stream.Stream;
  * (free ports, kept across {@link #restart(int)}), short timers (election timeout 1 s by default, as a server's) and its own
  * data directory; {@link #partition(int...)}, {@link #isolate(int)} and {@link #heal()} drop peer messages
  * silently both ways while every socket stays up, as a real partition does; client connections are not cut.
+ *
+ * <p>With {@link Builder#tls()} the client ports and (for an ensemble) the peer ports speak TLS only, with throwaway
+ * {@link TlsMaterial}, and {@link #newClient()} hands out clients that trust it.
  */
 public final class TestEnsemble implements AutoCloseable {
 
@@ -101,6 +104,12 @@ public final class TestEnsemble implements AutoCloseable {
         if (b.servers > 1) {
             cb.electionTimeout(b.electionTimeout)
                     .heartbeatInterval(b.electionTimeout.dividedBy(10));
+        }
+        if (b.tls != null) {
+            cb.tls(b.tls.serverTls());
+            if (b.servers > 1) {
+                cb.quorumTls(b.tls.quorumTls());
+            }
         }
         if (b.configurer != null) {
             b.configurer.accept(cb);
@@ -230,6 +239,11 @@ public final class TestEnsemble implements AutoCloseable {
         return slot(i).server != null;
     }
 
+    /** The TLS material the servers use ({@link Builder#tls()}), or null for plaintext. */
+    public TlsMaterial tlsMaterial() {
+        return settings.tls;
+    }
+
     /** The data directory of server {@code i}. */
     public Path dataDir(int i) {
         return slot(i).config.dataDir();
@@ -252,6 +266,9 @@ public final class TestEnsemble implements AutoCloseable {
         ZkClientBuilder b = ZkClient.builder().connectString(connectString())
                 .sessionTimeout(settings.clientSessionTimeout)
                 .connectTimeout(Duration.ofSeconds(10));
+        if (settings.tls != null) {
+            b.tls(settings.tls.clientTls());
+        }
         customizer.accept(b);
         ZkClient client = b.build();
         clients.add(client);
@@ -393,8 +410,23 @@ public final class TestEnsemble implements AutoCloseable {
         private int maxDataSize = ServerConfig.DEFAULT_MAX_DATA_SIZE;
         private Path baseDir;
         private Consumer<ServerConfig.Builder> configurer;
+        private TlsMaterial tls;
 
         private Builder() {
+        }
+
+        /**
+         * TLS on every client port and (for an ensemble) peer port, with the JVM's shared throwaway material
+         * ({@link TlsMaterial#shared()}); clients from {@link TestEnsemble#newClient()} trust its CA.
+         */
+        public Builder tls() {
+            return tls(TlsMaterial.shared());
+        }
+
+        /** As {@link #tls()}, with this material (for tests that change its files). */
+        public Builder tls(TlsMaterial material) {
+            this.tls = Objects.requireNonNull(material, "material");
+            return this;
         }
 
         /** Number of servers: 1 (standalone), 3 or 5 (a replicated ensemble). */

@@ -10,4 +10,9 @@ public final class ServerProbe {
     public static long durableZxid(ZkServer server) {
         return server.durableZxid();
     }
+
+    /** Subjects of the verified TLS client certificates of the server's open client connections. */
+    public static java.util.List<String> clientCertificateSubjects(ZkServer server) {
+        return server.clientCertificateSubjects();
+    }
 }

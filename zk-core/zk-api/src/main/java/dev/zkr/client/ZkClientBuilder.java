@@ -20,6 +20,7 @@ public final class ZkClientBuilder {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private int maxDataSize = DEFAULT_MAX_DATA_SIZE;
     private boolean renewSessionOnExpiry = true;
+    private TlsConfig tls;
 
     ZkClientBuilder() {
     }
@@ -69,6 +70,17 @@ public final class ZkClientBuilder {
         return this;
     }
 
+    /**
+     * Connects over TLS with these settings: trust material for the servers' certificates (none = the JDK's default
+     * CAs), key material only for mutual TLS, hostname verification on unless turned off explicitly. A server that
+     * does not speak TLS (or whose certificate is not trusted) fails {@link #build()} with ConnectionLoss naming TLS.
+     * Default: plaintext.
+     */
+    public ZkClientBuilder tls(TlsConfig tls) {
+        this.tls = Objects.requireNonNull(tls, "tls");
+        return this;
+    }
+
     /** Connects and waits until the first session is established. */
     public ZkClient build() {
         if (connectString == null) {
@@ -87,7 +99,7 @@ public final class ZkClientBuilder {
             throw new IllegalStateException("connectString is required");
         }
         return new ZkClientConfig(connectString, sessionTimeout, connectTimeout, requestTimeout, maxDataSize,
-                renewSessionOnExpiry);
+                renewSessionOnExpiry, tls);
     }
 
     public String connectString() {
@@ -112,6 +124,11 @@ public final class ZkClientBuilder {
 
     public boolean renewSessionOnExpiry() {
         return renewSessionOnExpiry;
+    }
+
+    /** The TLS settings, or null for plaintext. */
+    public TlsConfig tls() {
+        return tls;
     }
 
     private static Duration positive(Duration d, String name) {

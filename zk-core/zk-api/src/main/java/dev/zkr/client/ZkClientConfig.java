@@ -13,9 +13,17 @@ import java.util.Objects;
  * @param requestTimeout       how long a request may wait for its response
  * @param maxDataSize          largest node data accepted before sending
  * @param renewSessionOnExpiry whether a new session is opened after an expiry
+ * @param tls                  TLS settings, or null for plaintext connections
  */
 public record ZkClientConfig(String connectString, Duration sessionTimeout, Duration connectTimeout,
-                             Duration requestTimeout, int maxDataSize, boolean renewSessionOnExpiry) {
+                             Duration requestTimeout, int maxDataSize, boolean renewSessionOnExpiry,
+                             TlsConfig tls) {
+
+    /** Settings of a plaintext client. */
+    public ZkClientConfig(String connectString, Duration sessionTimeout, Duration connectTimeout,
+                          Duration requestTimeout, int maxDataSize, boolean renewSessionOnExpiry) {
+        this(connectString, sessionTimeout, connectTimeout, requestTimeout, maxDataSize, renewSessionOnExpiry, null);
+    }
 
     public ZkClientConfig {
         Objects.requireNonNull(connectString, "connectString");

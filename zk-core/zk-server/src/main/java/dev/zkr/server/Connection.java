@@ -49,6 +49,11 @@ final class Connection {
     private final Outbox outbox;
 
     // ---- core thread only ----
+    /**
+     * The subject (RFC 2253 X.500 name) of the verified TLS client certificate this connection presented, or null;
+     * set before its ConnectRequest is handed to the core. What an {@code x509} ACL scheme authenticates as.
+     */
+    volatile String certificateSubject;
     /** The attached session, 0 before the handshake completes. */
     volatile long sessionId;
     /** Negotiated session timeout, set at attach. */
@@ -64,6 +69,11 @@ final class Connection {
     Connection(Sink sink, Outbox outbox) {
         this.sink = sink;
         this.outbox = outbox;
+    }
+
+    /** See {@link #certificateSubject}. */
+    String certificateSubject() {
+        return certificateSubject;
     }
 
     // ---- core thread ----

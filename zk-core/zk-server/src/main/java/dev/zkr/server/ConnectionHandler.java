@@ -108,6 +108,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 } else {
                     state = State.CONNECTING;
                     handshakeTimer.cancel(false);
+                    connection.certificateSubject = ClientPortTls.clientSubject(ctx.pipeline());
                     releaseInbound(currentFrameBytes); // one per connection: not held until the session exists
                     batch.add(new Core.Inbound(connection, cr));
                 }
@@ -195,8 +196,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (cause instanceof OutOfMemoryError) {
             // a buffer for this connection could not be allocated: drop it, not the server
             fail(ctx, BUFFER_FAILURES, "out of memory for its buffers: " + firstLine(cause.getMessage()), false);
-        } else if (cause instanceof IOException) {
-            // the peer reset or vanished: nothing to tell it
+        } else if (cause instanceof IOException || ClientPortTls.isHandshakeFailure(ctx.pipeline(), cause)) {
+            // the peer reset or vanished, or its TLS handshake failed (logged by the TLS layer): nothing to tell it
             closeQuietly(ctx, "connection error: " + cause.getMessage());
         } else {
             Throwable c = cause instanceof DecoderException && cause.getCause() != null
@@ -226,6 +227,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             early = null;
             submitBatch();
         }
+    }
+
+    /** The subject of the connection's verified client certificate, or null (see {@link Connection}). */
+    String certificateSubject() {
+        Connection c = connection;
+        return c == null ? null : c.certificateSubject();
     }
 
     /** The core decided to close this connection (session closed, expired or refused). */

@@ -42,6 +42,8 @@ final class NettyServer {
         try {
             serverChannel = b.bind(address).syncUninterruptibly().channel();
             boss.next().scheduleAtFixedRate(initializer::flushProblems, 1, 1, TimeUnit.SECONDS);
+            long reloadMs = initializer.tlsReloadInterval().toMillis();
+            boss.next().scheduleWithFixedDelay(initializer::checkTlsFiles, reloadMs, reloadMs, TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
             shutdown(false);
             throw new IllegalStateException("cannot bind " + address + ": " + e.getMessage(), e);

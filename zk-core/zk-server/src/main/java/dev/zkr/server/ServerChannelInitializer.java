@@ -37,6 +37,8 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ProblemLog problems = ProblemLog.server(LoggerFactory.getLogger("dev.zkr.server.connections"));
     private final WriteBufferWaterMark waterMark;
     private final AcceptGate acceptGate = new AcceptGate();
+    /** TLS of the client port, null when it is plaintext only. */
+    private final ClientPortTls tls;
 
     ServerChannelInitializer(ServerConfig config, Core core) {
         this.config = config;
@@ -45,6 +47,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         this.outbound = new OutboundBudget(config.maxOutboundBytesTotal());
         this.inbound = new InboundBudget(config.maxInboundBytesTotal());
         this.waterMark = new WriteBufferWaterMark(config.outboundHighWaterMark() / 2, config.outboundHighWaterMark());
+        this.tls = config.tls() == null ? null : new ClientPortTls(config, problems);
     }
 
     @Override
@@ -71,6 +74,32 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
         ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
         ch.pipeline().addLast("connection", handler);
+        if (tls != null) {
+            tls.install(ch.pipeline());
+        }
+    }
+
+    /** Checks the TLS files for renewed certificates (no-op on a plaintext port). */
+    void checkTlsFiles() {
+        if (tls != null) {
+            tls.checkFiles();
+        }
+    }
+
+    /**
+     * The subjects of the client certificates of the open connections that presented one (test access; a future
+     * x509 ACL scheme reads {@link Connection#certificateSubject()} instead).
+     */
+    java.util.List<String> clientCertificateSubjects() {
+        java.util.List<String> subjects = new java.util.ArrayList<>();
+        for (Channel ch : channels) {
+            ConnectionHandler h = ch.pipeline().get(ConnectionHandler.class);
+            String s = h == null ? null : h.certificateSubject();
+            if (s != null) {
+                subjects.add(s);
+            }
+        }
+        return subjects;
     }
 
     private void refuseTotal(Channel ch) {
@@ -91,6 +120,10 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     /** Logs the summaries of problem lines held back (called every second). */
     void flushProblems() {
         problems.flush();
+    }
+
+    java.time.Duration tlsReloadInterval() {
+        return config.tlsReloadInterval();
     }
 
     /** Client connections open now. */

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.client.TlsConfig;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -47,6 +48,10 @@ public final class ServerConfig {
     private final Duration electionTimeout;
     private final Duration heartbeatInterval;
     private final String ensembleName;
+    private final TlsConfig tls;
+    private final TlsConfig quorumTls;
+    private final boolean portUnification;
+    private final Duration tlsReloadInterval;
 
     /**
      * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
@@ -114,6 +119,23 @@ public final class ServerConfig {
         this.ensembleName = b.ensembleName;
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
                 : Duration.ofMillis(Math.max(10, electionTimeout.toMillis() / 10));
+        this.tls = b.tls;
+        this.quorumTls = b.quorumTls == null ? null
+                : b.quorumTls.toBuilder().clientAuth(TlsConfig.ClientAuth.NEED).build(); // peers prove who they are
+        this.portUnification = b.portUnification;
+        this.tlsReloadInterval = b.tlsReloadInterval;
+        if (tls != null && !tls.hasKeyMaterial()) {
+            throw new IllegalArgumentException("TLS on the client port needs the server's certificate and key: set "
+                    + "ssl.keyStore or ssl.certFile and ssl.keyFile");
+        }
+        if (quorumTls != null && (!quorumTls.hasKeyMaterial() || !quorumTls.hasTrustMaterial())) {
+            throw new IllegalArgumentException("TLS on the peer port (sslQuorum) needs key and trust material: set "
+                    + "ssl.quorum.keyStore and ssl.quorum.trustStore (or their ssl.* or PEM equivalents)");
+        }
+        if (portUnification && tls == null) {
+            throw new IllegalArgumentException("portUnification needs TLS on the client port (ssl.keyStore or "
+                    + "ssl.certFile)");
+        }
         if (heartbeatInterval.compareTo(electionTimeout) >= 0) {
             throw new IllegalArgumentException("heartbeatInterval " + heartbeatInterval.toMillis() + " ms"
                     + (b.heartbeatInterval == null ? " (default: electionTimeout / 10, at least 10 ms)" : "")
@@ -152,7 +174,9 @@ public final class ServerConfig {
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
      * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms),
-     * {@code ensembleName} and the member lines {@code server.N=host:peerPort:clientPort}.
+     * {@code ensembleName}, the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
+     * ({@code ssl.*}, {@code sslQuorum}, {@code ssl.quorum.*}, {@code portUnification}, {@code ssl.reloadInterval};
+     * see zk-core's README, "Securing zkr — TLS").
      *
      * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
      * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last
@@ -195,8 +219,11 @@ public final class ServerConfig {
         if ((v = p.getProperty("maxEphemeralsPerSession")) != null) {
             b.maxEphemeralsPerSession(parseInt("maxEphemeralsPerSession", v));
         }
-        if ((v = p.getProperty("maxConnectionsPerHost", p.getProperty("maxClientCnxns"))) != null) {
+        if ((v = p.getProperty("maxConnectionsPerHost")) != null) {
             b.maxConnectionsPerHost(parseInt("maxConnectionsPerHost", v));
+        } else if ((v = p.getProperty("maxClientCnxns")) != null) {
+            int n = parseInt("maxClientCnxns", v); // ZooKeeper's name; as in ZooKeeper, 0 means no limit
+            b.maxConnectionsPerHost(n == 0 ? Integer.MAX_VALUE : n);
         }
         if ((v = p.getProperty("outboundHighWaterMark")) != null) {
             b.outboundHighWaterMark(parseInt("outboundHighWaterMark", v));
@@ -222,6 +249,7 @@ public final class ServerConfig {
         if ((v = p.getProperty("heartbeatInterval")) != null) {
             b.heartbeatInterval(Duration.ofMillis(parseMillis("heartbeatInterval", v)));
         }
+        readTls(p, b);
         Integer serverId = null;
         if ((v = p.getProperty("serverId")) != null) {
             serverId = parseInt("serverId", v);
@@ -247,6 +275,41 @@ public final class ServerConfig {
             }
         }
         return b.build();
+    }
+
+    /**
+     * The TLS keys: {@code ssl.*} (client port; TLS there when a key store or PEM key is set), {@code sslQuorum=true}
+     * with {@code ssl.quorum.*} falling back to {@code ssl.*} (peer port), {@code portUnification} and
+     * {@code ssl.reloadInterval} (ms).
+     */
+    private static void readTls(Properties p, Builder b) {
+        TlsConfig client = TlsConfig.fromProperties(p, "ssl.", null);
+        if (client != null && client.hasKeyMaterial()) {
+            b.tls(client);
+        }
+        String v;
+        if ((v = p.getProperty("sslQuorum")) != null && parseBoolean("sslQuorum", v)) {
+            TlsConfig quorum = TlsConfig.fromProperties(p, "ssl.quorum.", "ssl.");
+            if (quorum == null) {
+                throw new IllegalArgumentException("sslQuorum=true needs ssl.quorum.keyStore and "
+                        + "ssl.quorum.trustStore (or ssl.keyStore and ssl.trustStore)");
+            }
+            b.quorumTls(quorum);
+        }
+        if ((v = p.getProperty("portUnification")) != null) {
+            b.portUnification(parseBoolean("portUnification", v));
+        }
+        if ((v = p.getProperty("ssl.reloadInterval")) != null) {
+            b.tlsReloadInterval(Duration.ofMillis(parseMillis("ssl.reloadInterval", v)));
+        }
+    }
+
+    static boolean parseBoolean(String key, String value) {
+        String t = value.trim();
+        if (!t.equalsIgnoreCase("true") && !t.equalsIgnoreCase("false")) {
+            throw new IllegalArgumentException(key + " must be true or false: '" + value + "'");
+        }
+        return Boolean.parseBoolean(t);
     }
 
     /** This server's line: its id from {@code serverId}, else {@code myid}, else the only line. */
@@ -484,6 +547,26 @@ public final class ServerConfig {
         return Optional.ofNullable(ensembleName);
     }
 
+    /** TLS settings of the client port, or null when it is plaintext only. */
+    public TlsConfig tls() {
+        return tls;
+    }
+
+    /** TLS settings of the peer port (client certificates always required), or null when it is plaintext. */
+    public TlsConfig quorumTls() {
+        return quorumTls;
+    }
+
+    /** Whether the client port serves TLS and plaintext clients side by side (needs {@link #tls()}). */
+    public boolean portUnification() {
+        return portUnification;
+    }
+
+    /** How often the TLS files are checked for renewed certificates (default 5 s). */
+    public Duration tlsReloadInterval() {
+        return tlsReloadInterval;
+    }
+
     static Duration defaultElectionTimeout(int tickTimeMs) {
         return Duration.ofMillis(Math.max(200, tickTimeMs / 2));
     }
@@ -522,6 +605,10 @@ public final class ServerConfig {
         b.electionTimeout = electionTimeout;
         b.heartbeatInterval = heartbeatInterval;
         b.ensembleName = ensembleName;
+        b.tls = tls;
+        b.quorumTls = quorumTls;
+        b.portUnification = portUnification;
+        b.tlsReloadInterval = tlsReloadInterval;
         return b;
     }
 
@@ -564,6 +651,10 @@ public final class ServerConfig {
         private Duration electionTimeout;
         private Duration heartbeatInterval;
         private String ensembleName;
+        private TlsConfig tls;
+        private TlsConfig quorumTls;
+        private boolean portUnification;
+        private Duration tlsReloadInterval = Duration.ofSeconds(5);
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -750,6 +841,31 @@ public final class ServerConfig {
         public Builder heartbeatInterval(Duration interval) {
             positiveMillis(interval, "heartbeatInterval");
             this.heartbeatInterval = interval;
+            return this;
+        }
+
+        /** TLS on the client port with this key (and, for client certificates, trust) material; null = plaintext. */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** TLS on the peer port (mutual: every member needs key and trust material); null = plaintext. */
+        public Builder quorumTls(TlsConfig tls) {
+            this.quorumTls = tls;
+            return this;
+        }
+
+        /** Serve TLS and plaintext clients on the one client port (a migration aid; default false). */
+        public Builder portUnification(boolean unify) {
+            this.portUnification = unify;
+            return this;
+        }
+
+        /** How often the TLS files are checked for renewed certificates (default 5 s). */
+        public Builder tlsReloadInterval(Duration interval) {
+            positiveMillis(interval, "tlsReloadInterval");
+            this.tlsReloadInterval = interval;
             return this;
         }
 

@@ -123,7 +123,7 @@ public final class ZkServer implements AutoCloseable {
             public void peerDown(int id) {
                 core.peerDown(id);
             }
-        }, linkFilter) : null;
+        }, linkFilter, config.quorumTls(), config.tlsReloadInterval().toMillis()) : null;
         link.connect(peers);
         this.netty = new NettyServer(new ServerChannelInitializer(config, core));
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
@@ -305,6 +305,11 @@ public final class ZkServer implements AutoCloseable {
     /** The zxid of the last txn known to be fsynced (for tests). */
     long durableZxid() {
         return txnLog.durableZxid();
+    }
+
+    /** Subjects of the verified client certificates of the open client connections (test access). */
+    List<String> clientCertificateSubjects() {
+        return netty.initializer().clientCertificateSubjects();
     }
 
     /** True while the server serves (not closed, not killed, log healthy). */

@@ -159,8 +159,12 @@ final class Ensembles {
 
     /** What server {@code i} holds at {@code path} after a sync, read by a fresh client of that server only. */
     static NodeData syncedRead(TestEnsemble e, int i, String path) {
-        try (ZkClient c = ZkClient.builder().connectString(e.connectString(i)).sessionTimeout(Duration.ofSeconds(5))
-                .connectTimeout(PATIENCE).build()) {
+        dev.zkr.client.ZkClientBuilder b = ZkClient.builder().connectString(e.connectString(i))
+                .sessionTimeout(Duration.ofSeconds(5)).connectTimeout(PATIENCE);
+        if (e.tlsMaterial() != null) {
+            b.tls(e.tlsMaterial().clientTls());
+        }
+        try (ZkClient c = b.build()) {
             c.sync(path);
             try {
                 return c.getData(path);
@@ -265,8 +269,12 @@ final class Ensembles {
 
     /** The children of {@code path} on server {@code i} after a sync (a fresh client of that server only). */
     static java.util.Set<String> childrenOn(TestEnsemble e, int i, String path) {
-        try (ZkClient c = ZkClient.builder().connectString(e.connectString(i)).sessionTimeout(Duration.ofSeconds(5))
-                .connectTimeout(PATIENCE).build()) {
+        dev.zkr.client.ZkClientBuilder b = ZkClient.builder().connectString(e.connectString(i))
+                .sessionTimeout(Duration.ofSeconds(5)).connectTimeout(PATIENCE);
+        if (e.tlsMaterial() != null) {
+            b.tls(e.tlsMaterial().clientTls());
+        }
+        try (ZkClient c = b.build()) {
             c.sync(path);
             return new java.util.TreeSet<>(c.getChildren(path));
         }

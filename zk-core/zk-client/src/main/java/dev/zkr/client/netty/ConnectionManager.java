@@ -10,6 +10,9 @@ import dev.zkr.client.ZkException;
 import dev.zkr.wire.Frames;
 import dev.zkr.wire.Message;
 import dev.zkr.wire.MessageCodec;
+import dev.zkr.wire.tls.SslContexts;
+import dev.zkr.wire.tls.TlsRecords;
+import io.netty.buffer.ByteBuf;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -23,6 +26,9 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLException;
 
 /**
  * The connection side of one client: connects to one server of the connect string at a time (failing over to the
@@ -66,6 +73,10 @@ final class ConnectionManager {
     private final Bootstrap bootstrap;
     private final long attemptTimeoutNanos;
     private final CompletableFuture<Void> firstSession = new CompletableFuture<>();
+    /** The client's TLS context, null for plaintext. */
+    private final SslContext ssl;
+    /** Why the last attempt failed, when it is worth telling (TLS problems); for the first session's error. */
+    private volatile String lastFailure;
 
     private final ConcurrentLinkedQueue<OutstandingRequest> outbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -94,6 +105,10 @@ final class ConnectionManager {
     private long lastRecvNanos;
     private long attemptDeadlineNanos;
     private int failedAttempts;
+    /** A TLS problem of the connection being attempted (set by its handlers before it closes), or null. */
+    private String attemptTlsFailure;
+    /** Attempts in a row that failed for TLS reasons (server not speaking TLS, certificate refused). */
+    private int tlsFailuresInRow;
     private ScheduledFuture<?> ticker;
 
     ConnectionManager(ZkClientConfig config, EventLoop loop, EventThread events, WatchRegistry watches,
@@ -112,6 +127,7 @@ final class ConnectionManager {
         int inboundLimit = MessageCodec.maxFrameSize(
                 Math.max(config.maxDataSize(), ZkClientBuilder.DEFAULT_MAX_DATA_SIZE));
         Handler handler = new Handler();
+        this.ssl = config.tls() == null ? null : SslContexts.forClient(config.tls());
         this.bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(NioSocketChannel.class)
@@ -121,6 +137,12 @@ final class ConnectionManager {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (ssl != null) {
+                            ch.pipeline().addLast("ssl", SslContexts.clientHandler(ssl, ch.alloc(),
+                                    server.getHostString(), server.getPort(), config.tls().hostnameVerification()));
+                        } else {
+                            ch.pipeline().addLast("tlsAnswer", new TlsAnswerCheck());
+                        }
                         Frames.install(ch.pipeline(), inboundLimit);
                         ch.pipeline().addLast("client", handler);
                     }
@@ -141,8 +163,9 @@ final class ConnectionManager {
         try {
             firstSession.get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new ZkException.ConnectionLoss(null,
-                    "no session with any of " + hosts + " within " + timeoutMs + " ms");
+            String why = lastFailure;
+            throw new ZkException.ConnectionLoss(null, "no session with any of " + hosts + " within " + timeoutMs
+                    + " ms" + (why == null ? "" : "; last attempt: " + why));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ZkException.Interrupted(null, "interrupted while connecting");
@@ -268,6 +291,7 @@ final class ConnectionManager {
         InetSocketAddress address = hosts.next();
         server = address;
         attemptDeadlineNanos = System.nanoTime() + attemptTimeoutNanos;
+        attemptTlsFailure = null;
         ChannelFuture connect = bootstrap.connect(address);
         channel = connect.channel();
         connect.addListener((ChannelFutureListener) f -> {
@@ -316,6 +340,16 @@ final class ConnectionManager {
         failInFlight(closing);
         if (closing) {
             return;
+        }
+        if (!wasEstablished && attemptTlsFailure != null) {
+            lastFailure = attemptTlsFailure;
+            tlsFailuresInRow++;
+            if (tlsFailuresInRow >= hosts.size() && !firstSession.isDone()) {
+                // every server refused for a TLS reason: a configuration problem, not an outage; say so at once
+                firstSession.completeExceptionally(new ZkException.ConnectionLoss(null, attemptTlsFailure));
+            }
+        } else {
+            tlsFailuresInRow = 0;
         }
         if (wasEstablished) {
             LOG.info("connection to {} lost (session 0x{}); reconnecting", server, Long.toHexString(sessionId));
@@ -699,6 +733,62 @@ final class ConnectionManager {
         return new ZkException.SessionExpired(path, "the session expired");
     }
 
+    /** Notes a TLS reason for the current attempt's failure (one log line) and closes the connection. */
+    private void tlsFailed(Channel ch, String why) {
+        if (attemptTlsFailure == null) {
+            attemptTlsFailure = why;
+            LOG.warn("{}", why);
+        }
+        ch.close();
+    }
+
+    private String handshakeFailure(Throwable cause) {
+        if (cause instanceof NotSslRecordException) {
+            return "TLS handshake with " + server + " failed: the server answered in plaintext (it does not speak "
+                    + "TLS on this port; connect without tls(...) or enable TLS on the server)";
+        }
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = String.valueOf(cause.getMessage());
+        String rootMessage = root == cause ? "" : " (" + root.getClass().getSimpleName() + ": " + root.getMessage()
+                + ")";
+        return "TLS handshake with " + server + " failed: " + message + rootMessage;
+    }
+
+    private static Throwable sslCause(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLException) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * On a plaintext connection, looks at the server's first bytes: a TLS record there (a TLS-only port answering a
+     * plaintext request with an alert) fails the attempt with a message naming TLS instead of a framing error.
+     */
+    private final class TlsAnswerCheck extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof ByteBuf buf && buf.readableBytes() >= TlsRecords.HEADER
+                    && TlsRecords.looksLikeTls(buf)) {
+                buf.release();
+                if (ctx.channel() == channel) {
+                    tlsFailed(ctx.channel(), "server " + server + " answered in TLS: this port requires TLS; "
+                            + "configure the client with ZkClient.builder().tls(...)");
+                } else {
+                    ctx.close();
+                }
+                return;
+            }
+            ctx.pipeline().remove(this);
+            ctx.fireChannelRead(msg);
+        }
+    }
+
     /** Forwards the channel's events to the manager (all channels of a client share its event loop). */
     @ChannelHandler.Sharable
     private final class Handler extends ChannelInboundHandlerAdapter {
@@ -720,7 +810,28 @@ final class ConnectionManager {
         }
 
         @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            // a connection closed during its handshake (the attempt timed out, the server went away) is an
+            // ordinary failed attempt, not a TLS problem
+            if (evt instanceof SslHandshakeCompletionEvent done && !done.isSuccess()
+                    && ctx.channel() == channel && ctx.channel().isActive()
+                    && !(done.cause() instanceof java.nio.channels.ClosedChannelException)) {
+                tlsFailed(ctx.channel(), handshakeFailure(done.cause()));
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (ssl != null && sslCause(cause) != null) {
+                if (ctx.channel() == channel && attemptTlsFailure == null && !established) {
+                    tlsFailed(ctx.channel(), handshakeFailure(sslCause(cause)));
+                } else {
+                    LOG.debug("TLS error on the connection to {}: {}", ctx.channel().remoteAddress(), cause.toString());
+                }
+                ctx.close();
+                return;
+            }
             if (cause instanceof IOException) {
                 LOG.debug("connection to {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
             } else {

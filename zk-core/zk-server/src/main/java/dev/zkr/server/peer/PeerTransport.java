@@ -1,7 +1,10 @@
 package dev.zkr.server.peer;
 
+import dev.zkr.client.TlsConfig;
 import dev.zkr.consensus.Envelope;
 import dev.zkr.wire.Frames;
+import dev.zkr.wire.tls.ReloadingSslContext;
+import dev.zkr.wire.tls.SslContexts;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -17,6 +20,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
@@ -79,9 +83,27 @@ public final class PeerTransport implements AutoCloseable {
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private Channel server;
+    /** TLS of the peer port (both directions, client certificates required), null for plaintext. */
+    private final ReloadingSslContext tlsServer;
+    private final ReloadingSslContext tlsClient;
+    private final long tlsReloadMs;
 
     public PeerTransport(PeerConfig config, Listener listener, LinkFilter filter) {
+        this(config, listener, filter, null, 0);
+    }
+
+    /**
+     * A transport whose links run over TLS when {@code tls} is not null: each member presents its certificate both
+     * when it dials and when it accepts (mutual TLS), checks the other's against its trust material, and checks the
+     * dialled member's certificate names its host unless {@link TlsConfig#hostnameVerification()} is off. The files
+     * are checked for renewal every {@code reloadMs} and new links use renewed material.
+     */
+    public PeerTransport(PeerConfig config, Listener listener, LinkFilter filter, TlsConfig tls, long reloadMs) {
         this.config = config;
+        this.tlsServer = tls == null ? null
+                : ReloadingSslContext.server(tls.toBuilder().clientAuth(TlsConfig.ClientAuth.NEED).build());
+        this.tlsClient = tls == null ? null : ReloadingSslContext.client(tls);
+        this.tlsReloadMs = reloadMs;
         this.listener = listener;
         this.filter = filter;
         this.self = config.serverId();
@@ -107,13 +129,19 @@ public final class PeerTransport implements AutoCloseable {
                         }
                         accepted.add(ch);
                         ch.closeFuture().addListener(f -> accepted.remove(ch));
+                        if (tlsServer != null) {
+                            addTls(ch, tlsServer.current().newHandler(ch.alloc()), "from " + ch.remoteAddress());
+                        }
                         Frames.installFraming(ch.pipeline(), config.maxFrameSize());
                         ch.pipeline().addLast("decoder", PeerKryo.CODEC.decoder());
                         ch.pipeline().addLast("peer", new InboundHandler(ch));
                     }
                 })
                 .bind(address).sync().channel();
-        log.info("server {} serves peers on {}", self, address);
+        log.info("server {} serves peers on {}{}", self, address, tlsServer == null ? "" : " (TLS)");
+        if (tlsServer != null && tlsReloadMs > 0) {
+            loop.scheduleWithFixedDelay(this::checkTlsFiles, tlsReloadMs, tlsReloadMs, TimeUnit.MILLISECONDS);
+        }
         loop.execute(() -> outbound.values().forEach(Outbound::dial));
         return this;
     }
@@ -243,6 +271,33 @@ public final class PeerTransport implements AutoCloseable {
         loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 
+    /** Puts TLS first in a link's pipeline; a failed handshake closes the link with one ERROR line per host. */
+    private void addTls(Channel ch, SslHandler ssl, String remote) {
+        ssl.setHandshakeTimeoutMillis(config.handshakeTimeoutMs());
+        ssl.handshakeFuture().addListener(f -> {
+            // a link closed during its handshake (replaced, or the transport closing) is no TLS problem
+            if (!f.isSuccess() && !closed && ch.isActive()) {
+                Throwable c = f.cause();
+                refuse(ch, remote, "TLS handshake failed: " + c.getClass().getSimpleName() + ": "
+                        + shorten(firstLine(c.getMessage())));
+            }
+        });
+        ch.pipeline().addFirst("ssl", ssl);
+    }
+
+    private void checkTlsFiles() {
+        for (ReloadingSslContext c : new ReloadingSslContext[] {tlsServer, tlsClient}) {
+            switch (c.check()) {
+                case RELOADED -> log.info("server {}: reloaded the peer port's TLS material {}", self,
+                        c.config().files());
+                case FAILED -> log.warn("server {}: the changed peer TLS material {} does not load, keeping the "
+                        + "previous one: {}", self, c.config().files(), c.lastError());
+                case UNCHANGED -> {
+                }
+            }
+        }
+    }
+
     /**
      * One ERROR line per distinct (remote host, reason), DEBUG for repeats: a misconfigured peer redials forever,
      * from a new ephemeral port each time.
@@ -262,15 +317,23 @@ public final class PeerTransport implements AutoCloseable {
     }
 
     private void badInput(Channel ch, String remote, Throwable cause) {
-        if (cause instanceof IOException) {
+        SslHandler ssl = ch.pipeline().get(SslHandler.class);
+        if (ssl != null && !ssl.handshakeFuture().isSuccess()) {
+            log.debug("peer connection {} closed during its TLS handshake: {}", remote, cause.toString());
+        } else if (cause instanceof IOException) {
             log.debug("peer connection {} closed: {}", remote, cause.toString());
         } else {
             Throwable c = cause instanceof DecoderException && cause.getCause() != null
                     && !(cause instanceof TooLongFrameException) ? cause.getCause() : cause;
             log.warn("server {} closes peer connection {}: bad input: {}: {}", self, remote,
-                    c.getClass().getSimpleName(), firstLine(c.getMessage()));
+                    c.getClass().getSimpleName(), shorten(firstLine(c.getMessage())));
         }
         ch.close();
+    }
+
+    /** At most 160 characters (a TLS error may carry a hex dump of what arrived). */
+    private static String shorten(String s) {
+        return s.length() <= 160 ? s : s.substring(0, 160) + "...";
     }
 
     private static String firstLine(String s) {
@@ -317,6 +380,12 @@ public final class PeerTransport implements AutoCloseable {
                     .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {
+                            if (tlsClient != null) {
+                                addTls(c, SslContexts.clientHandler(tlsClient.current(), c.alloc(),
+                                        address.getHostString(), address.getPort(),
+                                        tlsClient.config().hostnameVerification()),
+                                        "to server " + id + " at " + address);
+                            }
                             Frames.installFraming(c.pipeline(), config.maxFrameSize());
                             c.pipeline().addLast("decoder", PeerKryo.CODEC.decoder());
                             c.pipeline().addLast("peer", new OutboundHandler(Outbound.this));
