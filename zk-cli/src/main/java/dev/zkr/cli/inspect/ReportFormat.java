@@ -95,7 +95,8 @@ final class ReportFormat {
         }
         lines.add("election " + path + " (" + r.mode() + "): "
                 + (r.leader() == null ? "no leader" : "leader " + r.leader().id() + ", fencing token "
-                + r.fencingToken()) + ", " + r.participants().size() + " participants");
+                + r.fencingToken()) + ", " + r.participants().size() + " participant"
+                + (r.participants().size() == 1 ? "" : "s"));
         int follower = 1;
         for (Participant p : r.participants()) {
             String role = p == r.leader() ? "leader" : "follower " + follower++;

@@ -18,7 +18,7 @@ import java.util.List;
 
 /**
  * The interactive session: reads lines with JLine (history in a file, tab completion of commands and paths,
- * quoting as in a Unix shell: {@code create /a "two words"}) and runs each as a {@code zkr} command on one shared
+ * quoting as in a Unix shell, {@link ShellWords}: {@code create /a "two words"}) and runs each as a {@code zkr} command on one shared
  * {@link Session}, so ephemeral nodes live until the shell ends. A failing command prints its one error line and
  * the shell goes on; {@code exit}, {@code quit} or Ctrl-D end it; Ctrl-C stops a running command (e.g. a watch).
  */
@@ -63,7 +63,14 @@ public final class Shell {
                 } catch (EndOfFileException e) {
                     break;
                 }
-                List<String> words = words(reader.getParsedLine().words(), line);
+                List<String> words;
+                try {
+                    words = ShellWords.split(line);
+                } catch (IllegalArgumentException e) {
+                    out.println("zkr: " + e.getMessage());
+                    last = dev.zkr.cli.ExitCode.USAGE;
+                    continue;
+                }
                 if (words.isEmpty()) {
                     continue;
                 }
@@ -99,15 +106,5 @@ public final class Shell {
             Thread.interrupted(); // an interrupt that came after the command ended must not hit the next prompt
             out.flush();
         }
-    }
-
-    /** The words of a line; the parser's empty last word after trailing blanks is not an argument. */
-    static List<String> words(List<String> parsed, String line) {
-        List<String> words = new ArrayList<>(parsed);
-        if (!words.isEmpty() && words.get(words.size() - 1).isEmpty()
-                && (line.isEmpty() || Character.isWhitespace(line.charAt(line.length() - 1)))) {
-            words.remove(words.size() - 1);
-        }
-        return words;
     }
 }

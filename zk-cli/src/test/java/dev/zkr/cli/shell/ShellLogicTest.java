@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The shell's pure parts: path completion, the history file's location, words of a line. */
 class ShellLogicTest {
@@ -33,9 +34,17 @@ class ShellLogicTest {
     }
 
     @Test
-    void trailingBlankIsNoArgumentButAnEmptyQuotedOneIs() {
-        assertEquals(List.of("ls", "/"), Shell.words(List.of("ls", "/", ""), "ls / "));
-        assertEquals(List.of("set", "/a", ""), Shell.words(List.of("set", "/a", ""), "set /a \"\""));
-        assertEquals(List.of(), Shell.words(List.of(""), ""));
+    void wordsSplitAsInAUnixShell() {
+        assertEquals(List.of("ls", "/"), ShellWords.split("  ls   / "));
+        assertEquals(List.of("create", "/app/my node", "some data"), ShellWords.split("create /app/\"my node\" 'some data'"));
+        assertEquals(List.of("get", "/a b"), ShellWords.split("get /a\\ b"));
+        assertEquals(List.of("set", "/a", ""), ShellWords.split("set /a \"\""));
+        assertEquals(List.of("set", "/a", "say \"hi\" \\o/"), ShellWords.split("set /a \"say \\\"hi\\\" \\\\o/\""));
+        assertEquals(List.of("set", "/a", "it's"), ShellWords.split("set /a 'it'\\''s'"));
+        assertEquals(List.of("x", "$HOME"), ShellWords.split("x '$HOME'"));
+        assertEquals(List.of(), ShellWords.split("   "));
+        assertThrows(IllegalArgumentException.class, () -> ShellWords.split("get '/a"));
+        assertThrows(IllegalArgumentException.class, () -> ShellWords.split("get \"/a"));
+        assertThrows(IllegalArgumentException.class, () -> ShellWords.split("get /a\\"));
     }
 }

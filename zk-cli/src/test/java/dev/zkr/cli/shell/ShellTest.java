@@ -50,6 +50,7 @@ class ShellTest {
                 "set /sh 'single  quoted'",
                 "get /sh",
                 "create -e /sh/eph",
+                "create /sh/\"in quotes\"",
                 "get /nope",
                 "",
                 "ls /sh",
@@ -73,6 +74,7 @@ class ShellTest {
         assertTrue(lines.contains("single  quoted"), out);
         assertTrue(lines.contains("zkr get: no node /nope"), out);
         assertTrue(lines.contains("eph"), out);
+        assertTrue(lines.contains("in quotes"), out);
         assertTrue(lines.contains("73696e676c65202071756f746564"), out);
         assertTrue(out.contains("zkr " + ensemble.connectString() + "> "), out);
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("zkr ls")), out); // nothing ran after exit
