@@ -50,6 +50,8 @@ public final class Shell {
                 .parser(parser)
                 .completer(new ZkrCompleter(commands, session))
                 .variable(LineReader.HISTORY_FILE, historyFile)
+                // no history expansion: it would eat backslashes (my\ node) and '!' in data
+                .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                 .build();
         String prompt = "zkr " + session.server() + "> ";
         int last = 0;

@@ -54,6 +54,9 @@ class ShellTest {
                 "get /nope",
                 "",
                 "ls /sh",
+                "get /sh/in\\ quotes",
+                "set /sh/in\\ quotes 'wow!'",
+                "get /sh/in\\ quotes",
                 "get --hex /sh",
                 "exit",
                 "ls /never-run") + "\n";
@@ -75,6 +78,7 @@ class ShellTest {
         assertTrue(lines.contains("zkr get: no node /nope"), out);
         assertTrue(lines.contains("eph"), out);
         assertTrue(lines.contains("in quotes"), out);
+        assertTrue(lines.contains("wow!"), out); // a backslash-escaped blank and a '!' reach the command as typed
         assertTrue(lines.contains("73696e676c65202071756f746564"), out);
         assertTrue(out.contains("zkr " + ensemble.connectString() + "> "), out);
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("zkr ls")), out); // nothing ran after exit
