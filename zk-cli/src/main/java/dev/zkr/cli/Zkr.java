@@ -114,7 +114,10 @@ public final class Zkr implements Callable<Integer> {
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             String name = failed.getCommandSpec().qualifiedName(" ");
-            err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+            String hint = ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()
+                    ? "did you mean " + String.join(" or ", u.getSuggestions()) + "?"
+                    : "see '" + name + " --help'";
+            err.println(name + ": " + ex.getMessage() + " (" + hint + ")");
             err.flush();
             return ExitCode.USAGE;
         });

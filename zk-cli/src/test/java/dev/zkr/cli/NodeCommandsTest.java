@@ -146,6 +146,7 @@ class NodeCommandsTest {
         fails(zkr(server, "set", "-v", "7", "/n5", "x"), ExitCode.NODE, "version mismatch on /n5");
         fails(zkr(server, "get", "no-slash"), ExitCode.USAGE, "invalid path 'no-slash'");
         fails(zkr(server, "frobnicate"), ExitCode.USAGE, "Unmatched argument");
+        fails(zkr(server, "lss", "/"), ExitCode.USAGE, "(did you mean ls?)");
         fails(zkr(server, "get"), ExitCode.USAGE, "Missing required parameter: 'PATH'");
         fails(zkr(server, "set", "-v", "one", "/n5", "x"), ExitCode.USAGE, "'one' is not an int");
     }
