@@ -33,7 +33,7 @@ final class Failures {
         return switch (z.code()) {
             case NO_NODE -> new Failure("no node " + path, ExitCode.NODE);
             case NODE_EXISTS -> new Failure("node " + path + " already exists", ExitCode.NODE);
-            case BAD_VERSION -> new Failure("version mismatch on " + path + " (the node was changed meanwhile)",
+            case BAD_VERSION -> new Failure("version mismatch on " + path + " (its version is not the one given)",
                     ExitCode.NODE);
             case NOT_EMPTY -> new Failure("node " + path + " has children (deleteall removes a subtree)",
                     ExitCode.NODE);
