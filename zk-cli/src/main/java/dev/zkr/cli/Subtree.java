@@ -18,8 +18,7 @@ record Subtree(String path, List<Subtree> children) {
 
     /** Reads the subtree at {@code path} down to {@code depth} levels below it (-1: all). */
     static Subtree read(ZkClient client, String path, int depth) {
-        Subtree t = readOrNull(client, path, depth, true);
-        return t;
+        return readOrNull(client, path, depth, true);
     }
 
     private static Subtree readOrNull(ZkClient client, String path, int depth, boolean root) {

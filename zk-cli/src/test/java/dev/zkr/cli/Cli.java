@@ -19,7 +19,7 @@ public final class Cli {
 
         /** The stdout lines. */
         public List<String> lines() {
-            return out.isEmpty() ? List.of() : Arrays.asList(out.split("\n", -1)).subList(0, out.split("\n", -1).length - 1);
+            return out.isEmpty() ? List.of() : Arrays.asList(out.split("\n")); // every line ends with \n
         }
 
         @Override
@@ -50,7 +50,6 @@ public final class Cli {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what);
             }
-            Thread.onSpinWait();
             try {
                 Thread.sleep(5); // polling interval of a condition with a deadline, not synchronisation
             } catch (InterruptedException e) {

@@ -177,8 +177,7 @@ class NodeCommandsTest {
     void watchPrintsEventsUntilItHasSeenEnough() {
         client.create("/n7", new byte[0], CreateMode.PERSISTENT);
         CompletableFuture<Result> watch = CompletableFuture.supplyAsync(() -> zkr(server, "watch", "-r", "-n", "3", "/n7"));
-        // the watch is registered once the client library lists it; poll the server-side effect instead:
-        // each write below is retried until the watcher has reported it
+        // the command's watch is set some time after it starts (its own session): write until it has seen enough
         Cli.await("the watch to print its first event", Duration.ofSeconds(20), () -> {
             if (watch.isDone()) {
                 return true;

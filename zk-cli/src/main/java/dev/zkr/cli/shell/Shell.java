@@ -1,6 +1,9 @@
 package dev.zkr.cli.shell;
 
+import dev.zkr.cli.Formats;
 import dev.zkr.cli.Session;
+import dev.zkr.client.ConnectionState;
+import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.cli.Zkr;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
@@ -15,6 +18,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * The interactive session: reads lines with JLine (history in a file, tab completion of commands and paths,
@@ -54,6 +59,14 @@ public final class Shell {
                 .option(LineReader.Option.DISABLE_EVENT_EXPANSION, true)
                 .build();
         String prompt = "zkr " + session.server() + "> ";
+        ConnectionStateListener notes = (c, state) -> reader.printAbove(note(state, c.sessionId()));
+        // off the client's event thread: printing waits for the terminal
+        ExecutorService printer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "zkr-shell-notes");
+            t.setDaemon(true);
+            return t;
+        });
+        session.client().addConnectionStateListener(notes, printer);
         int last = 0;
         try {
             while (true) {
@@ -86,6 +99,8 @@ public final class Shell {
                 last = execute(words, out);
             }
         } finally {
+            session.client().removeConnectionStateListener(notes);
+            printer.shutdown();
             try {
                 reader.getHistory().save();
             } catch (IOException e) {
@@ -94,6 +109,16 @@ public final class Shell {
             out.flush();
         }
         return last;
+    }
+
+    /** What the shell tells its user when the connection changes (printed above the prompt). */
+    static String note(ConnectionState state, long sessionId) {
+        return switch (state) {
+            case SUSPENDED -> "zkr: connection lost, reconnecting (the session may still live)";
+            case RECONNECTED -> "zkr: reconnected, same session";
+            case LOST -> "zkr: session expired: this shell's ephemeral nodes and watches are gone";
+            case CONNECTED -> "zkr: new session " + Formats.hex(sessionId);
+        };
     }
 
     /** Runs one command; Ctrl-C interrupts it (a watch stops, a wait ends). */

@@ -15,12 +15,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -117,6 +121,34 @@ class ShellTest {
             List<Candidate> none = new ArrayList<>();
             completer.complete(null, parser.parse("ls /no/such/", 12), none);
             assertEquals(List.of(), none);
+        }
+    }
+
+    @Test
+    void tellsTheUserWhenItsSessionExpires(@TempDir Path dir) throws Exception {
+        PipedOutputStream keyboard = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(keyboard);
+        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        try (Session session = new Session(ensemble.connectString(), false, Duration.ofSeconds(10));
+             Terminal terminal = new DumbTerminal("test", "dumb", in, screen, StandardCharsets.UTF_8)) {
+            long first = session.client().sessionId();
+            CompletableFuture<Integer> shell =
+                    CompletableFuture.supplyAsync(() -> new Shell(terminal, session, dir.resolve("h")).run());
+            keyboard.write("create -e /expiring\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+            dev.zkr.cli.Cli.await("the ephemeral", Duration.ofSeconds(20), () -> client.exists("/expiring") != null);
+            ensemble.expireSession(first);
+            dev.zkr.cli.Cli.await("the notes", Duration.ofSeconds(20), () -> {
+                String out = screen.toString(StandardCharsets.UTF_8);
+                return out.contains("zkr: new session 0x");
+            });
+            keyboard.write("ls /\nexit\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+            assertEquals(0, shell.get(20, TimeUnit.SECONDS));
+            String out = screen.toString(StandardCharsets.UTF_8);
+            assertTrue(out.contains("zkr: session expired: this shell's ephemeral nodes and watches are gone"), out);
+            assertTrue(out.contains("zkr: new session 0x" + Long.toHexString(session.client().sessionId())), out);
+            assertTrue(session.client().sessionId() != first);
         }
     }
 }
