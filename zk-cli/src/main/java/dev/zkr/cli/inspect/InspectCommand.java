@@ -19,7 +19,9 @@ abstract class InspectCommand extends NodeCommand {
     @Override
     protected final int run(ZkClient client, Output out) {
         ZkPaths.validate(path);
-        inspect(new Inspector(client).synced(path), new ReportFormat(System.currentTimeMillis(), out.format()), out);
+        Inspector in = new Inspector(client).synced(path);
+        // one "now" for every age of a report (the oldest item's age and each item's agree)
+        inspect(in, new ReportFormat(System.currentTimeMillis(), out.format()), out);
         return ExitCode.OK;
     }
 

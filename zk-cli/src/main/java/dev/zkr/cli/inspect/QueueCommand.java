@@ -15,7 +15,7 @@ public final class QueueCommand extends InspectCommand {
 
     @Override
     void inspect(Inspector in, ReportFormat f, Output out) {
-        QueueLayout.QueueReport r = QueueLayout.read(in.children(path), System.currentTimeMillis(), limit);
+        QueueLayout.QueueReport r = QueueLayout.read(in.children(path), f.now(), limit);
         out.result(f.queueJson(path, r), f.queueText(path, r));
     }
 }

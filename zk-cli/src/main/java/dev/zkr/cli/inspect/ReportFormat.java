@@ -32,6 +32,11 @@ final class ReportFormat {
         this.format = format;
     }
 
+    /** The moment ages are measured from (epoch millis, local clock). */
+    long now() {
+        return now;
+    }
+
     private String since(long t) {
         return Formats.time(t) + " (" + Formats.age(now - t) + ")";
     }
