@@ -33,7 +33,8 @@ public final class ShellCommand implements Callable<Integer> {
     public int runFor(Zkr root) {
         root.session().client();
         Path file = HistoryFile.resolve(history, System.getenv("ZKR_HISTORY"), System.getProperty("user.home"));
-        try (Terminal terminal = TerminalBuilder.builder().system(true).build()) {
+        // dumb(true): fed from a pipe (no tty), a plain terminal without JLine's warning
+        try (Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build()) {
             return new Shell(terminal, root.session(), file).run();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the terminal: " + e.getMessage(), e);
