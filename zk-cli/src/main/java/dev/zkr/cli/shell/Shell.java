@@ -1,5 +1,6 @@
 package dev.zkr.cli.shell;
 
+import dev.zkr.cli.ExitCode;
 import dev.zkr.cli.Formats;
 import dev.zkr.cli.Session;
 import dev.zkr.client.ConnectionState;
@@ -83,7 +84,7 @@ public final class Shell {
                     words = ShellWords.split(line);
                 } catch (IllegalArgumentException e) {
                     out.println("zkr: " + e.getMessage());
-                    last = dev.zkr.cli.ExitCode.USAGE;
+                    last = ExitCode.USAGE;
                     continue;
                 }
                 if (words.isEmpty()) {
