@@ -105,7 +105,11 @@ public final class ChaosRun {
                 }
                 if (whole) {
                     long t3 = System.nanoTime();
-                    anomalies.addAll(workload.check(history, finalReads(cluster, clients, open)));
+                    try {
+                        anomalies.addAll(workload.check(history, finalReads(cluster, clients, open)));
+                    } catch (Exception | AssertionError e) {
+                        anomalies.add("the checks could not read the healed ensemble: " + e);
+                    }
                     notes.add("checked in " + millisSince(t3) + " ms");
                 }
             } finally {

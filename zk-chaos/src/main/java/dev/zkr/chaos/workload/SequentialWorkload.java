@@ -16,7 +16,8 @@ import java.util.TreeMap;
 
 /**
  * Sequential nodes: workers create {@code n-} sequential children (data: a tag unique to the create) and delete
- * about a third of those they were told about. No two acknowledged creates may get the same name, deleted names
+ * about a third of those they were told about; all workers share one parent until it has had {@value #BUCKET}
+ * creates, then the next (so that no children list outgrows a reply frame in long runs). No two acknowledged creates may get the same name, deleted names
  * included (no sequence number reused); after healing, on every server, each acknowledged live node is present with
  * its tag, acknowledged deletes are gone, no tag appears twice (a create applied twice), no tag of a definitely
  * failed create appears, and all servers agree.
@@ -24,6 +25,8 @@ import java.util.TreeMap;
 public final class SequentialWorkload implements Workload {
 
     static final String ROOT = "/chaos/seq";
+    static final int BUCKET = 20_000;
+    private final java.util.concurrent.atomic.AtomicLong creates = new java.util.concurrent.atomic.AtomicLong();
 
     @Override
     public String name() {
@@ -46,9 +49,10 @@ public final class SequentialWorkload implements Workload {
         while (!w.stopped()) {
             String tag = w.index() + "-" + n++;
             byte[] data = tag.getBytes(StandardCharsets.UTF_8);
-            Worker.Result<Created> r = w.call("create-seq", ROOT, tag,
-                    () -> w.client().createAsync(ROOT + "/n-", data, CreateMode.PERSISTENT_SEQUENTIAL),
-                    c -> c.path().substring(ROOT.length() + 1));
+            String parent = ROOT + "/p" + (creates.getAndIncrement() / BUCKET);
+            Worker.Result<Created> r = w.call("create-seq", parent, tag,
+                    () -> w.client().createAsync(parent + "/n-", data, CreateMode.PERSISTENT_SEQUENTIAL,
+                            Parents.PERSISTENT), c -> c.path().substring(ROOT.length() + 1));
             if (r.ok() && w.random().nextInt(3) == 0) {
                 String path = r.value().path();
                 w.call("delete", path, tag, () -> w.client().deleteAsync(path, -1), v -> "deleted");
@@ -64,9 +68,12 @@ public final class SequentialWorkload implements Workload {
             finals.put(servers.id(i), Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
                 servers.on(member).sync(ROOT);
                 Map<String, String> m = new HashMap<>();
-                for (String name : servers.on(member).getChildren(ROOT)) {
-                    m.put(name, new String(servers.on(member).getData(ROOT + "/" + name).data(),
-                            StandardCharsets.UTF_8));
+                for (String parent : servers.on(member).getChildren(ROOT)) {
+                    for (String name : servers.on(member).getChildren(ROOT + "/" + parent)) {
+                        String path = parent + "/" + name;
+                        m.put(path, new String(servers.on(member).getData(ROOT + "/" + path).data(),
+                                StandardCharsets.UTF_8));
+                    }
                 }
                 return m;
             }));

@@ -14,7 +14,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * A grow-only set: every worker creates children with names no other create uses. After healing, on every server:
+ * A grow-only set: every worker creates children with names no other create uses, in buckets of
+ * {@value #BUCKET} elements per worker (so that no children list outgrows a reply frame in long runs). After healing, on every server:
  * each acknowledged element is present, no element whose create definitely failed is present, nothing appears that
  * no one tried to add, and all servers hold the same set. A unique create answered {@code NodeExists} means a
  * create was applied twice (a retried request executed again): reported too.
@@ -22,6 +23,7 @@ import java.util.TreeSet;
 public final class SetWorkload implements Workload {
 
     static final String ROOT = "/chaos/set";
+    static final int BUCKET = 10_000;
 
     @Override
     public String name() {
@@ -42,10 +44,10 @@ public final class SetWorkload implements Workload {
     public void work(Worker w) {
         int n = 0;
         while (!w.stopped()) {
-            String element = "e-" + w.index() + "-" + n++;
-            String path = ROOT + "/" + element;
-            w.call("add", ROOT, element, () -> w.client().createAsync(path, new byte[0], CreateMode.PERSISTENT),
-                    c -> element);
+            String element = "e-" + w.index() + "-" + n;
+            String path = ROOT + "/b" + w.index() + "-" + (n++ / BUCKET) + "/" + element;
+            w.call("add", ROOT, element, () -> w.client().createAsync(path, new byte[0], CreateMode.PERSISTENT,
+                    Parents.PERSISTENT), c -> element);
         }
     }
 
@@ -54,11 +56,14 @@ public final class SetWorkload implements Workload {
         Map<Integer, Set<String>> finals = new TreeMap<>();
         for (int i = 0; i < servers.servers(); i++) {
             int member = i;
-            finals.put(servers.id(i), new TreeSet<>(Retry.until("reading " + ROOT + " on server " + servers.id(i),
-                    () -> {
-                        servers.on(member).sync(ROOT);
-                        return servers.on(member).getChildren(ROOT);
-                    })));
+            finals.put(servers.id(i), Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
+                servers.on(member).sync(ROOT);
+                Set<String> elements = new TreeSet<>();
+                for (String bucket : servers.on(member).getChildren(ROOT)) {
+                    elements.addAll(servers.on(member).getChildren(ROOT + "/" + bucket));
+                }
+                return elements;
+            }));
         }
         return check(history.ops(o -> o.f().equals("add")), finals);
     }
