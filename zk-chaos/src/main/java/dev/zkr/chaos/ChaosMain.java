@@ -47,8 +47,10 @@ public final class ChaosMain {
         List<RunReport> reports = new ArrayList<>();
         for (int r = 0; r < o.repeat(); r++) {
             long seed = o.seed() + r;
+            List<String> names = Workloads.names().stream()
+                    .filter(n -> !n.startsWith("curator-") || o.system().equals("zookeeper")).toList();
             String workload = o.workload().equals("mix")
-                    ? Workloads.names().get(new Random(seed).nextInt(Workloads.names().size())) : o.workload();
+                    ? names.get(new Random(seed).nextInt(names.size())) : o.workload();
             RunConfig c = new RunConfig(o.system(), o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
                     o.workers());
             RunReport report = new ChaosRun(c).run();
@@ -56,6 +58,9 @@ public final class ChaosMain {
             System.out.println(report.summary() + "  -> " + report.dir());
             for (String a : report.anomalies()) {
                 System.out.println("  ANOMALY " + a);
+            }
+            for (String f : report.facts()) {
+                System.out.println("  " + f);
             }
         }
         if (o.repeat() > 1) {
@@ -121,7 +126,8 @@ public final class ChaosMain {
                 throw new IllegalArgumentException("--repeat must be at least 1");
             }
             Options o = new Options(system, servers, workload, nemesis, time, seed, repeat, workers, out);
-            new RunConfig(system, servers, "check", nemesis, time, seed, out, workers);
+            new RunConfig(system, servers, workload.equals("mix") ? "check" : workload, nemesis, time, seed, out,
+                    workers);
             return o;
         }
 

@@ -30,6 +30,7 @@ public final class RunReport {
     private final List<FaultWindow> faults;
     private final List<String> anomalies;
     private final List<String> notes;
+    private final List<String> facts;
     private final long opsChecked;
     private final long end;
     private final long[] gaps;
@@ -45,6 +46,7 @@ public final class RunReport {
         this.anomalies = List.copyOf(anomalies);
         this.notes = notes;
         this.opsChecked = workload.opsChecked(history);
+        this.facts = List.copyOf(workload.facts());
         this.end = end;
         long[] writes = Unavailability.writeCompletions(ops, workload.writes());
         this.gaps = new long[faults.size()];
@@ -92,6 +94,11 @@ public final class RunReport {
         return notes;
     }
 
+    /** The workload's counts ({@link Workload#facts()}), as listed in {@code summary.txt}. */
+    public List<String> facts() {
+        return facts;
+    }
+
     /** One line: system, workload, nemesis, seed, ops, faults, verdict. */
     public String summary() {
         long ok = ops.stream().filter(Op::ok).count();
@@ -124,6 +131,12 @@ public final class RunReport {
                 FaultWindow w = faults.get(i);
                 s.append(String.format(Locale.ROOT, "  %7.1f s .. %7.1f s  %-16s %s (longest write gap %.0f ms)%n",
                         w.start() / 1e9, w.end() / 1e9, w.kind(), w.description(), gaps[i] / 1e6));
+            }
+            if (!facts.isEmpty()) {
+                s.append("\nfacts:\n");
+                for (String fact : facts) {
+                    s.append("  ").append(fact).append('\n');
+                }
             }
             if (!notes.isEmpty()) {
                 s.append("\nnotes:\n");

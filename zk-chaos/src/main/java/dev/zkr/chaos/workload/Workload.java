@@ -34,4 +34,12 @@ public interface Workload {
     default long opsChecked(History history) {
         return history.ops().size();
     }
+
+    /**
+     * Counts worth reporting beside the verdict (duplicates, sessions expired, zxid checks), one line each, known
+     * after {@link #check}; {@code summary.txt} lists them. None by default.
+     */
+    default List<String> facts() {
+        return List.of();
+    }
 }
