@@ -96,6 +96,11 @@ public final class ChaosRun {
                     anomalies.addAll(workload.check(history, finalReads(cluster, clients, open)));
                 }
             } finally {
+                try {
+                    workload.close();
+                } catch (RuntimeException e) {
+                    notes.add("closing the workload: " + e);
+                }
                 for (ZkClient c : open) {
                     try {
                         c.close();

@@ -42,4 +42,11 @@ public interface Workload {
     default List<String> facts() {
         return List.of();
     }
+
+    /**
+     * Releases what the workload holds beyond its workers' clients (sessions of its own), after {@link #check} or
+     * when the run ends without one. Nothing by default.
+     */
+    default void close() {
+    }
 }
