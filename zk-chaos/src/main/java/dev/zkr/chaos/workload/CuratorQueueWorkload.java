@@ -24,8 +24,8 @@ import java.util.function.Consumer;
 /**
  * Curator's {@link DistributedQueue} on ZooKeeper with a lock path (Curator's "guaranteed delivery": an item is
  * deleted only after the consumer returned, so it promises at-least-once), each worker through its own
- * {@link CuratorFramework}. Even-numbered workers {@code put} unique items (synchronous puts:
- * {@code putInBackground(false)}; any exception is indeterminate), odd-numbered ones consume: each
+ * {@link CuratorFramework}. Workers 0, 3, 6, ... {@code put} unique items (synchronous puts:
+ * {@code putInBackground(false)}; any exception is indeterminate), the others consume: each
  * {@code consumeMessage} is a {@code dequeue} (OK). After healing a fresh Curator consumer drains the queue; items
  * it could not take in time are read raw (Curator's item format) and counted as still queued. {@link QueueCheck}
  * checks as for {@code queue}; Curator's puts are not protected against a lost response (a retried create may
@@ -60,7 +60,7 @@ public final class CuratorQueueWorkload implements Workload {
     @Override
     public void work(Worker w) throws Exception {
         try (CuratorFramework curator = Curators.open(w.connectString())) {
-            if (w.index() % 2 == 0) {
+            if (w.index() % 3 == 0) {
                 DistributedQueue<String> queue = queue(curator, null);
                 try {
                     int n = 0;

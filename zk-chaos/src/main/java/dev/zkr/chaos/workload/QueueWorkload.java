@@ -19,8 +19,8 @@ import java.util.Set;
 
 /**
  * zkr's acknowledged queue ({@link AcknowledgedQueue}, through the worker's client: zkr's own, or
- * {@code ApacheZkClient} on ZooKeeper). Even-numbered workers offer unique items ({@code enqueue}); odd-numbered
- * ones poll, acknowledge, and record {@code dequeue} with {@code item@node} once {@code ack()} returned true (an ack
+ * {@code ApacheZkClient} on ZooKeeper). Workers 0, 3, 6, ... offer unique items ({@code enqueue}); the others
+ * poll, acknowledge, and record {@code dequeue} with {@code item@node} once {@code ack()} returned true (an ack
  * refused because the claim was lost is a FAIL: the item will be delivered again). After healing the queue is
  * drained through a fresh client and what is left counted as still queued; {@link QueueCheck} then checks that
  * every acknowledged offer was delivered at least once and nothing else was. The recipe promises at-least-once
@@ -55,7 +55,7 @@ public final class QueueWorkload implements Workload {
         try (AcknowledgedQueue<byte[]> queue = Recipes.using(w.client()).queue(PATH).buildAcknowledged()) {
             int n = 0;
             while (!w.stopped()) {
-                if (w.index() % 2 == 0) {
+                if (w.index() % 3 == 0) {
                     String item = "w" + w.index() + "-" + n++;
                     Blocking.call(w, "enqueue", PATH, item, () -> {
                         queue.offer(item.getBytes(StandardCharsets.UTF_8));
