@@ -60,6 +60,9 @@ public final class ChaosMain {
             for (String a : report.anomalies()) {
                 System.out.println("  ANOMALY " + a);
             }
+            for (String f : report.facts()) {
+                System.out.println("  " + f);
+            }
         }
         if (o.repeat() > 1) {
             String table = SeriesTable.render(reports);
@@ -124,7 +127,8 @@ public final class ChaosMain {
                 throw new IllegalArgumentException("--repeat must be at least 1");
             }
             Options o = new Options(system, servers, workload, nemesis, time, seed, repeat, workers, out);
-            new RunConfig(system, servers, "check", nemesis, time, seed, out, workers);
+            new RunConfig(system, servers, workload.equals("mix") ? "check" : workload, nemesis, time, seed, out,
+                    workers);
             return o;
         }
 

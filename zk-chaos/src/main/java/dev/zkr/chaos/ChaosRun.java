@@ -113,7 +113,11 @@ public final class ChaosRun {
                     notes.add("checked in " + millisSince(t3) + " ms");
                 }
             } finally {
-                workload.close();
+                try {
+                    workload.close();
+                } catch (RuntimeException e) {
+                    notes.add("closing the workload: " + e);
+                }
                 for (ZkClient c : open) {
                     try {
                         c.close();

@@ -46,7 +46,7 @@ public final class RunReport {
         this.anomalies = List.copyOf(anomalies);
         this.notes = notes;
         this.opsChecked = workload.opsChecked(history);
-        this.facts = workload.facts();
+        this.facts = List.copyOf(workload.facts());
         this.end = end;
         long[] writes = Unavailability.writeCompletions(ops, workload.writes());
         this.gaps = new long[faults.size()];
@@ -92,6 +92,11 @@ public final class RunReport {
 
     public List<String> notes() {
         return notes;
+    }
+
+    /** The workload's counts ({@link Workload#facts()}), as listed in {@code summary.txt}. */
+    public List<String> facts() {
+        return facts;
     }
 
     /** One line: system, workload, nemesis, seed, ops, faults, verdict. */

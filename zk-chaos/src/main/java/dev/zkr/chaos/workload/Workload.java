@@ -40,12 +40,18 @@ public interface Workload {
         return requested;
     }
 
-    /** Counts worth reporting besides anomalies (e.g. stale writes refused), one line each; after {@link #check}. */
+    /**
+     * Counts worth reporting beside the verdict (duplicates, sessions expired, zxid checks), one line each, known
+     * after {@link #check}; {@code summary.txt} lists them. None by default.
+     */
     default List<String> facts() {
         return List.of();
     }
 
-    /** Releases what the workload opened itself (its own clients), after the checks. */
+    /**
+     * Releases what the workload holds beyond its workers' clients (sessions of its own), after {@link #check} or
+     * when the run ends without one. Nothing by default.
+     */
     default void close() {
     }
 }

@@ -21,6 +21,11 @@ public final class Workloads {
         ALL.put("register", RegisterWorkload::new);
         ALL.put("set", SetWorkload::new);
         ALL.put("sequential", SequentialWorkload::new);
+        ALL.put("sessions", SessionsWorkload::new);
+        ALL.put("queue", QueueWorkload::new);
+        ALL.put("curator-queue", CuratorQueueWorkload::new);
+        ALL.put("counter", CounterWorkload::new);
+        ALL.put("curator-counter", CuratorCounterWorkload::new);
     }
 
     private Workloads() {
