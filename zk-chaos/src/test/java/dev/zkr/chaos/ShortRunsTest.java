@@ -25,6 +25,9 @@ class ShortRunsTest {
     void everyWorkloadSideBySideUnderMixedFaultsIsValid() throws Exception {
         RunConfig c = new RunConfig("zkr", 3, Workloads.ALL_NAME, "mix", Duration.ofSeconds(24), 11, out, 2);
         RunReport r = new ChaosRun(c).run();
+        System.out.println(r.summary());
+        r.faults().forEach(f -> System.out.println("  fault " + f.kind() + ": " + f.description()));
+        r.facts().forEach(f -> System.out.println("  " + f));
         assertTrue(r.valid(), () -> r.summary() + "\n" + String.join("\n", r.anomalies()));
         assertTrue(r.faultsInjected() >= 2, () -> "fewer than 2 faults: " + r.summary() + " " + r.notes());
         assertTrue(r.opsChecked() > 500, r::summary);

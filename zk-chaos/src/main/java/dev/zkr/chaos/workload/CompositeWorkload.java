@@ -91,9 +91,7 @@ public final class CompositeWorkload implements Workload {
     public List<String> facts() {
         List<String> facts = new ArrayList<>();
         for (Workload w : parts) {
-            for (String f : w.facts()) {
-                facts.add(w.name() + ": " + f);
-            }
+            facts.addAll(w.facts());
         }
         return facts;
     }
