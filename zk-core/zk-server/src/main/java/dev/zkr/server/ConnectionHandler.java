@@ -69,9 +69,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private int inFlight;
     private boolean readingPaused;
     private ScheduledFuture<?> handshakeTimer;
+    /** Times this connection's requests (metrics), or null when the server keeps no metrics. */
+    private final RequestTimer timer;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
-                      ProblemLog problems) {
+                      ProblemLog problems, ServerMetrics metrics) {
+        this.timer = metrics == null ? null : new RequestTimer(metrics);
         this.config = config;
         this.core = core;
         this.budget = budget;
@@ -120,6 +123,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     early.add(r);
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
+                    if (timer != null) {
+                        timer.received(r, System.nanoTime());
+                    }
                     checkBackpressure(ctx);
                 } else {
                     fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " during the handshake", true);
@@ -130,6 +136,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     batch.add(new Core.Inbound(connection, r));
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
+                    if (timer != null) {
+                        timer.received(r, System.nanoTime());
+                    }
                     checkBackpressure(ctx);
                 } else {
                     fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " after the handshake", true);
@@ -166,6 +175,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         budget.update(budgeted, 0);
         budgeted = 0;
         inFlightFrameBytes.clear();
+        if (timer != null) {
+            timer.closed();
+        }
         releaseInbound(inboundHeld);
         core.disconnected(connection);
         ctx.fireChannelInactive();
@@ -243,6 +255,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             checkOutbound(ctx);
         }
         inFlight -= replies;
+        if (timer != null && replies > 0) {
+            timer.replied(replies, System.nanoTime());
+        }
         long answered = 0;
         for (int i = 0; i < replies && !inFlightFrameBytes.isEmpty(); i++) {
             answered += inFlightFrameBytes.pollFirst();

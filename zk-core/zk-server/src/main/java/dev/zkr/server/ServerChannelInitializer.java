@@ -38,7 +38,11 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final WriteBufferWaterMark waterMark;
     private final AcceptGate acceptGate = new AcceptGate();
 
-    ServerChannelInitializer(ServerConfig config, Core core) {
+    /** The server's metrics, or null when it keeps none (no admin endpoint). */
+    private final ServerMetrics metrics;
+
+    ServerChannelInitializer(ServerConfig config, Core core, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.core = core;
         this.perHost = new HostConnections(config.maxConnectionsPerHost());
@@ -66,7 +70,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         channels.add(ch);
         ch.config().setWriteBufferWaterMark(waterMark);
-        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems);
+        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics);
         ch.pipeline().addLast("inboundMeter", handler.rawMeter());
         Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
         ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
