@@ -71,6 +71,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> handshakeTimer;
     /** Times this connection's requests (metrics), or null when the server keeps no metrics. */
     private final RequestTimer timer;
+    /** When the last socket read arrived (nanoTime; only kept with metrics): the arrival time of its requests. */
+    private long readAt;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
                       ProblemLog problems, ServerMetrics metrics) {
@@ -124,7 +126,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
                     if (timer != null) {
-                        timer.received(r, System.nanoTime());
+                        timer.received(r, readAt);
                     }
                     checkBackpressure(ctx);
                 } else {
@@ -137,7 +139,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
                     if (timer != null) {
-                        timer.received(r, System.nanoTime());
+                        timer.received(r, readAt);
                     }
                     checkBackpressure(ctx);
                 } else {
@@ -218,6 +220,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     // ---- called by Connection on the event loop ----
+
+    /**
+     * Requests of this connection read and not yet answered, for the outstanding-requests gauge: read from another
+     * thread without synchronisation (the count belongs to the event loop), so a moment stale at worst.
+     */
+    int inFlightForMetrics() {
+        return inFlight;
+    }
 
     /** The core attached a session: start liveness checks and serve the requests that arrived meanwhile. */
     void attached() {
@@ -325,6 +335,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
                 if (msg instanceof ByteBuf buf && state != State.CLOSING) {
+                    if (timer != null) {
+                        readAt = System.nanoTime(); // one clock read per socket read, not per request
+                    }
                     inboundHeld += buf.readableBytes();
                     inbound.add(buf.readableBytes());
                     ChannelHandlerContext mine = ctx.pipeline().context(ConnectionHandler.this);

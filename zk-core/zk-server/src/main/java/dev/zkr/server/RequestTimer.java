@@ -18,7 +18,7 @@ final class RequestTimer {
         this.metrics = metrics;
     }
 
-    /** A request was read at {@code now} (nanoTime). */
+    /** A request was read at {@code now} (nanoTime: when its socket read arrived). */
     void received(Message.Request r, long now) {
         if (size == ops.length) {
             grow();
@@ -27,7 +27,6 @@ final class RequestTimer {
         ops[i] = ServerMetrics.opIndex(r);
         starts[i] = now;
         size++;
-        metrics.received();
     }
 
     /** The next {@code replies} requests were answered (their replies written) at {@code now}. */
@@ -41,7 +40,6 @@ final class RequestTimer {
 
     /** The connection closed: its requests in flight will not be answered. */
     void closed() {
-        metrics.abandoned(size);
         size = 0;
     }
 

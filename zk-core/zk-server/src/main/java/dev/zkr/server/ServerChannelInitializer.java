@@ -97,6 +97,21 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         problems.flush();
     }
 
+    /**
+     * Requests read and not yet answered, summed over the open connections (each count read without
+     * synchronisation from its event loop: for the metrics gauge, a moment stale at worst).
+     */
+    long outstandingRequests() {
+        long n = 0;
+        for (Channel ch : channels) {
+            ChannelHandler h = ch.pipeline().get("connection");
+            if (h instanceof ConnectionHandler c) {
+                n += c.inFlightForMetrics();
+            }
+        }
+        return n;
+    }
+
     /** Client connections open now. */
     int open() {
         return channels.size();

@@ -13,7 +13,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
@@ -47,11 +46,11 @@ final class ServerMetrics {
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final DistributionDataPoint[] requestLatency;
-    private final LongAdder outstanding = new LongAdder();
     private final Histogram fsync;
     private final Histogram batchSize;
     private final Histogram snapshot;
     private final Histogram commit;
+    private final java.util.function.LongSupplier outstanding;
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     /** The state the gauges of the scrape in progress read (admin thread only). */
     private ServerState state;
@@ -61,6 +60,16 @@ final class ServerMetrics {
      * @param leaderChanges how many times the leader it knows changed
      */
     ServerMetrics(Supplier<Long> elections, Supplier<Long> leaderChanges) {
+        this(elections, leaderChanges, () -> 0);
+    }
+
+    /**
+     * @param elections     how many elections this server took part in (times it became a candidate)
+     * @param leaderChanges how many times the leader it knows changed
+     * @param outstanding   client requests read and not yet answered, summed over the connections at scrape time
+     */
+    ServerMetrics(Supplier<Long> elections, Supplier<Long> leaderChanges, java.util.function.LongSupplier outstanding) {
+        this.outstanding = outstanding;
         Histogram requests = Histogram.builder().name("zkr_request_duration_seconds")
                 .help("Client requests by operation: time from reading the request to writing its reply (the "
                         + "_count is the request count: rate() it for the request rate)")
@@ -85,7 +94,7 @@ final class ServerMetrics {
                 .classicOnly().classicUpperBounds(LATENCY_BUCKETS).withoutExemplars().register(registry);
         GaugeWithCallback.builder().name("zkr_outstanding_requests")
                 .help("Client requests read and not yet answered")
-                .callback(cb -> cb.call(outstanding.sum())).register(registry);
+                .callback(cb -> cb.call(outstanding.getAsLong())).register(registry);
         gauge("zkr_znodes", "Nodes in the tree, the root included", s -> s.znodes());
         gauge("zkr_approximate_data_bytes", "Approximate bytes in the tree (node data plus paths)",
                 s -> s.dataBytes());
@@ -124,6 +133,21 @@ final class ServerMetrics {
                 .callback(cb -> cb.call(leaderChanges.get())).register(registry);
     }
 
+    /** The outstanding-requests source, set once the connections exist (they need the metrics first). */
+    static final class Outstanding implements java.util.function.LongSupplier {
+        private volatile ServerChannelInitializer connections;
+
+        void from(ServerChannelInitializer c) {
+            this.connections = c;
+        }
+
+        @Override
+        public long getAsLong() {
+            ServerChannelInitializer c = connections;
+            return c == null ? 0 : c.outstandingRequests();
+        }
+    }
+
     private interface Reading {
         double of(ServerState s);
     }
@@ -144,25 +168,14 @@ final class ServerMetrics {
         return OP_INDEX.get(r.getClass());
     }
 
-    /** A request was read (event loop). */
-    void received() {
-        outstanding.increment();
-    }
-
     /** A request of operation {@code op} was answered after {@code nanos} (event loop). */
     void replied(int op, long nanos) {
-        outstanding.decrement();
         requestLatency[op].observe(nanos / 1e9);
-    }
-
-    /** Requests in flight on a connection that closed will not be answered. */
-    void abandoned(int requests) {
-        outstanding.add(-requests);
     }
 
     /** Client requests read and not yet answered. */
     long outstanding() {
-        return outstanding.sum();
+        return outstanding.getAsLong();
     }
 
     /** One fsync (log writer thread). */

@@ -129,8 +129,10 @@ public final class ZkServer implements AutoCloseable {
             }
         }, linkFilter) : null;
         link.connect(peers);
-        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage) : null;
+        ServerMetrics.Outstanding outstanding = new ServerMetrics.Outstanding();
+        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage, outstanding) : null;
         ServerChannelInitializer initializer = new ServerChannelInitializer(config, core, metrics);
+        outstanding.from(initializer);
         this.netty = new NettyServer(initializer);
         this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree, gate,
                 parts.watches(), stage, initializer, metrics), metrics));
@@ -172,8 +174,8 @@ public final class ZkServer implements AutoCloseable {
 
     /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replication stage. */
     private static ServerMetrics newMetrics(Core core, TxnLog txnLog, Snapshotter snapshotter,
-                                            ReplicationStage stage) {
-        ServerMetrics m = new ServerMetrics(core::elections, core::leaderChanges);
+                                            ReplicationStage stage, ServerMetrics.Outstanding outstanding) {
+        ServerMetrics m = new ServerMetrics(core::elections, core::leaderChanges, outstanding);
         txnLog.observeFsyncs(m::fsynced);
         snapshotter.onWritten(m::snapshotWritten);
         if (stage != null) {
