@@ -54,7 +54,7 @@ final class AdminServer {
                 });
         try {
             serverChannel = b.bind(address).syncUninterruptibly().channel();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows a BindException unchecked
             close();
             throw new IllegalStateException("cannot bind the admin port " + address + ": " + e.getMessage(), e);
         }

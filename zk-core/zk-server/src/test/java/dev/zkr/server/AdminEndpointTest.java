@@ -186,6 +186,20 @@ class AdminEndpointTest {
     }
 
     @Test
+    void anAdminPortInUseFailsTheStartWithItsAddress(@TempDir Path other) throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> ZkServer.start(ServerFixture.config(other).adminPort(taken.getLocalPort()).build()));
+            assertTrue(e.getMessage().contains("admin port") && e.getMessage().contains(
+                    Integer.toString(taken.getLocalPort())), e.getMessage());
+        }
+        try (ZkServer again = ZkServer.start(ServerFixture.config(other).adminPort(0).build())) {
+            assertEquals(200, http.send(HttpRequest.newBuilder(URI.create(again.adminUrl() + "health")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode(), "the failed start released the data dir");
+        }
+    }
+
+    @Test
     void propertiesTurnItOn() {
         java.util.Properties p = new java.util.Properties();
         p.setProperty("dataDir", dir.toString());
