@@ -184,7 +184,7 @@ final class AdminView {
                     .forEach(si -> {
                         Connection c = gate.connectionOf(si.sessionId());
                         out.add(new SessionRow(si.sessionId(), si.timeoutMs(), tree.ephemeralCount(si.sessionId()),
-                                c == null ? null : c.toString(), ws.bySession().getOrDefault(si.sessionId(), 0)));
+                                c == null ? null : c.remote(), ws.bySession().getOrDefault(si.sessionId(), 0)));
                     });
             return out;
         }, QUERY_TIMEOUT_MS);

@@ -34,7 +34,7 @@ class AdminEndpointTest {
 
     @BeforeEach
     void start() {
-        server = ZkServer.start(ServerFixture.config(dir).adminPort(0).build());
+        server = ZkServer.start(ServerFixture.config(dir).adminPort(0).snapshotInterval(10).build());
     }
 
     @AfterEach
@@ -95,6 +95,13 @@ class AdminEndpointTest {
             assertEquals(1, sample(m, "zkr_role", "role=\"leader\""));
             assertTrue(sample(m, "zkr_approximate_data_bytes", "") >= 20 * "value-0".length());
             assertTrue(sample(m, "zkr_proposal_commit_seconds_count", "") >= 21);
+            ServerFixture.await("a snapshot (every 10 txns) timed", Duration.ofSeconds(20), () -> {
+                try {
+                    return sample(get("/metrics").body(), "zkr_snapshot_duration_seconds_count", "") > 0;
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
 
             String status = get("/status").body();
             assertTrue(status.contains("\"role\":\"leader\""), status);
