@@ -46,6 +46,8 @@ final class RecipeScan {
 
     private static final Pattern SEQUENTIAL = Pattern.compile("^(?:_c_[0-9a-fA-F-]{36}-)?(.*?)(\\d{10})$");
     private static final int MAX_NODES = 5_000;
+    /** Most participants of one recipe read and listed (a lock's first waiters, a queue's oldest items). */
+    static final int MAX_PARTICIPANTS = 100;
 
     private final Tree tree;
     private final long now;
@@ -72,24 +74,34 @@ final class RecipeScan {
             if (r != null) {
                 found.add(r);
             }
-            names.stream().sorted().forEach(n -> todo.add(child(path, n)));
+            names.stream().sorted().limit(Math.max(0, MAX_NODES - visited - todo.size()))
+                    .forEach(n -> todo.add(child(path, n)));
         }
         return found;
     }
 
     /** The recipe whose nodes {@code names} are, under {@code path}, or null. */
     Recipe classify(String path, List<String> names) {
-        Map<String, List<Participant>> sequential = new TreeMap<>();
+        Map<String, List<String[]>> byBase = new TreeMap<>();
         List<String> plain = new ArrayList<>();
         for (String n : names) {
             Matcher m = SEQUENTIAL.matcher(n);
             if (m.matches()) {
-                sequential.computeIfAbsent(base(m.group(1)), k -> new ArrayList<>())
-                        .add(participant(path, n, Long.parseLong(m.group(2))));
+                byBase.computeIfAbsent(base(m.group(1)), k -> new ArrayList<>()).add(new String[] {n, m.group(2)});
             } else {
                 plain.add(n);
             }
         }
+        // only the first MAX_PARTICIPANTS of each kind, in sequence order, are read: a huge queue costs one listing
+        Map<String, List<Participant>> sequential = new TreeMap<>();
+        byBase.forEach((base, nodes) -> {
+            nodes.sort(Comparator.comparing((String[] n) -> n[1]));
+            List<Participant> read = new ArrayList<>();
+            for (String[] n : nodes.subList(0, Math.min(nodes.size(), MAX_PARTICIPANTS))) {
+                read.add(participant(path, n[0], Long.parseLong(n[1])));
+            }
+            sequential.put(base, read);
+        });
         if (sequential.containsKey("lock-")) {
             return queued(path, "lock", sequential.get("lock-"), 1, Map.of());
         }
@@ -173,16 +185,19 @@ final class RecipeScan {
     private Recipe queue(String path, List<String> names) {
         List<Participant> items = new ArrayList<>();
         int claims = 0;
+        int depth = 0;
         for (String n : names) {
             if (n.startsWith("item-") || n.startsWith("_c_") && n.contains("-item-")) {
-                items.add(participant(path, n, -1));
+                if (depth++ < 10 * MAX_PARTICIPANTS) {
+                    items.add(participant(path, n, -1)); // the oldest is looked for among these (by czxid)
+                }
             } else if (n.startsWith("claim-")) {
                 claims++;
             }
         }
         items.sort(Comparator.comparingLong(Participant::czxid));
         Map<String, String> d = new TreeMap<>();
-        d.put("depth", Integer.toString(items.size()));
+        d.put("depth", Integer.toString(depth));
         d.put("claimed", Integer.toString(claims));
         if (!items.isEmpty()) {
             d.put("oldestItemAgeMs", Long.toString(Math.max(0, now - items.get(0).ctime())));
