@@ -107,7 +107,8 @@
     const body = $('node-stat').tBodies[0];
     clear(body);
     for (const [k, v] of Object.entries(n.stat)) {
-      body.appendChild(row([k, v]));
+      const shown = (k === 'ctime' || k === 'mtime') && v > 0 ? v + ' (' + new Date(v).toISOString() + ')' : v;
+      body.appendChild(row([k, shown]));
     }
   }
 
