@@ -25,13 +25,14 @@ public final class BenchMain {
     private final BenchOptions options;
     private final ResultTable table = new ResultTable();
     private final List<String> notes = new java.util.ArrayList<>();
-    private final ServerFlavor zkr = new ServerFlavor.Zkr();
+    private final ServerFlavor zkr;
     private final ServerFlavor zookeeper = new ServerFlavor.ZooKeeper();
     private final Path logDir;
     private String loadAtStart = "?";
 
     private BenchMain(BenchOptions options) {
         this.options = options;
+        this.zkr = new ServerFlavor.Zkr(options.admin());
         this.logDir = options.resultsDir().resolve("logs");
     }
 
@@ -67,6 +68,10 @@ public final class BenchMain {
         Files.createDirectories(options.dataRoot());
         long t0 = System.nanoTime();
         loadAtStart = loadAverage();
+        if (options.admin()) {
+            notes.add("--admin: the zkr servers ran with the admin endpoint on (adminPort 0), so their request, "
+                    + "fsync and commit metrics were recorded on the request path");
+        }
         log("zk-bench: %d round(s) of warm-up %s + window %s per scenario and system; scenarios %s; results in %s",
                 options.rounds(), seconds(options.warmup()), seconds(options.measure()), ordered(),
                 options.resultsDir());

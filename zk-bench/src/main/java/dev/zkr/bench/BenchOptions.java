@@ -9,7 +9,7 @@ import java.util.Set;
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
-                    Set<String> systems) {
+                    Set<String> systems, boolean admin) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
@@ -38,6 +38,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                                       server in its own JVM; results in ensemble-latest.md
               --kills N               with --ensemble: leader kills (and SIGSTOPs) per system, gaps are medians (default 5)
               --systems a,b           with --ensemble: only these systems (zkr,zookeeper; default both), e.g. to iterate on one
+              --admin                 run the zkr servers with the admin endpoint on (adminPort 0: metrics recorded),
+                                      to compare with a run without it
             """.formatted(String.join(",", SCENARIOS), String.join(",", ENSEMBLE_SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
@@ -51,6 +53,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         Set<String> systems = new LinkedHashSet<>(SYSTEMS);
         boolean skipMillion = false;
         boolean quick = false;
+        boolean admin = false;
         Integer parents = null;
         Path results = defaultResults;
         Path data = defaultData;
@@ -60,6 +63,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             String a = args[i];
             switch (a) {
                 case "--quick" -> quick = true;
+                case "--admin" -> admin = true;
                 case "--skip-million" -> skipMillion = true;
                 case "--only" -> onlyArg = value(args, ++i, a);
                 case "--ensemble" -> {
@@ -121,7 +125,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills, Set.copyOf(systems));
+                ensemble, kills, Set.copyOf(systems), admin);
     }
 
     boolean runs(String scenario) {

@@ -27,13 +27,14 @@ final class EnsembleBench {
     private final BenchOptions options;
     private final ResultTable table;
     private final Path logDir;
-    private final ServerFlavor zkr = new ServerFlavor.Zkr();
+    private final ServerFlavor zkr;
     private final ServerFlavor zookeeper = new ServerFlavor.ZooKeeper();
     private final List<String> notes = new ArrayList<>();
     private final String prefix;
 
     EnsembleBench(BenchOptions options, ResultTable table, Path logDir) {
         this.options = options;
+        this.zkr = new ServerFlavor.Zkr(options.admin());
         this.table = table;
         this.logDir = logDir;
         this.prefix = options.ensemble() + " servers: ";

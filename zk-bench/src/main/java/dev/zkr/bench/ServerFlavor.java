@@ -224,6 +224,18 @@ public abstract class ServerFlavor {
     /** The zkr server ({@code dev.zkr.server.ZkServerMain}), standalone or ensemble member, fsync on every commit. */
     public static final class Zkr extends ServerFlavor {
 
+        /** Whether the servers run with the admin endpoint on (its metrics recorded on the request path). */
+        private final boolean admin;
+
+        public Zkr() {
+            this(false);
+        }
+
+        /** @param admin run the servers with {@code adminPort=0} (the admin endpoint and its metrics on) */
+        public Zkr(boolean admin) {
+            this.admin = admin;
+        }
+
         @Override
         public String name() {
             return "zkr";
@@ -236,9 +248,12 @@ public abstract class ServerFlavor {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            return ServerProcess.start(label, "2g", ZKR_MAIN,
-                    List.of("--port", Integer.toString(port), "--data-dir", dataDir.toString(), "--tick", Integer.toString(TICK_MS)),
-                    port, logDir);
+            List<String> args = new java.util.ArrayList<>(List.of("--port", Integer.toString(port), "--data-dir",
+                    dataDir.toString(), "--tick", Integer.toString(TICK_MS)));
+            if (admin) {
+                args.addAll(List.of("--admin-port", "0"));
+            }
+            return ServerProcess.start(label, "2g", ZKR_MAIN, args, port, logDir);
         }
 
         /**
@@ -260,7 +275,7 @@ public abstract class ServerFlavor {
                         "serverId=" + self.id(),
                         // members may see each other through proxies (zk-chaos): the id comes from the name
                         "ensembleName=loopback",
-                        ""));
+                        admin ? "adminPort=0\n" : ""));
                 for (Ensemble.Member m : members) {
                     cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
                             .append(m.clientPort()).append('\n');

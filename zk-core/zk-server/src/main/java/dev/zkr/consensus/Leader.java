@@ -76,6 +76,13 @@ final class Leader extends RoleState {
         return inService && transferTo < 0;
     }
 
+    /** Each follower's highest acked zxid (for metrics: follower lag). */
+    Map<Integer, Long> matches() {
+        Map<Integer, Long> m = new java.util.TreeMap<>();
+        progress.forEach((id, p) -> m.put(id, p.match));
+        return m;
+    }
+
     void transfer() {
         int best = -1;
         for (Map.Entry<Integer, Progress> e : progress.entrySet()) {

@@ -266,6 +266,14 @@ public final class Replica {
         outstanding = null;
     }
 
+    /**
+     * On a leader, each follower's highest acked zxid (id order); empty on a follower or candidate. For metrics
+     * (follower lag): a copy, read in the replica's own thread.
+     */
+    public java.util.Map<Integer, Long> followerMatches() {
+        return state instanceof Leader l ? l.matches() : java.util.Map.of();
+    }
+
     public RoleInfo roleInfo() {
         return new RoleInfo(state.role(), state.leaderId(), acceptedEpoch, state.inService());
     }

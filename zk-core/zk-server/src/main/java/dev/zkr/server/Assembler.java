@@ -40,8 +40,11 @@ final class Assembler {
 
     private static final Logger log = LoggerFactory.getLogger(Assembler.class);
 
-    /** An assembled pipeline: the core that drives it, the gate that holds its sessions, its replication stage. */
-    record Parts(Core core, SessionGate gate, ReplicationStage stage) {
+    /**
+     * An assembled pipeline: the core that drives it, the gate that holds its sessions, its replication stage, its
+     * watch table (read by the admin endpoint inside rounds).
+     */
+    record Parts(Core core, SessionGate gate, ReplicationStage stage, WatchTable watches) {
     }
 
     /**
@@ -231,6 +234,6 @@ final class Assembler {
         ReadStage reads = new ReadStage(tree, watches, apply);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
         Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, config, peers);
-        return new Parts(core, gate, stage);
+        return new Parts(core, gate, stage, watches);
     }
 }

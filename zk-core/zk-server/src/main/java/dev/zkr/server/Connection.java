@@ -135,6 +135,11 @@ final class Connection {
         return sink.loop();
     }
 
+    /** The peer's address as the sink knows it (for operators: the admin endpoint's session list). */
+    String remote() {
+        return String.valueOf(sink);
+    }
+
     @Override
     public String toString() {
         return sink + (sessionId == 0 ? "" : " session 0x" + Long.toHexString(sessionId));

@@ -69,9 +69,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private int inFlight;
     private boolean readingPaused;
     private ScheduledFuture<?> handshakeTimer;
+    /** Times this connection's requests (metrics), or null when the server keeps no metrics. */
+    private final RequestTimer timer;
+    /** When the last socket read arrived (nanoTime; only kept with metrics): the arrival time of its requests. */
+    private long readAt;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
-                      ProblemLog problems) {
+                      ProblemLog problems, ServerMetrics metrics) {
+        this.timer = metrics == null ? null : new RequestTimer(metrics);
         this.config = config;
         this.core = core;
         this.budget = budget;
@@ -121,6 +126,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     early.add(r);
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
+                    if (timer != null) {
+                        timer.received(r, readAt);
+                    }
                     checkBackpressure(ctx);
                 } else {
                     fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " during the handshake", true);
@@ -131,6 +139,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     batch.add(new Core.Inbound(connection, r));
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
+                    if (timer != null) {
+                        timer.received(r, readAt);
+                    }
                     checkBackpressure(ctx);
                 } else {
                     fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " after the handshake", true);
@@ -167,6 +178,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         budget.update(budgeted, 0);
         budgeted = 0;
         inFlightFrameBytes.clear();
+        if (timer != null) {
+            timer.closed();
+        }
         releaseInbound(inboundHeld);
         core.disconnected(connection);
         ctx.fireChannelInactive();
@@ -207,6 +221,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     // ---- called by Connection on the event loop ----
+
+    /**
+     * Requests of this connection read and not yet answered, for the outstanding-requests gauge: read from another
+     * thread without synchronisation (the count belongs to the event loop), so a moment stale at worst.
+     */
+    int inFlightForMetrics() {
+        return inFlight;
+    }
 
     /** The core attached a session: start liveness checks and serve the requests that arrived meanwhile. */
     void attached() {
@@ -250,6 +272,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             checkOutbound(ctx);
         }
         inFlight -= replies;
+        if (timer != null && replies > 0) {
+            timer.replied(replies, System.nanoTime());
+        }
         long answered = 0;
         for (int i = 0; i < replies && !inFlightFrameBytes.isEmpty(); i++) {
             answered += inFlightFrameBytes.pollFirst();
@@ -317,6 +342,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
                 if (msg instanceof ByteBuf buf && state != State.CLOSING) {
+                    if (timer != null) {
+                        readAt = System.nanoTime(); // one clock read per socket read, not per request
+                    }
                     inboundHeld += buf.readableBytes();
                     inbound.add(buf.readableBytes());
                     ChannelHandlerContext mine = ctx.pipeline().context(ConnectionHandler.this);

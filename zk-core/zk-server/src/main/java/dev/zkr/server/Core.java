@@ -71,6 +71,11 @@ final class Core implements Sequencer {
     private final CompletableFuture<Void> serving = new CompletableFuture<>();
     /** The role as of the last round (read by any thread). */
     private volatile dev.zkr.consensus.RoleInfo role;
+    /** Whether the pipeline served clients as of the last round (read by any thread: /health). */
+    private volatile boolean servingNow;
+    /** Times this server became a candidate, and times the leader it knows changed (metrics; written in rounds). */
+    private volatile long elections;
+    private volatile long leaderChanges;
 
     /**
      * A core over parts assembled for its role ({@link Assembler}): it takes the log's durability notices and
@@ -294,9 +299,64 @@ final class Core implements Sequencer {
             handle(e, now);
         }
         pipeline.endRound(now, !stopping && failure == null);
+        dev.zkr.consensus.RoleInfo before = role;
         role = pipeline.role();
+        if (role != before) {
+            countRoleChange(before, role);
+        }
+        servingNow = pipeline.serving();
         if (!serving.isDone() && pipeline.serving()) {
             serving.complete(null);
+        }
+    }
+
+    private void countRoleChange(dev.zkr.consensus.RoleInfo before, dev.zkr.consensus.RoleInfo after) {
+        if (after.role() == dev.zkr.consensus.Role.CANDIDATE && before.role() != dev.zkr.consensus.Role.CANDIDATE) {
+            elections++; // only the round's holder writes it
+        }
+        if (after.leaderId() >= 0 && after.leaderId() != before.leaderId()) {
+            leaderChanges++;
+        }
+    }
+
+    /** Times this server became a candidate since it started. */
+    long elections() {
+        return elections;
+    }
+
+    /** Times the leader this server knows of changed since it started. */
+    long leaderChanges() {
+        return leaderChanges;
+    }
+
+    /** True if the pipeline served clients as of its last round (it leads in service, or follows a leader). */
+    boolean servingNow() {
+        return servingNow && !finished && failure == null;
+    }
+
+    /**
+     * Runs {@code query} inside a round and returns its result, waiting at most {@code timeoutMs} (admin endpoint:
+     * state that only rounds may touch, such as the watch table). Throws {@link IllegalStateException} if the core
+     * does not answer in time (stopped, or stuck).
+     */
+    <T> T query(java.util.function.Supplier<T> query, long timeoutMs) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        execute(() -> {
+            try {
+                result.complete(query.get());
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        try {
+            return result.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause().toString(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the server's pipeline did not answer within " + timeoutMs + " ms");
         }
     }
 

@@ -110,6 +110,8 @@ final class ReplicationStage implements Quorum {
     private long pendingDurable;
     /** Snapshots installed from a leader since start (read by any thread: tests and metrics). */
     private volatile int installs;
+    /** Times this server's proposals until they commit (metrics), or null. */
+    private CommitTimer commitTimer;
 
     /**
      * @param replica   a replica recovered from {@code view}
@@ -146,6 +148,9 @@ final class ReplicationStage implements Quorum {
     public void append(TxnHeader header, Txn txn) {
         replica.propose(header.zxid(), TxnCodec.encode(header, txn));
         ownProposals.addLast(header.zxid());
+        if (commitTimer != null) {
+            commitTimer.proposed(header.zxid(), System.nanoTime());
+        }
     }
 
     /**
@@ -186,6 +191,9 @@ final class ReplicationStage implements Quorum {
                 applyDurable();
             }
         } while (replica.hasReady());
+        if (commitTimer != null && !commitTimer.isEmpty()) {
+            commitTimer.committed(replica.commitZxid(), System.nanoTime());
+        }
         return replica.commitZxid();
     }
 
@@ -275,6 +283,32 @@ final class ReplicationStage implements Quorum {
         return abortedInstalls;
     }
 
+    /** Times proposals until they commit, telling {@code nanos} each latency (metrics; set before the first round). */
+    void timeCommits(java.util.function.LongConsumer nanos) {
+        this.commitTimer = new CommitTimer(nanos);
+    }
+
+    /**
+     * Leader: each follower's acked zxid and lag in txns behind this server's last appended zxid (a lag across epochs
+     * counts the txns of this epoch only: approximate); empty on a follower. Round thread.
+     */
+    java.util.List<long[]> followerLag() {
+        long last = replica.lastAppendedZxid();
+        java.util.List<long[]> out = new ArrayList<>();
+        replica.followerMatches().forEach((id, match) -> {
+            long lag;
+            if (match >= last) {
+                lag = 0;
+            } else if (Zxid.epoch(match) == Zxid.epoch(last)) {
+                lag = Zxid.counter(last) - Zxid.counter(match);
+            } else {
+                lag = Zxid.counter(last) + 1;
+            }
+            out.add(new long[] {id, match, lag});
+        });
+        return out;
+    }
+
     /** Hands leadership to the most up-to-date follower (clean shutdown of a leader). */
     void transferLeadership() {
         replica.transferLeadership();
@@ -290,6 +324,9 @@ final class ReplicationStage implements Quorum {
             logStore.truncateAfter(cut);
             view.truncatedAfter(cut);
             ownProposals.removeIf(z -> z > cut);
+            if (commitTimer != null) {
+                commitTimer.clear();
+            }
             stream.truncateAfter(cut);
         }
         if (ready.install() != Zxid.NONE) {

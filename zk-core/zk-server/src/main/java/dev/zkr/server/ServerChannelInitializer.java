@@ -40,7 +40,11 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     /** TLS of the client port, null when it is plaintext only. */
     private final ClientPortTls tls;
 
-    ServerChannelInitializer(ServerConfig config, Core core) {
+    /** The server's metrics, or null when it keeps none (no admin endpoint). */
+    private final ServerMetrics metrics;
+
+    ServerChannelInitializer(ServerConfig config, Core core, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.config = config;
         this.core = core;
         this.perHost = new HostConnections(config.maxConnectionsPerHost());
@@ -69,7 +73,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         channels.add(ch);
         ch.config().setWriteBufferWaterMark(waterMark);
-        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems);
+        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics);
         ch.pipeline().addLast("inboundMeter", handler.rawMeter());
         Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
         ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
@@ -124,6 +128,21 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     java.time.Duration tlsReloadInterval() {
         return config.tlsReloadInterval();
+    }
+
+    /**
+     * Requests read and not yet answered, summed over the open connections (each count read without
+     * synchronisation from its event loop: for the metrics gauge, a moment stale at worst).
+     */
+    long outstandingRequests() {
+        long n = 0;
+        for (Channel ch : channels) {
+            ChannelHandler h = ch.pipeline().get("connection");
+            if (h instanceof ConnectionHandler c) {
+                n += c.inFlightForMetrics();
+            }
+        }
+        return n;
     }
 
     /** Client connections open now. */

@@ -52,6 +52,8 @@ public final class ServerConfig {
     private final TlsConfig quorumTls;
     private final boolean portUnification;
     private final Duration tlsReloadInterval;
+    private final int adminPort;
+    private final InetAddress adminAddress;
 
     /**
      * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
@@ -93,6 +95,8 @@ public final class ServerConfig {
                     + own.line() + " (in an ensemble the client port is the last number of the server's own line)");
         }
         this.bindAddress = b.bindAddress;
+        this.adminPort = b.adminPort;
+        this.adminAddress = b.adminAddress;
         this.port = own != null && b.port == 0 ? own.clientPort() : b.port;
         this.dataDir = b.dataDir;
         this.tickTimeMs = b.tickTimeMs;
@@ -174,7 +178,8 @@ public final class ServerConfig {
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
      * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms),
-     * {@code ensembleName}, the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
+     * {@code ensembleName}, {@code adminPort} and {@code adminAddress} (the admin HTTP endpoint: off unless
+     * {@code adminPort} is set), the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
      * ({@code ssl.*}, {@code sslQuorum}, {@code ssl.quorum.*}, {@code portUnification}, {@code ssl.reloadInterval};
      * see zk-core's README, "Securing zkr — TLS").
      *
@@ -257,6 +262,12 @@ public final class ServerConfig {
         }
         if ((v = p.getProperty("bindAddress")) != null) {
             b.bindAddress(parseAddress(v));
+        }
+        if ((v = p.getProperty("adminPort")) != null) {
+            b.adminPort(parseInt("adminPort", v));
+        }
+        if ((v = p.getProperty("adminAddress")) != null) {
+            b.adminAddress(parseAddress(v));
         }
         List<Member> members = MemberList.parse(p);
         if (!members.isEmpty()) {
@@ -567,6 +578,24 @@ public final class ServerConfig {
         return tlsReloadInterval;
     }
 
+    /**
+     * The admin HTTP endpoint's port ({@code /metrics}, {@code /status}, {@code /health}, the web console): -1 (the
+     * default) leaves it off; 0 picks a free port ({@link ZkServer#adminPort()} tells which).
+     */
+    public int adminPort() {
+        return adminPort;
+    }
+
+    /** True if the admin endpoint is configured. */
+    public boolean adminEnabled() {
+        return adminPort >= 0;
+    }
+
+    /** The address the admin endpoint binds (default: loopback, whatever the client port binds). */
+    public InetAddress adminAddress() {
+        return adminAddress;
+    }
+
     static Duration defaultElectionTimeout(int tickTimeMs) {
         return Duration.ofMillis(Math.max(200, tickTimeMs / 2));
     }
@@ -609,6 +638,8 @@ public final class ServerConfig {
         b.quorumTls = quorumTls;
         b.portUnification = portUnification;
         b.tlsReloadInterval = tlsReloadInterval;
+        b.adminPort = adminPort;
+        b.adminAddress = adminAddress;
         return b;
     }
 
@@ -619,7 +650,8 @@ public final class ServerConfig {
                 + "ms, maxDataSize=" + maxDataSize + ", serverId=" + serverId
                 + (members.isEmpty() ? "" : ", members=" + members.stream().map(m -> m.id() + "=" + m.line()).toList()
                 + ", electionTimeout=" + electionTimeout.toMillis() + "ms, heartbeat="
-                + heartbeatInterval.toMillis() + "ms") + "}";
+                + heartbeatInterval.toMillis() + "ms")
+                + (adminPort >= 0 ? ", admin=" + adminAddress.getHostAddress() + ":" + adminPort : "") + "}";
     }
 
     /** Builder of {@link ServerConfig}. */
@@ -655,6 +687,8 @@ public final class ServerConfig {
         private TlsConfig quorumTls;
         private boolean portUnification;
         private Duration tlsReloadInterval = Duration.ofSeconds(5);
+        private int adminPort = -1;
+        private InetAddress adminAddress = InetAddress.getLoopbackAddress();
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -866,6 +900,21 @@ public final class ServerConfig {
         public Builder tlsReloadInterval(Duration interval) {
             positiveMillis(interval, "tlsReloadInterval");
             this.tlsReloadInterval = interval;
+            return this;
+        }
+
+        /** Turns the admin HTTP endpoint on, on this port (0: any free port; -1: off, the default). */
+        public Builder adminPort(int port) {
+            if (port < -1 || port > 65535) {
+                throw new IllegalArgumentException("adminPort out of range: " + port);
+            }
+            this.adminPort = port;
+            return this;
+        }
+
+        /** The address the admin endpoint binds (default loopback). */
+        public Builder adminAddress(InetAddress address) {
+            this.adminAddress = Objects.requireNonNull(address, "adminAddress");
             return this;
         }
 

@@ -47,6 +47,10 @@ public final class ZkServer implements AutoCloseable {
     private final PeerTransport peers;
     private final NettyServer netty;
     private final InetSocketAddress address;
+    /** The admin endpoint and its metrics, or null when not configured. */
+    private final ServerMetrics metrics;
+    private final AdminServer admin;
+    private final InetSocketAddress adminAddress;
     private final Object lifecycle = new Object();
     private boolean closed;
 
@@ -125,7 +129,13 @@ public final class ZkServer implements AutoCloseable {
             }
         }, linkFilter, config.quorumTls(), config.tlsReloadInterval().toMillis()) : null;
         link.connect(peers);
-        this.netty = new NettyServer(new ServerChannelInitializer(config, core));
+        ServerMetrics.Outstanding outstanding = new ServerMetrics.Outstanding();
+        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage, outstanding) : null;
+        ServerChannelInitializer initializer = new ServerChannelInitializer(config, core, metrics);
+        outstanding.from(initializer);
+        this.netty = new NettyServer(initializer);
+        this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree, gate,
+                parts.watches(), stage, initializer, metrics), metrics));
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
@@ -138,7 +148,12 @@ public final class ZkServer implements AutoCloseable {
                 awaitServing(core);
             }
             this.address = netty.bind(new InetSocketAddress(config.bindAddress(), config.port()));
+            this.adminAddress = admin == null ? null
+                    : admin.bind(new InetSocketAddress(config.adminAddress(), config.adminPort()));
         } catch (RuntimeException e) {
+            if (admin != null) {
+                admin.close();
+            }
             core.kill();
             if (peers != null) {
                 peers.close();
@@ -151,6 +166,22 @@ public final class ZkServer implements AutoCloseable {
         log.info("zkr server {} listening on {} (data dir {}, last zxid {}, {} sessions restored, {} nodes)",
                 config.serverId(), hostPort(), config.dataDir(), Zxid.str(tree.lastZxid()), tree.sessions().size(),
                 tree.nodeCount());
+        if (adminAddress != null) {
+            log.info("zkr server {} admin endpoint on http://{}/ (metrics at /metrics)", config.serverId(),
+                    hostPort(adminAddress));
+        }
+    }
+
+    /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replication stage. */
+    private static ServerMetrics newMetrics(Core core, TxnLog txnLog, Snapshotter snapshotter,
+                                            ReplicationStage stage, ServerMetrics.Outstanding outstanding) {
+        ServerMetrics m = new ServerMetrics(core::elections, core::leaderChanges, outstanding);
+        txnLog.observeFsyncs(m::fsynced);
+        snapshotter.onWritten(m::snapshotWritten);
+        if (stage != null) {
+            stage.timeCommits(m::committed);
+        }
+        return m;
     }
 
     private static void startPeers(PeerTransport peers) {
@@ -289,8 +320,22 @@ public final class ZkServer implements AutoCloseable {
     }
 
     private String hostPort() {
+        return hostPort(address);
+    }
+
+    private static String hostPort(InetSocketAddress address) {
         String host = address.getAddress().getHostAddress();
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    /** The admin endpoint's port (the actual one when configured with 0), or -1 if it is off. */
+    public int adminPort() {
+        return adminAddress == null ? -1 : adminAddress.getPort();
+    }
+
+    /** The admin endpoint's base URL ({@code http://host:port/}), or null if it is off. */
+    public String adminUrl() {
+        return adminAddress == null ? null : "http://" + hostPort(adminAddress) + "/";
     }
 
     public ServerConfig config() {
@@ -345,6 +390,9 @@ public final class ZkServer implements AutoCloseable {
             }
             closed = true;
         }
+        if (admin != null) {
+            admin.close();
+        }
         netty.stopAccepting();
         if (peers != null && isLeading()) {
             handOverLeadership();
@@ -388,6 +436,9 @@ public final class ZkServer implements AutoCloseable {
                 return;
             }
             closed = true;
+        }
+        if (admin != null) {
+            admin.close();
         }
         core.kill();
         if (peers != null) {

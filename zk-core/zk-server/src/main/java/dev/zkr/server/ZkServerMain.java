@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
  *      [--max-connections-per-host n] [--max-ephemerals-per-session n] [--outbound-high-water-mark bytes]
  *      [--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes] [--slow-reader-timeout ms]
  *      [--max-inbound-bytes-total bytes] [--election-timeout ms] [--heartbeat-interval ms]
- *      [--server-id n] [--bind 127.0.0.1] [--config zkr.properties]
+ *      [--server-id n] [--bind 127.0.0.1] [--admin-port n] [--admin-address 127.0.0.1] [--config zkr.properties]
  * </pre>
  * Flags override the properties file. Prints {@code zkr server listening on host:port (data dir ...)} once ready.
  * Bad settings print {@code zkr: <one message>} and the usage, and exit with status 2.
@@ -35,6 +35,7 @@ public final class ZkServerMain {
             + "         [--max-ephemerals-per-session n] [--outbound-high-water-mark bytes]\n"
             + "         [--max-outbound-bytes-per-connection bytes] [--max-outbound-bytes-total bytes]\n"
             + "         [--max-inbound-bytes-total bytes] [--slow-reader-timeout ms]\n"
+            + "         [--admin-port n] [--admin-address 127.0.0.1]   (the admin HTTP endpoint: off unless set)\n"
             + "       an ensemble: server.N=host:peerPort:clientPort lines in the properties file (one per member,\n"
             + "         the same on every member) and this server's id from --server-id or dataDir/myid";
 
@@ -57,7 +58,9 @@ public final class ZkServerMain {
             Map.entry("--slow-reader-timeout", "slowReaderTimeout"),
             Map.entry("--election-timeout", "electionTimeout"),
             Map.entry("--heartbeat-interval", "heartbeatInterval"),
-            Map.entry("--bind", "bindAddress"));
+            Map.entry("--bind", "bindAddress"),
+            Map.entry("--admin-port", "adminPort"),
+            Map.entry("--admin-address", "adminAddress"));
 
     private ZkServerMain() {
     }
@@ -83,6 +86,9 @@ public final class ZkServerMain {
                 + config.dataDir().toAbsolutePath() + config.self().filter(m -> config.isEnsemble())
                 .map(m -> ", server " + m.id() + " of " + config.members().size() + ", peer port " + m.peerPort())
                 .orElse("") + ")");
+        if (server.adminUrl() != null) {
+            System.out.println("zkr admin endpoint on " + server.adminUrl() + " (/metrics, /status, /health, console at /)");
+        }
         System.out.flush();
         try {
             stopped.await();

@@ -69,6 +69,8 @@ final class GroupCommitter {
     private long lastWrittenZxid;
 
     private volatile TxnLog.DurabilityListener listener;
+    /** Told of each fsync's time and batch size (metrics), or null. */
+    private volatile TxnLog.FsyncObserver fsyncObserver;
     /** queue.size(), readable without the lock. */
     private volatile int queued;
     private volatile long durableZxid;
@@ -98,6 +100,10 @@ final class GroupCommitter {
         this.thread = new Thread(this::run, "zkr-log-writer-" + name);
         this.thread.setDaemon(true);
         this.thread.start();
+    }
+
+    void observe(TxnLog.FsyncObserver observer) {
+        this.fsyncObserver = observer;
     }
 
     /** Queues a record; {@code future} may be null. */
@@ -436,7 +442,12 @@ final class GroupCommitter {
         if (buf.capacity() > MAX_BUFFER) {
             buf = ByteBuffer.allocateDirect(MAX_BUFFER); // do not keep a huge record's buffer
         }
+        TxnLog.FsyncObserver observer = fsyncObserver;
+        long forceStart = observer == null ? 0 : System.nanoTime();
         channel.force(false);
+        if (observer != null) {
+            observer.fsynced(System.nanoTime() - forceStart, count);
+        }
         writePos = at;
         lastWrittenZxid = batch.get(last).zxid;
         fsyncs++;

@@ -65,6 +65,8 @@ public final class Snapshotter implements AutoCloseable {
     private long bytesSince;
     private CompletableFuture<Long> running;
     private volatile Throwable lastFailure;
+    /** Told how long each snapshot took to write (nanoseconds), or null. */
+    private volatile java.util.function.LongConsumer onWritten;
     private boolean closed;
 
     public Snapshotter(SnapshotStore store, TxnLog log, Policy policy, Source source) {
@@ -124,6 +126,10 @@ public final class Snapshotter implements AutoCloseable {
             try {
                 long t0 = System.nanoTime();
                 store.write(zxid, body);
+                java.util.function.LongConsumer written = onWritten;
+                if (written != null) {
+                    written.accept(System.nanoTime() - t0);
+                }
                 OptionalLong oldest = store.retain(policy.keepSnapshots());
                 int purged = oldest.isPresent() ? log.purgeUpTo(oldest.getAsLong(), zxid) : 0;
                 LOG.info("Snapshot 0x{} written in {} ms; {} log segment(s) purged", Long.toHexString(zxid),
@@ -136,6 +142,11 @@ public final class Snapshotter implements AutoCloseable {
             }
         });
         return f;
+    }
+
+    /** Tells {@code nanos} how long each snapshot took to write, on the snapshot thread (metrics); null for none. */
+    public void onWritten(java.util.function.LongConsumer nanos) {
+        this.onWritten = nanos;
     }
 
     /** The failure of the latest failed snapshot, or null. */

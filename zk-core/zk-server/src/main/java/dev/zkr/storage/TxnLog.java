@@ -302,6 +302,19 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
         void failed(StorageException e);
     }
 
+    /**
+     * Told, on the log's writer thread, how long each fsync of a batch of records took and how many records the batch
+     * held (metrics). Must be quick and must not block.
+     */
+    public interface FsyncObserver {
+        void fsynced(long nanos, int records);
+    }
+
+    /** Sets the fsync observer (metrics); null for none (the default). */
+    public void observeFsyncs(FsyncObserver observer) {
+        writer.observe(observer);
+    }
+
     /** True while records or sync requests wait for the writer (a hint: it may change at once). */
     @Override
     public boolean hasQueued() {

@@ -121,6 +121,33 @@ public final class DataTree {
         return nodes.size();
     }
 
+    /** Number of committed sessions. */
+    public int sessionCount() {
+        return sessions.size();
+    }
+
+    /** Number of ephemeral nodes, all sessions together. */
+    public int ephemeralTotal() {
+        int n = 0;
+        for (Set<String> set : ephemerals.values()) {
+            n += set.size();
+        }
+        return n;
+    }
+
+    /**
+     * Approximate bytes the tree holds: every node's data and path (UTF-16 chars counted as one byte). A walk of the
+     * whole tree without locks: for metrics, not for the request path.
+     */
+    public long approximateBytes() {
+        long bytes = 0;
+        for (Node n : nodes.values()) {
+            byte[] d = n.data;
+            bytes += n.path.length() + (d == null ? 0 : d.length);
+        }
+        return bytes;
+    }
+
     /** The paths of the ephemeral nodes the session owns (a copy, sorted). */
     public List<String> ephemerals(long sessionId) {
         Set<String> set = ephemerals.get(sessionId);

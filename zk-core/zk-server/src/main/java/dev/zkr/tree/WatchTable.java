@@ -200,6 +200,45 @@ public final class WatchTable {
         return missed;
     }
 
+    /**
+     * A summary for operators (admin endpoint): watches by kind, the number of watched paths, watches per session and
+     * the {@code top} most watched paths (most watchers first).
+     */
+    public record Summary(int total, int data, int child, int persistent, int recursive, int paths,
+                          Map<Long, Integer> bySession, List<Map.Entry<String, Integer>> topPaths) {
+    }
+
+    /** See {@link Summary}. */
+    public Summary summary(int top) {
+        Map<String, Integer> perPath = new HashMap<>();
+        for (Map<String, Set<Long>> t : List.of(data, child, persistent, recursive)) {
+            t.forEach((path, ids) -> perPath.merge(path, ids.size(), Integer::sum));
+        }
+        Map<Long, Integer> bySessionCount = new java.util.TreeMap<>();
+        int total = 0;
+        for (Map.Entry<Long, Map<String, Integer>> e : bySession.entrySet()) {
+            int n = 0;
+            for (int kinds : e.getValue().values()) {
+                n += Integer.bitCount(kinds);
+            }
+            bySessionCount.put(e.getKey(), n);
+            total += n;
+        }
+        List<Map.Entry<String, Integer>> topPaths = perPath.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(top).map(e -> Map.entry(e.getKey(), e.getValue())).toList();
+        return new Summary(total, count(data), count(child), count(persistent), count(recursive), perPath.size(),
+                bySessionCount, topPaths);
+    }
+
+    private static int count(Map<String, Set<Long>> table) {
+        int n = 0;
+        for (Set<Long> ids : table.values()) {
+            n += ids.size();
+        }
+        return n;
+    }
+
     /** Total number of (session, path, kind) watches. */
     public int size() {
         int n = 0;

@@ -1,0 +1,307 @@
+package dev.zkr.server;
+
+import dev.zkr.client.Children;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Stat;
+import dev.zkr.client.ZkPaths;
+import dev.zkr.consensus.Zxid;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.SessionInfo;
+import dev.zkr.tree.WatchTable;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the admin endpoint shows of one server, as JSON: its state ({@code /status}), sessions, watches, nodes, the
+ * ensemble and the recipes under a path. Tree reads go straight to the (thread-safe) tree; what only rounds may touch
+ * (the watch table, the session gate, the leader's view of its followers) is read in one round through
+ * {@link Core#query}. Runs on the admin endpoint's thread, never on the request path.
+ */
+final class AdminView {
+
+    /** How long the admin endpoint waits for the pipeline to answer a query. */
+    static final long QUERY_TIMEOUT_MS = 2_000;
+    /** Most data bytes {@code /api/node} returns; {@code /api/children} previews fewer. */
+    static final int NODE_DATA_MAX = 64 * 1024;
+    static final int PREVIEW_MAX = 120;
+    /** Most children {@code /api/children} lists. */
+    static final int CHILDREN_MAX = 1_000;
+
+    private final ServerConfig config;
+    private final Core core;
+    private final DataTree tree;
+    private final SessionGate gate;
+    private final WatchTable watches;
+    private final ReplicationStage stage;
+    private final ServerChannelInitializer connections;
+    private final ServerMetrics metrics;
+
+    AdminView(ServerConfig config, Core core, DataTree tree, SessionGate gate, WatchTable watches,
+              ReplicationStage stage, ServerChannelInitializer connections, ServerMetrics metrics) {
+        this.config = config;
+        this.core = core;
+        this.tree = tree;
+        this.gate = gate;
+        this.watches = watches;
+        this.stage = stage;
+        this.connections = connections;
+        this.metrics = metrics;
+    }
+
+    /** The zkr version (from the jar's build), or "dev". */
+    static String version() {
+        String v = AdminView.class.getPackage().getImplementationVersion();
+        if (v == null) {
+            try (var in = AdminView.class.getResourceAsStream("/dev/zkr/server/version.properties")) {
+                if (in != null) {
+                    java.util.Properties p = new java.util.Properties();
+                    p.load(in);
+                    v = p.getProperty("version");
+                }
+            } catch (java.io.IOException e) {
+                v = null;
+            }
+        }
+        return v == null || v.startsWith("${") ? "dev" : v;
+    }
+
+    private record RoundState(int watches, List<ServerState.Follower> followers) {
+    }
+
+    /** The server's state now: one round for the counts only rounds may read; -1 counts if it does not answer. */
+    ServerState state() {
+        dev.zkr.consensus.RoleInfo role = core.role();
+        RoundState round;
+        try {
+            round = core.query(() -> new RoundState(watches.size(), followers()), QUERY_TIMEOUT_MS);
+        } catch (IllegalStateException e) {
+            round = new RoundState(-1, List.of());
+        }
+        return new ServerState(version(), config.serverId(), config.isEnsemble(),
+                role.role().name().toLowerCase(java.util.Locale.ROOT), role.leaderId(), role.epoch(),
+                tree.lastZxid(), core.servingNow(), tree.nodeCount(), tree.approximateBytes(), tree.sessionCount(),
+                round.watches(), tree.ephemeralTotal(), connections.open(), metrics.outstanding(),
+                round.followers());
+    }
+
+    /** Round thread: the leader's followers and their lag (empty elsewhere). */
+    private List<ServerState.Follower> followers() {
+        if (stage == null || !config.isEnsemble()) {
+            return List.of();
+        }
+        List<ServerState.Follower> out = new ArrayList<>();
+        for (long[] f : stage.followerLag()) {
+            out.add(new ServerState.Follower((int) f[0], f[1], f[2]));
+        }
+        return out;
+    }
+
+    // ---- JSON answers ----
+
+    String statusJson(ServerState s) {
+        JsonWriter w = new JsonWriter().beginObject()
+                .field("version", s.version())
+                .field("serverId", s.serverId())
+                .field("mode", s.ensemble() ? "ensemble" : "standalone")
+                .field("role", s.role())
+                .field("leaderId", s.leaderId())
+                .field("epoch", s.epoch())
+                .field("zxid", "0x" + Long.toHexString(s.zxid()))
+                .field("zxidEpochCounter", Zxid.str(s.zxid()))
+                .field("serving", s.serving())
+                .name("counts").beginObject()
+                .field("znodes", s.znodes())
+                .field("approximateDataBytes", s.dataBytes())
+                .field("sessions", s.sessions())
+                .field("watches", s.watches())
+                .field("ephemerals", s.ephemerals())
+                .field("connections", s.connections())
+                .field("outstandingRequests", s.outstanding())
+                .endObject();
+        followers(w, s);
+        return w.endObject().toString();
+    }
+
+    private static void followers(JsonWriter w, ServerState s) {
+        w.name("followers").beginArray();
+        for (ServerState.Follower f : s.followers()) {
+            w.beginObject().field("id", f.id()).field("ackedZxid", Zxid.str(f.ackedZxid()))
+                    .field("lagTxns", f.lagTxns()).endObject();
+        }
+        w.endArray();
+    }
+
+    /** The ensemble's members (from the member lines) and what this server knows of their roles. */
+    String ensembleJson() {
+        ServerState s = state();
+        JsonWriter w = new JsonWriter().beginObject()
+                .field("serverId", s.serverId())
+                .field("mode", s.ensemble() ? "ensemble" : "standalone")
+                .field("role", s.role())
+                .field("leaderId", s.leaderId())
+                .field("epoch", s.epoch())
+                .field("serving", s.serving())
+                .name("members").beginArray();
+        List<ServerConfig.Member> members = config.members();
+        if (members.isEmpty()) {
+            w.beginObject().field("id", s.serverId()).field("host", config.bindAddress().getHostAddress())
+                    .field("clientPort", config.port()).field("role", s.role()).field("self", true).endObject();
+        }
+        for (ServerConfig.Member m : members) {
+            String role = m.id() == s.serverId() ? s.role() : m.id() == s.leaderId() ? "leader"
+                    : s.leaderId() == s.serverId() ? "follower" : "unknown";
+            w.beginObject().field("id", m.id()).field("host", m.host()).field("clientPort", m.clientPort())
+                    .field("peerPort", m.peerPort()).field("role", role).field("self", m.id() == s.serverId());
+            for (ServerState.Follower f : s.followers()) {
+                if (f.id() == m.id()) {
+                    w.field("lagTxns", f.lagTxns()).field("ackedZxid", Zxid.str(f.ackedZxid()));
+                }
+            }
+            w.endObject();
+        }
+        w.endArray();
+        followers(w, s);
+        return w.endObject().toString();
+    }
+
+    private record SessionRow(long id, int timeoutMs, int ephemerals, String connection, int watches) {
+    }
+
+    /** The sessions: id, timeout, ephemerals, the connection serving it on this server, its watches here. */
+    String sessionsJson() {
+        Map<Long, SessionInfo> committed = tree.sessions();
+        List<SessionRow> rows = core.query(() -> {
+            WatchTable.Summary ws = watches.summary(0);
+            List<SessionRow> out = new ArrayList<>();
+            committed.values().stream().sorted(java.util.Comparator.comparingLong(SessionInfo::sessionId))
+                    .forEach(si -> {
+                        Connection c = gate.connectionOf(si.sessionId());
+                        out.add(new SessionRow(si.sessionId(), si.timeoutMs(), tree.ephemeralCount(si.sessionId()),
+                                c == null ? null : c.remote(), ws.bySession().getOrDefault(si.sessionId(), 0)));
+                    });
+            return out;
+        }, QUERY_TIMEOUT_MS);
+        JsonWriter w = new JsonWriter().beginObject().field("count", rows.size())
+                .field("connectedHere", rows.stream().filter(r -> r.connection() != null).count())
+                .name("sessions").beginArray();
+        for (SessionRow r : rows) {
+            w.beginObject().field("id", "0x" + Long.toHexString(r.id())).field("timeoutMs", r.timeoutMs())
+                    .field("ephemerals", r.ephemerals()).field("watches", r.watches())
+                    .field("connection", r.connection()).endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    /** Watches by kind, the most watched paths, and watches per session. */
+    String watchesJson() {
+        WatchTable.Summary s = core.query(() -> watches.summary(20), QUERY_TIMEOUT_MS);
+        JsonWriter w = new JsonWriter().beginObject().field("total", s.total()).field("paths", s.paths())
+                .name("byKind").beginObject().field("data", s.data()).field("child", s.child())
+                .field("persistent", s.persistent()).field("persistentRecursive", s.recursive()).endObject()
+                .name("topPaths").beginArray();
+        for (Map.Entry<String, Integer> e : s.topPaths()) {
+            w.beginObject().field("path", e.getKey()).field("watchers", e.getValue()).endObject();
+        }
+        w.endArray().name("bySession").beginArray();
+        s.bySession().forEach((id, n) -> w.beginObject().field("session", "0x" + Long.toHexString(id))
+                .field("watches", n).endObject());
+        return w.endArray().endObject().toString();
+    }
+
+    /** A node's children (sorted, at most {@value #CHILDREN_MAX}) with their Stat and a data preview; null if none. */
+    String childrenJson(String path) {
+        Children c = tree.getChildren(path);
+        if (c == null) {
+            return null;
+        }
+        List<String> names = new ArrayList<>(c.names());
+        names.sort(null);
+        JsonWriter w = new JsonWriter().beginObject().field("path", path).field("count", names.size())
+                .field("truncated", names.size() > CHILDREN_MAX).name("children").beginArray();
+        for (String n : names.subList(0, Math.min(names.size(), CHILDREN_MAX))) {
+            NodeData d = tree.getData(RecipeScan.child(path, n));
+            if (d == null) {
+                continue; // deleted meanwhile
+            }
+            w.beginObject().field("name", n);
+            data(w, d.data(), PREVIEW_MAX);
+            stat(w, d.stat());
+            w.endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    /** A node's data (at most {@value #NODE_DATA_MAX} bytes) and Stat; null if it does not exist. */
+    String nodeJson(String path) {
+        NodeData d = tree.getData(path);
+        if (d == null) {
+            return null;
+        }
+        JsonWriter w = new JsonWriter().beginObject().field("path", path);
+        data(w, d.data(), NODE_DATA_MAX);
+        stat(w, d.stat());
+        return w.endObject().toString();
+    }
+
+    /** The recipes found at {@code path} and below. */
+    String recipesJson(String path) {
+        List<RecipeScan.Recipe> found = new RecipeScan(RecipeScan.of(tree), System.currentTimeMillis()).scan(path);
+        JsonWriter w = new JsonWriter().beginObject().field("path", path).name("recipes").beginArray();
+        for (RecipeScan.Recipe r : found) {
+            w.beginObject().field("path", r.path()).field("kind", r.kind());
+            participants(w, "holders", r.holders());
+            participants(w, "waiters", r.waiters());
+            w.name("details").beginObject();
+            r.details().forEach(w::field);
+            w.endObject().endObject();
+        }
+        return w.endArray().endObject().toString();
+    }
+
+    private static void participants(JsonWriter w, String name, List<RecipeScan.Participant> ps) {
+        w.name(name).beginArray();
+        for (RecipeScan.Participant p : ps) {
+            w.beginObject().field("name", p.name()).field("session", p.owner() == 0 ? null
+                    : "0x" + Long.toHexString(p.owner())).field("sequence", p.sequence()).field("data", p.data())
+                    .field("czxid", Zxid.str(p.czxid())).endObject();
+        }
+        w.endArray();
+    }
+
+    /** The data as UTF-8 text when it decodes as such (else null), always as base64; {@code truncated} if cut. */
+    private static void data(JsonWriter w, byte[] data, int max) {
+        byte[] d = data == null ? new byte[0] : data;
+        int n = Math.min(d.length, max);
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(d, 0, n)).toString();
+        } catch (CharacterCodingException e) {
+            text = n < d.length ? new String(d, 0, n, StandardCharsets.UTF_8) : null; // a cut may split a character
+        }
+        w.field("text", text).field("base64", Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(d, n)))
+                .field("truncated", n < d.length);
+    }
+
+    private static void stat(JsonWriter w, Stat s) {
+        w.name("stat").beginObject()
+                .field("czxid", Zxid.str(s.czxid())).field("mzxid", Zxid.str(s.mzxid()))
+                .field("pzxid", Zxid.str(s.pzxid())).field("ctime", s.ctime()).field("mtime", s.mtime())
+                .field("version", s.version()).field("cversion", s.cversion()).field("aversion", s.aversion())
+                .field("ephemeralOwner", s.ephemeralOwner() == 0 ? "0" : "0x" + Long.toHexString(s.ephemeralOwner()))
+                .field("dataLength", s.dataLength()).field("numChildren", s.numChildren())
+                .endObject();
+    }
+
+    /** True if {@code path} is a valid node path. */
+    static boolean validPath(String path) {
+        return path != null && ZkPaths.isValid(path);
+    }
+}
