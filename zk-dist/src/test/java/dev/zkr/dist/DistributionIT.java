@@ -6,6 +6,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +34,7 @@ class DistributionIT {
 
     static Path home;
     static int port;
+    static int adminPort;
 
     @BeforeAll
     static void unpack() throws Exception {
@@ -47,12 +53,15 @@ class DistributionIT {
             assertTrue(names.stream().anyMatch(n -> n.startsWith("zk-cli")), names.toString());
             assertTrue(names.stream().anyMatch(n -> n.startsWith("slf4j-simple")), names.toString());
         }
-        try (ServerSocket s = new ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0); ServerSocket a = new ServerSocket(0)) {
             port = s.getLocalPort();
+            adminPort = a.getLocalPort();
         }
         Path conf = home.resolve("conf/zkr.properties");
-        String text = Files.readString(conf).replace("port=2181", "port=" + port);
-        Files.writeString(conf, text);
+        String text = Files.readString(conf);
+        assertTrue(text.contains("\nport=2181\n") && text.contains("\nadminPort=8080\n"), text);
+        Files.writeString(conf, text.replace("\nport=2181\n", "\nport=" + port + "\n")
+                .replace("\nadminPort=8080\n", "\nadminPort=" + adminPort + "\n"));
     }
 
     @Test
@@ -70,6 +79,14 @@ class DistributionIT {
             assertTrue(get.out.contains("hello world"), get.out);
             Result missing = run(home, Map.of(), "bin/zkr", "--server", server, "get", "/nope");
             assertTrue(missing.exit != 0, "a missing node is an error: " + missing.out);
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + adminPort + "/metrics")).build(), BodyHandlers.ofString());
+            assertEquals(200, metrics.statusCode());
+            assertTrue(metrics.body().contains("# TYPE "), "Prometheus text format: " + metrics.body());
+            HttpResponse<String> health = http.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + adminPort + "/health")).build(), BodyHandlers.ofString());
+            assertEquals(200, health.statusCode(), health.body());
             Path log = home.resolve("logs/zkr-server.log");
             assertTrue(Files.readString(log).contains("zkr server listening on"), "the server's output is logged");
             assertTrue(Files.isDirectory(home.resolve("data")), "the relative dataDir lies under the distribution");
