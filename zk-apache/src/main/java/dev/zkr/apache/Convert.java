@@ -87,7 +87,8 @@ final class Convert {
             case MARSHALLINGERROR -> ZkException.Code.MARSHALLING_ERROR;
             case UNIMPLEMENTED, RECONFIGDISABLED -> ZkException.Code.UNIMPLEMENTED;
             case OPERATIONTIMEOUT -> ZkException.Code.OPERATION_TIMEOUT;
-            case BADARGUMENTS, INVALIDCALLBACK, INVALIDACL -> ZkException.Code.BAD_ARGUMENTS;
+            case BADARGUMENTS, INVALIDCALLBACK -> ZkException.Code.BAD_ARGUMENTS;
+            case INVALIDACL -> ZkException.Code.INVALID_ACL;
             case UNKNOWNSESSION, SESSIONEXPIRED -> ZkException.Code.SESSION_EXPIRED;
             case NONODE -> ZkException.Code.NO_NODE;
             case NOAUTH -> ZkException.Code.NO_AUTH;

@@ -20,6 +20,7 @@ public final class ZkClientBuilder {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private int maxDataSize = DEFAULT_MAX_DATA_SIZE;
     private boolean renewSessionOnExpiry = true;
+    private final java.util.List<ZkClientConfig.AuthInfo> authInfo = new java.util.ArrayList<>();
 
     ZkClientBuilder() {
     }
@@ -69,6 +70,15 @@ public final class ZkClientBuilder {
         return this;
     }
 
+    /**
+     * Authentication sent on every connect before any request ({@code "digest"}, {@code "user:password".getBytes()});
+     * may be called several times.
+     */
+    public ZkClientBuilder authInfo(String scheme, byte[] auth) {
+        authInfo.add(new ZkClientConfig.AuthInfo(Objects.requireNonNull(scheme, "scheme"), auth));
+        return this;
+    }
+
     /** Connects and waits until the first session is established. */
     public ZkClient build() {
         if (connectString == null) {
@@ -87,7 +97,7 @@ public final class ZkClientBuilder {
             throw new IllegalStateException("connectString is required");
         }
         return new ZkClientConfig(connectString, sessionTimeout, connectTimeout, requestTimeout, maxDataSize,
-                renewSessionOnExpiry);
+                renewSessionOnExpiry, authInfo);
     }
 
     public String connectString() {
