@@ -42,8 +42,13 @@ public final class RequestChecks {
      * permission bits); returns it as an immutable list.
      */
     public static java.util.List<Acl> acls(String path, java.util.List<Acl> acls) {
-        if (acls == null || acls.isEmpty() || acls.contains(null)) {
-            throw new ZkException.InvalidAcl(path, acls == null || acls.isEmpty() ? "empty ACL" : "null ACL entry");
+        if (acls == null || acls.isEmpty()) {
+            throw new ZkException.InvalidAcl(path, "empty ACL");
+        }
+        for (Acl a : acls) {
+            if (a == null) {
+                throw new ZkException.InvalidAcl(path, "null ACL entry");
+            }
         }
         return java.util.List.copyOf(acls);
     }
