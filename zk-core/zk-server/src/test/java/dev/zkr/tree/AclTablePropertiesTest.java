@@ -1,0 +1,83 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.Acl;
+import dev.zkr.client.Acls;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Perms;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The deduplicated ACL table's reference counts match the tree (one per node holding each ACL) after any sequence of
+ * creates, setAcls, deletes and session closes; a snapshot round trip keeps every node's ACL and the counts.
+ */
+class AclTablePropertiesTest {
+
+    private static final List<List<Acl>> ACLS = List.of(
+            Acls.OPEN_UNSAFE,
+            Acls.READ_ONLY,
+            List.of(new Acl(Perms.ALL, Acls.digest("alice", "pw"))),
+            List.of(new Acl(Perms.READ | Perms.WRITE, Acls.digest("bob", "pw")), new Acl(Perms.READ,
+                    Acls.ANYONE_ID_UNSAFE)),
+            List.of(Acl.of(Perms.ALL, "ip", "10.0.0.0/8")));
+
+    private static final List<String> PATHS = List.of("/a", "/b", "/a/x", "/a/y", "/b/x", "/a/x/z");
+
+    record Step(int kind, String path, int acl, long session) {
+    }
+
+    @Provide
+    Arbitrary<List<Step>> steps() {
+        Arbitrary<Step> step = Combinators.combine(Arbitraries.integers().between(0, 4), Arbitraries.of(PATHS),
+                Arbitraries.integers().between(0, ACLS.size() - 1), Arbitraries.longs().between(0, 2))
+                .as(Step::new);
+        return step.list().ofMinSize(1).ofMaxSize(60);
+    }
+
+    @Property
+    void referenceCountsMatchTheTree(@ForAll("steps") List<Step> steps) throws IOException {
+        DataTree tree = new DataTree();
+        TxnPreparer preparer = new TxnPreparer(tree);
+        long zxid = 0;
+        for (Step s : steps) {
+            Request r = switch (s.kind()) {
+                case 0 -> new Request.Create(s.path(), new byte[0], CreateMode.PERSISTENT, ACLS.get(s.acl()));
+                case 1 -> new Request.Create(s.path(), new byte[0],
+                        s.session() == 0 ? CreateMode.PERSISTENT : CreateMode.EPHEMERAL, ACLS.get(s.acl()));
+                case 2 -> new Request.SetAcl(s.path(), ACLS.get(s.acl()), -1);
+                case 3 -> new Request.Delete(s.path(), -1);
+                default -> new Request.CloseSession(Math.max(1, s.session()));
+            };
+            long z = ++zxid;
+            Prepared p = preparer.prepare(r, Math.max(1, s.session()), z);
+            if (p instanceof Prepared.Ok ok) {
+                tree.apply(new TxnHeader(z, z, Math.max(1, s.session()), 1), ok.txn());
+            } else {
+                zxid--;
+            }
+            preparer.applied(z);
+            tree.checkInvariants(); // includes: each ACL's reference count == number of nodes holding it
+        }
+        assertTrue(tree.distinctAcls() <= ACLS.size(), "each distinct ACL is stored once");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        tree.writeSnapshot(new DataOutputStream(bytes));
+        DataTree loaded = DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        loaded.checkInvariants();
+        assertEquals(tree.canonicalDump(), loaded.canonicalDump());
+        assertEquals(tree.distinctAcls(), loaded.distinctAcls());
+    }
+}
