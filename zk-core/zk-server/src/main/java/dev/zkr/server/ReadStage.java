@@ -80,6 +80,10 @@ final class ReadStage {
         } else if (r instanceof Message.ExistsRequest e) {
             String path = valid(e.path());
             Stat stat = tree.exists(path);
+            if (stat != null && !allowed(c, path, Perms.READ)) {
+                // ZooKeeper 3.9 (FinalRequestProcessor): READ on an existing node, checked before the watch is set
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
             if (e.watch()) {
                 if (stat != null) {
                     watches.addDataWatch(sid, path);

@@ -108,11 +108,13 @@ class AclTest {
         c.create("/w", b("v"), CreateMode.PERSISTENT, worldWithout(Perms.WRITE));
         assertThrows(ZkException.NoAuth.class, () -> c.setData("/w", b("x"), -1));
         assertArrayEquals(b("v"), c.getData("/w").data());
-        // READ for getData and getChildren; exists needs nothing
+        // READ for getData, getChildren and (as ZooKeeper 3.9's FinalRequestProcessor) exists of an existing node
         c.create("/r", b("secret"), CreateMode.PERSISTENT, worldWithout(Perms.READ));
         assertThrows(ZkException.NoAuth.class, () -> c.getData("/r"));
         assertThrows(ZkException.NoAuth.class, () -> c.getChildren("/r"));
-        assertNotNull(c.exists("/r"));
+        assertThrows(ZkException.NoAuth.class, () -> c.exists("/r", e -> { }));
+        assertNull(c.exists("/r/missing")); // a missing node needs nothing
+        assertNotNull(c.exists("/w"));
         c.setData("/r", b("x"), -1);
         // getAcl: READ or ADMIN; setAcl: ADMIN
         NodeAcl readable = c.getAcl("/r"); // ADMIN without READ
