@@ -18,6 +18,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.List;
 
+import org.junit.jupiter.api.Test;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,5 +81,63 @@ class AclTablePropertiesTest {
         loaded.checkInvariants();
         assertEquals(tree.canonicalDump(), loaded.canonicalDump());
         assertEquals(tree.distinctAcls(), loaded.distinctAcls());
+    }
+
+    @Test
+    void aSnapshotWithoutAclsLoadsWithEveryNodeOpen() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(0x5A4B5253);
+        out.writeInt(1); // format 1: no aversion, no ACL id, no table
+        out.writeLong(7);
+        out.writeByte(0); // no sessions
+        for (String path : List.of("/a", "/")) {
+            out.writeByte(1);
+            TxnCodec.writeString(out, path);
+            boolean root = path.equals("/");
+            out.writeLong(root ? 0 : 7); // czxid
+            out.writeLong(root ? 0 : 7); // mzxid
+            out.writeLong(7); // pzxid
+            out.writeLong(0); // ctime
+            out.writeLong(0); // mtime
+            out.writeInt(0);
+            out.writeInt(path.equals("/") ? 1 : 0);
+            out.writeLong(0);
+            out.writeBoolean(false);
+            TxnCodec.writeBytes(out, new byte[] {1});
+        }
+        out.writeByte(0);
+        DataTree tree = DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        tree.checkInvariants();
+        assertEquals(Acls.OPEN_UNSAFE, tree.getAcl("/a").acls());
+        assertEquals(0, tree.getAcl("/a").stat().aversion());
+        assertEquals(1, tree.distinctAcls());
+    }
+
+    @Test
+    void anInstalledSnapshotBringsItsAclTable() throws IOException {
+        DataTree source = new DataTree();
+        TxnPreparer preparer = new TxnPreparer(source);
+        long z = 0;
+        for (Request r : List.<Request>of(
+                new Request.Create("/a", new byte[0], CreateMode.PERSISTENT, ACLS.get(2)),
+                new Request.Create("/b", new byte[0], CreateMode.PERSISTENT, ACLS.get(2)),
+                new Request.SetAcl("/b", ACLS.get(3), 0))) {
+            z++;
+            Prepared.Ok ok = (Prepared.Ok) preparer.prepare(r, 1, z);
+            source.apply(new TxnHeader(z, z, 1, 1), ok.txn());
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        source.writeSnapshot(new DataOutputStream(bytes));
+        DataTree target = new DataTree();
+        target.apply(new TxnHeader(1, 1, 1, 1), new Txn.CreateNode("/old", new byte[0], 0, false, 1, ACLS.get(4)));
+        target.replaceWith(DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))));
+        target.checkInvariants();
+        assertEquals(ACLS.get(2), target.getAcl("/a").acls());
+        assertEquals(ACLS.get(3), target.getAcl("/b").acls());
+        assertEquals(1, target.getAcl("/b").stat().aversion());
+        assertEquals(3, target.distinctAcls());
+        target.apply(new TxnHeader(z + 1, z + 1, 1, 1), new Txn.DeleteNode("/a"));
+        target.checkInvariants();
     }
 }
