@@ -102,6 +102,9 @@ public final class TestEnsemble implements AutoCloseable {
             cb.electionTimeout(b.electionTimeout)
                     .heartbeatInterval(b.electionTimeout.dividedBy(10));
         }
+        if (b.superDigest != null) {
+            cb.superDigest(b.superDigest);
+        }
         if (b.configurer != null) {
             b.configurer.accept(cb);
         }
@@ -393,6 +396,7 @@ public final class TestEnsemble implements AutoCloseable {
         private int maxDataSize = ServerConfig.DEFAULT_MAX_DATA_SIZE;
         private Path baseDir;
         private Consumer<ServerConfig.Builder> configurer;
+        private String superDigest;
 
         private Builder() {
         }
@@ -441,6 +445,15 @@ public final class TestEnsemble implements AutoCloseable {
         /** Keep the servers' data under this directory (not deleted at close) instead of a temp directory. */
         public Builder baseDir(Path dir) {
             this.baseDir = Objects.requireNonNull(dir, "baseDir");
+            return this;
+        }
+
+        /**
+         * Every server's super user digest ({@code super:<base64 sha1>}, e.g.
+         * {@code Acls.generateDigest("super:admin")}): a client authenticated as that digest passes every ACL.
+         */
+        public Builder superDigest(String digest) {
+            this.superDigest = Objects.requireNonNull(digest, "superDigest");
             return this;
         }
 

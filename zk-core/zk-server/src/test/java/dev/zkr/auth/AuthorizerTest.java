@@ -57,6 +57,19 @@ class AuthorizerTest {
     }
 
     @Test
+    void superDigestComesFromTheProperties() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("dataDir", "/tmp/zkr-unused");
+        p.setProperty("superDigest", Acls.generateDigest("super:admin"));
+        dev.zkr.server.ServerConfig config = dev.zkr.server.ServerConfig.fromProperties(p);
+        assertEquals(Acls.generateDigest("super:admin"), config.superDigest());
+        assertEquals(DigestAuthProvider.SUPER, config.authorizer().authenticate("digest",
+                new AuthProvider.ClientInfo(null), "super:admin".getBytes(StandardCharsets.UTF_8)).get(0));
+        p.setProperty("superDigest", "no-colon");
+        assertThrows(IllegalArgumentException.class, () -> dev.zkr.server.ServerConfig.fromProperties(p));
+    }
+
+    @Test
     void fixupExpandsAuthDropsDuplicatesAndRefusesMalformedAcls() throws Authorizer.InvalidAcl {
         Id alice = Acls.digest("alice", "pw");
         List<Id> ids = List.of(new Id("ip", "127.0.0.1"), alice);

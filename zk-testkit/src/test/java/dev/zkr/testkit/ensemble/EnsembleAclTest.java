@@ -43,7 +43,8 @@ class EnsembleAclTest {
 
     @Test
     void forwardedWritesAreCheckedWithTheSessionsAuthAndAclsReplicate() {
-        try (TestEnsemble e = TestEnsemble.builder().servers(3).start()) {
+        try (TestEnsemble e = TestEnsemble.builder().servers(3).superDigest(Acls.generateDigest("super:admin"))
+                .start()) {
             int leader = settledLeader(e);
             int follower = others(3, leader)[0];
             int other = others(3, leader)[1];
@@ -81,7 +82,12 @@ class EnsembleAclTest {
             alice.setAcl("/secure", expected, 1);
             reader.sync("/secure");
             assertThrows(ZkException.NoAuth.class, () -> reader.getData("/secure"));
-            aliceElsewhere.delete("/secure", -1);
+            // the super id is forwarded like any other: a follower's super session passes the leader's checks
+            alice.create("/secure/kid", new byte[0], CreateMode.PERSISTENT, Acls.CREATOR_ALL);
+            assertThrows(ZkException.NoAuth.class, () -> reader.delete("/secure/kid", -1));
+            ZkClient admin = client(e, other, "super:admin".getBytes(StandardCharsets.UTF_8));
+            admin.delete("/secure/kid", -1);
+            admin.delete("/secure", -1);
         }
     }
 }
