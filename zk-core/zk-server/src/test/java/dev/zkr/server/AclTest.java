@@ -183,6 +183,23 @@ class AclTest {
     }
 
     @Test
+    void aRefusedBuilderAuthenticationFailsTheNextRequestOnceAndIsNotResent() {
+        start(b -> { });
+        ZkClient c = ZkClient.builder().connectString(server.connectString()).authInfo("kerberos", b("ticket"))
+                .build();
+        open.add(c);
+        ServerFixture.await("the refusal", Duration.ofSeconds(10), () -> {
+            try {
+                c.exists("/");
+                return false;
+            } catch (ZkException.AuthFailed e) {
+                return true;
+            }
+        });
+        assertNotNull(c.exists("/")); // reported once; the session goes on unauthenticated
+    }
+
+    @Test
     void ipSchemeMatchesAddressesAndCidrBlocks() {
         start(b -> { });
         ZkClient c = client();
