@@ -40,7 +40,7 @@ public final class Authorizer {
 
     /** The provider of a scheme, or null. */
     public AuthProvider provider(String scheme) {
-        return providers.get(scheme);
+        return scheme == null ? null : providers.get(scheme);
     }
 
     /**
@@ -64,7 +64,7 @@ public final class Authorizer {
             if ("world".equals(aclId.scheme()) && "anyone".equals(aclId.id())) {
                 return true;
             }
-            AuthProvider p = providers.get(aclId.scheme());
+            AuthProvider p = provider(aclId.scheme());
             if (p != null) {
                 for (Id id : ids) {
                     if (id.scheme().equals(aclId.scheme()) && p.matches(id.id(), aclId.id())) {
@@ -100,7 +100,7 @@ public final class Authorizer {
             } else if ("auth".equals(id.scheme())) {
                 boolean any = false;
                 for (Id mine : ids) {
-                    AuthProvider p = providers.get(mine.scheme());
+                    AuthProvider p = provider(mine.scheme());
                     if (p != null && p.isAuthenticated()) {
                         any = true;
                         out.add(new Acl(a.perms(), mine));
@@ -110,7 +110,7 @@ public final class Authorizer {
                     throw new InvalidAcl("auth: the session has no authenticated id");
                 }
             } else {
-                AuthProvider p = providers.get(id.scheme());
+                AuthProvider p = provider(id.scheme());
                 if (p == null) {
                     throw new InvalidAcl("unknown scheme " + id.scheme());
                 }

@@ -200,6 +200,27 @@ class AclTest {
     }
 
     @Test
+    void malformedAclAndAuthMessagesGetTypedErrorsAndTheConnectionStays() {
+        start(b -> { });
+        try (RawClient c = RawClient.session(server.port(), 5000)) {
+            int invalid = ZkException.Code.INVALID_ACL.intValue();
+            assertEquals(invalid, c.call(x -> new dev.zkr.wire.Message.CreateAclRequest(x, "/n", b(""),
+                    CreateMode.PERSISTENT, null)).code());
+            assertEquals(invalid, c.call(x -> new dev.zkr.wire.Message.CreateAclRequest(x, "/n", b(""),
+                    CreateMode.PERSISTENT, new Acl[0])).code());
+            assertEquals(invalid, c.call(x -> new dev.zkr.wire.Message.SetAclRequest(x, "/", null, -1)).code());
+            int authFailed = ZkException.Code.AUTH_FAILED.intValue();
+            assertEquals(authFailed, c.call(x -> new dev.zkr.wire.Message.AuthRequest(x, null, null)).code());
+            assertEquals(authFailed, c.call(x -> new dev.zkr.wire.Message.AuthRequest(x, "digest\n forged line",
+                    b("a:b"))).code());
+            assertEquals(authFailed, c.call(x -> new dev.zkr.wire.Message.AuthRequest(x, "digest", null)).code());
+            assertEquals(0, c.call(x -> new dev.zkr.wire.Message.GetAclRequest(x, "/")).code());
+            assertEquals(ZkException.Code.INVALID_PATH.intValue(),
+                    c.call(x -> new dev.zkr.wire.Message.GetAclRequest(x, "no-slash")).code());
+        }
+    }
+
+    @Test
     void ipSchemeMatchesAddressesAndCidrBlocks() {
         start(b -> { });
         ZkClient c = client();
