@@ -45,9 +45,10 @@ import java.util.function.Function;
  * committed sessions and every node, one by one, children before their parent, while applies may continue (fuzzy).
  * The order is what lets a path-free {@link Txn.CloseSession} replay: a closed ephemeral the snapshot lacks was
  * deleted before its parent was read, so the parent's pzxid already holds the close. {@link #readSnapshot(DataInput)}
- * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order. Format:
- * {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0, (byte 1, node)*, byte 0}. Framing, CRC
- * and files are the storage layer's job.
+ * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order.
+ * Format (version 2): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
+ * (byte 1, node with aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, trailer}; version 1 (no aversion,
+ * ACL id or table) is still read. Framing, CRC and files are the storage layer's job.
  *
  * <p><b>Containers.</b> A container that had children (cversion &gt; 0) and has none is reported by
  * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
