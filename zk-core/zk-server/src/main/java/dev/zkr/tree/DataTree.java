@@ -284,8 +284,8 @@ public final class DataTree {
                 kids.pzxid = h.zxid();
             }
         }
-        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_CREATED, h.zxid()));
-        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, h.zxid()));
+        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_CREATED, h.zxid(), node.acls()));
+        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, h.zxid(), parent.acls()));
         return new OpResult.CreateResult(path, node.stat());
     }
 
@@ -312,6 +312,8 @@ public final class DataTree {
             }
         }
         Node node = nodes.remove(path);
+        List<Acl> nodeAcl = node == null ? null : node.acls();
+        List<Acl> parentAcl = parent == null ? null : parent.acls();
         if (node != null) {
             synchronized (node) {
                 node.deleted = true;
@@ -331,8 +333,8 @@ public final class DataTree {
                 containers.remove(path);
             }
         }
-        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid));
-        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid));
+        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid, nodeAcl));
+        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid, parentAcl));
     }
 
     private OpResult setData(TxnHeader h, Txn.SetData s, List<WatchTrigger> triggers) {
@@ -349,7 +351,7 @@ public final class DataTree {
             node.mtime = h.time();
             stat = node.statLocked();
         }
-        triggers.add(new WatchTrigger(s.path(), WatchedEvent.Type.NODE_DATA_CHANGED, h.zxid()));
+        triggers.add(new WatchTrigger(s.path(), WatchedEvent.Type.NODE_DATA_CHANGED, h.zxid(), node.acls()));
         return new OpResult.SetDataResult(stat);
     }
 
