@@ -129,7 +129,9 @@ class AclAgreementTest {
         try {
             watcher.exists("/wsecret", e -> events.add(e.type() + " " + e.path()));
             watcher.exists("/wopen", e -> events.add(e.type() + " " + e.path()));
-            alice.create("/wsecret", new byte[0], CreateMode.PERSISTENT, List.of(ALICE_ALL));
+            // bob's node: neither session may read it (the watcher authenticated as alice in an earlier step)
+            alice.create("/wsecret", new byte[0], CreateMode.PERSISTENT,
+                    List.of(new Acl(Perms.ALL, Acls.digest("bob", "pw"))));
             alice.create("/wopen", new byte[0], CreateMode.PERSISTENT);
             String first = events.poll(10, java.util.concurrent.TimeUnit.SECONDS);
             return "first event " + first + ", then " + events;
