@@ -57,6 +57,9 @@ public final class ApacheZkClient implements ZkClient {
 
     private final Builder config;
     private final ConnectionListeners listeners = new ConnectionListeners();
+    /** (scheme, bytes) added with addAuthInfo, added again to every renewed session. */
+    private final java.util.concurrent.CopyOnWriteArrayList<Object[]> auths =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> firstSession = new CompletableFuture<>();
 
     /** Guarded by this; read without the lock where a stale value is harmless. */
@@ -65,6 +68,7 @@ public final class ApacheZkClient implements ZkClient {
     private volatile boolean closed;
 
     private ApacheZkClient(Builder config) {
+        auths.addAll(config.authInfo);
         this.config = config;
     }
 
@@ -109,6 +113,9 @@ public final class ApacheZkClient implements ZkClient {
         try {
             session.zk = new WatchableZooKeeper(config.connectString, (int) config.sessionTimeout.toMillis(),
                     session, clientConfig);
+            for (Object[] a : auths) {
+                session.zk.addAuthInfo((String) a[0], (byte[]) a[1]); // sent before any request of the session
+            }
         } catch (IOException | IllegalArgumentException e) {
             throw new ZkException.BadArguments(null, "cannot connect to " + config.connectString + ": " + e);
         }
@@ -281,6 +288,56 @@ public final class ApacheZkClient implements ZkClient {
             zk().create(path, bytes, ZooDefs.Ids.OPEN_ACL_UNSAFE, Convert.mode(mode),
                     (rc, p, ctx, name, stat) -> complete(f, rc, path, () -> new Created(name, Convert.stat(stat))),
                     null);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                 List<dev.zkr.client.Acl> acls) {
+        return request(path, f -> {
+            RequestChecks.create(path, mode);
+            List<dev.zkr.client.Acl> checked = RequestChecks.acls(path, acls);
+            byte[] bytes = checkData(path, data, RequestSize.of(path, data));
+            zk().create(path, bytes, Convert.acls(checked), Convert.mode(mode),
+                    (rc, p, ctx, name, stat) -> complete(f, rc, path, () -> new Created(name, Convert.stat(stat))),
+                    null);
+        });
+    }
+
+    @Override
+    public CompletableFuture<dev.zkr.client.NodeAcl> getAclAsync(String path) {
+        return request(path, f -> {
+            ZkPaths.validate(path);
+            zk().getACL(path, new org.apache.zookeeper.data.Stat(), (rc, p, ctx, acl, stat) -> complete(f, rc, path,
+                    () -> new dev.zkr.client.NodeAcl(Convert.fromAcls(acl), Convert.stat(stat))), null);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Stat> setAclAsync(String path, List<dev.zkr.client.Acl> acls, int aversion) {
+        return request(path, f -> {
+            ZkPaths.validate(path);
+            List<dev.zkr.client.Acl> checked = RequestChecks.acls(path, acls);
+            zk().setACL(path, Convert.acls(checked), aversion,
+                    (rc, p, ctx, stat) -> complete(f, rc, path, () -> Convert.stat(stat)), null);
+        });
+    }
+
+    /**
+     * ZooKeeper's addAuthInfo: queued for the connection and re-sent by ZooKeeper on reconnects (and by this client
+     * on a renewed session). ZooKeeper answers a refusal only by closing the connection with an AuthFailed event,
+     * so the future completes once the request is queued; a refusal shows as AuthFailed on later calls.
+     */
+    @Override
+    public CompletableFuture<Void> addAuthInfoAsync(String scheme, byte[] auth) {
+        return request(null, f -> {
+            if (scheme == null || scheme.isEmpty()) {
+                throw new ZkException.BadArguments(null, "auth scheme missing");
+            }
+            byte[] copy = auth == null ? new byte[0] : auth.clone();
+            auths.add(new Object[] {scheme, copy});
+            zk().addAuthInfo(scheme, copy);
+            f.complete(null);
         });
     }
 
@@ -503,8 +560,16 @@ public final class ApacheZkClient implements ZkClient {
         private int juteMaxBuffer = DEFAULT_JUTE_MAX_BUFFER;
         private int maxDataSize = DEFAULT_JUTE_MAX_BUFFER - 1024;
         private boolean renewSessionOnExpiry = true;
+        private final List<Object[]> authInfo = new java.util.ArrayList<>();
 
         private Builder() {
+        }
+
+        /** Authentication added to every session before any request ({@code "digest"}, {@code "user:pw"} bytes). */
+        public Builder authInfo(String scheme, byte[] auth) {
+            authInfo.add(new Object[] {Objects.requireNonNull(scheme, "scheme"),
+                    auth == null ? new byte[0] : auth.clone()});
+            return this;
         }
 
         /** ZooKeeper servers, {@code host:port,host:port,...}, optionally with a chroot suffix (required). */
@@ -574,6 +639,7 @@ public final class ApacheZkClient implements ZkClient {
             b.juteMaxBuffer = juteMaxBuffer;
             b.maxDataSize = maxDataSize;
             b.renewSessionOnExpiry = renewSessionOnExpiry;
+            b.authInfo.addAll(authInfo);
             return b;
         }
 

@@ -22,6 +22,26 @@ final class Convert {
     private Convert() {
     }
 
+    /** zkr ACL entries as ZooKeeper's (same permission bits, schemes and ids). */
+    static List<org.apache.zookeeper.data.ACL> acls(List<dev.zkr.client.Acl> acls) {
+        List<org.apache.zookeeper.data.ACL> out = new ArrayList<>(acls.size());
+        for (dev.zkr.client.Acl a : acls) {
+            out.add(new org.apache.zookeeper.data.ACL(a.perms(),
+                    new org.apache.zookeeper.data.Id(a.id().scheme(), a.id().id())));
+        }
+        return out;
+    }
+
+    /** ZooKeeper's ACL entries as zkr's. */
+    static List<dev.zkr.client.Acl> fromAcls(List<org.apache.zookeeper.data.ACL> acls) {
+        List<dev.zkr.client.Acl> out = new ArrayList<>(acls.size());
+        for (org.apache.zookeeper.data.ACL a : acls) {
+            out.add(new dev.zkr.client.Acl(a.getPerms(), new dev.zkr.client.Id(a.getId().getScheme(),
+                    a.getId().getId())));
+        }
+        return out;
+    }
+
     static Stat stat(org.apache.zookeeper.data.Stat s) {
         if (s == null) {
             return null;
@@ -87,7 +107,8 @@ final class Convert {
             case MARSHALLINGERROR -> ZkException.Code.MARSHALLING_ERROR;
             case UNIMPLEMENTED, RECONFIGDISABLED -> ZkException.Code.UNIMPLEMENTED;
             case OPERATIONTIMEOUT -> ZkException.Code.OPERATION_TIMEOUT;
-            case BADARGUMENTS, INVALIDCALLBACK, INVALIDACL -> ZkException.Code.BAD_ARGUMENTS;
+            case BADARGUMENTS, INVALIDCALLBACK -> ZkException.Code.BAD_ARGUMENTS;
+            case INVALIDACL -> ZkException.Code.INVALID_ACL;
             case UNKNOWNSESSION, SESSIONEXPIRED -> ZkException.Code.SESSION_EXPIRED;
             case NONODE -> ZkException.Code.NO_NODE;
             case NOAUTH -> ZkException.Code.NO_AUTH;
@@ -143,7 +164,8 @@ final class Convert {
 
     private static org.apache.zookeeper.Op op(Op op) {
         if (op instanceof Op.Create c) {
-            CreateOptions options = CreateOptions.newBuilder(ZooDefs.Ids.OPEN_ACL_UNSAFE, mode(c.mode())).build();
+            CreateOptions options = CreateOptions.newBuilder(c.acls() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+                    : acls(c.acls()), mode(c.mode())).build();
             return org.apache.zookeeper.Op.create(c.path(), nonNull(c.data()), options);
         } else if (op instanceof Op.Delete d) {
             return org.apache.zookeeper.Op.delete(d.path(), d.version());

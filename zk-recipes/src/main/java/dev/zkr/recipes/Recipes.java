@@ -51,7 +51,19 @@ public final class Recipes {
         return e;
     }
 
-    /** The client the recipes use. */
+    /**
+     * These recipes creating every node (and every missing parent) with this ACL, for applications whose nodes are
+     * protected: for example {@code Acls.CREATOR_ALL} on a client that authenticated with
+     * {@code authInfo("digest", ...)}. The client must hold CREATE/DELETE/READ/WRITE on the recipes' parents.
+     */
+    public Recipes withAcl(List<dev.zkr.client.Acl> acl) {
+        if (acl == null || acl.isEmpty()) {
+            throw new IllegalArgumentException("empty ACL");
+        }
+        return new Recipes(new AclClient(client, acl), executor);
+    }
+
+    /** The client the recipes use (with {@link #withAcl}: a view of it that creates nodes with that ACL). */
     public ZkClient client() {
         return client;
     }

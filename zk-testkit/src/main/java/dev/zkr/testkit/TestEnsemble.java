@@ -111,6 +111,9 @@ public final class TestEnsemble implements AutoCloseable {
                 cb.quorumTls(b.tls.quorumTls());
             }
         }
+        if (b.superDigest != null) {
+            cb.superDigest(b.superDigest);
+        }
         if (b.configurer != null) {
             b.configurer.accept(cb);
         }
@@ -411,6 +414,7 @@ public final class TestEnsemble implements AutoCloseable {
         private Path baseDir;
         private Consumer<ServerConfig.Builder> configurer;
         private TlsMaterial tls;
+        private String superDigest;
 
         private Builder() {
         }
@@ -473,6 +477,15 @@ public final class TestEnsemble implements AutoCloseable {
         /** Keep the servers' data under this directory (not deleted at close) instead of a temp directory. */
         public Builder baseDir(Path dir) {
             this.baseDir = Objects.requireNonNull(dir, "baseDir");
+            return this;
+        }
+
+        /**
+         * Every server's super user digest ({@code super:<base64 sha1>}, e.g.
+         * {@code Acls.generateDigest("super:admin")}): a client authenticated as that digest passes every ACL.
+         */
+        public Builder superDigest(String digest) {
+            this.superDigest = Objects.requireNonNull(digest, "superDigest");
             return this;
         }
 

@@ -10,6 +10,11 @@ public sealed interface Op {
         return new Create(path, data, mode);
     }
 
+    /** Create a node with this ACL. */
+    static Op create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls) {
+        return new Create(path, data, mode, acls);
+    }
+
     static Op delete(String path, int version) {
         return new Delete(path, version);
     }
@@ -22,8 +27,16 @@ public sealed interface Op {
         return new Check(path, version);
     }
 
-    /** Create a node (data may be empty, never null). */
-    record Create(String path, byte[] data, CreateMode mode) implements Op {
+    /** Create a node (data may be empty, never null) with an ACL ({@code null} = {@link Acls#OPEN_UNSAFE}). */
+    record Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls) implements Op {
+        public Create {
+            acls = acls == null ? null : java.util.List.copyOf(acls);
+        }
+
+        /** Create an open node ({@link Acls#OPEN_UNSAFE}). */
+        public Create(String path, byte[] data, CreateMode mode) {
+            this(path, data, mode, null);
+        }
     }
 
     /** Delete a node if its version matches ({@code -1} = any). */

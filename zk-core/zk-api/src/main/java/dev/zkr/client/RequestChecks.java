@@ -37,13 +37,29 @@ public final class RequestChecks {
         return data;
     }
 
+    /**
+     * Checks an ACL before sending: non-null, not empty, no null entry (the server validates schemes, ids and
+     * permission bits); returns it as an immutable list.
+     */
+    public static java.util.List<Acl> acls(String path, java.util.List<Acl> acls) {
+        if (acls == null || acls.isEmpty()) {
+            throw new ZkException.InvalidAcl(path, "empty ACL");
+        }
+        for (Acl a : acls) {
+            if (a == null) {
+                throw new ZkException.InvalidAcl(path, "null ACL entry");
+            }
+        }
+        return java.util.List.copyOf(acls);
+    }
+
     /** Checks one operation of a multi; returns it with null data replaced by empty data. */
     public static Op op(Op op, int maxDataSize) {
         required(op, null, "operation in multi");
         if (op instanceof Op.Create c) {
             create(c.path(), c.mode());
             byte[] data = data(c.path(), c.data(), maxDataSize);
-            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode());
+            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode(), c.acls());
         }
         ZkPaths.validate(op.path());
         if (op instanceof Op.SetData s) {

@@ -113,6 +113,51 @@ public interface ZkClient extends AutoCloseable {
      */
     CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local);
 
+    // ---- ACLs and authentication ------------------------------------------------------------------------------
+
+    /**
+     * Creates a node with this ACL (see {@link Acls}); needs CREATE on the parent. Fails with
+     * {@link ZkException.InvalidAcl} for an empty or malformed ACL, or {@code auth} ids when the session has none.
+     */
+    default CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "ACLs are not supported by this client"));
+    }
+
+    /** The node's ACL and Stat; needs READ or ADMIN (without ADMIN, digest secrets are masked as ZooKeeper does). */
+    default CompletableFuture<NodeAcl> getAclAsync(String path) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "ACLs are not supported by this client"));
+    }
+
+    /** Replaces the node's ACL if its aversion matches ({@code -1} = any); needs ADMIN. Returns the new Stat. */
+    default CompletableFuture<Stat> setAclAsync(String path, List<Acl> acls, int aversion) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "ACLs are not supported by this client"));
+    }
+
+    /**
+     * Authenticates this session's connection ({@code "digest"}, {@code "user:password".getBytes()}); the client
+     * re-sends it after every reconnect and session renewal. Fails with {@link ZkException.AuthFailed} if the server
+     * refuses it (then it is not re-sent).
+     */
+    default CompletableFuture<Void> addAuthInfoAsync(String scheme, byte[] auth) {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "authentication is not supported"));
+    }
+
+    default String create(String path, byte[] data, CreateMode mode, List<Acl> acls) {
+        return ClientSupport.await(createAsync(path, data, mode, acls)).path();
+    }
+
+    default NodeAcl getAcl(String path) {
+        return ClientSupport.await(getAclAsync(path));
+    }
+
+    default Stat setAcl(String path, List<Acl> acls, int aversion) {
+        return ClientSupport.await(setAclAsync(path, acls, aversion));
+    }
+
+    default void addAuthInfo(String scheme, byte[] auth) {
+        ClientSupport.await(addAuthInfoAsync(scheme, auth));
+    }
+
     // ---- conveniences built on the primitives -----------------------------------------------------------------
 
     /** Creates a node, creating missing parents as asked. */

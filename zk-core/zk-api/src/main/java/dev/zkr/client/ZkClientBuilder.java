@@ -21,6 +21,7 @@ public final class ZkClientBuilder {
     private int maxDataSize = DEFAULT_MAX_DATA_SIZE;
     private boolean renewSessionOnExpiry = true;
     private TlsConfig tls;
+    private final java.util.List<ZkClientConfig.AuthInfo> authInfo = new java.util.ArrayList<>();
 
     ZkClientBuilder() {
     }
@@ -81,6 +82,15 @@ public final class ZkClientBuilder {
         return this;
     }
 
+    /**
+     * Authentication sent on every connect before any request ({@code "digest"}, {@code "user:password".getBytes()});
+     * may be called several times.
+     */
+    public ZkClientBuilder authInfo(String scheme, byte[] auth) {
+        authInfo.add(new ZkClientConfig.AuthInfo(Objects.requireNonNull(scheme, "scheme"), auth));
+        return this;
+    }
+
     /** Connects and waits until the first session is established. */
     public ZkClient build() {
         if (connectString == null) {
@@ -99,7 +109,7 @@ public final class ZkClientBuilder {
             throw new IllegalStateException("connectString is required");
         }
         return new ZkClientConfig(connectString, sessionTimeout, connectTimeout, requestTimeout, maxDataSize,
-                renewSessionOnExpiry, tls);
+                renewSessionOnExpiry, tls, authInfo);
     }
 
     public String connectString() {

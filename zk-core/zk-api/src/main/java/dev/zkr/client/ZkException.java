@@ -46,6 +46,8 @@ public abstract class ZkException extends RuntimeException {
         NOT_EMPTY(-111),
         /** session expired. */
         SESSION_EXPIRED(-112),
+        /** invalid ACL (empty, unknown scheme or permission bits, malformed id, {@code auth} without ids). */
+        INVALID_ACL(-114),
         /** authentication failed. */
         AUTH_FAILED(-115),
         /** session moved to another server. */
@@ -149,6 +151,7 @@ public abstract class ZkException extends RuntimeException {
             case NODE_EXISTS -> new NodeExists(path, message);
             case NOT_EMPTY -> new NotEmpty(path, message);
             case SESSION_EXPIRED -> new SessionExpired(path, message);
+            case INVALID_ACL -> new InvalidAcl(path, message);
             case AUTH_FAILED -> new AuthFailed(path, message);
             case SESSION_MOVED -> new SessionMoved(path, message);
             case NO_WATCHER -> new NoWatcher(path, message);
@@ -263,6 +266,13 @@ public abstract class ZkException extends RuntimeException {
     public static final class SessionExpired extends ZkException {
         public SessionExpired(String path, String message) {
             super(Code.SESSION_EXPIRED, path, message);
+        }
+    }
+
+    /** The ACL is invalid: empty, an unknown scheme or permission bits, a malformed id, {@code auth} without ids. */
+    public static final class InvalidAcl extends ZkException {
+        public InvalidAcl(String path, String message) {
+            super(Code.INVALID_ACL, path, message);
         }
     }
 

@@ -23,9 +23,16 @@ final class ApplyStage {
     private final PrepStage prep;
     private final WatchTable watches;
     private final SessionGate gate;
+    private final dev.zkr.auth.Authorizer authorizer;
     private long applied;
 
     ApplyStage(DataTree tree, PrepStage prep, WatchTable watches, SessionGate gate) {
+        this(tree, prep, watches, gate, dev.zkr.auth.Authorizer.defaults());
+    }
+
+    ApplyStage(DataTree tree, PrepStage prep, WatchTable watches, SessionGate gate,
+               dev.zkr.auth.Authorizer authorizer) {
+        this.authorizer = authorizer;
         this.tree = tree;
         this.prep = prep;
         this.watches = watches;
@@ -58,11 +65,15 @@ final class ApplyStage {
         }
     }
 
-    /** Queues watch events to the connections of their sessions (sessions without connection miss them). */
+    /**
+     * Queues watch events to the connections of their sessions (sessions without connection miss them). An event
+     * whose node the connection may not READ is dropped (its one-shot watch is spent), as ZooKeeper 3.9 drops it.
+     */
     void deliver(List<WatchDelivery> deliveries) {
         for (WatchDelivery d : deliveries) {
             Connection c = gate.connectionOf(d.sessionId());
-            if (c != null && !c.closed) {
+            if (c != null && !c.closed && (d.acl() == null
+                    || authorizer.allowed(d.acl(), dev.zkr.client.Perms.READ, c.authIds))) {
                 c.send(new Message.WatchEvent(d.event().type(), d.event().path(), d.event().zxid()));
             }
         }

@@ -228,10 +228,10 @@ final class Assembler {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, epoch, lastZxid,
-                config.isEnsemble());
-        ApplyStage apply = new ApplyStage(tree, prep, watches, gate);
-        ReadStage reads = new ReadStage(tree, watches, apply);
+                config.maxEphemeralsPerSession(), config.maxTxnBytes(), config.authorizer()), txnClock, epoch,
+                lastZxid, config.isEnsemble());
+        ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
+        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer());
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
         Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, config, peers);
         return new Parts(core, gate, stage, watches);

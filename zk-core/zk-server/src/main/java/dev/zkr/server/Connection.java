@@ -65,6 +65,14 @@ final class Connection {
     private List<Object> outgoing = new ArrayList<>();
     private int outgoingReplies;
     boolean dirty;
+    /**
+     * The ids this connection authenticated as (core thread): {@code ip:<address>} from the start (see
+     * {@link #remoteAddress}), plus what its {@link Message.AuthRequest}s gained. They live and die with the
+     * connection: a client re-sends its authentication on every reconnect.
+     */
+    final List<dev.zkr.client.Id> authIds = new ArrayList<>();
+    /** The client's address, or null (simulated connections). */
+    private String remoteAddress;
 
     Connection(Sink sink, Outbox outbox) {
         this.sink = sink;
@@ -74,6 +82,18 @@ final class Connection {
     /** See {@link #certificateSubject}. */
     String certificateSubject() {
         return certificateSubject;
+    }
+
+    /** Sets the client's address and the {@code ip} id it implies (before the first message reaches the core). */
+    void remoteAddress(String address) {
+        this.remoteAddress = address;
+        if (address != null) {
+            authIds.add(new dev.zkr.client.Id("ip", address));
+        }
+    }
+
+    String remoteAddress() {
+        return remoteAddress;
     }
 
     // ---- core thread ----

@@ -88,6 +88,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
         connection = new Connection(new ChannelSink(channel, this), core.outbox());
+        if (channel.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null) {
+            connection.remoteAddress(a.getAddress().getHostAddress()); // the ip scheme's id
+        }
         long ms = config.handshakeTimeout().toMillis();
         handshakeTimer = ctx.executor().schedule(() -> {
             if (state == State.AWAIT_CONNECT) { // once the request is in, the wait is the server's, not the client's

@@ -419,7 +419,8 @@ final class Pipeline implements Sequencer {
         if (r instanceof Message.CloseSessionRequest) {
             gate.markClosing(c.sessionId);
         }
-        peers.send(role.leaderId(), new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r)));
+        peers.send(role.leaderId(), new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r),
+                AuthIds.encode(c.authIds)));
     }
 
     private void markForwarded() {
@@ -484,8 +485,10 @@ final class Pipeline implements Sequencer {
 
     private void onForward(int from, ServerMessage.Forward f, long now) {
         Message.Request r;
+        java.util.List<dev.zkr.client.Id> authIds;
         try {
             r = (Message.Request) MessageCodec.decode(f.request());
+            authIds = AuthIds.decode(f.auth());
         } catch (RuntimeException e) {
             log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
             return;
@@ -508,7 +511,7 @@ final class Pipeline implements Sequencer {
                 gate.markClosing(sid);
                 p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
             } else if (PrepStage.isWrite(r)) {
-                p = prep.write(Pending.Kind.FORWARDED, null, r, sid);
+                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds);
             } else {
                 p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, Prepared.Failed.of(
                         ZkException.Code.BAD_ARGUMENTS, null, "not a write: " + r.getClass().getSimpleName()));

@@ -11,6 +11,8 @@ import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 
 import java.util.Arrays;
+import java.util.List;
+import dev.zkr.client.Id;
 
 /**
  * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
@@ -54,11 +56,14 @@ final class PrepStage {
 
     /** A client write (create, delete, setData, multi). */
     Pending write(Connection c, Message.Request r) {
-        return write(Pending.Kind.CLIENT, c, r, c.sessionId);
+        return write(Pending.Kind.CLIENT, c, r, c.sessionId, c.authIds);
     }
 
-    /** A write of session {@code sessionId} (a local client's, or forwarded: {@code c} null). */
-    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId) {
+    /**
+     * A write of session {@code sessionId} (a local client's, or forwarded: {@code c} null), checked against the
+     * ACLs with the ids its connection authenticated as.
+     */
+    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId, List<Id> authIds) {
         Request request;
         try {
             request = toRequest(r);
@@ -66,7 +71,7 @@ final class PrepStage {
             return new Pending(kind, c, r, null, null,
                     Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
         }
-        return prepare(kind, c, r, request, sessionId);
+        return prepare(kind, c, r, request, sessionId, authIds);
     }
 
     /** This server leads {@code epoch} from now on: its txns are (epoch, 1), (epoch, 2), ... */
@@ -93,11 +98,17 @@ final class PrepStage {
      * made the request itself ({@code r} null).
      */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
+        return prepare(kind, c, r, request, sessionId, null);
+    }
+
+    /** As above; {@code authIds} null for the server's own (trusted) requests. */
+    Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId,
+                    List<Id> authIds) {
         long zxid = Zxid.next(lastZxid, epoch);
         long time = clock.now();
         TxnHeader header = new TxnHeader(zxid, time, sessionId,
                 r == null ? TxnHeader.NO_XID : r.xid());
-        Prepared prepared = preparer.prepare(request, sessionId, zxid);
+        Prepared prepared = preparer.prepare(request, sessionId, authIds, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;
             clock.observe(time);
@@ -129,12 +140,19 @@ final class PrepStage {
 
     static boolean isWrite(Message.Request r) {
         return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
-                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest;
+                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest
+                || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest;
     }
 
     private static Request toRequest(Message.Request r) {
         if (r instanceof Message.CreateRequest c) {
             return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+        } else if (r instanceof Message.CreateAclRequest c) {
+            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()),
+                    c.acls() == null ? List.of() : Arrays.asList(c.acls()));
+        } else if (r instanceof Message.SetAclRequest s) {
+            return new Request.SetAcl(s.path(), s.acls() == null ? List.of() : Arrays.asList(s.acls()),
+                    s.aversion());
         } else if (r instanceof Message.DeleteRequest d) {
             return new Request.Delete(d.path(), d.version());
         } else if (r instanceof Message.SetDataRequest s) {
@@ -158,7 +176,7 @@ final class PrepStage {
 
     private static Op fixOp(Op op) {
         if (op instanceof Op.Create c) {
-            return Op.create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+            return Op.create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()), c.acls());
         } else if (op instanceof Op.SetData s && s.data() == null) {
             return Op.setData(s.path(), new byte[0], s.version());
         }

@@ -1,6 +1,12 @@
 package dev.zkr.server;
 
+import dev.zkr.auth.AuthProvider;
+import dev.zkr.auth.Authorizer;
+import dev.zkr.client.Acl;
 import dev.zkr.client.Children;
+import dev.zkr.client.Id;
+import dev.zkr.client.NodeAcl;
+import dev.zkr.client.Perms;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkException;
@@ -21,12 +27,26 @@ final class ReadStage {
 
     private final DataTree tree;
     private final WatchTable watches;
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ZkServer.class);
+
     private final ApplyStage apply;
+    private final Authorizer authorizer;
 
     ReadStage(DataTree tree, WatchTable watches, ApplyStage apply) {
+        this(tree, watches, apply, Authorizer.defaults());
+    }
+
+    ReadStage(DataTree tree, WatchTable watches, ApplyStage apply, Authorizer authorizer) {
         this.tree = tree;
         this.watches = watches;
         this.apply = apply;
+        this.authorizer = authorizer;
+    }
+
+    /** As ZooKeeper's FinalRequestProcessor: checked after the node was found, before a watch is left. */
+    private boolean allowed(Connection c, String path, int perm) {
+        List<Acl> acl = tree.aclOf(path);
+        return acl == null || authorizer.allowed(acl, perm, c.authIds);
     }
 
     void serve(Connection c, Message.Request r) {
@@ -50,6 +70,9 @@ final class ReadStage {
             if (nd == null) { // like ZooKeeper, no watch is left on a missing node
                 return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
             }
+            if (!allowed(c, path, Perms.READ)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
             if (g.watch()) {
                 watches.addDataWatch(sid, path);
             }
@@ -57,6 +80,10 @@ final class ReadStage {
         } else if (r instanceof Message.ExistsRequest e) {
             String path = valid(e.path());
             Stat stat = tree.exists(path);
+            if (stat != null && !allowed(c, path, Perms.READ)) {
+                // ZooKeeper 3.9 (FinalRequestProcessor): READ on an existing node, checked before the watch is set
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
             if (e.watch()) {
                 if (stat != null) {
                     watches.addDataWatch(sid, path);
@@ -71,10 +98,28 @@ final class ReadStage {
             if (ch == null) {
                 return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
             }
+            if (!allowed(c, path, Perms.READ)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
             if (g.watch()) {
                 watches.addChildWatch(sid, path);
             }
             return Replies.ok(xid, zxid, new Message.ChildrenBody(ch.names().toArray(new String[0]), ch.stat()));
+        } else if (r instanceof Message.GetAclRequest g) {
+            String path = valid(g.path());
+            NodeAcl acl = tree.getAcl(path);
+            if (acl == null) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            // ZooKeeper 3.9: READ or ADMIN may read the ACL; without ADMIN the digest hashes are masked
+            if (!authorizer.allowed(acl.acls(), Perms.READ | Perms.ADMIN, c.authIds)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            List<Acl> shown = authorizer.allowed(acl.acls(), Perms.ADMIN, c.authIds) ? acl.acls()
+                    : Authorizer.masked(acl.acls());
+            return Replies.ok(xid, zxid, new Message.AclBody(shown.toArray(new Acl[0]), acl.stat()));
+        } else if (r instanceof Message.AuthRequest a) {
+            return authenticate(c, a, zxid);
         } else if (r instanceof Message.PingRequest) {
             return Replies.ok(xid, zxid, null);
         } else if (r instanceof Message.AddWatchRequest a) {
@@ -98,6 +143,24 @@ final class ReadStage {
             return Replies.ok(xid, zxid, null);
         }
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    /** Adds the ids the scheme grants to the connection, or answers AUTH_FAILED (one log line, no secret). */
+    private Message.Reply authenticate(Connection c, Message.AuthRequest a, long zxid) {
+        List<Id> ids = authorizer.authenticate(a.scheme(), new AuthProvider.ClientInfo(c.remoteAddress()), a.auth());
+        if (ids.isEmpty()) {
+            String scheme = a.scheme() != null && a.scheme().matches("[A-Za-z0-9_.-]{1,32}") ? a.scheme() : "(bad name)";
+            String why = authorizer.provider(a.scheme()) == null ? "no provider for scheme" : "refused for scheme";
+            log.warn("authentication failed for session 0x{} from {}: {} {}", Long.toHexString(c.sessionId),
+                    c.remoteAddress(), why, scheme);
+            return Replies.error(a.xid(), zxid, ZkException.Code.AUTH_FAILED, why + " " + scheme);
+        }
+        for (Id id : ids) {
+            if (!c.authIds.contains(id)) {
+                c.authIds.add(id);
+            }
+        }
+        return Replies.ok(a.xid(), zxid, null);
     }
 
     private static List<String> list(String[] paths) {

@@ -43,6 +43,9 @@ public final class ServerConfig {
     private final long maxInboundBytesTotal;
     private final Duration slowReaderTimeout;
     private final int maxTxnBytes;
+    private final String superDigest;
+    private final List<dev.zkr.auth.AuthProvider> authProviders;
+    private final dev.zkr.auth.Authorizer authorizer;
     private final List<Member> members;
     private final long logSegmentBytes;
     private final Duration electionTimeout;
@@ -119,6 +122,13 @@ public final class ServerConfig {
         this.maxInboundBytesTotal = b.maxInboundBytesTotal;
         this.slowReaderTimeout = b.slowReaderTimeout;
         this.maxTxnBytes = b.maxTxnBytes;
+        this.superDigest = b.superDigest;
+        this.authProviders = List.copyOf(b.authProviders);
+        List<dev.zkr.auth.AuthProvider> providers = new ArrayList<>();
+        providers.add(new dev.zkr.auth.DigestAuthProvider(superDigest));
+        providers.add(new dev.zkr.auth.IpAuthProvider());
+        providers.addAll(authProviders);
+        this.authorizer = new dev.zkr.auth.Authorizer(providers);
         this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
         this.ensembleName = b.ensembleName;
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
@@ -244,6 +254,9 @@ public final class ServerConfig {
         }
         if ((v = p.getProperty("slowReaderTimeout")) != null) {
             b.slowReaderTimeout(Duration.ofMillis(parseMillis("slowReaderTimeout", v)));
+        }
+        if ((v = p.getProperty("superDigest")) != null && !v.isBlank()) {
+            b.superDigest(v.trim());
         }
         if ((v = p.getProperty("electionTimeout")) != null) {
             b.electionTimeout(Duration.ofMillis(parseMillis("electionTimeout", v)));
@@ -515,6 +528,21 @@ public final class ServerConfig {
         return maxTxnBytes;
     }
 
+    /** The super user's digest ({@code super:<base64 sha1>}), or null: whoever authenticates to it passes every ACL. */
+    public String superDigest() {
+        return superDigest;
+    }
+
+    /** The authentication schemes added to the built-in {@code digest} and {@code ip}. */
+    public List<dev.zkr.auth.AuthProvider> authProviders() {
+        return authProviders;
+    }
+
+    /** The ACL rules over every scheme of this server (built-in and added). */
+    public dev.zkr.auth.Authorizer authorizer() {
+        return authorizer;
+    }
+
     /** Size at which the log starts a new segment (default 64 MiB; old segments are purged whole). */
     public long logSegmentBytes() {
         return logSegmentBytes;
@@ -629,6 +657,8 @@ public final class ServerConfig {
         b.maxInboundBytesTotal = maxInboundBytesTotal;
         b.slowReaderTimeout = slowReaderTimeout;
         b.maxTxnBytes = maxTxnBytes;
+        b.superDigest = superDigest;
+        b.authProviders = new ArrayList<>(authProviders);
         b.members = new ArrayList<>(members);
         b.logSegmentBytes = logSegmentBytes;
         b.electionTimeout = electionTimeout;
@@ -678,6 +708,8 @@ public final class ServerConfig {
         private long maxInboundBytesTotal = 256L << 20;
         private Duration slowReaderTimeout = Duration.ofSeconds(15);
         private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
+        private String superDigest;
+        private List<dev.zkr.auth.AuthProvider> authProviders = new ArrayList<>();
         private List<Member> members = new ArrayList<>();
         private long logSegmentBytes = dev.zkr.storage.LogConfig.DEFAULT_SEGMENT_BYTES;
         private Duration electionTimeout;
@@ -832,6 +864,24 @@ public final class ServerConfig {
                 throw new IllegalArgumentException("maxTxnBytes out of range: " + bytes);
             }
             this.maxTxnBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The super user's digest, as ZooKeeper's {@code zookeeper.DigestAuthenticationProvider.superDigest}:
+         * {@code super:<base64 sha1>} ({@code Acls.generateDigest("super:password")}); null = none.
+         */
+        public Builder superDigest(String digest) {
+            if (digest != null && digest.split(":").length != 2) {
+                throw new IllegalArgumentException("superDigest must look like super:<base64 sha1>");
+            }
+            this.superDigest = digest;
+            return this;
+        }
+
+        /** Adds an authentication scheme (one per scheme; it may replace the built-in digest or ip). */
+        public Builder authProvider(dev.zkr.auth.AuthProvider provider) {
+            this.authProviders.add(Objects.requireNonNull(provider, "provider"));
             return this;
         }
 

@@ -1,6 +1,9 @@
 package dev.zkr.tree;
 
+import dev.zkr.client.Acl;
+import dev.zkr.client.Acls;
 import dev.zkr.client.Children;
+import dev.zkr.client.NodeAcl;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.Stat;
@@ -42,24 +45,31 @@ import java.util.function.Function;
  * committed sessions and every node, one by one, children before their parent, while applies may continue (fuzzy).
  * The order is what lets a path-free {@link Txn.CloseSession} replay: a closed ephemeral the snapshot lacks was
  * deleted before its parent was read, so the parent's pzxid already holds the close. {@link #readSnapshot(DataInput)}
- * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order. Format:
- * {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0, (byte 1, node)*, byte 0}. Framing, CRC
- * and files are the storage layer's job.
+ * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order.
+ * Format (version 2): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
+ * (byte 1, node with aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, trailer}; version 1 (no aversion,
+ * ACL id or table) is still read. Framing, CRC and files are the storage layer's job.
  *
  * <p><b>Containers.</b> A container that had children (cversion &gt; 0) and has none is reported by
  * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
  * a grace period; zkr does not, yet). Containers report {@code ephemeralOwner == 0} in their Stat.
  *
- * <p>aversion is always 0 (no ACLs yet).
+ * <p><b>ACLs.</b> Every node has an ACL; the distinct ACLs are kept once each in an {@link AclTable} with
+ * reference counts (nodes refer to their entry), and a snapshot writes each node's ACL id and the table once
+ * (format version 2; version 1 snapshots, from before ACLs, load with every node open). aversion counts ACL
+ * changes, as in ZooKeeper.
  */
 public final class DataTree {
     private static final int SNAPSHOT_MAGIC = 0x5A4B5253; // "ZKRS"
-    private static final int SNAPSHOT_VERSION = 1;
+    private static final int SNAPSHOT_VERSION = 2;
+    /** Snapshots from before ACLs: nodes without aversion or ACL id, no ACL table. */
+    private static final int SNAPSHOT_VERSION_NO_ACLS = 1;
 
     private final ConcurrentHashMap<String, Node> nodes;
     private final ConcurrentHashMap<Long, SessionInfo> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
+    private final AclTable acls = new AclTable();
     private volatile long lastZxid;
     /**
      * The newest txn time applied (or read from a snapshot; 0 when unknown): a server that got its state from a
@@ -74,7 +84,9 @@ public final class DataTree {
 
     private DataTree(int initialCapacity) {
         nodes = new ConcurrentHashMap<>(initialCapacity);
-        nodes.put("/", new Node("/"));
+        Node root = new Node("/");
+        root.acl = acls.intern(Acls.OPEN_UNSAFE);
+        nodes.put("/", root);
     }
 
     // ---- reads ---------------------------------------------------------------------------------------------------
@@ -93,6 +105,21 @@ public final class DataTree {
     public Children getChildren(String path) {
         return readLive(path, n -> new Children(n.children == null ? List.of() : n.children.names(),
                 n.statLocked()));
+    }
+
+    /** The node's ACL and stat, read atomically, or null if it does not exist. */
+    public NodeAcl getAcl(String path) {
+        return readLive(path, n -> new NodeAcl(n.acls(), n.statLocked()));
+    }
+
+    /** The node's ACL, or null if it does not exist. */
+    public List<Acl> aclOf(String path) {
+        return readLive(path, Node::acls);
+    }
+
+    /** Number of distinct ACLs the tree holds (each stored once, however many nodes share it). */
+    public int distinctAcls() {
+        return acls.size();
     }
 
     /** {@code read} applied to the node under its lock, or null if the node does not exist (or was just deleted). */
@@ -197,7 +224,8 @@ public final class DataTree {
             return null;
         }
         synchronized (n) {
-            return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container);
+            return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container,
+                    n.acls(), n.aversion);
         }
     }
 
@@ -249,6 +277,8 @@ public final class DataTree {
             return setData(h, s, triggers);
         } else if (op instanceof Txn.Check) {
             return new OpResult.CheckResult();
+        } else if (op instanceof Txn.SetAcl sa) {
+            return setAcl(h, sa);
         }
         throw new IllegalArgumentException("not a node op: " + op);
     }
@@ -264,6 +294,7 @@ public final class DataTree {
         Node node = nodes.get(path);
         if (node == null) {
             node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container());
+            node.acl = acls.intern(c.acls());
             nodes.put(path, node);
             if (c.ephemeralOwner() != 0) {
                 ephemerals.computeIfAbsent(c.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(path);
@@ -280,8 +311,8 @@ public final class DataTree {
                 kids.pzxid = h.zxid();
             }
         }
-        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_CREATED, h.zxid()));
-        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, h.zxid()));
+        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_CREATED, h.zxid(), node.acls()));
+        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, h.zxid(), parent.acls()));
         return new OpResult.CreateResult(path, node.stat());
     }
 
@@ -308,10 +339,13 @@ public final class DataTree {
             }
         }
         Node node = nodes.remove(path);
+        List<Acl> nodeAcl = node == null ? null : node.acls();
+        List<Acl> parentAcl = parent == null ? null : parent.acls();
         if (node != null) {
             synchronized (node) {
                 node.deleted = true;
             }
+            acls.release(node.acl);
             long owner = node.ephemeralOwner();
             if (owner != 0) {
                 Set<String> owned = ephemerals.get(owner);
@@ -326,8 +360,8 @@ public final class DataTree {
                 containers.remove(path);
             }
         }
-        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid));
-        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid));
+        triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid, nodeAcl));
+        triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid, parentAcl));
     }
 
     private OpResult setData(TxnHeader h, Txn.SetData s, List<WatchTrigger> triggers) {
@@ -344,8 +378,26 @@ public final class DataTree {
             node.mtime = h.time();
             stat = node.statLocked();
         }
-        triggers.add(new WatchTrigger(s.path(), WatchedEvent.Type.NODE_DATA_CHANGED, h.zxid()));
+        triggers.add(new WatchTrigger(s.path(), WatchedEvent.Type.NODE_DATA_CHANGED, h.zxid(), node.acls()));
         return new OpResult.SetDataResult(stat);
+    }
+
+    private OpResult setAcl(TxnHeader h, Txn.SetAcl sa) {
+        Node node = nodes.get(sa.path());
+        if (node == null || node.czxid > h.zxid()) {
+            return new OpResult.ErrorResult(ZkException.Code.NO_NODE); // replay only, as for setData
+        }
+        AclTable.Entry entry = acls.intern(sa.acls());
+        AclTable.Entry old;
+        Stat stat;
+        synchronized (node) {
+            old = node.acl;
+            node.acl = entry;
+            node.aversion = sa.aversion();
+            stat = node.statLocked();
+        }
+        acls.release(old);
+        return new OpResult.SetDataResult(stat); // carries the new Stat to the reply
     }
 
     private void closeSession(TxnHeader h, Txn.CloseSession close, List<WatchTrigger> triggers) {
@@ -395,6 +447,7 @@ public final class DataTree {
         // a CloseSession during the write is therefore either in the snapshot (replaying the close deletes it) or
         // its deletion is already in the parent's pzxid: the close names no paths, so replay cannot repair the
         // parent of a child it cannot see.
+        Map<Long, AclTable.Entry> written = new java.util.LinkedHashMap<>();
         ArrayDeque<Visit> stack = new ArrayDeque<>();
         stack.push(new Visit(nodes.get("/"), false));
         while (!stack.isEmpty()) {
@@ -408,11 +461,18 @@ public final class DataTree {
                 for (Node kid : kids) {
                     stack.push(new Visit(kid, false));
                 }
-            } else if (writeNode(out, v.node()) && afterEachNode != null) {
+            } else if (writeNode(out, v.node(), written) && afterEachNode != null) {
                 afterEachNode.run();
             }
         }
         out.writeByte(0);
+        // the ACL table: every ACL a written node refers to, once (collected while writing: an entry released
+        // meanwhile is still here for the nodes that were written with it)
+        out.writeInt(written.size());
+        for (AclTable.Entry e : written.values()) {
+            out.writeLong(e.id);
+            TxnCodec.writeAcls(out, e.acls);
+        }
         // optional trailer (readers before it stop at the marker above): the newest txn time, read now, so it is
         // not older than any txn the (fuzzy) snapshot holds
         out.writeByte(TRAILER_TXN_TIME);
@@ -426,11 +486,12 @@ public final class DataTree {
     }
 
     /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
-    private static boolean writeNode(DataOutput out, Node n) throws IOException {
+    private static boolean writeNode(DataOutput out, Node n, Map<Long, AclTable.Entry> written) throws IOException {
         byte[] data;
         long czxid, mzxid, pzxid, ctime, mtime, owner;
-        int version, cversion;
+        int version, cversion, aversion;
         boolean container;
+        AclTable.Entry acl;
         synchronized (n) {
             if (n.deleted) {
                 return false;
@@ -445,7 +506,10 @@ public final class DataTree {
             version = n.version;
             cversion = n.cversion();
             container = n.container;
+            aversion = n.aversion;
+            acl = n.acl;
         }
+        written.putIfAbsent(acl.id, acl);
         out.writeByte(1);
         TxnCodec.writeString(out, n.path);
         out.writeLong(czxid);
@@ -458,6 +522,8 @@ public final class DataTree {
         out.writeLong(owner);
         out.writeBoolean(container);
         TxnCodec.writeBytes(out, data);
+        out.writeInt(aversion);
+        out.writeLong(acl.id);
         return true;
     }
 
@@ -470,9 +536,11 @@ public final class DataTree {
             throw new IOException("not a zkr snapshot (bad magic)");
         }
         int version = in.readInt();
-        if (version != SNAPSHOT_VERSION) {
+        if (version != SNAPSHOT_VERSION && version != SNAPSHOT_VERSION_NO_ACLS) {
             throw new IOException("unsupported snapshot version " + version);
         }
+        boolean withAcls = version == SNAPSHOT_VERSION;
+        Map<Node, Long> aclIds = new HashMap<>();
         DataTree tree = new DataTree(1024);
         tree.lastZxid = in.readLong();
         while (readMarker(in)) {
@@ -500,6 +568,10 @@ public final class DataTree {
                 throw new IOException("corrupt snapshot: null data for " + path);
             }
             Node n = Node.create(path, data, czxid, ctime, owner, container);
+            if (withAcls) {
+                n.aversion = in.readInt();
+                aclIds.put(n, in.readLong());
+            }
             n.mzxid = mzxid;
             n.mtime = mtime;
             n.version = dataVersion;
@@ -508,7 +580,31 @@ public final class DataTree {
                 kids.pzxid = pzxid;
                 kids.cversion = cversion;
             }
-            tree.nodes.put(path, n);
+            Node replaced = tree.nodes.put(path, n);
+            if (replaced != null && "/".equals(path)) {
+                tree.acls.release(replaced.acl); // the empty tree's root
+            }
+        }
+        Map<Long, List<Acl>> table = new HashMap<>();
+        if (withAcls) {
+            int n = in.readInt();
+            if (n < 0) {
+                throw new IOException("corrupt snapshot: bad ACL table size " + n);
+            }
+            for (int i = 0; i < n; i++) {
+                long id = in.readLong();
+                table.put(id, TxnCodec.readAcls(in));
+            }
+        }
+        for (Node n : tree.nodes.values()) {
+            if (n.acl != null) {
+                continue; // the empty tree's root, kept when the snapshot had none
+            }
+            List<Acl> acl = withAcls ? table.get(aclIds.get(n)) : Acls.OPEN_UNSAFE;
+            if (acl == null) {
+                throw new IOException("corrupt snapshot: unknown ACL id " + aclIds.get(n) + " for " + n.path);
+            }
+            n.acl = tree.acls.intern(acl);
         }
         tree.lastTxnTime = readTrailer(in);
         tree.link();
@@ -579,6 +675,7 @@ public final class DataTree {
         ephemerals.keySet().removeIf(owner -> !loaded.ephemerals.containsKey(owner));
         containers.addAll(loaded.containers);
         containers.retainAll(loaded.containers);
+        acls.replaceWith(loaded.acls);
         lastZxid = zxid;
         lastTxnTime = Math.max(lastTxnTime, loaded.lastTxnTime);
         return changes;
@@ -660,6 +757,7 @@ public final class DataTree {
                 List<String> names = n.children == null ? new ArrayList<>() : n.children.names();
                 Collections.sort(names);
                 sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
+                        .append(" acl=").append(n.acls())
                         .append(" data=").append(java.util.HexFormat.of().formatHex(n.data))
                         .append(" children=").append(names).append('\n');
             }
@@ -720,6 +818,13 @@ public final class DataTree {
         }
         if (!containers.equals(expectedContainers)) {
             throw new IllegalStateException("container index " + containers + " != " + expectedContainers);
+        }
+        Map<List<Acl>, Long> expectedRefs = new HashMap<>();
+        for (Node n : nodes.values()) {
+            expectedRefs.merge(n.acls(), 1L, Long::sum);
+        }
+        if (!acls.refCounts().equals(expectedRefs)) {
+            throw new IllegalStateException("ACL reference counts " + acls.refCounts() + " != " + expectedRefs);
         }
     }
 }

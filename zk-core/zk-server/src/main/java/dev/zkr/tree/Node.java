@@ -21,6 +21,10 @@ class Node {
     long ctime;
     long mtime;
     int version;
+    /** Number of ACL changes. */
+    int aversion;
+    /** The node's ACL, shared with every node of the same ACL ({@link AclTable}); set by the tree. */
+    AclTable.Entry acl;
     boolean container;
     /** Set (under the monitor) when the node is removed from the tree, so late readers treat it as missing. */
     boolean deleted;
@@ -60,6 +64,11 @@ class Node {
         return children == null ? czxid : children.pzxid;
     }
 
+    /** The ACL (the open ACL until the tree set one). */
+    java.util.List<dev.zkr.client.Acl> acls() {
+        return acl == null ? dev.zkr.client.Acls.OPEN_UNSAFE : acl.acls;
+    }
+
     /** The children holder, created on demand (its pzxid starts at czxid, as for a node without one). */
     ChildSet kids() {
         if (children == null) {
@@ -79,7 +88,7 @@ class Node {
      */
     Stat statLocked() {
         int kids = numChildren();
-        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, 0, ephemeralOwner(),
+        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, aversion, ephemeralOwner(),
                 data.length, kids);
     }
 

@@ -1,13 +1,22 @@
 package dev.zkr.tree;
 
+import dev.zkr.client.Acl;
+
+import java.util.List;
+
 /** The projected state of one node that Prep validates against. */
-record NodeRecord(int version, int cversion, int numChildren, long ephemeralOwner, boolean container) {
+record NodeRecord(int version, int cversion, int numChildren, long ephemeralOwner, boolean container,
+                  List<Acl> acls, int aversion) {
 
     NodeRecord withVersion(int v) {
-        return new NodeRecord(v, cversion, numChildren, ephemeralOwner, container);
+        return new NodeRecord(v, cversion, numChildren, ephemeralOwner, container, acls, aversion);
     }
 
     NodeRecord withChild(int cversionAfter, int delta) {
-        return new NodeRecord(version, cversionAfter, numChildren + delta, ephemeralOwner, container);
+        return new NodeRecord(version, cversionAfter, numChildren + delta, ephemeralOwner, container, acls, aversion);
+    }
+
+    NodeRecord withAcl(List<Acl> newAcls, int newAversion) {
+        return new NodeRecord(version, cversion, numChildren, ephemeralOwner, container, newAcls, newAversion);
     }
 }

@@ -1,5 +1,6 @@
 package dev.zkr.tree;
 
+import dev.zkr.client.Acl;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
 
@@ -9,8 +10,19 @@ import java.util.List;
 /** A write request as {@link TxnPreparer} sees it (the server builds these from wire messages). */
 public sealed interface Request {
 
-    /** Create a node; for sequential modes the path is the prefix the counter is appended to. */
-    record Create(String path, byte[] data, CreateMode mode) implements Request {
+    /**
+     * Create a node; for sequential modes the path is the prefix the counter is appended to. {@code acls} as the
+     * client sent it (null = {@code world:anyone} ALL; {@code auth:} is expanded by the preparer).
+     */
+    record Create(String path, byte[] data, CreateMode mode, List<Acl> acls) implements Request {
+        /** An open node. */
+        public Create(String path, byte[] data, CreateMode mode) {
+            this(path, data, mode, null);
+        }
+    }
+
+    /** Replace a node's ACL if its aversion matches (-1 = any). */
+    record SetAcl(String path, List<Acl> acls, int aversion) implements Request {
     }
 
     /** Delete a node if its version matches (-1 = any). */
@@ -47,7 +59,7 @@ public sealed interface Request {
     /** The request for one client multi op. */
     static Request of(Op op) {
         if (op instanceof Op.Create c) {
-            return new Create(c.path(), c.data(), c.mode());
+            return new Create(c.path(), c.data(), c.mode(), c.acls());
         } else if (op instanceof Op.Delete d) {
             return new Delete(d.path(), d.version());
         } else if (op instanceof Op.SetData s) {

@@ -1,5 +1,7 @@
 package dev.zkr.tree;
 
+import dev.zkr.client.Acl;
+import dev.zkr.client.Acls;
 import dev.zkr.client.ZkException;
 
 import java.util.Arrays;
@@ -23,30 +25,52 @@ public sealed interface Txn {
      * @param ephemeralOwner the owning session for ephemeral nodes, else 0
      * @param container      true for CONTAINER nodes
      * @param parentCversion the parent's cversion after this create
+     * @param acls           the node's ACL, validated and expanded (never {@code auth:})
      */
-    record CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion)
-            implements Txn {
+    record CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion,
+                      List<Acl> acls) implements Txn {
         public CreateNode {
             Objects.requireNonNull(path, "path");
             Objects.requireNonNull(data, "data");
+            acls = acls == null ? Acls.OPEN_UNSAFE : List.copyOf(acls);
+        }
+
+        /** An open node ({@link Acls#OPEN_UNSAFE}). */
+        public CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion) {
+            this(path, data, ephemeralOwner, container, parentCversion, Acls.OPEN_UNSAFE);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof CreateNode c && c.path.equals(path) && Arrays.equals(c.data, data)
                     && c.ephemeralOwner == ephemeralOwner && c.container == container
-                    && c.parentCversion == parentCversion;
+                    && c.parentCversion == parentCversion && c.acls.equals(acls);
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion);
+            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion, acls);
         }
 
         @Override
         public String toString() {
             return "CreateNode[" + path + ", " + data.length + " B, owner=0x" + Long.toHexString(ephemeralOwner)
-                    + (container ? ", container" : "") + ", parentCversion=" + parentCversion + "]";
+                    + (container ? ", container" : "") + ", parentCversion=" + parentCversion
+                    + (acls.equals(Acls.OPEN_UNSAFE) ? "" : ", acl=" + acls) + "]";
+        }
+    }
+
+    /**
+     * Replace a node's ACL.
+     *
+     * @param path     the node
+     * @param acls     the new ACL, validated and expanded
+     * @param aversion the node's aversion after this change
+     */
+    record SetAcl(String path, List<Acl> acls, int aversion) implements Txn {
+        public SetAcl {
+            Objects.requireNonNull(path, "path");
+            acls = List.copyOf(acls);
         }
     }
 

@@ -38,6 +38,9 @@ public final class TxnCodec {
     private static final byte CLOSE_SESSION = 7;
     private static final byte ERROR = 8;
     private static final byte NEW_EPOCH = 9;
+    /** A create with an ACL other than the open one (older logs only have CREATE: open nodes). */
+    private static final byte CREATE_ACL = 10;
+    private static final byte SET_ACL = 11;
 
     /** The first byte of a format-2 payload (top bit set: a format-1 payload never starts with it). */
     static final byte FORMAT_2 = (byte) 0x82;
@@ -146,12 +149,21 @@ public final class TxnCodec {
 
     private static void writeTxn(DataOutput out, Txn txn) throws IOException {
         if (txn instanceof Txn.CreateNode c) {
-            out.writeByte(CREATE);
+            boolean open = c.acls().equals(dev.zkr.client.Acls.OPEN_UNSAFE);
+            out.writeByte(open ? CREATE : CREATE_ACL);
             writeString(out, c.path());
             writeBytes(out, c.data());
             out.writeLong(c.ephemeralOwner());
             out.writeBoolean(c.container());
             out.writeInt(c.parentCversion());
+            if (!open) {
+                writeAcls(out, c.acls());
+            }
+        } else if (txn instanceof Txn.SetAcl sa) {
+            out.writeByte(SET_ACL);
+            writeString(out, sa.path());
+            writeAcls(out, sa.acls());
+            out.writeInt(sa.aversion());
         } else if (txn instanceof Txn.DeleteNode d) {
             out.writeByte(DELETE);
             writeString(out, d.path());
@@ -202,6 +214,11 @@ public final class TxnCodec {
             case CREATE:
                 return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
                         in.readInt());
+            case CREATE_ACL:
+                return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
+                        in.readInt(), readAcls(in));
+            case SET_ACL:
+                return new Txn.SetAcl(requirePath(in), readAcls(in), in.readInt());
             case DELETE:
                 return new Txn.DeleteNode(requirePath(in));
             case SET_DATA:
@@ -252,6 +269,34 @@ public final class TxnCodec {
             default:
                 throw new IOException("unknown txn tag " + tag);
         }
+    }
+
+    /** An ACL: count, then (perms, scheme, id) per entry. */
+    static void writeAcls(DataOutput out, List<dev.zkr.client.Acl> acls) throws IOException {
+        out.writeInt(acls.size());
+        for (dev.zkr.client.Acl a : acls) {
+            out.writeInt(a.perms());
+            writeString(out, a.id().scheme());
+            writeString(out, a.id().id());
+        }
+    }
+
+    static List<dev.zkr.client.Acl> readAcls(DataInput in) throws IOException {
+        int n = readLength(in);
+        if (n == 0 || n > 1 << 16) {
+            throw new IOException("bad ACL length " + n);
+        }
+        List<dev.zkr.client.Acl> acls = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int perms = in.readInt();
+            String scheme = readString(in);
+            String id = readString(in);
+            if (scheme == null || id == null) {
+                throw new IOException("null ACL id");
+            }
+            acls.add(new dev.zkr.client.Acl(perms, new dev.zkr.client.Id(scheme, id)));
+        }
+        return acls;
     }
 
     private static String requirePath(DataInput in) throws IOException {

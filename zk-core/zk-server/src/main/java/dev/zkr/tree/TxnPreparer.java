@@ -1,6 +1,11 @@
 package dev.zkr.tree;
 
+import dev.zkr.auth.Authorizer;
+import dev.zkr.client.Acl;
+import dev.zkr.client.Acls;
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.Id;
+import dev.zkr.client.Perms;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkException.Code;
@@ -34,6 +39,7 @@ public final class TxnPreparer {
     private final int maxDataSize;
     private final int maxEphemeralsPerSession;
     private final int maxTxnBytes;
+    private final Authorizer authorizer;
     private final PendingChanges pending = new PendingChanges();
     private final EphemeralCounts ephemeralCounts = new EphemeralCounts();
 
@@ -53,6 +59,12 @@ public final class TxnPreparer {
      * record could exceed {@code maxTxnBytes} → TXN_TOO_LARGE.
      */
     public TxnPreparer(DataTree tree, int maxDataSize, int maxEphemeralsPerSession, int maxTxnBytes) {
+        this(tree, maxDataSize, maxEphemeralsPerSession, maxTxnBytes, Authorizer.defaults());
+    }
+
+    /** As above, checking ACLs with these rules. */
+    public TxnPreparer(DataTree tree, int maxDataSize, int maxEphemeralsPerSession, int maxTxnBytes,
+                       Authorizer authorizer) {
         if (maxDataSize < 0 || maxEphemeralsPerSession < 0 || maxTxnBytes <= 0) {
             throw new IllegalArgumentException("negative limit");
         }
@@ -60,6 +72,7 @@ public final class TxnPreparer {
         this.maxDataSize = maxDataSize;
         this.maxEphemeralsPerSession = maxEphemeralsPerSession;
         this.maxTxnBytes = maxTxnBytes;
+        this.authorizer = authorizer;
     }
 
     /**
@@ -67,7 +80,17 @@ public final class TxnPreparer {
      * {@code zxid}. On failure nothing is recorded.
      */
     public Prepared prepare(Request request, long sessionId, long zxid) {
+        return prepare(request, sessionId, null, zxid);
+    }
+
+    /**
+     * As {@link #prepare(Request, long, long)} for a client of these authenticated ids: every op is checked against
+     * the ACLs as ZooKeeper's PrepRequestProcessor checks it (NO_AUTH); {@code auth:} ACLs expand to these ids.
+     * Null ids: a trusted request, not checked (the server's own, and tests).
+     */
+    public Prepared prepare(Request request, long sessionId, List<Id> authIds, long zxid) {
         Scratch scratch = new Scratch();
+        scratch.ids = authIds;
         if (request instanceof Request.Multi multi) {
             List<Txn> txns = new ArrayList<>(multi.ops().size());
             for (int i = 0; i < multi.ops().size(); i++) {
@@ -137,18 +160,36 @@ public final class TxnPreparer {
             if ("/".equals(path)) {
                 throw new Failure(Code.BAD_ARGUMENTS, path);
             }
+            if (s.ids != null) { // as ZooKeeper: the parent's DELETE permission is checked before the node is looked up
+                String parentPath = DataTree.parentOf(path);
+                s.check(s.require(parentPath), Perms.DELETE, path);
+            }
             return delete(path, d.version(), s);
         } else if (request instanceof Request.SetData sd) {
             String path = validPath(sd.path(), false);
             checkData(sd.data(), path);
             NodeRecord node = s.require(path);
+            s.check(node, Perms.WRITE, path);
             int newVersion = checkVersion(node, sd.version(), path) + 1;
             s.put(path, node.withVersion(newVersion));
             return new Txn.SetData(path, sd.data(), newVersion);
         } else if (request instanceof Request.Check c) {
             String path = validPath(c.path(), false);
-            checkVersion(s.require(path), c.version(), path);
+            NodeRecord node = s.require(path);
+            s.check(node, Perms.READ, path);
+            checkVersion(node, c.version(), path);
             return new Txn.Check(path, c.version());
+        } else if (request instanceof Request.SetAcl sa) {
+            String path = validPath(sa.path(), false);
+            List<Acl> acls = s.fixup(sa.acls(), path);
+            NodeRecord node = s.require(path);
+            s.check(node, Perms.ADMIN, path);
+            if (sa.aversion() != -1 && sa.aversion() != node.aversion()) {
+                throw new Failure(Code.BAD_VERSION, path);
+            }
+            int aversion = node.aversion() + 1;
+            s.put(path, node.withAcl(acls, aversion));
+            return new Txn.SetAcl(path, acls, aversion);
         } else if (request instanceof Request.CreateSession cs) {
             if (cs.timeoutMs() <= 0 || cs.password() == null || cs.sessionId() == 0) {
                 throw new Failure(Code.BAD_ARGUMENTS, null);
@@ -181,11 +222,13 @@ public final class TxnPreparer {
         if (mode.isEphemeral() && sessionId == 0) {
             throw new Failure(Code.BAD_ARGUMENTS, path);
         }
+        List<Acl> acls = c.acls() == null ? Acls.OPEN_UNSAFE : s.fixup(c.acls(), path);
         String parentPath = DataTree.parentOf(path);
         NodeRecord parent = s.get(parentPath);
         if (parent == null) {
             throw new Failure(Code.NO_NODE, parentPath);
         }
+        s.check(parent, Perms.CREATE, path);
         if (mode.isSequential()) {
             path = withSequenceSuffix(path, parent.cversion());
         }
@@ -201,8 +244,8 @@ public final class TxnPreparer {
         }
         int parentCversion = parent.cversion() + 1;
         s.put(parentPath, parent.withChild(parentCversion, +1));
-        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer()));
-        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion);
+        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer(), acls, 0));
+        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion, acls);
     }
 
     /**
@@ -286,6 +329,25 @@ public final class TxnPreparer {
     /** The view of one prepare call: its own changes over the pending overlay over the applied tree. */
     private final class Scratch {
         private final Map<String, NodeRecord> local = new LinkedHashMap<>();
+        /** The client's authenticated ids; null = trusted (no checks). */
+        List<Id> ids;
+
+        /** NO_AUTH unless the ids grant {@code perm} on the node (trusted requests pass). */
+        void check(NodeRecord node, int perm, String path) throws Failure {
+            if (ids != null && !authorizer.allowed(node.acls(), perm, ids)) {
+                throw new Failure(Code.NO_AUTH, path);
+            }
+        }
+
+        /** The ACL to store: validated, {@code auth:} expanded (INVALID_ACL). */
+        List<Acl> fixup(List<Acl> acls, String path) throws Failure {
+            try {
+                return authorizer.fixup(acls, ids == null ? List.of() : ids);
+            } catch (Authorizer.InvalidAcl e) {
+                throw new Failure(Code.INVALID_ACL, path, e.getMessage());
+            }
+        }
+
         /** Change of each session's ephemeral count made by this prepare. */
         private final Map<Long, Integer> ephemeralDelta = new HashMap<>();
 

@@ -20,7 +20,9 @@ final class TxnSize {
 
     private static long body(Txn txn) {
         if (txn instanceof Txn.CreateNode c) {
-            return 1 + string(c.path()) + 4 + c.data().length + 8 + 1 + 4;
+            return 1 + string(c.path()) + 4 + c.data().length + 8 + 1 + 4 + acls(c.acls());
+        } else if (txn instanceof Txn.SetAcl sa) {
+            return 1 + string(sa.path()) + acls(sa.acls()) + 4;
         } else if (txn instanceof Txn.DeleteNode d) {
             return 1 + string(d.path());
         } else if (txn instanceof Txn.SetData s) {
@@ -43,6 +45,14 @@ final class TxnSize {
             return 1 + 8 + 4;
         }
         throw new IllegalArgumentException("unknown txn " + txn);
+    }
+
+    private static long acls(java.util.List<dev.zkr.client.Acl> acls) {
+        long n = 4;
+        for (dev.zkr.client.Acl a : acls) {
+            n += 4 + string(a.id().scheme()) + string(a.id().id());
+        }
+        return n;
     }
 
     private static long string(String s) {

@@ -7,6 +7,28 @@ import dev.zkr.client.WatchedEvent;
  *
  * @param sessionId the receiving session
  * @param event     the event
+ * @param acl       the ACL the session needs READ in to get it (see {@link WatchTrigger#acl()}), or null for none;
+ *                  not part of the delivery's identity
  */
-public record WatchDelivery(long sessionId, WatchedEvent event) {
+public record WatchDelivery(long sessionId, WatchedEvent event, java.util.List<dev.zkr.client.Acl> acl) {
+
+    /** A delivery without ACL check. */
+    public WatchDelivery(long sessionId, WatchedEvent event) {
+        this(sessionId, event, null);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WatchDelivery d && d.sessionId == sessionId && d.event.equals(event);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(sessionId, event);
+    }
+
+    @Override
+    public String toString() {
+        return "WatchDelivery[0x" + Long.toHexString(sessionId) + ", " + event + "]";
+    }
 }

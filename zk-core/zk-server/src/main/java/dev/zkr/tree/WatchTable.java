@@ -98,7 +98,7 @@ public final class WatchTable {
                 }
                 WatchedEvent event = t.event();
                 for (long s : sessions) {
-                    out.add(new WatchDelivery(s, event));
+                    out.add(new WatchDelivery(s, event, t.acl()));
                 }
                 sessions.clear();
             }

@@ -1,5 +1,6 @@
 package dev.zkr.wire;
 
+import dev.zkr.client.Acl;
 import dev.zkr.client.AddWatchMode;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
@@ -95,6 +96,29 @@ public sealed interface Message {
                              String[] persistentRecursiveWatches) implements Request {
     }
 
+    /** Create with an ACL ({@link CreateRequest} creates with {@code world:anyone} ALL). */
+    record CreateAclRequest(int xid, String path, byte[] data, CreateMode mode, Acl[] acls) implements Request {
+    }
+
+    /** The node's ACL and Stat ({@link AclBody}). */
+    record GetAclRequest(int xid, String path) implements Request {
+    }
+
+    /** Replace the node's ACL if its aversion matches (-1 = any); answered with a {@link StatBody}. */
+    record SetAclRequest(int xid, String path, Acl[] acls, int aversion) implements Request {
+    }
+
+    /**
+     * Authenticates the connection (ZooKeeper's auth packet): answered OK, or AUTH_FAILED (the connection stays,
+     * unauthenticated for this scheme). Applies to the requests sent after it.
+     */
+    record AuthRequest(int xid, String scheme, byte[] auth) implements Request {
+        @Override
+        public String toString() {
+            return "AuthRequest[" + xid + ", " + scheme + "]"; // never the secret
+        }
+    }
+
     /** Heartbeat; keeps the session alive. */
     record PingRequest(int xid) implements Request {
     }
@@ -138,6 +162,10 @@ public sealed interface Message {
 
     /** getChildren: names and the node's Stat. */
     record ChildrenBody(String[] names, Stat stat) implements Body {
+    }
+
+    /** getAcl: the ACL and the node's Stat. */
+    record AclBody(Acl[] acls, Stat stat) implements Body {
     }
 
     /** multi: per-op results (ErrorResults when it failed). */

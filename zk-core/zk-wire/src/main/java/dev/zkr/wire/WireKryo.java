@@ -7,7 +7,9 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
+import dev.zkr.client.Acl;
 import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.Id;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
@@ -86,7 +88,40 @@ final class WireKryo {
         kryo.register(Message.DataBody.class, 174);
         kryo.register(Message.ChildrenBody.class, 175);
         kryo.register(Message.MultiBody.class, 176);
+        // ACLs and authentication (appended)
+        kryo.register(Acl[].class, new BoundedArraySerializer<>(Acl.class), 104);
+        kryo.register(Acl.class, 130);
+        kryo.register(Id.class, 131);
+        kryo.register(Op.Create.class, new OpCreateSerializer(), 121); // its ACL list travels as an array
+        kryo.register(Message.CreateAclRequest.class, 163);
+        kryo.register(Message.GetAclRequest.class, 164);
+        kryo.register(Message.SetAclRequest.class, 165);
+        kryo.register(Message.AuthRequest.class, 166);
+        kryo.register(Message.AclBody.class, 177);
         return kryo;
+    }
+
+    /** {@link Op.Create}: path, data, mode, then its ACL as an array (null = the default open ACL). */
+    static final class OpCreateSerializer extends Serializer<Op.Create> {
+        @Override
+        public void write(Kryo kryo, Output output, Op.Create c) {
+            kryo.writeObjectOrNull(output, c.path(), String.class);
+            kryo.writeObjectOrNull(output, c.data(), byte[].class);
+            kryo.writeObjectOrNull(output, c.mode(), CreateMode.class);
+            kryo.writeObjectOrNull(output, c.acls() == null ? null : c.acls().toArray(new Acl[0]), Acl[].class);
+        }
+
+        @Override
+        public Op.Create read(Kryo kryo, Input input, Class<? extends Op.Create> type) {
+            String path = kryo.readObjectOrNull(input, String.class);
+            byte[] data = kryo.readObjectOrNull(input, byte[].class);
+            CreateMode mode = kryo.readObjectOrNull(input, CreateMode.class);
+            Acl[] acls = kryo.readObjectOrNull(input, Acl[].class);
+            if (acls != null && java.util.Arrays.asList(acls).contains(null)) {
+                throw new KryoException("null ACL entry");
+            }
+            return new Op.Create(path, data, mode, acls == null ? null : java.util.List.of(acls));
+        }
     }
 
     /** Refuses classes named on the wire: only registered ids are accepted, nothing is looked up by name. */

@@ -81,6 +81,12 @@ final class ConnectionManager {
     private final ConcurrentLinkedQueue<OutstandingRequest> outbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final Runnable drainTask = this::drain;
+    /** Authentication re-sent first on every connection (builder's, then each accepted addAuthInfo). */
+    private final java.util.concurrent.CopyOnWriteArrayList<ZkClientConfig.AuthInfo> auths =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** A re-sent authentication the server refused: the next request fails with it (ZooKeeper's AUTH_FAILED). */
+    private final java.util.concurrent.atomic.AtomicReference<ZkException> failedAuth =
+            new java.util.concurrent.atomic.AtomicReference<>();
 
     private volatile long sessionId;
     private volatile int negotiatedTimeoutMs;
@@ -120,6 +126,7 @@ final class ConnectionManager {
         this.watches = watches;
         this.stateSink = stateSink;
         this.maxDataSize = config.maxDataSize();
+        this.auths.addAll(config.authInfo());
         this.negotiatedTimeoutMs = (int) Math.min(Integer.MAX_VALUE, config.sessionTimeout().toMillis());
         long attemptMs = Math.max(1000, config.sessionTimeout().toMillis() / hosts.size());
         attemptMs = Math.min(attemptMs, Math.max(1000, config.connectTimeout().toMillis()));
@@ -197,6 +204,11 @@ final class ConnectionManager {
 
     /** Queues a request; it is written as soon as a session is attached (the caller's future gets the outcome). */
     void submit(OutstandingRequest p) {
+        ZkException authFailure = p.kind.internal() ? null : failedAuth.getAndSet(null);
+        if (authFailure != null) {
+            p.future.completeExceptionally(authFailure);
+            return;
+        }
         if (closing) {
             p.future.completeExceptionally(closed(p.path));
             return;
@@ -389,6 +401,30 @@ final class ConnectionManager {
         }
     }
 
+    /** Authentication to send on every connect from now on (before any request queued after it). */
+    void rememberAuth(ZkClientConfig.AuthInfo info) {
+        auths.add(info);
+    }
+
+    /** Writes the remembered authentication first on a new connection, in the order it was added. */
+    private void resendAuth() {
+        for (ZkClientConfig.AuthInfo info : auths) {
+            OutstandingRequest a = new OutstandingRequest(OutstandingRequest.Kind.AUTH_RESEND, null, NO_DEADLINE);
+            a.authInfo = info;
+            write(a);
+        }
+    }
+
+    /** The server refused this authentication: it is not sent again, and the next request fails with AuthFailed. */
+    private void authRefused(ZkClientConfig.AuthInfo info, Message.Reply r, boolean resent) {
+        auths.remove(info);
+        LOG.warn("server {} refused authentication for scheme {}: {}", server, info.scheme(), r.message());
+        if (resent) {
+            failedAuth.set(new ZkException.AuthFailed(null, "the server refused the " + info.scheme()
+                    + " authentication re-sent on reconnect"));
+        }
+    }
+
     private void onConnectResponse(Message.ConnectResponse r) {
         if (established) {
             LOG.warn("second handshake response from {}; closing the connection", server);
@@ -410,6 +446,7 @@ final class ConnectionManager {
         suspended = false;
         failedAttempts = 0;
         lastSendNanos = lastRecvNanos = System.nanoTime();
+        resendAuth();
         if (reattached) {
             LOG.info("session 0x{} re-attached at {}", Long.toHexString(sessionId), server);
             setState(ConnectionState.RECONNECTED);
@@ -500,6 +537,9 @@ final class ConnectionManager {
         try {
             result = ReplyDecoder.result(p, r);
         } catch (ZkException e) {
+            if (p.kind == OutstandingRequest.Kind.AUTH && e.code() == ZkException.Code.AUTH_FAILED) {
+                authRefused(p.authInfo, r, false);
+            }
             complete(p, null, e);
             if (e.code() == ZkException.Code.SESSION_EXPIRED) {
                 channel.close(); // the re-attach attempt learns and reports the expiry
@@ -515,6 +555,9 @@ final class ConnectionManager {
                 && p.kind == OutstandingRequest.Kind.CLOSE_SESSION) {
             // closing a session that is already gone: the outcome the caller wanted, nothing to warn about
             LOG.debug("session 0x{} had already expired when closed", Long.toHexString(sessionId));
+        } else if (p.kind == OutstandingRequest.Kind.AUTH_RESEND
+                && r.code() == ZkException.Code.AUTH_FAILED.intValue()) {
+            authRefused(p.authInfo, r, true);
         } else if (r.code() != 0) {
             LOG.warn("{} failed on {}: {} {}", p.kind, server, ZkException.Code.of(r.code()), r.message());
         }

@@ -203,6 +203,45 @@ public final class NativeZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                 List<dev.zkr.client.Acl> acls) {
+        return submit(() -> {
+            OutstandingRequest p = createRequest(path, data, mode);
+            p.acls = RequestChecks.acls(path, acls);
+            return p;
+        });
+    }
+
+    @Override
+    public CompletableFuture<dev.zkr.client.NodeAcl> getAclAsync(String path) {
+        return submit(() -> pending(OutstandingRequest.Kind.GET_ACL, checkPath(path)));
+    }
+
+    @Override
+    public CompletableFuture<Stat> setAclAsync(String path, List<dev.zkr.client.Acl> acls, int aversion) {
+        return submit(() -> {
+            OutstandingRequest p = pending(OutstandingRequest.Kind.SET_ACL, checkPath(path));
+            p.acls = RequestChecks.acls(path, acls);
+            p.version = aversion;
+            return p;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> addAuthInfoAsync(String scheme, byte[] auth) {
+        return submit(() -> {
+            checkOpen(null);
+            if (scheme == null || scheme.isEmpty()) {
+                throw new ZkException.BadArguments(null, "auth scheme missing");
+            }
+            OutstandingRequest p = pending(OutstandingRequest.Kind.AUTH, null);
+            p.authInfo = new dev.zkr.client.ZkClientConfig.AuthInfo(scheme, auth);
+            connection.rememberAuth(p.authInfo);
+            return p;
+        });
+    }
+
+    @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
         return submit(() -> deleteRequest(path, version));
     }

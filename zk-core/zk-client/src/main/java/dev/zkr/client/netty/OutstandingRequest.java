@@ -19,10 +19,11 @@ final class OutstandingRequest implements Runnable {
     /** Request kinds; the last three are the client's own and never reach a caller. */
     enum Kind {
         CREATE, DELETE, EXISTS, GET_DATA, SET_DATA, GET_CHILDREN, MULTI, SYNC, ADD_WATCH, REMOVE_WATCHES,
-        PING, SET_WATCHES, CLOSE_SESSION;
+        GET_ACL, SET_ACL, AUTH,
+        PING, SET_WATCHES, CLOSE_SESSION, AUTH_RESEND;
 
         boolean internal() {
-            return this == PING || this == SET_WATCHES || this == CLOSE_SESSION;
+            return this == PING || this == SET_WATCHES || this == CLOSE_SESSION || this == AUTH_RESEND;
         }
     }
 
@@ -41,6 +42,10 @@ final class OutstandingRequest implements Runnable {
     WatcherType watcherType;
     WatchRegistry.Snapshot watches;
     long relativeZxid;
+    /** create (null = the open ACL) and setAcl. */
+    java.util.List<dev.zkr.client.Acl> acls;
+    /** AUTH and AUTH_RESEND. */
+    dev.zkr.client.ZkClientConfig.AuthInfo authInfo;
 
     /** The future belongs to a blocking call (no user callbacks on it): the I/O thread may complete it. */
     volatile boolean blocking;
@@ -90,7 +95,11 @@ final class OutstandingRequest implements Runnable {
     /** The wire request for the xid this request got. */
     Message.Request toMessage() {
         return switch (kind) {
-            case CREATE -> new Message.CreateRequest(xid, path, data, createMode);
+            case CREATE -> acls == null ? new Message.CreateRequest(xid, path, data, createMode)
+                    : new Message.CreateAclRequest(xid, path, data, createMode, acls.toArray(new dev.zkr.client.Acl[0]));
+            case GET_ACL -> new Message.GetAclRequest(xid, path);
+            case SET_ACL -> new Message.SetAclRequest(xid, path, acls.toArray(new dev.zkr.client.Acl[0]), version);
+            case AUTH, AUTH_RESEND -> new Message.AuthRequest(xid, authInfo.scheme(), authInfo.auth());
             case DELETE -> new Message.DeleteRequest(xid, path, version);
             case EXISTS -> new Message.ExistsRequest(xid, path, watcher != null);
             case GET_DATA -> new Message.GetDataRequest(xid, path, watcher != null);

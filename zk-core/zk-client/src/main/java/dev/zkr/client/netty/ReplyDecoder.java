@@ -51,6 +51,11 @@ final class ReplyDecoder {
                         b.stat());
             }
             case MULTI -> List.of(body(p, body, Message.MultiBody.class).results());
+            case GET_ACL -> {
+                Message.AclBody b = body(p, body, Message.AclBody.class);
+                yield new dev.zkr.client.NodeAcl(b.acls() == null ? List.of() : List.of(b.acls()), b.stat());
+            }
+            case SET_ACL -> body(p, body, Message.StatBody.class).stat();
             default -> null;
         };
     }

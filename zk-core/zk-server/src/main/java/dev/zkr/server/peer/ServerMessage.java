@@ -11,8 +11,12 @@ import java.util.Arrays;
  */
 public sealed interface ServerMessage {
 
-    /** A client's write (create, delete, setData, multi, close) for the leader to sequence; {@code request} framed. */
-    record Forward(long sessionId, byte[] request) implements ServerMessage {
+    /**
+     * A client's write (create, delete, setData, setAcl, multi, close) for the leader to sequence; {@code request}
+     * framed; {@code auth} the ids the client's connection authenticated as (encoded by {@code AuthIds}), which the
+     * leader checks the write's ACLs with, as ZooKeeper's followers forward a request's authInfo.
+     */
+    record Forward(long sessionId, byte[] request, byte[] auth) implements ServerMessage {
         @Override
         public String toString() {
             return "Forward[0x" + Long.toHexString(sessionId) + ", " + request.length + " B]";
