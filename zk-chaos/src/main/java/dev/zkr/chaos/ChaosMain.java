@@ -47,8 +47,10 @@ public final class ChaosMain {
         List<RunReport> reports = new ArrayList<>();
         for (int r = 0; r < o.repeat(); r++) {
             long seed = o.seed() + r;
+            List<String> names = Workloads.names().stream()
+                    .filter(n -> Workloads.create(n).unsupported(o.system()) == null).toList();
             String workload = o.workload().equals("mix")
-                    ? Workloads.names().get(new Random(seed).nextInt(Workloads.names().size())) : o.workload();
+                    ? names.get(new Random(seed).nextInt(names.size())) : o.workload();
             RunConfig c = new RunConfig(o.system(), o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
                     o.workers());
             RunReport report = new ChaosRun(c).run();
@@ -111,8 +113,8 @@ public final class ChaosMain {
             if (system == null) {
                 throw new IllegalArgumentException("--system is required");
             }
-            if (!workload.equals("mix")) {
-                Workloads.create(workload);
+            if (!workload.equals("mix") && Workloads.create(workload).unsupported(system) != null) {
+                throw new IllegalArgumentException(Workloads.create(workload).unsupported(system));
             }
             if (!nemesis.equals("mix")) {
                 dev.zkr.chaos.nemesis.NemesisKind.parse(nemesis);

@@ -59,6 +59,9 @@ public final class ChaosRun {
             throw new IllegalStateException(unavailable);
         }
         Workload workload = Workloads.create(config.workload());
+        if (workload.unsupported(config.system()) != null) {
+            throw new IllegalArgumentException(workload.unsupported(config.system()));
+        }
         Clients clients = new Clients(config.system());
         List<String> anomalies = new ArrayList<>();
         History history;

@@ -30,6 +30,7 @@ public final class RunReport {
     private final List<FaultWindow> faults;
     private final List<String> anomalies;
     private final List<String> notes;
+    private final List<String> facts;
     private final long opsChecked;
     private final long end;
     private final long[] gaps;
@@ -44,6 +45,7 @@ public final class RunReport {
         this.faults = faults;
         this.anomalies = List.copyOf(anomalies);
         this.notes = notes;
+        this.facts = workload.facts();
         this.opsChecked = workload.opsChecked(history);
         this.end = end;
         long[] writes = Unavailability.writeCompletions(ops, workload.writes());
@@ -124,6 +126,10 @@ public final class RunReport {
                 FaultWindow w = faults.get(i);
                 s.append(String.format(Locale.ROOT, "  %7.1f s .. %7.1f s  %-16s %s (longest write gap %.0f ms)%n",
                         w.start() / 1e9, w.end() / 1e9, w.kind(), w.description(), gaps[i] / 1e6));
+            }
+            if (!facts.isEmpty()) {
+                s.append("\nfacts:\n");
+                facts.forEach(line -> s.append("  ").append(line).append('\n'));
             }
             if (!notes.isEmpty()) {
                 s.append("\nnotes:\n");

@@ -34,4 +34,14 @@ public interface Workload {
     default long opsChecked(History history) {
         return history.ops().size();
     }
+
+    /** Counts worth reporting beside the anomalies (summary.txt's facts), known after {@link #check}. */
+    default List<String> facts() {
+        return List.of();
+    }
+
+    /** Why this workload cannot run on {@code system} ({@code zkr}, {@code zookeeper}); null when it can. */
+    default String unsupported(String system) {
+        return null;
+    }
 }

@@ -14,6 +14,12 @@ public final class Workloads {
         ALL.put("register", RegisterWorkload::new);
         ALL.put("set", SetWorkload::new);
         ALL.put("sequential", SequentialWorkload::new);
+        ALL.put("lock", dev.zkr.chaos.recipes.LockWorkload::new);
+        ALL.put("rwlock", dev.zkr.chaos.recipes.ReadWriteLockWorkload::new);
+        ALL.put("latch", dev.zkr.chaos.recipes.LatchWorkload::new);
+        ALL.put("curator-lock", dev.zkr.chaos.recipes.CuratorLockWorkload::new);
+        ALL.put("curator-rwlock", dev.zkr.chaos.recipes.CuratorReadWriteLockWorkload::new);
+        ALL.put("curator-latch", dev.zkr.chaos.recipes.CuratorLatchWorkload::new);
     }
 
     private Workloads() {
