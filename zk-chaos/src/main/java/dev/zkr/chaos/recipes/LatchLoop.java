@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * The leader-latch workloads' loop and checks. Each worker joins the latch (a new instance each time), and then: as
  * leader it writes to the {@link FencedResource} with its token every 5–20 ms and resigns (closes the latch) after
- * 100–500 ms of leadership; as follower it waits for leadership and leaves after 1–4 s. Then it joins again. The
+ * 100–500 ms of leadership (one term in five: 2–10 s); as follower it waits for leadership and leaves after 1–4 s. Then it joins again. The
  * recipe's elected/revoked callbacks are recorded; a term runs from elected to revoked or the resign. Checks: no two
  * terms valid at the same instant (validity as {@link Holds} defines it: outside the client's SUSPENDED windows);
  * tokens increase across successive terms (equal only for the same latch instance, back after a reconnect).
@@ -105,7 +105,9 @@ abstract class LatchLoop implements Workload {
     private void take(Worker w, String id, Participant p) throws InterruptedException {
         long now = w.history().now();
         long leaveAt = now + (1_000 + w.random().nextInt(3_000)) * 1_000_000L;
-        long leadFor = (100 + w.random().nextInt(400)) * 1_000_000L;
+        // one term in five is long, so that faults catch leaders leading
+        long leadFor = (w.random().nextInt(5) == 0 ? 2_000 + w.random().nextInt(8_000) : 100 + w.random().nextInt(400))
+                * 1_000_000L;
         long ledSince = -1;
         while (!w.stopped()) {
             now = w.history().now();

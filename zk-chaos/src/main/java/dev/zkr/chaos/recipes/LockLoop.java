@@ -17,7 +17,8 @@ import java.util.function.BiPredicate;
 /**
  * The lock workloads' loop and checks. Each worker, again and again: acquire (with a timeout) as its role (mutex,
  * reader or writer), and while holding write 1–3 times to the {@link FencedResource} with the lease's token (writers
- * only) over 0–50 ms, then release. Checks: tokens increase in real-time order of acquires; no two conflicting
+ * only) over 0–50 ms — one hold in 20 is long: a write every 100 ms for 1–10 s, whatever the lease's state — then
+ * release. Checks: tokens increase in real-time order of acquires; no two conflicting
  * holders valid at the same instant (validity as {@link Holds} defines it); facts: fenced writes rejected as stale.
  */
 abstract class LockLoop implements Workload {
@@ -25,6 +26,12 @@ abstract class LockLoop implements Workload {
     static final String ROOT = "/chaos/locks";
     static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(2);
     private static final long MAX_HOLD_MS = 50;
+    /**
+     * One hold in this many is long (1–10 s, a write every 100 ms), so that faults catch holders holding: a
+     * holder cut off long enough for its session to expire meets its successor's writes at the fenced resource.
+     */
+    private static final int LONG_HOLD_ONE_IN = 20;
+    private static final long LONG_HOLD_PAUSE_MS = 100;
     /** After an acquire failed with an error: the connection is likely down, do not spin. */
     private static final long ERROR_PAUSE_MS = 100;
 
@@ -120,9 +127,10 @@ abstract class LockLoop implements Workload {
     }
 
     private void holdFor(Worker w, String hold, String role, Claim c) throws InterruptedException {
-        int writes = 1 + w.random().nextInt(3);
-        long pause = w.random().nextInt((int) MAX_HOLD_MS + 1) / writes;
-        for (int i = 0; i < writes; i++) {
+        boolean longHold = w.random().nextInt(LONG_HOLD_ONE_IN) == 0;
+        int writes = longHold ? 10 + w.random().nextInt(90) : 1 + w.random().nextInt(3);
+        long pause = longHold ? LONG_HOLD_PAUSE_MS : w.random().nextInt((int) MAX_HOLD_MS + 1) / writes;
+        for (int i = 0; i < writes && !(longHold && w.stopped()); i++) {
             if (!role.equals("read")) {
                 Events.write(w.history(), resource, w.index(), hold, c.token(), c.valid());
             }
