@@ -91,7 +91,9 @@ public final class CompositeWorkload implements Workload {
     public List<String> facts() {
         List<String> facts = new ArrayList<>();
         for (Workload w : parts) {
-            facts.addAll(w.facts());
+            for (String f : w.facts()) {
+                facts.add(f.startsWith(w.name() + ":") ? f : w.name() + ": " + f);
+            }
         }
         return facts;
     }

@@ -26,6 +26,12 @@ public final class Workloads {
         ALL.put("curator-queue", CuratorQueueWorkload::new);
         ALL.put("counter", CounterWorkload::new);
         ALL.put("curator-counter", CuratorCounterWorkload::new);
+        ALL.put("lock", dev.zkr.chaos.recipes.LockWorkload::new);
+        ALL.put("rwlock", dev.zkr.chaos.recipes.ReadWriteLockWorkload::new);
+        ALL.put("latch", dev.zkr.chaos.recipes.LatchWorkload::new);
+        ALL.put("curator-lock", dev.zkr.chaos.recipes.CuratorLockWorkload::new);
+        ALL.put("curator-rwlock", dev.zkr.chaos.recipes.CuratorReadWriteLockWorkload::new);
+        ALL.put("curator-latch", dev.zkr.chaos.recipes.CuratorLatchWorkload::new);
     }
 
     private Workloads() {
