@@ -51,6 +51,8 @@ public final class CuratorQueueWorkload implements Workload {
         return Set.of("enqueue", "dequeue");
     }
 
+    private final Backlog backlog = new Backlog();
+
     @Override
     public void setup(Worker admin) {
         Curators.requireZooKeeper(admin, name());
@@ -66,6 +68,7 @@ public final class CuratorQueueWorkload implements Workload {
                     int n = 0;
                     while (!w.stopped()) {
                         String item = "w" + w.index() + "-" + n++;
+                        backlog.beforeOffer(w);
                         Blocking.call(w, "enqueue", PATH, item, () -> {
                             queue.put(item);
                             return item;
@@ -75,8 +78,11 @@ public final class CuratorQueueWorkload implements Workload {
                     queue.close();
                 }
             } else {
-                DistributedQueue<String> queue = queue(curator, item -> w.history().add(new Op(w.index(),
-                        "dequeue", PATH, null, w.history().now(), w.history().now(), Op.Status.OK, item, null)));
+                DistributedQueue<String> queue = queue(curator, item -> {
+                    backlog.taken();
+                    w.history().add(new Op(w.index(), "dequeue", PATH, null, w.history().now(), w.history().now(),
+                            Op.Status.OK, item, null));
+                });
                 try {
                     while (!w.stopped()) {
                         Thread.sleep(IDLE_MS); // Curator's threads consume; this one waits for the end of the run

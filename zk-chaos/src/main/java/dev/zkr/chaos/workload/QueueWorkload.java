@@ -34,6 +34,7 @@ public final class QueueWorkload implements Workload {
     private static final long DRAIN_MS = 60_000;
 
     private volatile List<String> facts = List.of();
+    private final Backlog backlog = new Backlog();
 
     @Override
     public String name() {
@@ -57,18 +58,19 @@ public final class QueueWorkload implements Workload {
             while (!w.stopped()) {
                 if (w.index() % 3 == 0) {
                     String item = "w" + w.index() + "-" + n++;
+                    backlog.beforeOffer(w);
                     Blocking.call(w, "enqueue", PATH, item, () -> {
                         queue.offer(item.getBytes(StandardCharsets.UTF_8));
                         return item;
                     }, v -> v);
                 } else {
-                    consume(w, queue);
+                    consume(w, queue, backlog);
                 }
             }
         }
     }
 
-    private static void consume(Worker w, AcknowledgedQueue<byte[]> queue) {
+    private static void consume(Worker w, AcknowledgedQueue<byte[]> queue, Backlog backlog) {
         long invoke = w.history().now();
         Optional<QueueItem<byte[]>> taken;
         try {
@@ -81,6 +83,7 @@ public final class QueueWorkload implements Workload {
         if (taken.isEmpty()) {
             return;
         }
+        backlog.taken();
         QueueItem<byte[]> item = taken.get();
         String delivered = new String(item.value(), StandardCharsets.UTF_8) + "@" + item.id();
         Op.Status status;
