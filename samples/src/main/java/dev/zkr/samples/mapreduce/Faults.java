@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /** The faults asked for on the command line; each fires once, at a point in the middle of its phase. */
 final class Faults {
@@ -15,12 +16,27 @@ final class Faults {
     private final AtomicBoolean masterKilled = new AtomicBoolean();
     private final AtomicBoolean serverKilled = new AtomicBoolean();
     private final Map<Phase, AtomicInteger> claims = new ConcurrentHashMap<>();
+    private final Consumer<String> beforeBarrier;
     private volatile ServerKillReport serverKillReport;
 
     Faults(KillPoint killWorker, Phase killMaster, ServerKill killServer) {
+        this(killWorker, killMaster, killServer, id -> { });
+    }
+
+    /**
+     * With a test seam: {@code beforeBarrier} runs in a worker's thread (given the worker's id) just before it
+     * enters the shuffle barrier, so a test can hold a worker there and look at the job meanwhile.
+     */
+    Faults(KillPoint killWorker, Phase killMaster, ServerKill killServer, Consumer<String> beforeBarrier) {
         this.killWorker = killWorker;
         this.killMaster = killMaster;
         this.killServer = killServer;
+        this.beforeBarrier = beforeBarrier;
+    }
+
+    /** Called by a worker (a party of the barrier) just before it enters the shuffle barrier. */
+    void beforeBarrier(String workerId) {
+        beforeBarrier.accept(workerId);
     }
 
     /** Called on every task claim: true for the claim (about halfway through the phase) whose worker must die. */

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * Runs a word-count job with workers and master candidates in this JVM, each with its own client and session, and
@@ -23,9 +24,17 @@ public final class MapReduceJob {
 
     /** Runs the job on the cluster; prints progress to {@code out} (null: silent). */
     public static JobResult run(JobOptions options, Cluster cluster, PrintStream out) {
+        return run(options, cluster, out, id -> { });
+    }
+
+    /**
+     * Test seam: as {@link #run(JobOptions, Cluster, PrintStream)}, with {@code beforeBarrier} called in each worker's
+     * thread (with its id) just before it enters the shuffle barrier (see zk-cli's MapReduceInspectionTest).
+     */
+    static JobResult run(JobOptions options, Cluster cluster, PrintStream out, Consumer<String> beforeBarrier) {
         Console console = new Console(out);
         Layout layout = new Layout(options.root());
-        Faults faults = new Faults(options.killWorker(), options.killMaster(), options.killServer());
+        Faults faults = new Faults(options.killWorker(), options.killMaster(), options.killServer(), beforeBarrier);
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         ZkClient admin = cluster.newClient("driver");
         try {

@@ -187,6 +187,7 @@ final class Worker implements Runnable {
             if (faults.killWorkerAtBarrier()) {
                 die("on its way into the shuffle barrier (counted as a party, never arrived)");
             }
+            faults.beforeBarrier(id);
             DoubleBarrier barrier = recipes.doubleBarrier(layout.barrier(spec.attempt()))
                     .parties(spec.members().size()).memberId(id).build();
             setWaiting(true);
