@@ -41,6 +41,10 @@ final class Failures {
                     ExitCode.NODE);
             case INVALID_PATH -> new Failure("invalid path '" + path + "': " + detail(z), ExitCode.USAGE);
             case BAD_ARGUMENTS, DATA_TOO_LARGE -> new Failure(z.getMessage(), ExitCode.USAGE);
+            case INVALID_ACL -> new Failure("invalid ACL for " + path + ": " + detail(z), ExitCode.USAGE);
+            case NO_AUTH -> new Failure("not allowed on " + path + " (the node's ACL grants this session no such "
+                    + "permission; authenticate with --auth scheme:auth)", ExitCode.NOT_ALLOWED);
+            case AUTH_FAILED -> new Failure("authentication failed: " + detail(z), ExitCode.NOT_ALLOWED);
             case CONNECTION_LOSS, OPERATION_TIMEOUT, REQUEST_TIMEOUT, SESSION_EXPIRED, SESSION_MOVED, CLOSED ->
                     new Failure("no connection to " + server + " (" + z.code().name().toLowerCase().replace('_', ' ')
                             + ")", ExitCode.CONNECTION);

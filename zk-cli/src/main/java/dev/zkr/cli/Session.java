@@ -4,6 +4,7 @@ import dev.zkr.apache.ApacheZkClient;
 import dev.zkr.client.ZkClient;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The connection every command shares: where to connect ({@code --server}), through which client ({@code --apache}:
@@ -15,22 +16,39 @@ public final class Session implements AutoCloseable {
     private final String server;
     private final boolean apache;
     private final Duration timeout;
+    private final List<String> auth;
     private ZkClient client;
 
     public Session(String server, boolean apache, Duration timeout) {
+        this(server, apache, timeout, List.of());
+    }
+
+    /**
+     * @param auth {@code scheme:auth} strings ({@code --auth}), sent before any request on every connection of the
+     *             session; parsed when the client opens (a malformed one is a {@link UsageException} then)
+     */
+    public Session(String server, boolean apache, Duration timeout, List<String> auth) {
         this.server = server;
         this.apache = apache;
         this.timeout = timeout;
+        this.auth = List.copyOf(auth);
     }
 
     /** The connected client; connects on the first call (failing with a ZkException.ConnectionLoss). */
     public synchronized ZkClient client() {
         if (client == null) {
-            client = apache
-                    ? ApacheZkClient.builder().connectString(server).sessionTimeout(Duration.ofSeconds(10))
-                            .connectTimeout(timeout).build()
-                    : ZkClient.builder().connectString(server).sessionTimeout(Duration.ofSeconds(10))
-                            .connectTimeout(timeout).requestTimeout(timeout).build();
+            List<AclSyntax.Auth> auths = auth.stream().map(AclSyntax::parseAuth).toList();
+            if (apache) {
+                ApacheZkClient.Builder b = ApacheZkClient.builder().connectString(server)
+                        .sessionTimeout(Duration.ofSeconds(10)).connectTimeout(timeout);
+                auths.forEach(a -> b.authInfo(a.scheme(), a.auth()));
+                client = b.build();
+            } else {
+                dev.zkr.client.ZkClientBuilder b = ZkClient.builder().connectString(server)
+                        .sessionTimeout(Duration.ofSeconds(10)).connectTimeout(timeout).requestTimeout(timeout);
+                auths.forEach(a -> b.authInfo(a.scheme(), a.auth()));
+                client = b.build();
+            }
         }
         return client;
     }
