@@ -44,10 +44,19 @@ public final class Session implements AutoCloseable {
                 auths.forEach(a -> b.authInfo(a.scheme(), a.auth()));
                 client = b.build();
             } else {
-                dev.zkr.client.ZkClientBuilder b = ZkClient.builder().connectString(server)
-                        .sessionTimeout(Duration.ofSeconds(10)).connectTimeout(timeout).requestTimeout(timeout);
-                auths.forEach(a -> b.authInfo(a.scheme(), a.auth()));
-                client = b.build();
+                ZkClient c = ZkClient.builder().connectString(server).sessionTimeout(Duration.ofSeconds(10))
+                        .connectTimeout(timeout).requestTimeout(timeout).build();
+                try {
+                    // one by one, awaited: a refused one fails here, before the command (AuthFailed), not on
+                    // whichever request happens to follow its answer; the client re-sends them on reconnect
+                    for (AclSyntax.Auth a : auths) {
+                        c.addAuthInfo(a.scheme(), a.auth());
+                    }
+                } catch (RuntimeException e) {
+                    c.close();
+                    throw e;
+                }
+                client = c;
             }
         }
         return client;
