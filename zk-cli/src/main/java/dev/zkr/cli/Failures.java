@@ -56,6 +56,11 @@ final class Failures {
     private static String detail(ZkException z) {
         String m = z.getMessage();
         int colon = m.indexOf(": ");
-        return colon >= 0 ? m.substring(colon + 2) : m;
+        String d = colon >= 0 ? m.substring(colon + 2) : m;
+        // a server message may repeat "CODE for path: " (e.g. INVALID_ACL): show it once
+        while (d.startsWith(z.code().name()) && d.indexOf(": ") >= 0) {
+            d = d.substring(d.indexOf(": ") + 2);
+        }
+        return d;
     }
 }

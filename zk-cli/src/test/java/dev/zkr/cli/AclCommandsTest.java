@@ -121,7 +121,8 @@ class AclCommandsTest {
                 "zkr create: unknown permission 'z'");
         fails(zkr(server, "create", "--acl", "nosuch:thing:r", "/a3"), ExitCode.USAGE,
                 "zkr create: invalid ACL for /a3");
-        fails(zkr(server, "create", "--acl", "auth::cdrwa", "/a3"), ExitCode.USAGE, "invalid ACL for /a3");
+        fails(zkr(server, "create", "--acl", "auth::cdrwa", "/a3"), ExitCode.USAGE,
+                "zkr create: invalid ACL for /a3: auth: the session has no authenticated id");
         fails(zkr(server, "create", "--acl", "ip:10.0.0.0/33:r", "/a3"), ExitCode.USAGE, "invalid ACL for /a3");
         assertEquals(null, client.exists("/a3"));
         fails(zkr(server, "--auth", "digest:no-colon", "ls", "/"), ExitCode.NOT_ALLOWED,
@@ -157,5 +158,19 @@ class AclCommandsTest {
         assertTrue(lines.contains("digest:" + BOB_ID + ":cdrwa"), out);
         assertTrue(lines.contains("/a4/child"), out);
         assertTrue(lines.contains("digest:bob:x:rw"), out); // READ without ADMIN: the server masks the hash
+
+        // --auth on a shell line is added to the shell's session, as addauth
+        String again = "get /a4 --auth digest:bob:secret\nset /a4 w\nexit\n";
+        ByteArrayOutputStream screen2 = new ByteArrayOutputStream();
+        try (Session session = new Session(server, false, Duration.ofSeconds(10));
+             Terminal terminal = new DumbTerminal("test", "dumb",
+                     new ByteArrayInputStream(again.getBytes(StandardCharsets.UTF_8)), screen2, StandardCharsets.UTF_8)) {
+            assertEquals(0, new Shell(terminal, session, dir.resolve("h2")).run());
+        }
+        String out2 = screen2.toString(StandardCharsets.UTF_8).replace("\r", "");
+        assertTrue(out2.contains("> v\n"), out2);
+        assertTrue(!out2.contains("not allowed"), out2);
+        assertEquals("w", new String(ensemble.newClient(b -> b.authInfo("digest",
+                "bob:secret".getBytes(StandardCharsets.UTF_8))).getData("/a4").data(), StandardCharsets.UTF_8));
     }
 }
