@@ -43,4 +43,20 @@ class X509AuthProviderTest {
         assertEquals(List.of(Acl.of(Perms.ALL, "x509", ALICE)),
                 a.fixup(List.of(Acl.of(Perms.ALL, "auth", "")), alice));
     }
+
+    @Test
+    void theSuperUserComesFromThePropertiesAndTheProviderIsBuiltIn() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("dataDir", "x");
+        dev.zkr.server.ServerConfig plain = dev.zkr.server.ServerConfig.fromProperties(p);
+        assertEquals(null, plain.x509SuperUser());
+        assertEquals(List.of(new Id("x509", ALICE)), plain.authorizer().authenticate("x509",
+                new AuthProvider.ClientInfo(null, ALICE), null));
+        p.setProperty("ssl.x509SuperUser", " CN=admin,O=zkr ");
+        dev.zkr.server.ServerConfig c = dev.zkr.server.ServerConfig.fromProperties(p);
+        assertEquals("CN=admin,O=zkr", c.x509SuperUser());
+        assertEquals("CN=admin,O=zkr", c.toBuilder().build().x509SuperUser());
+        assertTrue(c.authorizer().authenticate("x509", new AuthProvider.ClientInfo(null, "CN=admin,O=zkr"), null)
+                .contains(DigestAuthProvider.SUPER));
+    }
 }

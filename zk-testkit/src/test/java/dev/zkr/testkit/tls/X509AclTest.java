@@ -133,4 +133,24 @@ class X509AclTest {
             assertEquals(null, a.exists("/alice"));
         }
     }
+
+    @Test
+    void inAnEnsembleTheCertificateIdIsForwardedWithWritesFromAFollower() {
+        TlsConfig need = m.serverTls().toBuilder().clientAuth(TlsConfig.ClientAuth.NEED).build();
+        try (TestEnsemble e = TestEnsemble.builder().servers(3).tls().configure(c -> c.tls(need)).start()) {
+            int follower = (e.leader() + 1) % 3;
+            ZkClient a = e.newClient(b -> b.connectString(e.connectString(follower))
+                    .tls(m.clientTlsWithCertificate(alice)));
+            // auth: is expanded on the leader, from the ids the follower forwarded
+            a.create("/alice", SECRET, CreateMode.PERSISTENT, List.of(Acl.of(Perms.ALL, "auth", "")));
+            a.setData("/alice", new byte[] {7}, -1);
+            a.create("/alice/child", new byte[0], CreateMode.PERSISTENT);
+            assertEquals(List.of(Acl.of(Perms.ALL, "x509", ALICE)), a.getAcl("/alice").acls());
+            ZkClient b = e.newClient(c -> c.connectString(e.connectString(follower))
+                    .tls(m.clientTlsWithCertificate(bob)));
+            b.sync("/alice");
+            refusedEverything(b, "/alice");
+            assertThrows(ZkException.NoAuth.class, () -> b.delete("/alice/child", -1));
+        }
+    }
 }
