@@ -18,6 +18,11 @@ public final class ExitCode {
     public static final int NODE = 3;
     /** No session: the servers could not be reached, the connection or session was lost, or a request timed out. */
     public static final int CONNECTION = 4;
+    /**
+     * Not allowed: the node's ACL grants this session's ids no such permission (NoAuth), or the server refused an
+     * authentication ({@code --auth}, {@code addauth}: AuthFailed).
+     */
+    public static final int NOT_ALLOWED = 5;
 
     private ExitCode() {
     }

@@ -41,6 +41,10 @@ final class Failures {
                     ExitCode.NODE);
             case INVALID_PATH -> new Failure("invalid path '" + path + "': " + detail(z), ExitCode.USAGE);
             case BAD_ARGUMENTS, DATA_TOO_LARGE -> new Failure(z.getMessage(), ExitCode.USAGE);
+            case INVALID_ACL -> new Failure("invalid ACL for " + path + ": " + detail(z), ExitCode.USAGE);
+            case NO_AUTH -> new Failure("not allowed on " + path + " (the node's ACL grants this session no such "
+                    + "permission; authenticate with --auth scheme:auth)", ExitCode.NOT_ALLOWED);
+            case AUTH_FAILED -> new Failure("authentication failed: " + detail(z), ExitCode.NOT_ALLOWED);
             case CONNECTION_LOSS, OPERATION_TIMEOUT, REQUEST_TIMEOUT, SESSION_EXPIRED, SESSION_MOVED, CLOSED ->
                     new Failure("no connection to " + server + " (" + z.code().name().toLowerCase().replace('_', ' ')
                             + ")", ExitCode.CONNECTION);
@@ -52,6 +56,11 @@ final class Failures {
     private static String detail(ZkException z) {
         String m = z.getMessage();
         int colon = m.indexOf(": ");
-        return colon >= 0 ? m.substring(colon + 2) : m;
+        String d = colon >= 0 ? m.substring(colon + 2) : m;
+        // a server message may repeat "CODE for path: " (e.g. INVALID_ACL): show it once
+        while (d.startsWith(z.code().name()) && d.indexOf(": ") >= 0) {
+            d = d.substring(d.indexOf(": ") + 2);
+        }
+        return d;
     }
 }

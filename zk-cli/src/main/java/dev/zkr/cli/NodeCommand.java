@@ -22,7 +22,7 @@ public abstract class NodeCommand implements Callable<Integer> {
     @Override
     public final Integer call() throws Exception {
         Output out = root.output(spec);
-        return run(root.session().client(), out);
+        return run(root.client(), out);
     }
 
     /** Does the command's work and returns its exit code. */

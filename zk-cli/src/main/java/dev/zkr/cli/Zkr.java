@@ -27,6 +27,7 @@ import java.util.concurrent.Callable;
         description = "Inspect and change a zkr (or, with --apache, an Apache ZooKeeper) ensemble.",
         subcommands = {LsCommand.class, TreeCommand.class, GetCommand.class, SetCommand.class, CreateCommand.class,
                 DeleteCommand.class, DeleteAllCommand.class, StatCommand.class, WatchCommand.class,
+                GetAclCommand.class, SetAclCommand.class, AddAuthCommand.class,
                 SyncCommand.class, LocksCommand.class, LeaderCommand.class, BarrierCommand.class,
                 GroupCommand.class, QueueCommand.class, CounterCommand.class, ShellCommand.class,
                 CommandLine.HelpCommand.class})
@@ -45,6 +46,11 @@ public final class Zkr implements Callable<Integer> {
             converter = DurationConverter.class,
             description = "How long to wait for a session and for each request, e.g. 500ms, 10s, 1m (default ${DEFAULT-VALUE}).")
     Duration timeout;
+
+    @Option(names = "--auth", scope = ScopeType.INHERIT, paramLabel = "SCHEME:AUTH",
+            description = "Authenticate before the command, e.g. --auth digest:bob:secret (repeatable; in the shell: "
+                    + "for the rest of the session, as addauth).")
+    java.util.List<String> auth = new java.util.ArrayList<>();
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print results as JSON.")
     boolean json;
@@ -84,9 +90,24 @@ public final class Zkr implements Callable<Integer> {
             return shared;
         }
         if (own == null) {
-            own = new Session(server, apache, timeout);
+            own = new Session(server, apache, timeout, auth);
         }
         return own;
+    }
+
+    /**
+     * The client for a command: the session's, with this command line's {@code --auth} sent first. On a shell's
+     * session the client exists already, so they are added to it ({@code addAuthInfo}) and stay for the session.
+     */
+    synchronized dev.zkr.client.ZkClient client() {
+        dev.zkr.client.ZkClient c = session().client();
+        if (shared != null) {
+            for (String a : auth) {
+                AclSyntax.Auth parsed = AclSyntax.parseAuth(a);
+                c.addAuthInfo(parsed.scheme(), parsed.auth());
+            }
+        }
+        return c;
     }
 
     /** The output settings of this command line, writing to the given command's stdout. */

@@ -41,6 +41,7 @@ public final class TlsMaterial {
 
     private final Path dir;
     private final String caName;
+    private int issued;
 
     private TlsMaterial(Path dir, String caName) {
         this.dir = dir;
@@ -155,6 +156,62 @@ public final class TlsMaterial {
     /** A client trusting the CA and presenting the client certificate (mutual TLS). */
     public TlsConfig clientTlsWithCertificate() {
         return clientTls().toBuilder().keyStore(clientKeyStore(), PASSWORD).build();
+    }
+
+    /**
+     * Issues one more client certificate per subject (RFC 2253, e.g. {@code CN=alice,O=zkr}), signed by this CA
+     * (extended key usage clientAuth), and returns their PKCS#12 key stores (key and chain, {@link #PASSWORD}) in
+     * the same order; takes a few seconds (three waves of keytool runs).
+     */
+    public synchronized List<Path> issueClientKeyStores(String... subjects) {
+        String pw = PASSWORD;
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < subjects.length; i++) {
+            names.add("issued-" + (issued++));
+        }
+        try {
+            List<String[]> wave = new ArrayList<>();
+            for (int i = 0; i < subjects.length; i++) {
+                wave.add(keypair(names.get(i), subjects[i]));
+            }
+            run(wave);
+            wave.clear();
+            for (String name : names) {
+                wave.add(new String[] {"-certreq", "-alias", name, "-keystore", store(name), "-storepass", pw,
+                    "-file", file(name + ".csr")});
+            }
+            run(wave);
+            wave.clear();
+            for (String name : names) {
+                wave.add(new String[] {"-gencert", "-alias", "ca", "-keystore", store("ca"), "-storepass", pw,
+                    "-rfc", "-ext", "KU=digitalSignature,keyEncipherment", "-ext", "EKU=clientAuth",
+                    "-infile", file(name + ".csr"), "-outfile", file(name + ".crt"), "-validity", "30"});
+            }
+            run(wave);
+            X509Certificate ca = (X509Certificate) load(caKeyStore()).getCertificate("ca");
+            List<Path> stores = new ArrayList<>();
+            for (String name : names) {
+                Path storeFile = dir.resolve(name + ".p12");
+                KeyStore ks = load(storeFile);
+                Key key = ks.getKey(name, pw.toCharArray());
+                ks.setKeyEntry(name, key, pw.toCharArray(),
+                        new Certificate[] {readCertificate(dir.resolve(name + ".crt")), ca});
+                try (OutputStream out = Files.newOutputStream(storeFile)) {
+                    ks.store(out, pw.toCharArray());
+                }
+                stores.add(storeFile);
+            }
+            return stores;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot issue client certificates in " + dir, e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot issue client certificates in " + dir, e);
+        }
+    }
+
+    /** A client trusting the CA and presenting the certificate of this key store (from {@link #issueClientKeyStores}). */
+    public TlsConfig clientTlsWithCertificate(Path keyStore) {
+        return clientTls().toBuilder().keyStore(keyStore, PASSWORD).build();
     }
 
     // ---- generation ----

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * An authentication scheme of the server (ZooKeeper's {@code AuthenticationProvider}): it turns what a client sends
  * with {@code addAuthInfo(scheme, bytes)} into the ids its connection holds, and decides whether such an id matches
- * the id of an ACL entry of its scheme. {@code digest} and {@code ip} are built in; register more in
+ * the id of an ACL entry of its scheme. {@code digest}, {@code ip} and {@code x509} are built in; register more in
  * {@code ServerConfig.builder().authProvider(...)}. Implementations must be thread-safe, fast and not block (they
  * run on the server's request thread).
  */
@@ -38,7 +38,14 @@ public interface AuthProvider {
         return true;
     }
 
-    /** What the server knows of the client that authenticates. */
-    record ClientInfo(String remoteAddress) {
+    /**
+     * What the server knows of the client that authenticates: its address (or null) and the subject (RFC 2253) of
+     * its verified TLS client certificate (or null).
+     */
+    record ClientInfo(String remoteAddress, String certificateSubject) {
+        /** A client without a certificate. */
+        public ClientInfo(String remoteAddress) {
+            this(remoteAddress, null);
+        }
     }
 }

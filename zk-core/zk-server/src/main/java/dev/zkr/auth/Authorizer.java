@@ -20,9 +20,9 @@ public final class Authorizer {
 
     private final Map<String, AuthProvider> providers;
 
-    /** The built-in schemes ({@code digest} without super user, {@code ip}). */
+    /** The built-in schemes ({@code digest} and {@code x509} without super user, {@code ip}). */
     public static Authorizer defaults() {
-        return new Authorizer(List.of(new DigestAuthProvider(null), new IpAuthProvider()));
+        return new Authorizer(List.of(new DigestAuthProvider(null), new IpAuthProvider(), new X509AuthProvider(null)));
     }
 
     /** These providers, by scheme (a later one replaces an earlier one of the same scheme). */

@@ -84,6 +84,22 @@ final class Connection {
         return certificateSubject;
     }
 
+    /**
+     * Sets the subject of the verified client certificate and the ids the {@code x509} scheme grants for it (on the
+     * event loop, before the ConnectRequest reaches the core).
+     */
+    void certificate(String subject, dev.zkr.auth.Authorizer authorizer) {
+        this.certificateSubject = subject;
+        if (subject != null) {
+            for (dev.zkr.client.Id id : authorizer.authenticate(dev.zkr.auth.X509AuthProvider.SCHEME,
+                    new dev.zkr.auth.AuthProvider.ClientInfo(remoteAddress, subject), null)) {
+                if (!authIds.contains(id)) {
+                    authIds.add(id);
+                }
+            }
+        }
+    }
+
     /** Sets the client's address and the {@code ip} id it implies (before the first message reaches the core). */
     void remoteAddress(String address) {
         this.remoteAddress = address;

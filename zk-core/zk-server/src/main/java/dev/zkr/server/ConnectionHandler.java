@@ -116,7 +116,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 } else {
                     state = State.CONNECTING;
                     handshakeTimer.cancel(false);
-                    connection.certificateSubject = ClientPortTls.clientSubject(ctx.pipeline());
+                    connection.certificate(ClientPortTls.clientSubject(ctx.pipeline()), config.authorizer());
                     releaseInbound(currentFrameBytes); // one per connection: not held until the session exists
                     batch.add(new Core.Inbound(connection, cr));
                 }

@@ -147,7 +147,8 @@ final class ReadStage {
 
     /** Adds the ids the scheme grants to the connection, or answers AUTH_FAILED (one log line, no secret). */
     private Message.Reply authenticate(Connection c, Message.AuthRequest a, long zxid) {
-        List<Id> ids = authorizer.authenticate(a.scheme(), new AuthProvider.ClientInfo(c.remoteAddress()), a.auth());
+        List<Id> ids = authorizer.authenticate(a.scheme(), new AuthProvider.ClientInfo(c.remoteAddress(),
+                c.certificateSubject()), a.auth());
         if (ids.isEmpty()) {
             String scheme = a.scheme() != null && a.scheme().matches("[A-Za-z0-9_.-]{1,32}") ? a.scheme() : "(bad name)";
             String why = authorizer.provider(a.scheme()) == null ? "no provider for scheme" : "refused for scheme";

@@ -44,6 +44,7 @@ public final class ServerConfig {
     private final Duration slowReaderTimeout;
     private final int maxTxnBytes;
     private final String superDigest;
+    private final String x509SuperUser;
     private final List<dev.zkr.auth.AuthProvider> authProviders;
     private final dev.zkr.auth.Authorizer authorizer;
     private final List<Member> members;
@@ -123,10 +124,12 @@ public final class ServerConfig {
         this.slowReaderTimeout = b.slowReaderTimeout;
         this.maxTxnBytes = b.maxTxnBytes;
         this.superDigest = b.superDigest;
+        this.x509SuperUser = b.x509SuperUser;
         this.authProviders = List.copyOf(b.authProviders);
         List<dev.zkr.auth.AuthProvider> providers = new ArrayList<>();
         providers.add(new dev.zkr.auth.DigestAuthProvider(superDigest));
         providers.add(new dev.zkr.auth.IpAuthProvider());
+        providers.add(new dev.zkr.auth.X509AuthProvider(x509SuperUser));
         providers.addAll(authProviders);
         this.authorizer = new dev.zkr.auth.Authorizer(providers);
         this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
@@ -257,6 +260,9 @@ public final class ServerConfig {
         }
         if ((v = p.getProperty("superDigest")) != null && !v.isBlank()) {
             b.superDigest(v.trim());
+        }
+        if ((v = p.getProperty("ssl.x509SuperUser")) != null && !v.isBlank()) {
+            b.x509SuperUser(v.trim());
         }
         if ((v = p.getProperty("electionTimeout")) != null) {
             b.electionTimeout(Duration.ofMillis(parseMillis("electionTimeout", v)));
@@ -533,7 +539,12 @@ public final class ServerConfig {
         return superDigest;
     }
 
-    /** The authentication schemes added to the built-in {@code digest} and {@code ip}. */
+    /** The subject (RFC 2253) whose verified client certificate makes a connection super user, or null. */
+    public String x509SuperUser() {
+        return x509SuperUser;
+    }
+
+    /** The authentication schemes added to the built-in {@code digest}, {@code ip} and {@code x509}. */
     public List<dev.zkr.auth.AuthProvider> authProviders() {
         return authProviders;
     }
@@ -658,6 +669,7 @@ public final class ServerConfig {
         b.slowReaderTimeout = slowReaderTimeout;
         b.maxTxnBytes = maxTxnBytes;
         b.superDigest = superDigest;
+        b.x509SuperUser = x509SuperUser;
         b.authProviders = new ArrayList<>(authProviders);
         b.members = new ArrayList<>(members);
         b.logSegmentBytes = logSegmentBytes;
@@ -709,6 +721,7 @@ public final class ServerConfig {
         private Duration slowReaderTimeout = Duration.ofSeconds(15);
         private int maxTxnBytes = dev.zkr.tree.TxnPreparer.DEFAULT_MAX_TXN_BYTES;
         private String superDigest;
+        private String x509SuperUser;
         private List<dev.zkr.auth.AuthProvider> authProviders = new ArrayList<>();
         private List<Member> members = new ArrayList<>();
         private long logSegmentBytes = dev.zkr.storage.LogConfig.DEFAULT_SEGMENT_BYTES;
@@ -879,7 +892,17 @@ public final class ServerConfig {
             return this;
         }
 
-        /** Adds an authentication scheme (one per scheme; it may replace the built-in digest or ip). */
+        /**
+         * The subject of the client certificate that is super user ({@code ssl.x509SuperUser}, as ZooKeeper's
+         * {@code zookeeper.X509AuthenticationProvider.superUser}), in RFC 2253 form as the {@code x509} ids show
+         * it ({@code CN=admin,O=example}); null = none.
+         */
+        public Builder x509SuperUser(String subject) {
+            this.x509SuperUser = subject;
+            return this;
+        }
+
+        /** Adds an authentication scheme (one per scheme; it may replace the built-in digest, ip or x509). */
         public Builder authProvider(dev.zkr.auth.AuthProvider provider) {
             this.authProviders.add(Objects.requireNonNull(provider, "provider"));
             return this;
