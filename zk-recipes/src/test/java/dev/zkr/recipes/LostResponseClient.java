@@ -42,6 +42,8 @@ public final class LostResponseClient implements ZkClient {
     private volatile Runnable onLoss = () -> { };
     private final AtomicReference<Runnable> beforeMulti = new AtomicReference<>();
     private volatile Predicate<String> interruptCreates;
+    private final AtomicInteger multisToDelay = new AtomicInteger();
+    private final AtomicReference<Runnable> delayedMulti = new AtomicReference<>();
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -51,6 +53,16 @@ public final class LostResponseClient implements ZkClient {
     public LostResponseClient loseCreates(int n, Predicate<String> paths) {
         matching = paths;
         createsToLose.set(n);
+        return this;
+    }
+
+    /**
+     * The next multi is answered ConnectionLoss at once and reaches the server only after the caller's next
+     * {@code exists} has been answered there (before that answer is handed back): a request still in flight through
+     * a slow server when the client looks whether it was applied.
+     */
+    public LostResponseClient delayNextMultiPastTheNextExists() {
+        multisToDelay.set(1);
         return this;
     }
 
@@ -162,6 +174,11 @@ public final class LostResponseClient implements ZkClient {
         if (before != null) {
             before.run();
         }
+        if (take(multisToDelay)) {
+            delayedMulti.set(() -> delegate.multiAsync(ops).handle((r, e) -> null).join());
+            lost.incrementAndGet();
+            return CompletableFuture.failedFuture(new ZkException.ConnectionLoss(null, "response lost (test)"));
+        }
         boolean lose = matchingMultis.test(ops) && take(multisToLose);
         return loseIf(lose, delegate.multiAsync(ops), null);
     }
@@ -176,7 +193,17 @@ public final class LostResponseClient implements ZkClient {
     @Override public void removeConnectionStateListener(ConnectionStateListener l) { delegate.removeConnectionStateListener(l); }
     @Override public Set<String> watchedPaths() { return delegate.watchedPaths(); }
     @Override public void close() { delegate.close(); }
-    @Override public CompletableFuture<Stat> existsAsync(String path, Watcher w) { return delegate.existsAsync(path, w); }
+    @Override
+    public CompletableFuture<Stat> existsAsync(String path, Watcher w) {
+        Runnable delayed = delayedMulti.getAndSet(null);
+        if (delayed == null) {
+            return delegate.existsAsync(path, w);
+        }
+        return delegate.existsAsync(path, w).thenApplyAsync(stat -> {
+            delayed.run();
+            return stat;
+        });
+    }
     @Override public CompletableFuture<NodeData> getDataAsync(String path, Watcher w) { return delegate.getDataAsync(path, w); }
     @Override
     public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {

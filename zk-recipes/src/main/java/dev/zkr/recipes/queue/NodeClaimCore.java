@@ -165,6 +165,7 @@ final class NodeClaimCore extends QueueCore {
 
     private boolean ackOnce(Claimed c) {
         String itemPath = ZkPaths.join(path, c.name());
+        boolean earlierAttemptUnknown = false;
         while (true) {
             if (client.sessionId() != c.claim().owner()) {
                 outstanding.remove(c);
@@ -176,22 +177,41 @@ final class NodeClaimCore extends QueueCore {
                 return true;
             } catch (ZkException.NoNode e) {
                 outstanding.remove(c);
-                return false;
+                // after a lost response, NoNode may be our own earlier multi, applied after we looked: the claim is
+                // an ephemeral of this session that only this ack deletes, so if it is gone while the session
+                // lives, the item went with it
+                return earlierAttemptUnknown && claimGoneWithSessionAlive(c);
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                 if (!Retries.recover(client, Deadline.NONE)) {
                     throw e;
                 }
-                Stat claim = Retries.retrying(client, Deadline.NONE, () -> client.exists(c.claim().path()));
-                if (claim == null) {
+                earlierAttemptUnknown = true;
+                if (claimGoneWithSessionAlive(c)) {
                     outstanding.remove(c);
-                    // gone: our multi was applied, or our session expired (then ack is false above next loop)
-                    return client.sessionId() == c.claim().owner();
+                    return true; // our multi was applied
+                }
+                if (client.sessionId() != c.claim().owner()) {
+                    outstanding.remove(c);
+                    return false;
                 }
             } catch (ZkException.SessionExpired e) {
                 outstanding.remove(c);
                 return false;
             }
         }
+    }
+
+    /**
+     * Whether the claim node is gone while its session is still this client's: read after a {@code sync}, so the
+     * server answering has applied everything the leader had committed when it was asked (a reconnect may land on a
+     * server that had not yet applied our lost multi).
+     */
+    private boolean claimGoneWithSessionAlive(Claimed c) {
+        Stat claim = Retries.retrying(client, Deadline.NONE, () -> {
+            client.sync(c.claim().path());
+            return client.exists(c.claim().path());
+        });
+        return claim == null && client.sessionId() == c.claim().owner();
     }
 
     void release(Claimed c) {
