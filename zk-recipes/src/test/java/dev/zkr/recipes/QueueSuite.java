@@ -161,7 +161,7 @@ public abstract class QueueSuite extends RecipeSuite {
         LostResponseClient flaky = new LostResponseClient(client());
         DistributedQueue<String> q = queue(flaky, p);
         observer.create(p, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER); // the lost create is applied
-        flaky.loseCreates(1, x -> x.contains("/item-"));
+        loseNextItemWrite(flaky);
         q.offer("once");
         assertEquals(1, flaky.lost());
         assertEquals(1, q.size(), "the lost offer was found, not repeated");
