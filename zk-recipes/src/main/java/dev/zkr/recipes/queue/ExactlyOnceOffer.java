@@ -140,7 +140,7 @@ final class ExactlyOnceOffer {
     /** After a lost response of an offer sent in {@code session}: what became of it. */
     private Outcome outcome(long session, byte[] mark, String itemPrefix) {
         sync();
-        if (client.sessionId() == session && ledgerSession == session) {
+        if (ledgerPath != null && client.sessionId() == session && ledgerSession == session) {
             NodeData ledger;
             try {
                 ledger = client.getData(ledgerPath);
@@ -155,7 +155,8 @@ final class ExactlyOnceOffer {
                 return Outcome.NOT_APPLIED; // as the last offer left it: a late arrival of this one fails the fence
             }
         }
-        // the ledger went with the session (or changed under us): only the item itself can tell
+        // the ledger went with the session (or changed under us): only the item itself can tell (a retry of this
+        // look-up after a ConnectionLoss comes straight here)
         ledgerPath = null;
         return itemQueued(itemPrefix) ? Outcome.APPLIED : Outcome.UNKNOWN;
     }
