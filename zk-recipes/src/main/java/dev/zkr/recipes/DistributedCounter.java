@@ -213,7 +213,11 @@ public final class DistributedCounter {
     private List<String> childrenWithPrefix(String prefix) {
         String name = ZkPaths.name(prefix);
         List<String> mine = new ArrayList<>();
-        for (String child : Retries.retrying(client, Deadline.NONE, () -> client.getChildren(valuePath))) {
+        // sync first: the look-up must not run on a server that does not show the lost multi yet
+        for (String child : Retries.retrying(client, Deadline.NONE, () -> {
+            client.sync(valuePath);
+            return client.getChildren(valuePath);
+        })) {
             if (child.startsWith(name)) {
                 mine.add(ZkPaths.join(valuePath, child));
             }

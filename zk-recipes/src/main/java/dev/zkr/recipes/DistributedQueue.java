@@ -12,7 +12,16 @@ import java.util.Optional;
  */
 public interface DistributedQueue<T> extends AutoCloseable {
 
-    /** Adds an item at the tail (exactly once, even if the response is lost). */
+    /**
+     * Adds an item at the tail, exactly once, even if the response is lost: an offer that returns normally was
+     * applied once, and no second copy is ever made (the producer's ledger node {@code <path>-offers/<uuid>} records
+     * the offer atomically with the item's create; see the module README). Offers through one queue object are
+     * serialized.
+     *
+     * @throws dev.zkr.client.ZkException.ConnectionLoss if the response was lost and the producer's session expired
+     *         before it could read its ledger, and the item is not in the queue: it may have been applied and
+     *         consumed already, or never applied — the item may or may not be queued, and it is not offered again
+     */
     void offer(T item);
 
     /** Removes and returns the head, waiting for one. Honours interrupts ({@link dev.zkr.client.ZkException.Interrupted}). */

@@ -44,6 +44,9 @@ public final class LostResponseClient implements ZkClient {
     private volatile Predicate<String> interruptCreates;
     private final AtomicInteger multisToDelay = new AtomicInteger();
     private final AtomicReference<Runnable> delayedMulti = new AtomicReference<>();
+    private final AtomicReference<Predicate<String>> delayWrites = new AtomicReference<>();
+    private final AtomicReference<Runnable> heldBack = new AtomicReference<>();
+    private final CompletableFuture<Void> heldBackDone = new CompletableFuture<>();
 
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
@@ -120,6 +123,41 @@ public final class LostResponseClient implements ZkClient {
         return this;
     }
 
+    /**
+     * Holds back the next create or multi that touches a matching path: its caller sees ConnectionLoss at once, and
+     * the request reaches the server only right after the next create or multi this client sends, as a request
+     * stuck in a stopped follower that is applied after the client reconnected elsewhere and went on (a look-up in
+     * between does not show it on any server). {@link #heldBackDone()} completes when it was answered.
+     */
+    public LostResponseClient delayNextWrite(Predicate<String> paths) {
+        delayWrites.set(paths);
+        return this;
+    }
+
+    /** Completes once the request held back by {@link #delayNextWrite} was sent and answered (either way). */
+    public CompletableFuture<Void> heldBackDone() {
+        return heldBackDone;
+    }
+
+    /** True (and the request held back) if this write is the one {@link #delayNextWrite} asked for. */
+    private boolean holdBack(List<String> paths, java.util.function.Supplier<CompletableFuture<?>> send) {
+        Predicate<String> delay = delayWrites.get();
+        if (delay == null || paths.stream().noneMatch(delay) || !delayWrites.compareAndSet(delay, null)) {
+            return false;
+        }
+        heldBack.set(() -> send.get().handle((v, e) -> heldBackDone.complete(null)));
+        lost.incrementAndGet();
+        return true;
+    }
+
+    /** After a request was sent: the one held back goes now (it is applied after that one). */
+    private void releaseHeldBack() {
+        Runnable r = heldBack.getAndSet(null);
+        if (r != null) {
+            r.run();
+        }
+    }
+
     /** How many responses were lost so far. */
     public int lost() {
         return lost.get();
@@ -144,8 +182,12 @@ public final class LostResponseClient implements ZkClient {
 
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
+        if (holdBack(List.of(path), () -> delegate.createAsync(path, data, mode))) {
+            return CompletableFuture.failedFuture(new ZkException.ConnectionLoss(path, "request held back (test)"));
+        }
         boolean lose = matching.test(path) && take(createsToLose);
         CompletableFuture<Created> sent = loseIf(lose, delegate.createAsync(path, data, mode), path);
+        releaseHeldBack();
         Predicate<String> interrupt = interruptCreates;
         if (interrupt != null && interrupt.test(path)) {
             interruptCreates = null;
@@ -179,8 +221,13 @@ public final class LostResponseClient implements ZkClient {
             lost.incrementAndGet();
             return CompletableFuture.failedFuture(new ZkException.ConnectionLoss(null, "response lost (test)"));
         }
+        if (holdBack(ops.stream().map(Op::path).toList(), () -> delegate.multiAsync(ops))) {
+            return CompletableFuture.failedFuture(new ZkException.ConnectionLoss(null, "request held back (test)"));
+        }
         boolean lose = matchingMultis.test(ops) && take(multisToLose);
-        return loseIf(lose, delegate.multiAsync(ops), null);
+        CompletableFuture<List<OpResult>> sent = loseIf(lose, delegate.multiAsync(ops), null);
+        releaseHeldBack();
+        return sent;
     }
 
     @Override public long sessionId() { return delegate.sessionId(); }

@@ -161,7 +161,7 @@ public abstract class QueueSuite extends RecipeSuite {
         LostResponseClient flaky = new LostResponseClient(client());
         DistributedQueue<String> q = queue(flaky, p);
         observer.create(p, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER); // the lost create is applied
-        flaky.loseCreates(1, x -> x.contains("/item-"));
+        loseNextItemWrite(flaky);
         q.offer("once");
         assertEquals(1, flaky.lost());
         assertEquals(1, q.size(), "the lost offer was found, not repeated");
@@ -551,5 +551,149 @@ public abstract class QueueSuite extends RecipeSuite {
         assertEquals("y", queue(observer, p).take());
         assertEquals(0, q.size());
         q.close();
+    }
+
+    // ---- exactly-once offers (zk-chaos queue finding) -----------------------------------------------------------
+
+    /** Items in the queue node (after a sync), by name. */
+    private static List<String> items(ZkClient c, String p) {
+        return children(c, p).stream().filter(n -> n.startsWith("item-")).toList();
+    }
+
+    /** Loses the response of the next write of an item (a create before the fix, the offer's multi after it). */
+    private static void loseNextItemWrite(LostResponseClient c) {
+        c.loseCreates(1, x -> x.contains("/item-"));
+        c.loseMultis(1, ops -> ops.stream().anyMatch(o -> o.path().contains("/item-")));
+    }
+
+    /**
+     * The offer is applied, its response is lost, and a consumer takes and acknowledges the item before the
+     * producer looks: the item is not in the queue any more, yet the offer must not be applied again.
+     */
+    @Test
+    @Timeout(60)
+    void aLostOfferConsumedBeforeTheProducerLooksIsNotAppliedAgain() {
+        String p = path("lost-consumed");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client());
+        AcknowledgedQueue<String> producer = ackQueue(flaky, p);
+        AcknowledgedQueue<String> consumer = ackQueue(client(), p);
+        producer.offer("before"); // the producer's ledger exists: the lost offer updates it
+        QueueItem<String> before = consumer.take();
+        assertTrue(before.ack());
+        List<String> delivered = Collections.synchronizedList(new ArrayList<>());
+        loseNextItemWrite(flaky);
+        flaky.onLoss(() -> consumer.poll(WAIT).ifPresent(
+                it -> delivered.add(it.value() + (it.ack() ? "" : " (ack failed)"))));
+        producer.offer("once");
+        assertEquals(1, flaky.lost());
+        assertEquals(List.of("once"), delivered);
+        assertEquals(List.of(), items(observer, p), "the consumed offer was not applied again");
+        assertEquals(Optional.empty(), consumer.poll(Duration.ofMillis(100)));
+        producer.close();
+        consumer.close();
+    }
+
+    /** As above with the simple queue (the same offer), for its first offer (the ledger is made by the lost one). */
+    @Test
+    @Timeout(60)
+    void aLostFirstOfferConsumedBeforeTheProducerLooksIsNotAppliedAgain() {
+        String p = path("lost-consumed-simple");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client());
+        DistributedQueue<String> producer = queue(flaky, p);
+        DistributedQueue<String> consumer = queue(client(), p);
+        observer.create(p, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER); // the lost write is applied
+        List<String> delivered = Collections.synchronizedList(new ArrayList<>());
+        loseNextItemWrite(flaky);
+        flaky.onLoss(() -> consumer.poll(WAIT).ifPresent(delivered::add));
+        producer.offer("once");
+        assertEquals(1, flaky.lost());
+        assertEquals(List.of("once"), delivered);
+        assertEquals(List.of(), items(observer, p), "the consumed offer was not applied again");
+        producer.close();
+        consumer.close();
+    }
+
+    /**
+     * The offer's request is still on its way when the producer looks (as through a stopped follower, or a look-up
+     * on a server that does not show it yet), and is applied after the producer went on: one item all the same.
+     */
+    @Test
+    @Timeout(60)
+    void aLostOfferAppliedAfterTheProducerLookedIsNotDuplicated() throws Exception {
+        String p = path("lost-late");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client());
+        DistributedQueue<String> producer = queue(flaky, p);
+        producer.offer("first");
+        flaky.delayNextWrite(x -> x.contains("/item-"));
+        producer.offer("second");
+        assertEquals(1, flaky.lost());
+        flaky.heldBackDone().get(20, TimeUnit.SECONDS); // the late request was answered: applied or refused
+        assertEquals(2, items(observer, p).size(), "one node per offer: " + items(observer, p));
+        DistributedQueue<String> consumer = queue(observer, p);
+        assertEquals("first", consumer.take());
+        assertEquals("second", consumer.take());
+        assertEquals(Optional.empty(), consumer.poll(Duration.ofMillis(100)));
+        producer.close();
+        consumer.close();
+    }
+
+    /**
+     * The offer is applied, its response lost, the item consumed, and the producer's session expires before it
+     * looks: its ledger went with the session and the item is gone, so the outcome is unknown. The offer fails
+     * with ConnectionLoss ("may or may not be queued") and does not offer again.
+     */
+    @Test
+    @Timeout(60)
+    void aLostOfferWhoseOutcomeCannotBeKnownFailsWithoutOfferingAgain() {
+        String p = path("lost-unknown");
+        ZkClient observer = client();
+        ZkClient base = client();
+        LostResponseClient flaky = new LostResponseClient(base);
+        AcknowledgedQueue<String> producer = ackQueue(flaky, p);
+        AcknowledgedQueue<String> consumer = ackQueue(client(), p);
+        producer.offer("before");
+        assertTrue(consumer.take().ack());
+        List<String> delivered = Collections.synchronizedList(new ArrayList<>());
+        long session = base.sessionId();
+        loseNextItemWrite(flaky);
+        flaky.onLoss(() -> {
+            consumer.poll(WAIT).ifPresent(it -> delivered.add(it.value() + (it.ack() ? "" : " (ack failed)")));
+            backend.expireSession(base);
+        });
+        dev.zkr.client.ZkException.ConnectionLoss e =
+                assertThrows(dev.zkr.client.ZkException.ConnectionLoss.class, () -> producer.offer("once"));
+        assertTrue(e.getMessage().contains("may or may not be queued"), e.getMessage());
+        assertTrue(base.sessionId() != session, "a new session");
+        assertEquals(List.of("once"), delivered);
+        assertEquals(List.of(), items(observer, p), "not offered again");
+        producer.offer("after"); // the producer goes on in its new session
+        assertEquals("after", consumer.take().value());
+        producer.close();
+        consumer.close();
+    }
+
+    /** As above, but the item is still queued when the producer looks: found, so the offer returns normally. */
+    @Test
+    @Timeout(60)
+    void aLostOfferFoundAfterSessionExpiryReturnsNormally() {
+        String p = path("lost-expired-found");
+        ZkClient observer = client();
+        ZkClient base = client();
+        LostResponseClient flaky = new LostResponseClient(base);
+        DistributedQueue<String> producer = queue(flaky, p);
+        producer.offer("before");
+        loseNextItemWrite(flaky);
+        flaky.onLoss(() -> backend.expireSession(base));
+        producer.offer("once");
+        assertEquals(1, flaky.lost());
+        assertEquals(2, items(observer, p).size());
+        DistributedQueue<String> consumer = queue(observer, p);
+        assertEquals("before", consumer.take());
+        assertEquals("once", consumer.take());
+        producer.close();
+        consumer.close();
     }
 }

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The machinery both queues share. Items: {@code item-<uuid>-<seq>} (persistent-sequential, protected so a lost
- * create is found instead of duplicated). A consumer keeps a local cache of sorted item names and lists the
+ * The machinery both queues share. Items: {@code item-<uuid>-<seq>} (persistent-sequential), offered exactly once
+ * through the producer's ledger node ({@link ExactlyOnceOffer}). A consumer keeps a local cache of sorted item names and lists the
  * children again only when the cache runs dry; it sets a child watch only when the queue looks empty (no herd on
  * every offer while busy). How an item is claimed is the subclass's: {@link DeleteClaimCore} (simple queue: the
  * claim removes the item) or {@link NodeClaimCore} (acknowledged queue: the claim is an ephemeral node).
@@ -66,6 +65,7 @@ abstract class QueueCore {
      */
     boolean listedThisTake;
     private final ReentrantLock takeLock = new ReentrantLock();
+    private final ExactlyOnceOffer offers;
     private volatile Signal waiting;
     private volatile boolean closed;
     /** Fired by close: every wait of a take ends. */
@@ -91,6 +91,7 @@ abstract class QueueCore {
     QueueCore(ZkClient client, String path) {
         this.client = client;
         this.path = ZkPaths.validate(path);
+        this.offers = new ExactlyOnceOffer(client, this.path);
     }
 
     String path() {
@@ -100,12 +101,12 @@ abstract class QueueCore {
     // ---- offer --------------------------------------------------------------------------------------------------
 
     /**
-     * Enqueues an item as {@code item-<uuid>-<seq>}: the UUID in the name lets a create whose response was lost be
-     * found instead of duplicated ({@link ProtectedNames#createPersistent}).
+     * Enqueues an item as {@code item-<uuid>-<seq>} exactly once, also after a lost response; ConnectionLoss if
+     * the outcome cannot be known ({@link ExactlyOnceOffer}).
      */
     void offer(byte[] data) {
         checkOpen();
-        ProtectedNames.createPersistent(client, path, ITEM + UUID.randomUUID() + "-", data, Deadline.NONE);
+        offers.offer(data);
     }
 
     int size() {
@@ -356,6 +357,7 @@ abstract class QueueCore {
         }
         try {
             removeConsumer();
+            offers.close();
         } finally {
             if (locked) {
                 takeLock.unlock();
