@@ -314,15 +314,48 @@ public abstract class ServerFlavor {
     }
 
     /**
+     * A standalone server of {@code plain}'s system with TLS on its client port: availability, role lines and roles
+     * as {@code plain}'s; no ensemble members (the TLS rows are standalone).
+     */
+    abstract static class StandaloneTls extends ServerFlavor {
+        final BenchTls tls;
+        private final ServerFlavor plain;
+
+        StandaloneTls(BenchTls tls, ServerFlavor plain) {
+            this.tls = tls;
+            this.plain = plain;
+        }
+
+        @Override
+        public String unavailableReason() {
+            return plain.unavailableReason();
+        }
+
+        @Override
+        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                  String label, RoleLog roles) {
+            throw new UnsupportedOperationException("TLS rows are standalone");
+        }
+
+        @Override
+        Optional<RoleLine> roleLine(String line) {
+            return plain.roleLine(line);
+        }
+
+        @Override
+        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
+            return plain.currentRole(p, roles, startedNanos);
+        }
+    }
+
+    /**
      * zkr with TLS only on its client port: the same JVM and flags as {@link Zkr}, plus a properties file with
      * {@code ssl.keyStore} (PKCS#12) and the client trusting the CA.
      */
-    static final class ZkrTls extends ServerFlavor {
-        private final BenchTls tls;
-        private final Zkr plain = new Zkr();
+    static final class ZkrTls extends StandaloneTls {
 
         ZkrTls(BenchTls tls) {
-            this.tls = tls;
+            super(tls, new Zkr());
         }
 
         @Override
@@ -352,27 +385,6 @@ public abstract class ServerFlavor {
         KvClient connect(String connectString, Duration timeout) {
             return ZkrKvClient.connect(connectString, timeout, tls.zkrClient());
         }
-
-        @Override
-        public String unavailableReason() {
-            return plain.unavailableReason();
-        }
-
-        @Override
-        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
-                                  String label, RoleLog roles) {
-            throw new UnsupportedOperationException("TLS rows are standalone");
-        }
-
-        @Override
-        Optional<RoleLine> roleLine(String line) {
-            return plain.roleLine(line);
-        }
-
-        @Override
-        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
-            return plain.currentRole(p, roles, startedNanos);
-        }
     }
 
     /**
@@ -381,12 +393,10 @@ public abstract class ServerFlavor {
      * zkr's default; ZooKeeper's default is need), forceSync on. Clients use {@code ClientCnxnSocketNetty} with
      * {@code zookeeper.client.secure=true}.
      */
-    static final class ZooKeeperTls extends ServerFlavor {
-        private final BenchTls tls;
-        private final ZooKeeper plain = new ZooKeeper();
+    static final class ZooKeeperTls extends StandaloneTls {
 
         ZooKeeperTls(BenchTls tls) {
-            this.tls = tls;
+            super(tls, new ZooKeeper());
         }
 
         @Override
@@ -424,27 +434,6 @@ public abstract class ServerFlavor {
         @Override
         KvClient connect(String connectString, Duration timeout) {
             return ApacheKvClient.connectTls(connectString, timeout, tls);
-        }
-
-        @Override
-        public String unavailableReason() {
-            return plain.unavailableReason();
-        }
-
-        @Override
-        ServerProcess startMember(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
-                                  String label, RoleLog roles) {
-            throw new UnsupportedOperationException("TLS rows are standalone");
-        }
-
-        @Override
-        Optional<RoleLine> roleLine(String line) {
-            return plain.roleLine(line);
-        }
-
-        @Override
-        Optional<RoleLine> currentRole(ServerProcess p, RoleLog roles, long startedNanos) {
-            return plain.currentRole(p, roles, startedNanos);
         }
     }
 }

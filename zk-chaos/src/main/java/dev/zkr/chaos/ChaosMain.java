@@ -117,6 +117,7 @@ public final class ChaosMain {
             if (system == null) {
                 throw new IllegalArgumentException("--system is required");
             }
+            new RunConfig(system, servers, workload, nemesis, time, seed, out, workers); // refuses bad settings
             if (!workload.equals("mix")) {
                 Workloads.create(workload, system);
             }
@@ -126,10 +127,7 @@ public final class ChaosMain {
             if (repeat < 1) {
                 throw new IllegalArgumentException("--repeat must be at least 1");
             }
-            Options o = new Options(system, servers, workload, nemesis, time, seed, repeat, workers, out);
-            new RunConfig(system, servers, workload.equals("mix") ? "check" : workload, nemesis, time, seed, out,
-                    workers);
-            return o;
+            return new Options(system, servers, workload, nemesis, time, seed, repeat, workers, out);
         }
 
         /** {@code 60s}, {@code 2m}, {@code 500ms}, or plain seconds. */

@@ -35,9 +35,6 @@ final class CuratorClient implements AutoCloseable {
         }
     }
 
-    static final String ZOOKEEPER_ONLY = " runs Curator's recipes, which are ZooKeeper's: use --system zookeeper "
-            + "(for zkr's own recipes on either system use the workload without the curator- prefix)";
-
     private final CuratorFramework client;
     private volatile ConnectionState state = ConnectionState.CONNECTED;
     private volatile long losses;

@@ -25,11 +25,6 @@ public final class CuratorLatchWorkload extends LatchLoop {
     }
 
     @Override
-    public String unsupported(String system) {
-        return system.equals("zookeeper") ? null : name() + CuratorClient.ZOOKEEPER_ONLY;
-    }
-
-    @Override
     Session open(Worker w) throws InterruptedException {
         History h = w.history();
         CuratorClient client = new CuratorClient(w);

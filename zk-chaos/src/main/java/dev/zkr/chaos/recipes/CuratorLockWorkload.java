@@ -20,11 +20,6 @@ public final class CuratorLockWorkload extends LockLoop {
     }
 
     @Override
-    public String unsupported(String system) {
-        return system.equals("zookeeper") ? null : name() + CuratorClient.ZOOKEEPER_ONLY;
-    }
-
-    @Override
     Session open(Worker w) throws InterruptedException {
         return new CuratorLockSession(w, c -> {
             InterProcessMutex m = new InterProcessMutex(c.framework(), ROOT + "/curator-mutex");

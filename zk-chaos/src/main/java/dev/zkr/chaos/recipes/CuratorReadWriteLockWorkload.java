@@ -19,11 +19,6 @@ public final class CuratorReadWriteLockWorkload extends LockLoop {
     }
 
     @Override
-    public String unsupported(String system) {
-        return system.equals("zookeeper") ? null : name() + CuratorClient.ZOOKEEPER_ONLY;
-    }
-
-    @Override
     Session open(Worker w) throws InterruptedException {
         return new CuratorLockSession(w, c -> {
             InterProcessReadWriteLock rw = new InterProcessReadWriteLock(c.framework(), ROOT + "/curator-rw");

@@ -5,8 +5,8 @@ import dev.zkr.chaos.history.Op;
 import dev.zkr.chaos.workload.FinalReads;
 import dev.zkr.chaos.workload.Worker;
 import dev.zkr.chaos.workload.Workload;
+import dev.zkr.client.ClientSupport;
 import dev.zkr.client.CreateMode;
-import dev.zkr.client.Parents;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -54,11 +54,8 @@ abstract class LatchLoop implements Workload {
 
     @Override
     public void setup(Worker admin) {
-        try {
-            admin.client().create(ROOT, new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
-        } catch (dev.zkr.client.ZkException.NodeExists shared) {
-            // the mutex and the read/write lock (or two latch workloads) side by side share the root
-        }
+        // the mutex and the read/write lock (or zkr's and Curator's latch) side by side share the root
+        ClientSupport.await(ClientSupport.ensurePath(admin.client(), ROOT, CreateMode.PERSISTENT));
     }
 
     @Override

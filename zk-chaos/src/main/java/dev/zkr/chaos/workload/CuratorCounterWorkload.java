@@ -40,7 +40,6 @@ public final class CuratorCounterWorkload implements Workload {
 
     @Override
     public void setup(Worker admin) throws Exception {
-        Curators.requireZooKeeper(admin, name());
         try (CuratorFramework curator = Curators.open(admin.connectString())) {
             new DistributedAtomicLong(curator, PATH, new RetryNTimes(3, 100)).initialize(0L);
         }

@@ -55,7 +55,6 @@ public final class CuratorQueueWorkload implements Workload {
 
     @Override
     public void setup(Worker admin) {
-        Curators.requireZooKeeper(admin, name());
         connectString = admin.connectString();
     }
 

@@ -28,10 +28,4 @@ final class Curators {
         }
         return c;
     }
-
-    static void requireZooKeeper(Worker w, String workload) {
-        if (!w.system().equals("zookeeper")) {
-            throw new IllegalArgumentException(workload + " runs Curator's recipe and needs --system zookeeper");
-        }
-    }
 }

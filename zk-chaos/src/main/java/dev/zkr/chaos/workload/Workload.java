@@ -48,11 +48,6 @@ public interface Workload {
         return List.of();
     }
 
-    /** Why this workload cannot run on {@code system} ({@code zkr}, {@code zookeeper}); null when it can. */
-    default String unsupported(String system) {
-        return null;
-    }
-
     /**
      * Releases what the workload holds beyond its workers' clients (sessions of its own), after {@link #check} or
      * when the run ends without one. Nothing by default.
