@@ -352,6 +352,11 @@ public final class ZkServer implements AutoCloseable {
         return txnLog.durableZxid();
     }
 
+    /** Client connections open now (accepted and counted against the connection limits). */
+    public int clientConnections() {
+        return netty.initializer().open();
+    }
+
     /** Subjects of the verified client certificates of the open client connections (test access). */
     List<String> clientCertificateSubjects() {
         return netty.initializer().clientCertificateSubjects();

@@ -115,14 +115,9 @@ class WireAuditTest {
                     s.connect(server, 5000);
                     held.add(s);
                 }
-                Ensembles.await("host B's connections counted", () -> {
-                    try {
-                        sendAndExpectClose(server, hostB, "host B over the limit", new byte[0]);
-                        return true;
-                    } catch (IOException | AssertionError notYet) {
-                        return false;
-                    }
-                });
+                // connect() returns once the kernel has the connection; the server counts it when it accepts it
+                Ensembles.await("host B's connections counted", () -> e.server(0).clientConnections() == limit);
+                sendAndExpectClose(server, hostB, "host B over the limit", new byte[0]);
                 ZkClient hostA = e.newClient(); // 127.0.0.1: its own quota
                 hostA.create("/served", new byte[0], dev.zkr.client.CreateMode.PERSISTENT);
                 assertNotNull(hostA.exists("/served"));
