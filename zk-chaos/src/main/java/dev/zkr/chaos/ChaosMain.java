@@ -1,23 +1,26 @@
 package dev.zkr.chaos;
 
 import dev.zkr.chaos.report.RunReport;
+import dev.zkr.chaos.report.RunRow;
 import dev.zkr.chaos.report.SeriesTable;
 import dev.zkr.chaos.workload.Workloads;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
- * {@code java -jar zk-chaos/target/zk-chaos.jar --system zkr|zookeeper --servers 3|5 --workload NAME|mix
- * --nemesis KIND|mix --time 60s --seed N [--repeat N] [--workers N] [--out DIR]}: one run, or {@code --repeat N}
- * runs with seeds {@code N, N+1, ...} (with {@code --workload mix} each run's workload is drawn from its seed), then
- * a table of runs, operations checked, faults injected and anomalies, and the write gaps per fault kind. Exit code
+ * {@code java -jar zk-chaos/target/zk-chaos.jar --system zkr|zookeeper|zkr,zookeeper --servers 3|5 --workload
+ * NAME|mix --nemesis KIND|mix --time 60s --seed N [--repeat N] [--workers N] [--out DIR]}: one run, or
+ * {@code --repeat N} runs with seeds {@code N, N+1, ...} (with {@code --workload mix} each run's workload is drawn
+ * from its seed among the workloads every listed system runs), then per system a table of runs, operations
+ * checked, faults injected and anomalies, and the write gaps per fault kind. Exit code
  * 0 when every run is valid, 1 when any found an anomaly, 2 on bad arguments.
  */
 public final class ChaosMain {
@@ -44,44 +47,79 @@ public final class ChaosMain {
         System.exit(valid ? 0 : 1);
     }
 
-    /** Runs the series the options describe, printing each run's summary line and, for a series, the table. */
+    /**
+     * Runs the series the options describe, printing each run's summary line. With several systems each seed runs
+     * on each system in turn (the same workload and fault schedule, under the same machine load). A series
+     * ({@code --repeat} above 1) appends one line per run to {@code <out>/runs.tsv} and rewrites each system's
+     * table ({@code <out>/series-<system>.md}) from every line there after each run, so a series stopped early
+     * leaves its table, and one run in parts adds up.
+     */
     public static List<RunReport> runSeries(Options o) throws Exception {
         List<RunReport> reports = new ArrayList<>();
+        Path rows = o.out().resolve("runs.tsv");
         for (int r = 0; r < o.repeat(); r++) {
             long seed = o.seed() + r;
-            List<String> names = Workloads.names(o.system());
+            List<String> names = mixable(o.systems());
             String workload = o.workload().equals("mix") ? names.get(new Random(seed).nextInt(names.size()))
                     : o.workload();
-            RunConfig c = new RunConfig(o.system(), o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
-                    o.workers());
-            RunReport report = new ChaosRun(c).run();
-            reports.add(report);
-            System.out.println(report.summary() + "  -> " + report.dir());
-            for (String a : report.anomalies()) {
-                System.out.println("  ANOMALY " + a);
-            }
-            for (String f : report.facts()) {
-                System.out.println("  " + f);
+            for (String system : o.systems()) {
+                RunConfig c = new RunConfig(system, o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
+                        o.workers());
+                RunReport report = new ChaosRun(c).run();
+                reports.add(report);
+                System.out.println(report.summary() + "  -> " + report.dir());
+                for (String a : report.anomalies()) {
+                    System.out.println("  ANOMALY " + a);
+                }
+                for (String f : report.facts()) {
+                    System.out.println("  " + f);
+                }
+                if (o.repeat() > 1) {
+                    Files.createDirectories(o.out());
+                    Files.writeString(rows, RunRow.of(report).toLine() + "\n", StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND);
+                    writeTables(rows, o.out());
+                }
             }
         }
         if (o.repeat() > 1) {
-            String table = SeriesTable.render(reports);
-            System.out.println();
-            System.out.println(table);
-            Files.createDirectories(o.out());
-            Path file = o.out().resolve("series-" + o.system() + "-"
-                    + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + ".md");
-            Files.writeString(file, table);
-            System.out.println("table written to " + file);
+            for (String system : o.systems()) {
+                Path table = o.out().resolve("series-" + system + ".md");
+                System.out.println();
+                System.out.println(Files.readString(table));
+                System.out.println("table written to " + table + " (every run in " + rows + ")");
+            }
         }
         return reports;
     }
 
+    /** The workloads {@code mix} draws from: those every one of the systems runs. */
+    static List<String> mixable(List<String> systems) {
+        List<String> names = new ArrayList<>(Workloads.names(systems.get(0)));
+        for (String s : systems) {
+            names.retainAll(Workloads.names(s));
+        }
+        return names;
+    }
+
+    private static void writeTables(Path rows, Path out) throws java.io.IOException {
+        Map<String, List<RunRow>> bySystem = new TreeMap<>();
+        for (String line : Files.readAllLines(rows)) {
+            if (!line.isBlank()) {
+                RunRow row = RunRow.parse(line);
+                bySystem.computeIfAbsent(row.system(), k -> new ArrayList<>()).add(row);
+            }
+        }
+        for (Map.Entry<String, List<RunRow>> e : bySystem.entrySet()) {
+            Files.writeString(out.resolve("series-" + e.getKey() + ".md"), SeriesTable.render(e.getValue()));
+        }
+    }
+
     /** The command line. */
-    public record Options(String system, int servers, String workload, String nemesis, Duration time, long seed,
+    public record Options(List<String> systems, int servers, String workload, String nemesis, Duration time, long seed,
                           int repeat, int workers, Path out) {
 
-        static final String USAGE = "usage: zk-chaos --system zkr|zookeeper [--servers 3|5] [--workload "
+        static final String USAGE = "usage: zk-chaos --system zkr|zookeeper|zkr,zookeeper [--servers 3|5] [--workload "
                 + String.join("|", Workloads.names()) + "|all|mix] [--nemesis KIND|mix] [--time 60s] [--seed N] "
                 + "[--repeat N] [--workers 5] [--out target/chaos]";
 
@@ -117,9 +155,12 @@ public final class ChaosMain {
             if (system == null) {
                 throw new IllegalArgumentException("--system is required");
             }
-            new RunConfig(system, servers, workload, nemesis, time, seed, out, workers); // refuses bad settings
-            if (!workload.equals("mix")) {
-                Workloads.create(workload, system);
+            List<String> systems = List.of(system.split(","));
+            for (String s : systems) {
+                new RunConfig(s, servers, workload, nemesis, time, seed, out, workers); // refuses bad settings
+                if (!workload.equals("mix")) {
+                    Workloads.create(workload, s);
+                }
             }
             if (!nemesis.equals("mix")) {
                 dev.zkr.chaos.nemesis.NemesisKind.parse(nemesis);
@@ -127,7 +168,7 @@ public final class ChaosMain {
             if (repeat < 1) {
                 throw new IllegalArgumentException("--repeat must be at least 1");
             }
-            return new Options(system, servers, workload, nemesis, time, seed, repeat, workers, out);
+            return new Options(systems, servers, workload, nemesis, time, seed, repeat, workers, out);
         }
 
         /** {@code 60s}, {@code 2m}, {@code 500ms}, or plain seconds. */

@@ -24,4 +24,14 @@ class RunConfigTest {
         assertThrows(IllegalArgumentException.class, () -> new RunConfig("zkr", 4, "register", "none",
                 Duration.ofSeconds(8), 1, Path.of("target"), 4));
     }
+
+    @Test
+    void bothSystemsMixTheWorkloadsBothRunAndACuratorWorkloadIsRefusedForTheirList() {
+        java.util.List<String> both = ChaosMain.mixable(java.util.List.of("zkr", "zookeeper"));
+        assertEquals(dev.zkr.chaos.workload.Workloads.names("zkr"), both);
+        assertEquals(java.util.List.of("zkr", "zookeeper"), ChaosMain.Options.parse("--system", "zkr,zookeeper",
+                "--workload", "mix").systems());
+        assertThrows(IllegalArgumentException.class, () -> ChaosMain.Options.parse("--system", "zkr,zookeeper",
+                "--workload", "curator-lock"));
+    }
 }

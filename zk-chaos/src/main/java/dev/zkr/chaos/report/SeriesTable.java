@@ -12,21 +12,21 @@ public final class SeriesTable {
     private SeriesTable() {
     }
 
-    public static String render(List<RunReport> reports) {
+    public static String render(List<RunRow> reports) {
         StringBuilder s = new StringBuilder();
         Map<String, long[]> byWorkload = new TreeMap<>();
         Map<String, List<Long>> gaps = new TreeMap<>();
         List<String> anomalies = new ArrayList<>();
-        String system = reports.isEmpty() ? "?" : reports.get(0).config().system();
-        for (RunReport r : reports) {
-            long[] row = byWorkload.computeIfAbsent(r.config().workload(), k -> new long[4]);
+        String system = reports.isEmpty() ? "?" : reports.get(0).system();
+        for (RunRow r : reports) {
+            long[] row = byWorkload.computeIfAbsent(r.workload(), k -> new long[4]);
             row[0]++;
             row[1] += r.opsChecked();
-            row[2] += r.faultsInjected();
+            row[2] += r.faults();
             row[3] += r.anomalies().size();
             r.gapsByKind().forEach((kind, list) -> gaps.computeIfAbsent(kind, k -> new ArrayList<>()).addAll(list));
             for (String a : r.anomalies()) {
-                anomalies.add(r.config().label() + ": " + a);
+                anomalies.add(r.label() + ": " + a);
             }
         }
         s.append("### ").append(system).append(": ").append(reports.size()).append(" runs\n\n");
