@@ -40,6 +40,13 @@ final class ApacheKvClient implements KvClient {
         return connect(connectString, timeout, conf);
     }
 
+    /** Opens a plaintext session through ZooKeeper's Netty client socket (the baseline of the TLS rows). */
+    static ApacheKvClient connectNetty(String connectString, Duration timeout) {
+        org.apache.zookeeper.client.ZKClientConfig conf = new org.apache.zookeeper.client.ZKClientConfig();
+        conf.setProperty("zookeeper.clientCnxnSocket", "org.apache.zookeeper.ClientCnxnSocketNetty");
+        return connect(connectString, timeout, conf);
+    }
+
     private static ApacheKvClient connect(String connectString, Duration timeout,
                                           org.apache.zookeeper.client.ZKClientConfig conf) {
         CountDownLatch connected = new CountDownLatch(1);

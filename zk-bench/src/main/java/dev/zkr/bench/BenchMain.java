@@ -239,33 +239,34 @@ public final class BenchMain {
     /**
      * zkr with TLS vs ZooKeeper with TLS (secure client port, Netty on both ends) on the same throwaway material, and
      * each system's TLS figure relative to its plaintext figure measured in the same rounds: four servers stay up
-     * (zkr, zkr with TLS, ZooKeeper, ZooKeeper with TLS) and take turns round by round, so the overhead is not
-     * skewed by load that comes and goes between scenarios.
+     * (zkr, zkr with TLS, ZooKeeper plaintext on Netty — the stack its TLS runs on — and ZooKeeper with TLS) and
+     * take turns round by round, so the overhead is not skewed by load that comes and goes between scenarios.
      */
     private void tlsRows() {
         BenchTls tls = BenchTls.generate(options.dataRoot().resolve("tls-material"));
         ServerFlavor zkrTls = new ServerFlavor.ZkrTls(tls);
         ServerFlavor zkTls = new ServerFlavor.ZooKeeperTls(tls);
+        ServerFlavor zkNetty = new ServerFlavor.ZooKeeperNetty(tls);
         String create = "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight";
         String read = "async getData 100 B, 4 clients × 200 in flight";
         if (options.runs("tlscreate")) {
             tlsRounds("tlscreate", table.row("TLS: " + create, "creates/s", true, false),
-                    table.row("plaintext, same rounds as TLS: " + create, "creates/s", true, false),
-                    ServerScenarios::asyncCreates, zkrTls, zkTls);
+                    table.row("plaintext (ZooKeeper on Netty), same rounds as TLS: " + create, "creates/s", true, false),
+                    ServerScenarios::asyncCreates, zkrTls, zkTls, zkNetty);
         }
         if (options.runs("tlsgetdata")) {
             tlsRounds("tlsgetdata", table.row("TLS: " + read, "reads/s", true, false),
-                    table.row("plaintext, same rounds as TLS: " + read, "reads/s", true, false),
-                    ServerScenarios::asyncReads, zkrTls, zkTls);
+                    table.row("plaintext (ZooKeeper on Netty), same rounds as TLS: " + read, "reads/s", true, false),
+                    ServerScenarios::asyncReads, zkrTls, zkTls, zkNetty);
         }
     }
 
     private void tlsRounds(String id, ResultTable.Row tlsRow, ResultTable.Row plainRow, LoadScenario scenario,
-                           ServerFlavor zkrTls, ServerFlavor zkTls) {
+                           ServerFlavor zkrTls, ServerFlavor zkTls, ServerFlavor zkNetty) {
         record Turn(Column column, ServerFlavor flavor, ResultTable.Row row) {
         }
         List<Turn> turns = List.of(new Turn(Column.ZKR, zkr, plainRow), new Turn(Column.ZKR, zkrTls, tlsRow),
-                new Turn(Column.ZOOKEEPER, zookeeper, plainRow), new Turn(Column.ZOOKEEPER, zkTls, tlsRow));
+                new Turn(Column.ZOOKEEPER, zkNetty, plainRow), new Turn(Column.ZOOKEEPER, zkTls, tlsRow));
         java.util.Map<ServerFlavor, ServerProcess> servers = new java.util.HashMap<>();
         java.util.Map<ServerFlavor, String> down = new java.util.HashMap<>();
         try {

@@ -314,8 +314,9 @@ public abstract class ServerFlavor {
     }
 
     /**
-     * A standalone server of {@code plain}'s system with TLS on its client port: availability, role lines and roles
-     * as {@code plain}'s; no ensemble members (the TLS rows are standalone).
+     * A standalone server of {@code plain}'s system for the TLS rows (TLS on its client port, or the Netty plaintext
+     * baseline): availability, role lines and roles as {@code plain}'s; no ensemble members (the TLS rows are
+     * standalone).
      */
     abstract static class StandaloneTls extends ServerFlavor {
         final BenchTls tls;
@@ -434,6 +435,48 @@ public abstract class ServerFlavor {
         @Override
         KvClient connect(String connectString, Duration timeout) {
             return ApacheKvClient.connectTls(connectString, timeout, tls);
+        }
+    }
+
+    /**
+     * ZooKeeper 3.9 plaintext on Netty at both ends ({@code serverCnxnFactory=NettyServerCnxnFactory}, clients with
+     * {@code ClientCnxnSocketNetty}): the plaintext baseline of {@link ZooKeeperTls}, which differs from it only
+     * by TLS (ZooKeeper's default plaintext stack is NIO, which serves reads at a different rate).
+     */
+    static final class ZooKeeperNetty extends StandaloneTls {
+
+        ZooKeeperNetty(BenchTls tls) {
+            super(tls, new ZooKeeper());
+        }
+
+        @Override
+        public String name() {
+            return "zookeeper-netty";
+        }
+
+        @Override
+        ServerProcess start(Path dataDir, int port, Path logDir, String label) {
+            try {
+                Files.createDirectories(dataDir);
+                Path cfg = dataDir.resolve("zoo.cfg");
+                Files.writeString(cfg, String.join("\n",
+                        "tickTime=" + TICK_MS,
+                        "dataDir=" + dataDir.toAbsolutePath(),
+                        "clientPort=" + port,
+                        "clientPortAddress=127.0.0.1",
+                        "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
+                        "maxClientCnxns=0",
+                        "admin.enableServer=false",
+                        ""));
+                return ServerProcess.start(label, "2g", ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        KvClient connect(String connectString, Duration timeout) {
+            return ApacheKvClient.connectNetty(connectString, timeout);
         }
     }
 }
