@@ -73,6 +73,8 @@ final class Connection {
     final List<dev.zkr.client.Id> authIds = new ArrayList<>();
     /** The client's address, or null (simulated connections). */
     private String remoteAddress;
+    /** Refused authentications and the wait they imposed (core thread). */
+    final AuthAttempts authAttempts = new AuthAttempts();
 
     Connection(Sink sink, Outbox outbox) {
         this.sink = sink;

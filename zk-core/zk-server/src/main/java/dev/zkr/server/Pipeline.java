@@ -236,6 +236,7 @@ final class Pipeline implements Sequencer {
                 housekeeping.tick(now, this);
             }
             nextTick = now + housekeeping.tickIntervalMs();
+            reads.flushProblems(); // the summary of authentication failures held back, once their window is over
         }
         drive();
         completeReady(now);

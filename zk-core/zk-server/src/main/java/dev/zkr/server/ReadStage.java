@@ -27,7 +27,9 @@ final class ReadStage {
 
     private final DataTree tree;
     private final WatchTable watches;
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ZkServer.class);
+    /** The problem-log kind of refused authentications (rate limited: a guesser cannot flood the log). */
+    static final String AUTH_FAILURES = "authentication failures";
+    private final ProblemLog problems = ProblemLog.server(org.slf4j.LoggerFactory.getLogger(ZkServer.class));
 
     private final ApplyStage apply;
     private final Authorizer authorizer;
@@ -145,23 +147,48 @@ final class ReadStage {
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
     }
 
-    /** Adds the ids the scheme grants to the connection, or answers AUTH_FAILED (one log line, no secret). */
+    /**
+     * Adds the ids the scheme grants to the connection, or answers AUTH_FAILED (one log line, no secret, rate
+     * limited); repeated refusals make the connection wait ({@link AuthAttempts}).
+     */
     private Message.Reply authenticate(Connection c, Message.AuthRequest a, long zxid) {
+        String scheme = a.scheme() != null && a.scheme().matches("[A-Za-z0-9_.-]{1,32}") ? a.scheme() : "(bad name)";
+        long now = System.nanoTime();
+        long wait = c.authAttempts.waitNanos(now);
+        if (wait > 0) {
+            return Replies.error(a.xid(), zxid, ZkException.Code.AUTH_FAILED, "not evaluated: "
+                    + c.authAttempts.failures() + " refused authentications on this connection, retry in "
+                    + (wait + 999_999) / 1_000_000 + " ms");
+        }
         List<Id> ids = authorizer.authenticate(a.scheme(), new AuthProvider.ClientInfo(c.remoteAddress(),
                 c.certificateSubject()), a.auth());
-        if (ids.isEmpty()) {
-            String scheme = a.scheme() != null && a.scheme().matches("[A-Za-z0-9_.-]{1,32}") ? a.scheme() : "(bad name)";
-            String why = authorizer.provider(a.scheme()) == null ? "no provider for scheme" : "refused for scheme";
-            log.warn("authentication failed for session 0x{} from {}: {} {}", Long.toHexString(c.sessionId),
-                    c.remoteAddress(), why, scheme);
+        String why = ids.isEmpty() ? (authorizer.provider(a.scheme()) == null ? "no provider for scheme"
+                : "refused for scheme") : null;
+        int added = 0;
+        for (Id id : ids) {
+            added += c.authIds.contains(id) ? 0 : 1;
+        }
+        if (why == null && c.authIds.size() + added > AuthAttempts.MAX_IDS) {
+            why = "the connection holds " + c.authIds.size() + " ids (at most " + AuthAttempts.MAX_IDS + "), scheme";
+        }
+        if (why != null) {
+            c.authAttempts.refused(now);
+            problems.warn(AUTH_FAILURES, "authentication failed for session 0x{} from {}: {} {}",
+                    Long.toHexString(c.sessionId), c.remoteAddress(), why, scheme);
             return Replies.error(a.xid(), zxid, ZkException.Code.AUTH_FAILED, why + " " + scheme);
         }
+        c.authAttempts.succeeded();
         for (Id id : ids) {
             if (!c.authIds.contains(id)) {
                 c.authIds.add(id);
             }
         }
         return Replies.ok(a.xid(), zxid, null);
+    }
+
+    /** Logs the summary of authentication failures held back, if their window is over (called every tick). */
+    void flushProblems() {
+        problems.flush();
     }
 
     private static List<String> list(String[] paths) {
