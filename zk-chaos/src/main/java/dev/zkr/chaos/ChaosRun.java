@@ -6,6 +6,8 @@ import dev.zkr.chaos.nemesis.Fault;
 import dev.zkr.chaos.nemesis.FaultWindow;
 import dev.zkr.chaos.nemesis.Nemesis;
 import dev.zkr.chaos.nemesis.NemesisKind;
+import dev.zkr.chaos.net.ClientNetwork;
+import dev.zkr.chaos.recipes.Holders;
 import dev.zkr.chaos.report.RunReport;
 import dev.zkr.chaos.workload.FinalReads;
 import dev.zkr.chaos.workload.Worker;
@@ -64,7 +66,9 @@ public final class ChaosRun {
         History history;
         long end = 0;
         long t0 = System.nanoTime();
-        try (Cluster cluster = Cluster.start(flavor, config.servers(), dir, START_TIMEOUT)) {
+        try (Cluster cluster = Cluster.start(flavor, config.servers(), dir, START_TIMEOUT);
+             ClientNetwork clientNet = clientFaults() ? ClientNetwork.build(workload.workers(config.workers()),
+                     cluster.ensemble().members().stream().map(m -> m.clientPort()).toList()) : null) {
             notes.add("ensemble up in " + millisSince(t0) + " ms");
             history = new History(System.nanoTime());
             List<ZkClient> open = Collections.synchronizedList(new ArrayList<>());
@@ -73,10 +77,10 @@ public final class ChaosRun {
                 open.add(admin);
                 workload.setup(new Worker(-1, admin, new Random(config.seed()), history, () -> stopped,
                         config.system(), cluster.ensemble().connectString()));
-                List<Thread> workers = startWorkers(workload, clients, cluster, history, open);
+                List<Thread> workers = startWorkers(workload, clients, cluster, clientNet, history, open);
                 deadline = System.nanoTime() + config.time().toNanos();
                 Random nemesisRandom = new Random(config.seed());
-                Nemesis faults = new Nemesis(cluster, nemesisRandom);
+                Nemesis faults = new Nemesis(cluster, nemesisRandom, clientNet, () -> Holders.latest(history.ops()));
                 Thread nemesis = startNemesis(cluster, history, faults, nemesisRandom);
                 stop.await(config.time().toMillis(), TimeUnit.MILLISECONDS);
                 stopped = true;
@@ -93,6 +97,9 @@ public final class ChaosRun {
                 }
                 notes.add("workers done " + millisSince(t1) + " ms after the stop");
                 cluster.healAll();
+                if (clientNet != null) {
+                    clientNet.heal();
+                }
                 long t2 = System.nanoTime();
                 boolean whole = false;
                 try {
@@ -133,12 +140,17 @@ public final class ChaosRun {
         return report;
     }
 
-    private List<Thread> startWorkers(Workload workload, Clients clients, Cluster cluster, History history,
-                                      List<ZkClient> open) {
+    /** Whether the workers run behind client proxies: with the client nemesis (asked for by name, not in mix). */
+    private boolean clientFaults() {
+        return !config.nemesis().equals("mix") && NemesisKind.parse(config.nemesis()) == NemesisKind.CUT_CLIENT;
+    }
+
+    private List<Thread> startWorkers(Workload workload, Clients clients, Cluster cluster, ClientNetwork clientNet,
+                                      History history, List<ZkClient> open) {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < workload.workers(config.workers()); i++) {
             int index = i;
-            String connectString = rotated(cluster, i);
+            String connectString = clientNet != null ? clientNet.connectString(i) : rotated(cluster, i);
             ZkClient client = clients.open(connectString);
             open.add(client);
             Worker w = new Worker(index, client, new Random(config.seed() * 1_000_003L + index), history,
@@ -171,11 +183,14 @@ public final class ChaosRun {
         boolean mixed = config.nemesis().equals("mix");
         NemesisKind fixed = mixed ? null : NemesisKind.parse(config.nemesis());
         long maxHold = Math.max(1_000, Math.min(MAX_HOLD_MS, config.time().toMillis() * 2 / 5));
+        long sessionMs = Clients.SESSION_TIMEOUT.toMillis();
+        // a client cut lasts 1.25-1.75 session timeouts: its session expires while it is cut off
+        long longest = fixed == NemesisKind.CUT_CLIENT ? sessionMs * 7 / 4 : maxHold;
         Thread t = new Thread(() -> {
             try {
                 while (!stopped) {
                     if (waitOrStop(maxHold / 4 + random.nextInt((int) maxHold / 4))
-                            || System.nanoTime() + maxHold * 1_000_000 > deadline) {
+                            || System.nanoTime() + longest * 1_000_000 > deadline) {
                         break; // no fault that could not be held and healed before the clients stop
                     }
                     NemesisKind kind = mixed ? NemesisKind.FAULTS.get(random.nextInt(NemesisKind.FAULTS.size()))
@@ -191,7 +206,8 @@ public final class ChaosRun {
                         notes.add("could not inject " + kind.cliName() + ": " + e);
                         continue;
                     }
-                    waitOrStop(maxHold / 2 + random.nextInt((int) maxHold / 2));
+                    waitOrStop(kind == NemesisKind.CUT_CLIENT ? sessionMs * 5 / 4 + random.nextInt((int) sessionMs / 2)
+                            : maxHold / 2 + random.nextInt((int) maxHold / 2));
                     fault.heal();
                     windows.add(new FaultWindow(kind.cliName(), fault.describe(), start, history.now()));
                     if (kind == NemesisKind.TORN_TAIL || kind == NemesisKind.CORRUPT_TAIL) {

@@ -1,6 +1,7 @@
 package dev.zkr.chaos.nemesis;
 
 import dev.zkr.chaos.Cluster;
+import dev.zkr.chaos.net.ClientNetwork;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 /** Injects one fault of a kind into a cluster, choosing its targets with the run's seeded random source. */
 public final class Nemesis {
@@ -17,9 +19,20 @@ public final class Nemesis {
     private final Random random;
     private final List<String> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** The workers' links, when they run behind client proxies (client faults), else null. */
+    private final ClientNetwork clients;
+    /** The worker that holds a lock or leadership now, or -1 (see {@link dev.zkr.chaos.recipes.Holders}). */
+    private final IntSupplier holder;
+
     public Nemesis(Cluster cluster, Random random) {
+        this(cluster, random, null, () -> -1);
+    }
+
+    public Nemesis(Cluster cluster, Random random, ClientNetwork clients, IntSupplier holder) {
         this.cluster = cluster;
         this.random = random;
+        this.clients = clients;
+        this.holder = holder;
     }
 
     /**
@@ -57,6 +70,7 @@ public final class Nemesis {
             case TORN_TAIL -> damage(true);
             case CORRUPT_TAIL -> damage(false);
             case PEER_GARBAGE -> garbage();
+            case CUT_CLIENT -> cutClient();
         };
     }
 
@@ -124,6 +138,18 @@ public final class Nemesis {
             what = "could not damage the log: " + e;
         }
         return fault("kill -9 server " + id(i) + ", " + what + ", restart", () -> cluster.ensemble().restart(i));
+    }
+
+    private Fault cutClient() {
+        if (clients == null) {
+            throw new IllegalStateException("cut-client needs the workers behind client proxies");
+        }
+        int drawn = random.nextInt(clients.workers()); // drawn always, so the schedule does not depend on timing
+        int holding = holder.getAsInt();
+        int w = holding >= 0 && holding < clients.workers() ? holding : drawn;
+        clients.cut(w);
+        return fault("worker " + w + (w == holding ? " (holding)" : "") + " cut off from every server",
+                clients::heal);
     }
 
     private Fault garbage() {

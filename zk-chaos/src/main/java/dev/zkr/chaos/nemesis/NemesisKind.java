@@ -31,10 +31,16 @@ public enum NemesisKind {
     /** A member killed, one byte of its log's last record flipped, restarted. */
     CORRUPT_TAIL,
     /** Garbage, an oversized and a truncated frame sent to a member's peer port. */
-    PEER_GARBAGE;
+    PEER_GARBAGE,
+    /**
+     * A client-side fault: one worker (the latest holder of a lock or leadership, if any) cut off from every server
+     * for longer than its session timeout, so its session expires while it cannot hear of it; healed after.
+     */
+    CUT_CLIENT;
 
-    /** Every kind that injects a fault, for the mixed nemesis. */
-    public static final List<NemesisKind> FAULTS = Arrays.stream(values()).filter(k -> k != NONE).toList();
+    /** Every server-side kind that injects a fault, for the mixed nemesis (client faults are asked for by name). */
+    public static final List<NemesisKind> FAULTS = Arrays.stream(values())
+            .filter(k -> k != NONE && k != CUT_CLIENT).toList();
 
     /** The command-line name: {@code kill-leader}. */
     public String cliName() {
