@@ -37,6 +37,9 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ProblemLog problems = ProblemLog.server(LoggerFactory.getLogger("dev.zkr.server.connections"));
     private final WriteBufferWaterMark waterMark;
     private final AcceptGate acceptGate = new AcceptGate();
+    /** Frames replies, refusing one larger than a client accepts (shared by every connection). */
+    private final ReplyFrameEncoder replyEncoder;
+
     /** TLS of the client port, null when it is plaintext only. */
     private final ClientPortTls tls;
 
@@ -48,6 +51,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         this.config = config;
         this.core = core;
         this.perHost = new HostConnections(config.maxConnectionsPerHost());
+        this.replyEncoder = new ReplyFrameEncoder(MessageCodec.maxFrameSize(config.maxDataSize()), problems);
         this.outbound = new OutboundBudget(config.maxOutboundBytesTotal());
         this.inbound = new InboundBudget(config.maxInboundBytesTotal());
         this.waterMark = new WriteBufferWaterMark(config.outboundHighWaterMark() / 2, config.outboundHighWaterMark());
@@ -76,6 +80,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics);
         ch.pipeline().addLast("inboundMeter", handler.rawMeter());
         Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
+        ch.pipeline().replace("messageEncoder", "messageEncoder", replyEncoder);
         ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
         ch.pipeline().addLast("connection", handler);
         if (tls != null) {

@@ -32,6 +32,11 @@ public final class MessageCodec {
         return CODEC.decode(frame);
     }
 
+    /** Appends the 4-byte length prefix and the message's bytes to {@code out} (what {@link FramedEncoder} writes). */
+    public static void encodeFramed(Message message, ByteBuf out) {
+        CODEC.encodeFramed(message, out);
+    }
+
     /** Largest frame a peer may send for a given node size limit: the data plus room for paths and headers. */
     public static int maxFrameSize(int maxDataSize) {
         return maxDataSize + 256 * 1024;
