@@ -33,6 +33,16 @@ public final class ChaosMain {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "error");
         System.setProperty("org.slf4j.simpleLogger.log.org.apache.curator", "error");
+        if (args.length == 2 && args[0].equals("--tables")) { // render the tables of a series from its runs.tsv
+            Path out = Path.of(args[1]);
+            writeTables(out.resolve("runs.tsv"), out);
+            try (var files = Files.list(out)) {
+                for (Path f : files.filter(p -> p.getFileName().toString().startsWith("series-")).sorted().toList()) {
+                    System.out.println(Files.readString(f));
+                }
+            }
+            return;
+        }
         Options o;
         try {
             o = Options.parse(args);
@@ -51,7 +61,8 @@ public final class ChaosMain {
      * Runs the series the options describe, printing each run's summary line. With several systems each seed runs
      * on each system in turn (the same workload and fault schedule, under the same machine load). A series
      * ({@code --repeat} above 1) appends one line per run to {@code <out>/runs.tsv} and rewrites each system's
-     * table ({@code <out>/series-<system>.md}) from every line there after each run, so a series stopped early
+     * table ({@code <out>/series-<system>.md}, and with several systems {@code series-side-by-side.md}) from every
+     * line there after each run, so a series stopped early
      * leaves its table, and one run in parts adds up.
      */
     public static List<RunReport> runSeries(Options o) throws Exception {
@@ -113,6 +124,9 @@ public final class ChaosMain {
         for (Map.Entry<String, List<RunRow>> e : bySystem.entrySet()) {
             Files.writeString(out.resolve("series-" + e.getKey() + ".md"), SeriesTable.render(e.getValue()));
         }
+        if (bySystem.size() > 1) {
+            Files.writeString(out.resolve("series-side-by-side.md"), SeriesTable.comparison(bySystem));
+        }
     }
 
     /** The command line. */
@@ -121,7 +135,8 @@ public final class ChaosMain {
 
         static final String USAGE = "usage: zk-chaos --system zkr|zookeeper|zkr,zookeeper [--servers 3|5] [--workload "
                 + String.join("|", Workloads.names()) + "|all|mix] [--nemesis KIND|mix] [--time 60s] [--seed N] "
-                + "[--repeat N] [--workers 5] [--out target/chaos]";
+                + "[--repeat N] [--workers 5] [--out target/chaos]\n       zk-chaos --tables DIR   (the tables of the "
+                + "series in DIR, from its runs.tsv)";
 
         public static Options parse(String... args) {
             String system = null;

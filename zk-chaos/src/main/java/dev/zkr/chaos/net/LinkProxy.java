@@ -21,6 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class LinkProxy implements AutoCloseable {
 
     private static final int CONNECT_TIMEOUT_MS = 2_000;
+    /** How long a target that refuses is tried again before the dialler's connection is reset. */
+    static final long TARGET_WAIT_MS = 2_000;
+    static final long RETRY_MS = 20;
 
     private final int from;
     private final int to;
@@ -107,19 +110,56 @@ public final class LinkProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * Connects {@code in} to the target once the link is open. A target not listening (yet) is tried again every
+     * {@value #RETRY_MS} ms for {@value #TARGET_WAIT_MS} ms before {@code in} is reset: a dialler could not tell
+     * the proxy's accept from the target's, so a refusal passed on as an immediate close would look like a server
+     * that accepted and hung up — ZooKeeper's follower then goes back to a leader election (and its notification
+     * back-off) where on a real network it would see the refusal and dial again a second later. A target that
+     * starts listening within the wait (a new leader opening its port) is reached, as the dialler's retry would.
+     */
     private void connect(Socket in) {
-        Socket out = new Socket();
+        Socket out = null;
         try {
             awaitOpen();
-            out.setTcpNoDelay(true);
-            sockets.add(out);
-            out.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort), CONNECT_TIMEOUT_MS);
-            daemon("proxy-" + from + "-" + to + "-up", () -> pump(in, out));
-            daemon("proxy-" + from + "-" + to + "-down", () -> pump(out, in));
+            long deadline = System.nanoTime() + TARGET_WAIT_MS * 1_000_000L;
+            while (true) {
+                out = new Socket();
+                out.setTcpNoDelay(true);
+                sockets.add(out);
+                try {
+                    out.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort),
+                            CONNECT_TIMEOUT_MS);
+                    break;
+                } catch (IOException notListening) {
+                    closeQuietly(out);
+                    if (closed || in.isClosed() || System.nanoTime() > deadline) {
+                        reset(in);
+                        return;
+                    }
+                    Thread.sleep(RETRY_MS);
+                    awaitOpen();
+                }
+            }
+            Socket target = out;
+            daemon("proxy-" + from + "-" + to + "-up", () -> pump(in, target));
+            daemon("proxy-" + from + "-" + to + "-down", () -> pump(target, in));
         } catch (IOException | InterruptedException e) {
             closeQuietly(in);
-            closeQuietly(out);
+            if (out != null) {
+                closeQuietly(out);
+            }
         }
+    }
+
+    /** Closes with a reset (SO_LINGER 0), the nearest a proxy that already accepted comes to a refusal. */
+    private void reset(Socket s) {
+        try {
+            s.setSoLinger(true, 0);
+        } catch (IOException ignored) {
+            // closed already
+        }
+        closeQuietly(s);
     }
 
     /** Copies {@code src} to {@code dst} chunk by chunk, each chunk held while the link is cut; passes on EOF. */

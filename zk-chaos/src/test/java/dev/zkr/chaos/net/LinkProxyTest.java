@@ -12,6 +12,7 @@ import java.net.SocketTimeoutException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A cut link holds bytes both ways and passes them on when healed; a close crosses only an open link. */
 class LinkProxyTest {
@@ -79,6 +80,41 @@ class LinkProxyTest {
                     assertEquals(9, server.getInputStream().read());
                 }
             }
+        }
+    }
+
+    @Test
+    void aTargetThatStartsListeningWithinTheWaitIsReachedNotHungUpOn() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort(); // free again: nobody listens there for now
+        }
+        try (LinkProxy proxy = LinkProxy.start(0, 1, port);
+             Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            client.getOutputStream().write(5);
+            Thread.sleep(LinkProxy.TARGET_WAIT_MS / 4); // the target opens its port a moment later (a new leader)
+            try (ServerSocket target = new ServerSocket(port, 5, InetAddress.getLoopbackAddress())) {
+                target.setSoTimeout(5_000);
+                try (Socket server = target.accept()) {
+                    server.setSoTimeout(5_000);
+                    assertEquals(5, server.getInputStream().read());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTargetThatNeverListensResetsTheDiallerAfterTheWait() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 5, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort();
+        }
+        try (LinkProxy proxy = LinkProxy.start(0, 1, port);
+             Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            client.setSoTimeout((int) LinkProxy.TARGET_WAIT_MS * 5);
+            long t0 = System.nanoTime();
+            assertThrows(java.net.SocketException.class, () -> client.getInputStream().read(), "reset, not EOF");
+            assertTrue(System.nanoTime() - t0 >= LinkProxy.TARGET_WAIT_MS * 1_000_000L / 2, "after the wait");
         }
     }
 }

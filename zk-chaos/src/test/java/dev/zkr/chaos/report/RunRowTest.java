@@ -49,4 +49,28 @@ class RunRowTest {
         assertTrue(table.contains("| kill-leader | 2 | 3 ms | 3 ms | 3 ms |"), table);
         assertTrue(table.contains("- zkr-set-mix-n3-seed2: set: lost"), table);
     }
+
+    @Test
+    void sideBySideComparesOnlyTheRunsEverySystemMade() {
+        RunRow zkr1 = new RunRow("zkr", "set", "mix", 3, 1, 100, 2, Map.of("kill-leader", List.of(1_000_000L)),
+                List.of());
+        RunRow zk1 = new RunRow("zookeeper", "set", "mix", 3, 1, 80, 2, Map.of("kill-leader", List.of(5_000_000L)),
+                List.of("lost"));
+        RunRow zkr2 = new RunRow("zkr", "set", "mix", 3, 2, 100, 1, Map.of("torn-tail", List.of(9_000_000L)),
+                List.of()); // its ZooKeeper turn never ran
+        Map<String, List<RunRow>> bySystem = new java.util.TreeMap<>();
+        bySystem.put("zkr", List.of(zkr1, zkr2));
+        bySystem.put("zookeeper", List.of(zk1));
+        String t = SeriesTable.comparison(bySystem);
+        assertTrue(t.contains("the 1 runs every system made"), t);
+        assertTrue(t.contains("| zkr | 1 | 100 | 2 | 0 |"), t);
+        assertTrue(t.contains("| zookeeper | 1 | 80 | 2 | 1 |"), t);
+        assertTrue(t.contains("| kill-leader | 1 / 1 ms (1) | 5 / 5 ms (1) |"), t);
+        assertTrue(!t.contains("torn-tail"), t);
+        assertEquals("", SeriesTable.comparison(Map.of("zkr", List.of(zkr1))));
+        RunRow lock = new RunRow("zkr", "lock", "mix", 3, 1, 100, 1, Map.of("pause-leader", List.of(9_000_000L)),
+                List.of());
+        assertTrue(!SeriesTable.render(List.of(lock)).contains("| pause-leader |"),
+                "a lock workload's gaps are hand-offs, not unavailability");
+    }
 }
