@@ -116,18 +116,24 @@ public abstract class ServerFlavor {
 
         @Override
         ServerProcess start(Path dataDir, int port, Path logDir, String label) {
+            return startStandalone(dataDir, port, logDir, label, List.of("clientPort=" + port,
+                    "clientPortAddress=127.0.0.1", "4lw.commands.whitelist=*"));
+        }
+
+        /**
+         * A standalone {@code QuorumPeerMain} with a zoo.cfg of the tick, the data dir, {@code settings} (the client
+         * port lines and what else the flavor needs), no connection limit and no admin server; forceSync on.
+         */
+        static ServerProcess startStandalone(Path dataDir, int port, Path logDir, String label,
+                                             List<String> settings) {
             try {
                 Files.createDirectories(dataDir);
                 Path cfg = dataDir.resolve("zoo.cfg");
-                Files.writeString(cfg, String.join("\n",
-                        "tickTime=" + TICK_MS,
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "clientPort=" + port,
-                        "clientPortAddress=127.0.0.1",
-                        "maxClientCnxns=0",
-                        "admin.enableServer=false",
-                        "4lw.commands.whitelist=*",
-                        ""));
+                List<String> lines = new java.util.ArrayList<>(List.of("tickTime=" + TICK_MS,
+                        "dataDir=" + dataDir.toAbsolutePath()));
+                lines.addAll(settings);
+                lines.addAll(List.of("maxClientCnxns=0", "admin.enableServer=false", ""));
+                Files.writeString(cfg, String.join("\n", lines));
                 return ServerProcess.start(label, "2g", ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -407,29 +413,17 @@ public abstract class ServerFlavor {
 
         @Override
         ServerProcess start(Path dataDir, int port, Path logDir, String label) {
-            try {
-                Files.createDirectories(dataDir);
-                Path cfg = dataDir.resolve("zoo.cfg");
-                Files.writeString(cfg, String.join("\n",
-                        "tickTime=" + TICK_MS,
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "secureClientPort=" + port,
-                        "secureClientPortAddress=127.0.0.1",
-                        "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
-                        "ssl.keyStore.location=" + tls.keyStore(),
-                        "ssl.keyStore.password=" + tls.password(),
-                        "ssl.keyStore.type=PKCS12",
-                        "ssl.trustStore.location=" + tls.trustStore(),
-                        "ssl.trustStore.password=" + tls.password(),
-                        "ssl.trustStore.type=PKCS12",
-                        "ssl.clientAuth=none",
-                        "maxClientCnxns=0",
-                        "admin.enableServer=false",
-                        ""));
-                return ServerProcess.start(label, "2g", ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            return ZooKeeper.startStandalone(dataDir, port, logDir, label, List.of(
+                    "secureClientPort=" + port,
+                    "secureClientPortAddress=127.0.0.1",
+                    "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
+                    "ssl.keyStore.location=" + tls.keyStore(),
+                    "ssl.keyStore.password=" + tls.password(),
+                    "ssl.keyStore.type=PKCS12",
+                    "ssl.trustStore.location=" + tls.trustStore(),
+                    "ssl.trustStore.password=" + tls.password(),
+                    "ssl.trustStore.type=PKCS12",
+                    "ssl.clientAuth=none"));
         }
 
         @Override
@@ -456,22 +450,9 @@ public abstract class ServerFlavor {
 
         @Override
         ServerProcess start(Path dataDir, int port, Path logDir, String label) {
-            try {
-                Files.createDirectories(dataDir);
-                Path cfg = dataDir.resolve("zoo.cfg");
-                Files.writeString(cfg, String.join("\n",
-                        "tickTime=" + TICK_MS,
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "clientPort=" + port,
-                        "clientPortAddress=127.0.0.1",
-                        "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
-                        "maxClientCnxns=0",
-                        "admin.enableServer=false",
-                        ""));
-                return ServerProcess.start(label, "2g", ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            return ZooKeeper.startStandalone(dataDir, port, logDir, label, List.of("clientPort=" + port,
+                    "clientPortAddress=127.0.0.1",
+                    "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory"));
         }
 
         @Override

@@ -3,15 +3,12 @@ package dev.zkr.contract;
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
+import dev.zkr.server.StderrCapture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -28,30 +25,22 @@ class QuietCloseTest {
     @TempDir
     Path dir;
     TestServer server;
-    private PrintStream original;
-    private ByteArrayOutputStream captured;
+    private StderrCapture captured;
 
     @BeforeEach
     void start() {
         server = TestServer.start(dir);
-        original = System.err;
-        captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(new Tee(original, captured), true, StandardCharsets.UTF_8));
+        captured = new StderrCapture();
     }
 
     @AfterEach
     void stop() {
-        System.setErr(original);
+        captured.close();
         server.close();
     }
 
     private List<String> clientWarnings() {
-        System.err.flush();
-        String log;
-        synchronized (captured) {
-            log = captured.toString(StandardCharsets.UTF_8);
-        }
-        return log.lines().filter(l -> l.contains("WARN") && l.contains("dev.zkr.client")).toList();
+        return captured.text().lines().filter(l -> l.contains("WARN") && l.contains("dev.zkr.client")).toList();
     }
 
     @Test
@@ -102,37 +91,5 @@ class QuietCloseTest {
         a.close();
         b.close();
         assertEquals(List.of(), clientWarnings());
-    }
-
-    /** Writes to the original stream and keeps a copy. */
-    private static final class Tee extends OutputStream {
-        private final PrintStream out;
-        private final ByteArrayOutputStream copy;
-
-        Tee(PrintStream out, ByteArrayOutputStream copy) {
-            this.out = out;
-            this.copy = copy;
-        }
-
-        @Override
-        public void write(int b) {
-            synchronized (copy) {
-                copy.write(b);
-            }
-            out.write(b);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            synchronized (copy) {
-                copy.write(b, off, len);
-            }
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void flush() {
-            out.flush();
-        }
     }
 }

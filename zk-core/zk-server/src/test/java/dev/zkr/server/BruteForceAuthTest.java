@@ -11,9 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,7 +85,7 @@ class BruteForceAuthTest {
         long started;
         long took;
         String log;
-        try (ErrCapture err = new ErrCapture()) {
+        try (StderrCapture err = new StderrCapture()) {
             started = System.nanoTime();
             CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() -> { // the victim, meanwhile
                 int n = 0;
@@ -176,43 +173,5 @@ class BruteForceAuthTest {
         // an id the connection holds already is no new id: accepted again
         c.addAuthInfo("digest", "alice:guess-0".getBytes(StandardCharsets.UTF_8));
         c.create("/still-served", new byte[0], CreateMode.PERSISTENT);
-    }
-
-    /** Copies what is written to System.err (slf4j-simple writes there) while open. */
-    private static final class ErrCapture implements AutoCloseable {
-        private final PrintStream original = System.err;
-        private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
-
-        ErrCapture() {
-            System.setErr(new PrintStream(new OutputStream() {
-                @Override
-                public void write(int b) {
-                    synchronized (copy) {
-                        copy.write(b);
-                    }
-                    original.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    synchronized (copy) {
-                        copy.write(b, off, len);
-                    }
-                    original.write(b, off, len);
-                }
-            }, true, StandardCharsets.UTF_8));
-        }
-
-        String text() {
-            System.err.flush();
-            synchronized (copy) {
-                return copy.toString(StandardCharsets.UTF_8);
-            }
-        }
-
-        @Override
-        public void close() {
-            System.setErr(original);
-        }
     }
 }
