@@ -884,6 +884,11 @@ final class ServerSim {
                 lastDigestZxid[i] = applied;
                 int digest = tree.canonicalDump().hashCode();
                 checkAclTable(s, tree);
+                try {
+                    dev.zkr.tree.TreeInvariants.check(tree); // ACL reference counts exact, indexes, children
+                } catch (IllegalStateException e) {
+                    throw new Violation("s" + s.id + " tree at " + Zxid.str(applied) + ": " + e.getMessage());
+                }
                 Integer before = digests.putIfAbsent(applied, digest);
                 if (before != null && before != digest) {
                     throw new Violation("s" + s.id + " tree at " + Zxid.str(applied)
