@@ -964,6 +964,33 @@ final class ServerSim {
     }
 
     /**
+     * Every acknowledged create and setAcl is in the final committed log, with its ACL: the txn at its reply's zxid
+     * creates the node or sets its ACL to what the client asked for (as stored). Returns what is missing, or null.
+     */
+    private String lostAcls(SimServer s) {
+        if (acls.acked.isEmpty()) {
+            return null;
+        }
+        Map<Long, dev.zkr.tree.Txn> txns = new HashMap<>();
+        for (Entry e : committedEntries(s, s.current.replica.commitZxid())) {
+            txns.put(e.zxid(), TxnCodec.decode(e.payload()).txn());
+        }
+        List<String> lost = new ArrayList<>();
+        for (SimAcls.Acked a : acls.acked) {
+            dev.zkr.tree.Txn t = txns.get(a.zxid());
+            boolean found = a.create()
+                    ? t instanceof dev.zkr.tree.Txn.CreateNode c && c.path().equals(a.path()) && c.acls().equals(a.acl())
+                    : t instanceof dev.zkr.tree.Txn.SetAcl sa && sa.path().equals(a.path()) && sa.acls().equals(a.acl());
+            if (!found) {
+                lost.add(a.what() + " " + a.path() + " " + a.acl() + " at " + Zxid.str(a.zxid()) + ": the committed log has "
+                        + t);
+            }
+        }
+        return lost.isEmpty() ? null : lost.size() + " acknowledged ACL txn(s) not in the final committed log: "
+                + String.join("; ", lost.subList(0, Math.min(3, lost.size())));
+    }
+
+    /**
      * The committed log up to {@code commit}: {@code s}'s durable records, and with snapshots the records any server
      * applied (purged logs and SNAP installs leave gaps in every single log).
      */
@@ -1057,6 +1084,7 @@ final class ServerSim {
         }
         checkCommittedPrefixes();
         List<LogEntry> log = committedLog(s);
+        String aclsLost = lostAcls(s);
         LinearizabilityReport lin = new LinearizabilityChecker<>(new ZnodeModel(), 2_000_000)
                 .check(history.operations());
         stats.linSteps = lin.steps();
@@ -1073,6 +1101,9 @@ final class ServerSim {
         }
         if (!durable.ok()) {
             why.append("durability / FIFO: ").append(durable.describe()).append('\n');
+        }
+        if (aclsLost != null) {
+            why.append("ACL durability: ").append(aclsLost).append('\n');
         }
         if (why.length() > 0) {
             throw new HistoryViolation(why.toString());

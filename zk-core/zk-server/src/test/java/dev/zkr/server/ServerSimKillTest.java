@@ -2,6 +2,7 @@ package dev.zkr.server;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -70,6 +71,25 @@ class ServerSimKillTest {
         Throwable without = ServerSimTest.failureOf(seed, baseFor(bug, seed).withNewFaults());
         assertTrue(without == null, () -> bug + ": seed " + seed + " fails without the bug too: " + without);
         System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));
+    }
+
+    /**
+     * Acknowledged setAcls and creates lost by acknowledging before fsync are caught by the ACL durability check
+     * alone (among the history checks, invariants off): some seed's failure names it.
+     */
+    @org.junit.jupiter.api.Test
+    void lostAclTxnsCaughtByTheAclDurabilityCheck() {
+        for (long seed = 1; seed <= MAX_SEEDS; seed++) {
+            Throwable t = ServerSimTest.failureOf(seed, base(seed).withAckBeforeFsync().withAcls().historyOnly());
+            String m = t == null ? "" : String.valueOf(t.getMessage());
+            if (m.contains("ACL durability")) {
+                assertTrue(t instanceof ServerSim.HistoryViolation, "seed " + seed + ": " + t);
+                System.out.printf("kill | %-40s | history checks: seed %d: %s%n", "ack before fsync, ACL txns", seed,
+                        oneLine(new AssertionError(m.substring(m.indexOf("ACL durability")))));
+                return;
+            }
+        }
+        fail("no seed of " + MAX_SEEDS + " failed the ACL durability check");
     }
 
     /** The purge bug shows through SNAP: 3 servers; the others on a standalone server (the ACL bug with ACL traffic). */

@@ -50,6 +50,13 @@ final class SimAcls {
         return List.copyOf(new LinkedHashSet<>(requested));
     }
 
+    /** An acknowledged create or setAcl: the txn at its zxid in the final committed log must set this ACL. */
+    record Acked(long zxid, String path, List<Acl> acl, boolean create, String what) {
+    }
+
+    /** Every acknowledged create and setAcl, in reply order. */
+    final java.util.List<Acked> acked = new java.util.ArrayList<>();
+
     /** The ACL per node incarnation (path, czxid) and aversion, as first seen. */
     private final Map<String, List<Acl>> seen = new HashMap<>();
     long creates;

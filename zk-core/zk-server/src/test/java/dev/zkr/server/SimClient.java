@@ -351,6 +351,8 @@ final class SimClient {
                 throw new ServerSim.Violation("c" + id + ": setAcl x" + r.xid() + " with a malformed ACL succeeded");
             }
             aversions.put(s.path(), stat.aversion());
+            acls.acked.add(new SimAcls.Acked(r.zxid(), s.path(), SimAcls.stored(List.of(s.acls())), false,
+                    "c" + id + " setAcl x" + r.xid()));
             acls.observe(s.path(), stat, SimAcls.stored(List.of(s.acls())), "c" + id + " setAcl x" + r.xid());
         } else {
             Message.GetAclRequest g = (Message.GetAclRequest) request;
@@ -369,6 +371,7 @@ final class SimClient {
             throw new ServerSim.Violation("c" + id + ": create x" + r.xid() + " with a malformed ACL succeeded");
         }
         aversions.put(path(request), stat.aversion());
+        acls.acked.add(new SimAcls.Acked(r.zxid(), path(request), acl, true, "c" + id + " create x" + r.xid()));
         acls.observe(path(request), stat, acl, "c" + id + " create x" + r.xid());
     }
 
