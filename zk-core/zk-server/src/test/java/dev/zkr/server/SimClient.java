@@ -335,11 +335,7 @@ final class SimClient {
     /** A setAcl's or getAcl's reply: what it shows must agree with every other sight of that ACL version. */
     private void onAclReply(Message.Request request, Message.Reply r) {
         if (r.code() != ZkException.Code.OK.intValue()) {
-            if (r.code() == ZkException.Code.INVALID_ACL.intValue() && !(request instanceof Message.SetAclRequest s
-                    && List.of(s.acls()).equals(SimAcls.INVALID))) {
-                throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on a valid ACL failed InvalidAcl");
-            }
-            return; // NoNode, BadVersion, InvalidAcl of the invalid one, ConnectionLoss...
+            return; // NoNode, BadVersion, InvalidAcl of the malformed one, ConnectionLoss...
         }
         if (request instanceof Message.SetAclRequest s) {
             dev.zkr.client.Stat stat = ((Message.StatBody) r.body()).stat();
@@ -397,6 +393,10 @@ final class SimClient {
         if (r.code() == ZkException.Code.NO_AUTH.intValue()) {
             throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on " + path(f.request)
                     + " refused NoAuth (every ACL grants the clients everything)");
+        }
+        if (r.code() == ZkException.Code.INVALID_ACL.intValue() && !SimAcls.INVALID.equals(aclOf(f.request))) {
+            throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on " + path(f.request) + " with ACL "
+                    + aclOf(f.request) + " failed InvalidAcl");
         }
         if (f.request instanceof Message.SetAclRequest || f.request instanceof Message.GetAclRequest) {
             onAclReply(f.request, r);
@@ -463,6 +463,16 @@ final class SimClient {
             case BAD_VERSION -> ZnodeModel.BAD_VERSION;
             default -> c.name();
         };
+    }
+
+    /** The ACL a create or setAcl asks for, or null. */
+    private static List<Acl> aclOf(Message.Request r) {
+        if (r instanceof Message.CreateAclRequest c) {
+            return List.of(c.acls());
+        } else if (r instanceof Message.SetAclRequest s) {
+            return List.of(s.acls());
+        }
+        return null;
     }
 
     private static String path(Message.Request r) {
