@@ -965,17 +965,41 @@ final class ServerSim {
 
     /**
      * Every acknowledged create and setAcl is in the final committed log, with its ACL: the txn at its reply's zxid
-     * creates the node or sets its ACL to what the client asked for (as stored). Returns what is missing, or null.
+     * creates the node or sets its ACL to what the client asked for (as stored). On an ensemble every setAcl refused
+     * BadVersion or NoNode is an error txn there, and the state just before it refuses it (the node at another
+     * aversion, or absent). Returns what is wrong, or null.
      */
-    private String lostAcls(SimServer s) {
-        if (acls.acked.isEmpty()) {
+    private String checkAclTxns(SimServer s) {
+        if (acls.acked.isEmpty() && acls.refused.isEmpty()) {
             return null;
         }
         Map<Long, dev.zkr.tree.Txn> txns = new HashMap<>();
-        for (Entry e : committedEntries(s, s.current.replica.commitZxid())) {
-            txns.put(e.zxid(), TxnCodec.decode(e.payload()).txn());
-        }
         List<String> lost = new ArrayList<>();
+        Map<Long, List<SimAcls.Refused>> refusals = new HashMap<>();
+        if (servers.size() > 1) {
+            acls.refused.forEach(r -> refusals.computeIfAbsent(r.zxid(), z -> new ArrayList<>()).add(r));
+        }
+        DataTree replay = new DataTree();
+        for (Entry e : committedEntries(s, s.current.replica.commitZxid())) {
+            TxnCodec.Entry te = TxnCodec.decode(e.payload());
+            txns.put(e.zxid(), te.txn());
+            for (SimAcls.Refused r : refusals.getOrDefault(e.zxid(), List.of())) {
+                dev.zkr.client.NodeAcl node = replay.getAcl(r.path());
+                boolean logged = te.txn() instanceof dev.zkr.tree.Txn.Error err && err.code().name().equals(r.code())
+                        && r.path().equals(err.path());
+                boolean right = r.code().equals("NO_NODE") ? node == null
+                        : node != null && r.aversion() != -1 && node.stat().aversion() != r.aversion();
+                if (!logged || !right) {
+                    lost.add(r.what() + " " + r.path() + " av" + r.aversion() + " refused " + r.code() + " at "
+                            + Zxid.str(r.zxid()) + ": the committed log has " + te.txn() + " there, the node before it "
+                            + (node == null ? "absent" : "at aversion " + node.stat().aversion()));
+                }
+            }
+            refusals.remove(e.zxid());
+            replay.apply(te.header(), te.txn());
+        }
+        refusals.values().forEach(rs -> rs.forEach(r -> lost.add(r.what() + " refused " + r.code() + " at "
+                + Zxid.str(r.zxid()) + ": no such committed txn")));
         for (SimAcls.Acked a : acls.acked) {
             dev.zkr.tree.Txn t = txns.get(a.zxid());
             boolean found = a.create()
@@ -986,7 +1010,8 @@ final class ServerSim {
                         + t);
             }
         }
-        return lost.isEmpty() ? null : lost.size() + " acknowledged ACL txn(s) not in the final committed log: "
+        return lost.isEmpty() ? null : lost.size() + " ACL txn(s) acknowledged or refused, not so in the final"
+                + " committed log: "
                 + String.join("; ", lost.subList(0, Math.min(3, lost.size())));
     }
 
@@ -1084,7 +1109,7 @@ final class ServerSim {
         }
         checkCommittedPrefixes();
         List<LogEntry> log = committedLog(s);
-        String aclsLost = lostAcls(s);
+        String aclsLost = checkAclTxns(s);
         LinearizabilityReport lin = new LinearizabilityChecker<>(new ZnodeModel(), 2_000_000)
                 .check(history.operations());
         stats.linSteps = lin.steps();
@@ -1103,7 +1128,7 @@ final class ServerSim {
             why.append("durability / FIFO: ").append(durable.describe()).append('\n');
         }
         if (aclsLost != null) {
-            why.append("ACL durability: ").append(aclsLost).append('\n');
+            why.append("ACL txns vs the committed log: ").append(aclsLost).append('\n');
         }
         if (why.length() > 0) {
             throw new HistoryViolation(why.toString());

@@ -74,22 +74,22 @@ class ServerSimKillTest {
     }
 
     /**
-     * Acknowledged setAcls and creates lost by acknowledging before fsync are caught by the ACL durability check
+     * Acknowledged setAcls and creates lost by acknowledging before fsync are caught by the ACL txn check
      * alone (among the history checks, invariants off): some seed's failure names it.
      */
     @org.junit.jupiter.api.Test
-    void lostAclTxnsCaughtByTheAclDurabilityCheck() {
+    void lostAclTxnsCaughtByTheAclTxnCheck() {
         for (long seed = 1; seed <= MAX_SEEDS; seed++) {
             Throwable t = ServerSimTest.failureOf(seed, base(seed).withAckBeforeFsync().withAcls().historyOnly());
             String m = t == null ? "" : String.valueOf(t.getMessage());
-            if (m.contains("ACL durability")) {
+            if (m.contains("ACL txns vs the committed log")) {
                 assertTrue(t instanceof ServerSim.HistoryViolation, "seed " + seed + ": " + t);
                 System.out.printf("kill | %-40s | history checks: seed %d: %s%n", "ack before fsync, ACL txns", seed,
-                        oneLine(new AssertionError(m.substring(m.indexOf("ACL durability")))));
+                        oneLine(new AssertionError(m.substring(m.indexOf("ACL txns vs the committed log")))));
                 return;
             }
         }
-        fail("no seed of " + MAX_SEEDS + " failed the ACL durability check");
+        fail("no seed of " + MAX_SEEDS + " failed the ACL txn check");
     }
 
     /** The purge bug shows through SNAP: 3 servers; the others on a standalone server (the ACL bug with ACL traffic). */

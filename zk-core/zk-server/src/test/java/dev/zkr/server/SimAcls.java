@@ -57,6 +57,15 @@ final class SimAcls {
     /** Every acknowledged create and setAcl, in reply order. */
     final java.util.List<Acked> acked = new java.util.ArrayList<>();
 
+    /**
+     * A setAcl refused BadVersion or NoNode: on an ensemble the refusal is an error txn at its reply's zxid, decided
+     * on the state just before it.
+     */
+    record Refused(long zxid, String path, int aversion, String code, String what) {
+    }
+
+    final java.util.List<Refused> refused = new java.util.ArrayList<>();
+
     /** The ACL per node incarnation (path, czxid) and aversion, as first seen. */
     private final Map<String, List<Acl>> seen = new HashMap<>();
     long creates;

@@ -335,7 +335,12 @@ final class SimClient {
     /** A setAcl's or getAcl's reply: what it shows must agree with every other sight of that ACL version. */
     private void onAclReply(Message.Request request, Message.Reply r) {
         if (r.code() != ZkException.Code.OK.intValue()) {
-            return; // NoNode, BadVersion, InvalidAcl of the malformed one, ConnectionLoss...
+            if (request instanceof Message.SetAclRequest s && (r.code() == ZkException.Code.BAD_VERSION.intValue()
+                    || r.code() == ZkException.Code.NO_NODE.intValue())) {
+                acls.refused.add(new SimAcls.Refused(r.zxid(), s.path(), s.aversion(),
+                        ZkException.Code.of(r.code()).name(), "c" + id + " setAcl x" + r.xid()));
+            }
+            return; // InvalidAcl of the malformed one, ConnectionLoss...
         }
         if (request instanceof Message.SetAclRequest s) {
             dev.zkr.client.Stat stat = ((Message.StatBody) r.body()).stat();
