@@ -1003,11 +1003,13 @@ final class ServerSim {
         for (SimAcls.Acked a : acls.acked) {
             dev.zkr.tree.Txn t = txns.get(a.zxid());
             boolean found = a.create()
-                    ? t instanceof dev.zkr.tree.Txn.CreateNode c && c.path().equals(a.path()) && c.acls().equals(a.acl())
-                    : t instanceof dev.zkr.tree.Txn.SetAcl sa && sa.path().equals(a.path()) && sa.acls().equals(a.acl());
+                    ? t instanceof dev.zkr.tree.Txn.CreateNode c && c.path().equals(a.path())
+                            && c.acls().equals(a.acl())
+                    : t instanceof dev.zkr.tree.Txn.SetAcl sa && sa.path().equals(a.path())
+                            && sa.acls().equals(a.acl());
             if (!found) {
-                lost.add(a.what() + " " + a.path() + " " + a.acl() + " at " + Zxid.str(a.zxid()) + ": the committed log has "
-                        + t);
+                lost.add(a.what() + " " + a.path() + " " + a.acl() + " at " + Zxid.str(a.zxid())
+                        + ": the committed log has " + t);
             }
         }
         return lost.isEmpty() ? null : lost.size() + " ACL txn(s) acknowledged or refused, not so in the final"

@@ -92,7 +92,9 @@ class ServerSimKillTest {
         fail("no seed of " + MAX_SEEDS + " failed the ACL txn check");
     }
 
-    /** The purge bug shows through SNAP: 3 servers; the others on a standalone server (the ACL bug with ACL traffic). */
+    /**
+     * The purge bug shows through SNAP: 3 servers; the others on a standalone server (the ACL bug with ACL traffic).
+     */
     private static ServerSim.Options baseFor(SimServer.FaultBug bug, long seed) {
         return bug == SimServer.FaultBug.PURGE_PAST_SNAPSHOT ? base(seed).withServers(3)
                 : bug == SimServer.FaultBug.SET_ACL_REPLAY_KEEPS_AVERSION ? base(seed).withAcls() : base(seed);

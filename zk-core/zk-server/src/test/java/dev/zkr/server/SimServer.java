@@ -170,7 +170,8 @@ final class SimServer {
     private static dev.zkr.tree.Txn keepAversion(DataTree t, dev.zkr.tree.Txn txn) {
         if (txn instanceof dev.zkr.tree.Txn.SetAcl sa) {
             dev.zkr.client.NodeAcl now = t.getAcl(sa.path());
-            return new dev.zkr.tree.Txn.SetAcl(sa.path(), sa.acls(), now == null ? sa.aversion() : now.stat().aversion());
+            return new dev.zkr.tree.Txn.SetAcl(sa.path(), sa.acls(),
+                    now == null ? sa.aversion() : now.stat().aversion());
         }
         return txn;
     }
