@@ -52,18 +52,19 @@ final class ServerSim {
     /** What a seed runs. */
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
-                   boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug) {
+                   boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
+                   boolean acls) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
         }
 
         /**
@@ -72,26 +73,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug);
+                    fullTrace, newFaults, faultBug, acls);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
         }
 
         /**
@@ -100,17 +101,27 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug);
+                    ackBeforeFsync, fullTrace, true, bug, acls);
+        }
+
+        /**
+         * ACL traffic on top of the workload (off by default, so the named seeds keep their schedules): creates with
+         * a non-default ACL, setAcl (any or a given aversion), getAcl; every ACL still grants the simulated clients
+         * everything. Its choices come from their own random stream ({@link SimClient}).
+         */
+        Options withAcls() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls);
         }
     }
 
@@ -140,6 +151,11 @@ final class ServerSim {
         long diskFull;
         long failStops;
         long tornTails;
+        long aclCreates;
+        long setAcls;
+        long getAcls;
+        long aclSights;
+        long maxDistinctAcls;
 
         void add(Stats o) {
             events += o.events;
@@ -166,6 +182,11 @@ final class ServerSim {
             diskFull += o.diskFull;
             failStops += o.failStops;
             tornTails += o.tornTails;
+            aclCreates += o.aclCreates;
+            setAcls += o.setAcls;
+            getAcls += o.getAcls;
+            aclSights += o.aclSights;
+            maxDistinctAcls = Math.max(maxDistinctAcls, o.maxDistinctAcls);
         }
 
         @Override
@@ -177,7 +198,10 @@ final class ServerSim {
                     + ", elections " + elections + ", syncs DIFF/TRUNC/SNAP " + diffSyncs + "/" + truncSyncs + "/"
                     + snapSyncs + " (installed " + snapInstalls + "), snapshots " + snapshots + " (records purged "
                     + purged + "), clock jumps " + clockJumps
-                    + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails;
+                    + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails
+                    + (setAcls + getAcls + aclCreates > 0 ? ", creates with an ACL " + aclCreates + ", setAcl "
+                    + setAcls + ", getAcl " + getAcls + ", ACL sights checked " + aclSights
+                    + ", most distinct ACLs in a final tree " + maxDistinctAcls : "");
         }
     }
 
@@ -208,6 +232,8 @@ final class ServerSim {
     private long seq;
     private long now;
     private final SimHistory history = new SimHistory();
+    /** The clients' ACL traffic and sights (used with {@link Options#withAcls()}). */
+    private final SimAcls acls = new SimAcls();
     private final List<SimServer> servers = new ArrayList<>();
     private final List<SimClient> clients = new ArrayList<>();
     private final List<String> keys = new ArrayList<>();
@@ -270,8 +296,10 @@ final class ServerSim {
         lastDigestZxid = new long[servers.size()];
         archivedUpTo = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
+            // ACL traffic: each client's choices from its own stream, so they leave the shared one's draws alone
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
-                    !options.writesAfterReads()));
+                    !options.writesAfterReads(), options.acls() ? new SplittableRandom(
+                            seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls));
         }
     }
 
@@ -318,7 +346,8 @@ final class ServerSim {
                 + (options.readBug() != SimServer.ReadBug.NONE ? ", read bug " + options.readBug() : "")
                 + (options.ackBeforeFsync() ? ", ack before fsync" : "")
                 + (options.faultBug() != SimServer.FaultBug.NONE ? ", fault bug " + options.faultBug() : "")
-                + (options.newFaults() ? ", new faults" : "") + (snapshotting ? ", snapshots" : ""));
+                + (options.newFaults() ? ", new faults" : "") + (snapshotting ? ", snapshots" : "")
+                + (options.acls() ? ", ACL traffic" : ""));
         for (SimServer s : servers) {
             at(0, null, () -> start(s));
         }
@@ -854,6 +883,12 @@ final class ServerSim {
             if (applied != lastDigestZxid[i]) {
                 lastDigestZxid[i] = applied;
                 int digest = tree.canonicalDump().hashCode();
+                checkAclTable(s, tree);
+                try {
+                    dev.zkr.tree.TreeInvariants.check(tree); // ACL reference counts exact, indexes, children
+                } catch (IllegalStateException e) {
+                    throw new Violation("s" + s.id + " tree at " + Zxid.str(applied) + ": " + e.getMessage());
+                }
                 Integer before = digests.putIfAbsent(applied, digest);
                 if (before != null && before != digest) {
                     throw new Violation("s" + s.id + " tree at " + Zxid.str(applied)
@@ -864,6 +899,31 @@ final class ServerSim {
                 throw new Violation("s" + s.id + " applied " + Zxid.str(applied)
                         + ", which is not durable on a majority");
             }
+        }
+    }
+
+    /**
+     * The tree's ACL table holds exactly the distinct ACLs its nodes use (an entry whose reference count is off goes
+     * too early, or never).
+     */
+    private void checkAclTable(SimServer s, DataTree tree) {
+        java.util.Set<List<dev.zkr.client.Acl>> used = new java.util.HashSet<>();
+        ArrayDeque<String> todo = new ArrayDeque<>(List.of("/"));
+        while (!todo.isEmpty()) {
+            String path = todo.poll();
+            List<dev.zkr.client.Acl> acl = tree.aclOf(path);
+            var kids = tree.getChildren(path);
+            if (acl == null || kids == null) {
+                continue;
+            }
+            used.add(acl);
+            for (String k : kids.names()) {
+                todo.add(("/".equals(path) ? "" : path) + "/" + k);
+            }
+        }
+        if (tree.distinctAcls() != used.size()) {
+            throw new Violation("s" + s.id + " tree at " + Zxid.str(tree.lastZxid()) + ": its ACL table holds "
+                    + tree.distinctAcls() + " distinct ACLs, its nodes use " + used.size() + ": " + used);
         }
     }
 
@@ -901,6 +961,60 @@ final class ServerSim {
             throw new Violation("s" + s.id + ": the tree differs from a replay of its committed log");
         }
         return out;
+    }
+
+    /**
+     * Every acknowledged create and setAcl is in the final committed log, with its ACL: the txn at its reply's zxid
+     * creates the node or sets its ACL to what the client asked for (as stored). On an ensemble every setAcl refused
+     * BadVersion or NoNode is an error txn there, and the state just before it refuses it (the node at another
+     * aversion, or absent). Returns what is wrong, or null.
+     */
+    private String checkAclTxns(SimServer s) {
+        if (acls.acked.isEmpty() && acls.refused.isEmpty()) {
+            return null;
+        }
+        Map<Long, dev.zkr.tree.Txn> txns = new HashMap<>();
+        List<String> lost = new ArrayList<>();
+        Map<Long, List<SimAcls.Refused>> refusals = new HashMap<>();
+        if (servers.size() > 1) {
+            acls.refused.forEach(r -> refusals.computeIfAbsent(r.zxid(), z -> new ArrayList<>()).add(r));
+        }
+        DataTree replay = new DataTree();
+        for (Entry e : committedEntries(s, s.current.replica.commitZxid())) {
+            TxnCodec.Entry te = TxnCodec.decode(e.payload());
+            txns.put(e.zxid(), te.txn());
+            for (SimAcls.Refused r : refusals.getOrDefault(e.zxid(), List.of())) {
+                dev.zkr.client.NodeAcl node = replay.getAcl(r.path());
+                boolean logged = te.txn() instanceof dev.zkr.tree.Txn.Error err && err.code().name().equals(r.code())
+                        && r.path().equals(err.path());
+                boolean right = r.code().equals("NO_NODE") ? node == null
+                        : node != null && r.aversion() != -1 && node.stat().aversion() != r.aversion();
+                if (!logged || !right) {
+                    lost.add(r.what() + " " + r.path() + " av" + r.aversion() + " refused " + r.code() + " at "
+                            + Zxid.str(r.zxid()) + ": the committed log has " + te.txn() + " there, the node before it "
+                            + (node == null ? "absent" : "at aversion " + node.stat().aversion()));
+                }
+            }
+            refusals.remove(e.zxid());
+            replay.apply(te.header(), te.txn());
+        }
+        refusals.values().forEach(rs -> rs.forEach(r -> lost.add(r.what() + " refused " + r.code() + " at "
+                + Zxid.str(r.zxid()) + ": no such committed txn")));
+        for (SimAcls.Acked a : acls.acked) {
+            dev.zkr.tree.Txn t = txns.get(a.zxid());
+            boolean found = a.create()
+                    ? t instanceof dev.zkr.tree.Txn.CreateNode c && c.path().equals(a.path())
+                            && c.acls().equals(a.acl())
+                    : t instanceof dev.zkr.tree.Txn.SetAcl sa && sa.path().equals(a.path())
+                            && sa.acls().equals(a.acl());
+            if (!found) {
+                lost.add(a.what() + " " + a.path() + " " + a.acl() + " at " + Zxid.str(a.zxid())
+                        + ": the committed log has " + t);
+            }
+        }
+        return lost.isEmpty() ? null : lost.size() + " ACL txn(s) acknowledged or refused, not so in the final"
+                + " committed log: "
+                + String.join("; ", lost.subList(0, Math.min(3, lost.size())));
     }
 
     /**
@@ -984,6 +1098,11 @@ final class ServerSim {
         stats.elections = leaders.size();
         stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
+        stats.aclCreates = acls.creates;
+        stats.setAcls = acls.setAcls;
+        stats.getAcls = acls.getAcls;
+        stats.aclSights = acls.observations;
+        stats.maxDistinctAcls = servers.stream().mapToLong(x -> x.current.tree.distinctAcls()).max().orElse(0);
         SimServer s = servers.get(0);
         for (SimServer o : servers) {
             if (o.current.replica.commitZxid() > s.current.replica.commitZxid()) {
@@ -992,6 +1111,7 @@ final class ServerSim {
         }
         checkCommittedPrefixes();
         List<LogEntry> log = committedLog(s);
+        String aclsLost = checkAclTxns(s);
         LinearizabilityReport lin = new LinearizabilityChecker<>(new ZnodeModel(), 2_000_000)
                 .check(history.operations());
         stats.linSteps = lin.steps();
@@ -1008,6 +1128,9 @@ final class ServerSim {
         }
         if (!durable.ok()) {
             why.append("durability / FIFO: ").append(durable.describe()).append('\n');
+        }
+        if (aclsLost != null) {
+            why.append("ACL txns vs the committed log: ").append(aclsLost).append('\n');
         }
         if (why.length() > 0) {
             throw new HistoryViolation(why.toString());
@@ -1071,6 +1194,12 @@ final class ServerSim {
             return "getData x" + g.xid() + " " + g.path();
         } else if (m instanceof Message.SyncRequest s) {
             return "sync x" + s.xid() + " " + s.path();
+        } else if (m instanceof Message.CreateAclRequest c) {
+            return "create x" + c.xid() + " " + c.path() + " '" + str(c.data()) + "' acl " + Arrays.toString(c.acls());
+        } else if (m instanceof Message.SetAclRequest s) {
+            return "setAcl x" + s.xid() + " " + s.path() + " " + Arrays.toString(s.acls()) + " av" + s.aversion();
+        } else if (m instanceof Message.GetAclRequest g) {
+            return "getAcl x" + g.xid() + " " + g.path();
         } else if (m instanceof Message.PingRequest p) {
             return "ping x" + p.xid();
         } else if (m instanceof Message.CloseSessionRequest c) {
@@ -1092,6 +1221,8 @@ final class ServerSim {
             return " v" + s.stat().version();
         } else if (b instanceof Message.CreateBody c) {
             return " " + c.path();
+        } else if (b instanceof Message.AclBody a) {
+            return " " + Arrays.toString(a.acls()) + " av" + a.stat().aversion();
         }
         return "";
     }

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * writes the full trace to target/zkr-sim/; {@code -Dzkr.sim.keepGoing=true} runs every seed and lists the failing
  * ones at the end (for a survey; replay each with {@code -Dzkr.sim.seed}).
  *
+ * <p>{@code -Dzkr.sim.acls=true} adds the clients' ACL traffic ({@link ServerSim.Options#withAcls()}) to the
+ * seeds of the two tests above and to a replay; {@link #aclSeedsKeepTheInvariantsAndHistoriesCheck} runs it always.
+ *
  * <p>{@code -Dzkr.sim.narrow=true} narrows the random runs ({@link #narrowed}: no peer-link loss, no client write
  * sent while a read of its session waits), as they were while the first bugs of {@link ServerSimRegressionTest}
  * were open.
@@ -42,6 +45,9 @@ class ServerSimTest {
         }
         if (Boolean.parseBoolean(System.getProperty("zkr.sim.narrow", "false"))) {
             o = o.withoutPeerLoss().withoutWritesAfterReads();
+        }
+        if (Boolean.getBoolean("zkr.sim.acls")) {
+            o = o.withAcls();
         }
         return o;
     }
@@ -73,7 +79,8 @@ class ServerSimTest {
         } catch (IOException e) {
             where = "trace not written: " + e;
         }
-        return "seed " + seed + " failed: " + failure + "\n(replay: -Dzkr.sim.seed=" + seed + "; " + where
+        return "seed " + seed + " failed: " + failure + "\n(replay: -Dzkr.sim.seed=" + seed
+                + (options.acls() ? " -Dzkr.sim.acls=true" : "") + "; " + where
                 + ")\n... last events:\n" + replay.recentTrace();
     }
 
@@ -167,6 +174,49 @@ class ServerSimTest {
                 + " installs (seeds " + withInstalls + "), " + total.snapshots + " snapshots, " + total.purged
                 + " records purged");
         assertTrue(total.snapSyncs > 0 && total.snapInstalls > 0, "no SNAP in seeds 1-100: " + total);
+    }
+
+    /**
+     * Seeds with the clients' ACL traffic (creates with an ACL, setAcl, getAcl; {@link SimAcls}) through the same
+     * faults, snapshots and SNAP installs: the tree digests compare every node's ACL and aversion across servers and
+     * incarnations, every ACL version a client sees is one value, the ACL table holds exactly the ACLs in use. 150
+     * seeds of the usual shapes and 100 standalone ones (3,750 and 2,500 under {@code -Plong}; {@code -Dzkr.sim.seeds}
+     * scales both).
+     */
+    @Test
+    void aclSeedsKeepTheInvariantsAndHistoriesCheck() {
+        long seeds = seedCount() * 3 / 4;
+        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        ServerSim.Stats total = new ServerSim.Stats();
+        List<Long> withInstalls = new ArrayList<>();
+        long start = System.nanoTime();
+        for (int standalone = 0; standalone < 2; standalone++) {
+            long n = standalone == 0 ? seeds : seeds * 2 / 3;
+            for (long seed = first; seed < first + n; seed++) {
+                ServerSim.Options options = narrowed(seed, false).withAcls();
+                if (standalone == 1) {
+                    options = options.withServers(1);
+                }
+                ServerSim sim = new ServerSim(seed, options);
+                try {
+                    sim.run();
+                } catch (AssertionError | RuntimeException e) {
+                    fail(report(seed, options, e), e);
+                    return;
+                }
+                total.add(sim.stats);
+                if (sim.stats.snapInstalls > 0 && withInstalls.size() < 20) {
+                    withInstalls.add(seed);
+                }
+            }
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("zkr.sim (server, ACLs): %d + %d standalone seeds in %.1f s; SNAP installs in seeds %s;"
+                + " total: %s%n", seeds, seeds * 2 / 3, secs, withInstalls, total);
+        assertTrue(total.setAcls > 0 && total.getAcls > 0 && total.aclCreates > 0 && total.aclSights > 0,
+                "no ACL traffic: " + total);
+        assertTrue(total.maxDistinctAcls >= 3, "at most " + total.maxDistinctAcls + " distinct ACLs in a tree");
+        assertTrue(seeds < 100 || total.snapInstalls > 0, "no SNAP install with ACL traffic: " + total);
     }
 
     /** Two runs of a seed give the same trace, byte for byte (failing seeds included: their trace up to it). */

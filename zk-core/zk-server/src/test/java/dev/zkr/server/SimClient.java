@@ -6,6 +6,7 @@ import dev.zkr.check.SessionReply;
 import dev.zkr.check.Znode;
 import dev.zkr.check.ZnodeCall;
 import dev.zkr.check.ZnodeModel;
+import dev.zkr.client.Acl;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Message;
@@ -23,6 +24,12 @@ import java.util.TreeMap;
  * linearizable read) — on a few keys, pings when idle, and records every invocation and reply in the
  * {@link SimHistory}. Requests without a reply when the connection drops are indeterminate. Owned by the
  * {@link ServerSim}'s event loop.
+ *
+ * <p>With ACL traffic on ({@link SimAcls}, choices from the client's own random stream): some creates carry an ACL,
+ * and some operations are a setAcl (any aversion, or the one last seen, or a guess: may fail with BadVersion) or a
+ * getAcl instead. Those two stay out of the history (the register model knows data and version only); their
+ * replies, and those of creates, feed {@link SimAcls#observe}. A NoAuth reply fails the run: every ACL grants the
+ * clients everything.
  */
 final class SimClient {
 
@@ -91,10 +98,22 @@ final class SimClient {
      * runs while the server may answer such a read after applying the later write; see ServerSimRegressionTest).
      */
     private final boolean writesWaitForReads;
+    /** The ACL traffic's own random stream, or null without it. */
+    private final SplittableRandom aclRandom;
+    private final SimAcls acls;
+    /** Per key, the aversion this client last saw. */
+    private final java.util.Map<String, Integer> aversions = new java.util.HashMap<>();
 
     SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
               boolean writesWaitForReads) {
+        this(id, net, history, random, keys, checkFifo, writesWaitForReads, null, null);
+    }
+
+    SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
+              boolean writesWaitForReads, SplittableRandom aclRandom, SimAcls acls) {
         this.id = id;
+        this.aclRandom = aclRandom;
+        this.acls = acls;
         this.checkFifo = checkFifo;
         this.writesWaitForReads = writesWaitForReads;
         this.net = net;
@@ -233,6 +252,10 @@ final class SimClient {
 
     private void issue() {
         opsIssued++;
+        if (aclRandom != null && aclRandom.nextInt(100) < ACL_OP_PERCENT) {
+            issueAclOp();
+            return;
+        }
         String key = keys.get(random.nextInt(keys.size()));
         String data = "c" + id + "." + (++opCounter);
         int r = random.nextInt(100);
@@ -254,7 +277,13 @@ final class SimClient {
         int version = random.nextInt(3) == 0 ? -1 : random.nextInt(4);
         if (r < 20) {
             call = new ZnodeCall.Create(data);
-            req = new Message.CreateRequest(nextXid, key, bytes(data), CreateMode.PERSISTENT);
+            if (aclRandom != null && aclRandom.nextInt(2) == 0) {
+                acls.creates++;
+                req = new Message.CreateAclRequest(nextXid, key, bytes(data), CreateMode.PERSISTENT,
+                        SimAcls.pick(aclRandom).toArray(new Acl[0]));
+            } else {
+                req = new Message.CreateRequest(nextXid, key, bytes(data), CreateMode.PERSISTENT);
+            }
         } else if (r < 45) {
             call = new ZnodeCall.SetData(data, version);
             req = new Message.SetDataRequest(nextXid, key, bytes(data), version);
@@ -282,6 +311,71 @@ final class SimClient {
         send(req);
     }
 
+    /** Share of operations that are a setAcl or getAcl with ACL traffic on. */
+    private static final int ACL_OP_PERCENT = 15;
+
+    /** A setAcl (2 of 3) or a getAcl on a random key; not in the history. */
+    private void issueAclOp() {
+        String key = keys.get(aclRandom.nextInt(keys.size()));
+        int xid = nextXid++;
+        Message.Request req;
+        if (aclRandom.nextInt(3) < 2) {
+            int v = aclRandom.nextInt(4);
+            int aversion = v == 0 ? aclRandom.nextInt(3) : v == 1 ? aversions.getOrDefault(key, 0) : -1;
+            req = new Message.SetAclRequest(xid, key, SimAcls.pick(aclRandom).toArray(new Acl[0]), aversion);
+            acls.setAcls++;
+        } else {
+            req = new Message.GetAclRequest(xid, key);
+            acls.getAcls++;
+        }
+        inFlight.put(xid, new InFlight(null, req, false, false, false));
+        send(req);
+    }
+
+    /** A setAcl's or getAcl's reply: what it shows must agree with every other sight of that ACL version. */
+    private void onAclReply(Message.Request request, Message.Reply r) {
+        if (r.code() != ZkException.Code.OK.intValue()) {
+            if (request instanceof Message.SetAclRequest s && (r.code() == ZkException.Code.BAD_VERSION.intValue()
+                    || r.code() == ZkException.Code.NO_NODE.intValue())) {
+                acls.refused.add(new SimAcls.Refused(r.zxid(), s.path(), s.aversion(),
+                        ZkException.Code.of(r.code()).name(), "c" + id + " setAcl x" + r.xid()));
+            }
+            return; // InvalidAcl of the malformed one, ConnectionLoss...
+        }
+        if (request instanceof Message.SetAclRequest s) {
+            dev.zkr.client.Stat stat = ((Message.StatBody) r.body()).stat();
+            if (s.aversion() != -1 && stat.aversion() != s.aversion() + 1) {
+                throw new ServerSim.Violation("c" + id + ": setAcl x" + r.xid() + " " + s.path() + " at aversion "
+                        + s.aversion() + " answered aversion " + stat.aversion());
+            }
+            if (List.of(s.acls()).equals(SimAcls.INVALID)) {
+                throw new ServerSim.Violation("c" + id + ": setAcl x" + r.xid() + " with a malformed ACL succeeded");
+            }
+            aversions.put(s.path(), stat.aversion());
+            acls.acked.add(new SimAcls.Acked(r.zxid(), s.path(), SimAcls.stored(List.of(s.acls())), false,
+                    "c" + id + " setAcl x" + r.xid()));
+            acls.observe(s.path(), stat, SimAcls.stored(List.of(s.acls())), "c" + id + " setAcl x" + r.xid());
+        } else {
+            Message.GetAclRequest g = (Message.GetAclRequest) request;
+            Message.AclBody b = (Message.AclBody) r.body();
+            aversions.put(g.path(), b.stat().aversion());
+            acls.observe(g.path(), b.stat(), List.of(b.acls()), "c" + id + " getAcl x" + r.xid());
+        }
+    }
+
+    /** A create's reply: the node's ACL at aversion 0 is what it asked for. */
+    private void onCreated(Message.Request request, Message.Reply r) {
+        dev.zkr.client.Stat stat = ((Message.CreateBody) r.body()).stat();
+        List<Acl> acl = request instanceof Message.CreateAclRequest c ? SimAcls.stored(List.of(c.acls()))
+                : dev.zkr.client.Acls.OPEN_UNSAFE;
+        if (acl.equals(SimAcls.INVALID)) {
+            throw new ServerSim.Violation("c" + id + ": create x" + r.xid() + " with a malformed ACL succeeded");
+        }
+        aversions.put(path(request), stat.aversion());
+        acls.acked.add(new SimAcls.Acked(r.zxid(), path(request), acl, true, "c" + id + " create x" + r.xid()));
+        acls.observe(path(request), stat, acl, "c" + id + " create x" + r.xid());
+    }
+
     private void onReply(Message.Reply r) {
         InFlight f = inFlight.remove(r.xid());
         if (f == null) {
@@ -299,6 +393,18 @@ final class SimClient {
             lastZxidSeen = r.zxid();
         }
         if (f.ping || (f.request instanceof Message.CloseSessionRequest)) {
+            return;
+        }
+        if (r.code() == ZkException.Code.NO_AUTH.intValue()) {
+            throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on " + path(f.request)
+                    + " refused NoAuth (every ACL grants the clients everything)");
+        }
+        if (r.code() == ZkException.Code.INVALID_ACL.intValue() && !SimAcls.INVALID.equals(aclOf(f.request))) {
+            throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on " + path(f.request) + " with ACL "
+                    + aclOf(f.request) + " failed InvalidAcl");
+        }
+        if (f.request instanceof Message.SetAclRequest || f.request instanceof Message.GetAclRequest) {
+            onAclReply(f.request, r);
             return;
         }
         String path = path(f.request);
@@ -339,6 +445,12 @@ final class SimClient {
         Znode after;
         if (f.request instanceof Message.CreateRequest c) {
             after = Znode.present(string(c.data()), ((Message.CreateBody) r.body()).stat().version());
+            if (acls != null) {
+                onCreated(c, r);
+            }
+        } else if (f.request instanceof Message.CreateAclRequest c) {
+            after = Znode.present(string(c.data()), ((Message.CreateBody) r.body()).stat().version());
+            onCreated(c, r);
         } else if (f.request instanceof Message.SetDataRequest s) {
             after = Znode.present(string(s.data()), ((Message.StatBody) r.body()).stat().version());
         } else {
@@ -358,9 +470,25 @@ final class SimClient {
         };
     }
 
+    /** The ACL a create or setAcl asks for, or null. */
+    private static List<Acl> aclOf(Message.Request r) {
+        if (r instanceof Message.CreateAclRequest c) {
+            return List.of(c.acls());
+        } else if (r instanceof Message.SetAclRequest s) {
+            return List.of(s.acls());
+        }
+        return null;
+    }
+
     private static String path(Message.Request r) {
         if (r instanceof Message.CreateRequest c) {
             return c.path();
+        } else if (r instanceof Message.CreateAclRequest c) {
+            return c.path();
+        } else if (r instanceof Message.SetAclRequest s) {
+            return s.path();
+        } else if (r instanceof Message.GetAclRequest g) {
+            return g.path();
         } else if (r instanceof Message.SetDataRequest s) {
             return s.path();
         } else if (r instanceof Message.DeleteRequest d) {

@@ -70,7 +70,8 @@ final class SimServer {
                 }
                 TxnCodec.Entry te = TxnCodec.decode(e.payload());
                 if (e.zxid() <= mark) {
-                    t.apply(te.header(), te.txn());
+                    t.apply(te.header(), faultBug == FaultBug.SET_ACL_REPLAY_KEEPS_AVERSION
+                            ? keepAversion(t, te.txn()) : te.txn());
                 } else {
                     tail.add(te);
                 }
@@ -157,7 +158,22 @@ final class SimServer {
         /** Recovery from a torn record also cuts the valid record before it. */
         TORN_TAIL_CUT_TOO_FAR,
         /** The log purge ignores the snapshot: it drops every durable record, also those after the snapshot. */
-        PURGE_PAST_SNAPSHOT
+        PURGE_PAST_SNAPSHOT,
+        /**
+         * Recovery replays a SET_ACL record's ACL but keeps the node's aversion (a replay that drops a field): needs
+         * the ACL traffic ({@link ServerSim.Options#withAcls()}).
+         */
+        SET_ACL_REPLAY_KEEPS_AVERSION
+    }
+
+    /** SET_ACL_REPLAY_KEEPS_AVERSION: a SET_ACL txn as the buggy replay applies it to {@code t}. */
+    private static dev.zkr.tree.Txn keepAversion(DataTree t, dev.zkr.tree.Txn txn) {
+        if (txn instanceof dev.zkr.tree.Txn.SetAcl sa) {
+            dev.zkr.client.NodeAcl now = t.getAcl(sa.path());
+            return new dev.zkr.tree.Txn.SetAcl(sa.path(), sa.acls(),
+                    now == null ? sa.aversion() : now.stat().aversion());
+        }
+        return txn;
     }
 
     FaultBug faultBug = FaultBug.NONE;

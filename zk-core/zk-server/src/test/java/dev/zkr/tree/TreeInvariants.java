@@ -1,0 +1,16 @@
+package dev.zkr.tree;
+
+/**
+ * Test access to {@link DataTree}'s internal consistency check from other packages (the whole-server simulator):
+ * children sets, ephemeral and container indexes, pzxid/cversion, ACL reference counts.
+ */
+public final class TreeInvariants {
+
+    private TreeInvariants() {
+    }
+
+    /** Throws {@link IllegalStateException} naming what is inconsistent. */
+    public static void check(DataTree tree) {
+        tree.checkInvariants();
+    }
+}
