@@ -255,14 +255,30 @@ public final class ServerProcess implements AutoCloseable {
         kill();
     }
 
-    /** A currently free loopback port (the small race before the server binds it is acceptable here). */
+    /** Listening ports are drawn below the kernel's ephemeral range (Linux: 32768-60999). */
+    static final int LOW_PORT = 20_000;
+    static final int HIGH_PORT = 32_000;
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT_PORT = new java.util.concurrent.atomic
+            .AtomicInteger(LOW_PORT + (int) (ProcessHandle.current().pid() * 7919 % (HIGH_PORT - LOW_PORT)));
+
+    /**
+     * A loopback port free now, for a server to bind a moment later. Drawn below the ephemeral range, so that the
+     * local port of an outgoing connection (a client, a proxy, a peer link: the kernel picks those from the
+     * ephemeral range, as it does for port 0) cannot take it in between; ports are handed out in turn from a
+     * per-process start, so two runners on one machine rarely try the same one.
+     */
     public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        for (int i = 0; i < HIGH_PORT - LOW_PORT; i++) {
+            int port = LOW_PORT + Math.floorMod(NEXT_PORT.getAndIncrement() - LOW_PORT, HIGH_PORT - LOW_PORT);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException inUse) {
+                // taken: try the next
+            }
         }
+        throw new IllegalStateException("no free loopback port in " + LOW_PORT + "-" + HIGH_PORT);
     }
 
     static void pause(long millis) {

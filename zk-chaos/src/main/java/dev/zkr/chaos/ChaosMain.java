@@ -76,7 +76,10 @@ public final class ChaosMain {
             for (String system : o.systems()) {
                 RunConfig c = new RunConfig(system, o.servers(), workload, o.nemesis(), o.time(), seed, o.out(),
                         o.workers());
-                RunReport report = new ChaosRun(c).run();
+                RunReport report = runStarting(c);
+                if (report == null) {
+                    continue;
+                }
                 reports.add(report);
                 System.out.println(report.summary() + "  -> " + report.dir());
                 for (String a : report.anomalies()) {
@@ -102,6 +105,25 @@ public final class ChaosMain {
             }
         }
         return reports;
+    }
+
+    /**
+     * Runs {@code c}, starting it again (same seed, new ports) when its ensemble could not be started at all — a
+     * server that lost its port to another process, say; that is the harness's trouble, not a finding — at most
+     * three times; then the run is left out of the series (null) and the series goes on.
+     */
+    private static RunReport runStarting(RunConfig c) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return new ChaosRun(c).run();
+            } catch (IllegalStateException notStarted) {
+                System.out.println(c.label() + ": the ensemble did not start (" + notStarted.getMessage() + ")"
+                        + (attempt < 3 ? "; starting it again" : "; left out of the series"));
+                if (attempt == 3) {
+                    return null;
+                }
+            }
+        }
     }
 
     /** The workloads {@code mix} draws from: those every one of the systems runs. */
