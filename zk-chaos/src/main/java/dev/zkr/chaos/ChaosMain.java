@@ -59,8 +59,8 @@ public final class ChaosMain {
 
     /**
      * Runs the series the options describe, printing each run's summary line. With several systems each seed runs
-     * on each system in turn (the same workload and fault schedule, under the same machine load). A series
-     * ({@code --repeat} above 1) appends one line per run to {@code <out>/runs.tsv} and rewrites each system's
+     * on each system in turn (the same workload and fault schedule, under the same machine load). Every run
+     * appends its line to {@code <out>/runs.tsv} and rewrites each system's
      * table ({@code <out>/series-<system>.md}, and with several systems {@code series-side-by-side.md}) from every
      * line there after each run, so a series stopped early
      * leaves its table, and one run in parts adds up.
@@ -88,12 +88,10 @@ public final class ChaosMain {
                 for (String f : report.facts()) {
                     System.out.println("  " + f);
                 }
-                if (o.repeat() > 1) {
-                    Files.createDirectories(o.out());
-                    Files.writeString(rows, RunRow.of(report).toLine() + "\n", StandardOpenOption.CREATE,
-                            StandardOpenOption.APPEND);
-                    writeTables(rows, o.out());
-                }
+                Files.createDirectories(o.out());
+                Files.writeString(rows, RunRow.of(report).toLine() + "\n", StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND);
+                writeTables(rows, o.out());
             }
         }
         if (o.repeat() > 1) {
