@@ -1,5 +1,7 @@
 package dev.zkr.apache.conformance;
 
+import dev.zkr.client.Acl;
+import dev.zkr.client.Acls;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
@@ -21,7 +23,8 @@ import java.util.function.Supplier;
 
 /**
  * One backend's half of a differential try: the main client, an optional second session ("other") that owns
- * ephemerals, the watchers of the main client with the events they received, the zxids seen so far (compared by
+ * ephemerals, a client authenticated as the super user ("admin") for the harness's own reads (current versions,
+ * container state, the final tree) that ACLs must not hide, the watchers of the main client with the events they received, the zxids seen so far (compared by
  * order only) and the normalised outcome of every step.
  */
 final class Side implements AutoCloseable {
@@ -33,6 +36,8 @@ final class Side implements AutoCloseable {
     final String root;
     private final Backends.Backend backend;
     final ZkClient main;
+    /** The super user (shared by the tries, not closed here): passes every ACL check; no step uses it itself. */
+    final ZkClient admin;
     private ZkClient other;
 
     private final List<List<WatchedEvent>> events = new ArrayList<>();
@@ -55,6 +60,7 @@ final class Side implements AutoCloseable {
         this.root = root;
         this.backend = backend;
         this.main = backend.newClient();
+        this.admin = backend.admin();
         for (int i = 0; i < WATCHERS; i++) {
             List<WatchedEvent> list = new CopyOnWriteArrayList<>();
             events.add(list);
@@ -136,6 +142,7 @@ final class Side implements AutoCloseable {
         long otherSession = other == null ? 0 : other.sessionId();
         backend.restart();
         awaitServing(main);
+        awaitServing(admin);
         if (other != null) {
             awaitServing(other);
         }
@@ -168,7 +175,7 @@ final class Side implements AutoCloseable {
         backend.expire(other.sessionId());
         long deadline = System.nanoTime() + SETTLE.toNanos();
         for (String p : otherEphemerals) {
-            while (main.exists(p) != null) {
+            while (admin.exists(p) != null) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError(name + ": ephemeral " + p + " still there after its session expired");
                 }
@@ -296,7 +303,7 @@ final class Side implements AutoCloseable {
             boolean pending = false;
             boolean gone = false;
             for (String c : List.copyOf(containers)) {
-                Stat s = main.exists(c);
+                Stat s = admin.exists(c);
                 if (s == null) {
                     containers.remove(c);
                     removed.add(rel(c));
@@ -328,7 +335,10 @@ final class Side implements AutoCloseable {
         }
     }
 
-    /** Every node under the root, depth first in name order, with data and normalised Stat. */
+    /**
+     * Every node under the root, depth first in name order, with data, normalised Stat and (if not open) ACL, as the
+     * super user reads them.
+     */
     List<String> dump() {
         List<String> out = new ArrayList<>();
         dump(root, out);
@@ -338,14 +348,17 @@ final class Side implements AutoCloseable {
     private void dump(String path, List<String> out) {
         NodeData d;
         List<String> children;
+        List<Acl> acl;
         try {
-            d = main.getData(path);
-            children = new ArrayList<>(main.getChildren(path));
+            d = admin.getData(path);
+            children = new ArrayList<>(admin.getChildren(path));
+            acl = admin.getAcl(path).acls();
         } catch (ZkException.NoNode e) {
             out.add(rel(path) + " gone");
             return;
         }
-        out.add(rel(path) + " " + data(d.data()) + " " + stat(d.stat(), "dump(" + rel(path) + ")"));
+        out.add(rel(path) + " " + data(d.data()) + " " + stat(d.stat(), "dump(" + rel(path) + ")")
+                + (acl.equals(Acls.OPEN_UNSAFE) ? "" : " acl=" + acl));
         Collections.sort(children);
         for (String c : children) {
             dump(path + "/" + c, out);
