@@ -1,5 +1,7 @@
 package dev.zkr.apache.conformance;
 
+import dev.zkr.apache.conformance.Args.AclChoice;
+import dev.zkr.apache.conformance.Args.Credential;
 import dev.zkr.apache.conformance.Args.Data;
 import dev.zkr.apache.conformance.Args.PathRef;
 import dev.zkr.apache.conformance.Args.Version;
@@ -359,5 +361,56 @@ class ConformanceExamplesTest {
         run(new Step.Sync(p("a")), new Step.Sync(p("")))
                 .expect(0, "synced")
                 .expect(1, "synced");
+    }
+
+    @Test
+    void aclChecksAndAversions() {
+        run(create("a", CreateMode.PERSISTENT),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.CREATOR_ALL, false),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.NO_READ, false),
+                new Step.GetData(p("a/b"), 0),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.WRONG),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.CURRENT),
+                new Step.SetData(p("a/b"), new Data(2), Version.ANY),
+                new Step.Multi(List.of(new MultiOp.MCreateAcl("a/c", new Data(1), CreateMode.PERSISTENT,
+                        AclChoice.ALICE_ALL), new MultiOp.MSetData(p("a/b"), new Data(2), Version.ANY))),
+                new Step.AddAuth(false, Credential.ALICE),
+                new Step.SetData(p("a/b"), new Data(2), Version.ANY),
+                new Step.GetAcl(p("a/b")),
+                new Step.SetAcl(p("a/b"), AclChoice.NO_DELETE, Version.CURRENT),
+                new Step.Delete(p("a/b"), Version.ANY))
+                .expect(1, "error INVALID_ACL")
+                .expect(2, "created a/b {v0 cv0 av0")
+                .expect(3, "error NO_AUTH")
+                .expect(4, "error BAD_VERSION")
+                .expect(5, "setAcl {v0 cv0 av1")
+                .expect(6, "error NO_AUTH")
+                .expect(7, "error NO_AUTH [OK, NO_AUTH]")
+                .expect(9, "set {v1")
+                .expect(10, "[digest:alice:aYXlLOpEooaV1cRAvUL1fp9Qt7E==31] {v1 cv0 av1")
+                .expect(11, "setAcl {v1 cv0 av2")
+                .expect(12, "deleted"); // DELETE is needed on the parent, not on the node
+    }
+
+    /**
+     * {@code auth} expands to every digest id of the session. ZooKeeper lists them in its id set's hash order, zkr
+     * in the order the session authenticated: {@link Side#acl} compares such runs sorted.
+     */
+    @Test
+    void authExpandsToEveryIdOfTheSession() {
+        run(create("a", CreateMode.PERSISTENT),
+                new Step.AddAuth(false, Credential.ALICE_WRONG),
+                new Step.AddAuth(false, Credential.ALICE),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.CREATOR_ALL, false),
+                new Step.GetAcl(p("a/b")),
+                new Step.AddAuth(true, Credential.BOB),
+                new Step.CreateWithAcl("a/c", new Data(1), CreateMode.EPHEMERAL, AclChoice.CREATOR_ALL, true),
+                new Step.GetAcl(p("a/c")),
+                new Step.GetData(p("a/c"), -1))
+                .expect(4, "[digest:alice:9ussi3jBkbd4no1raUvxHSkUEN8==31, "
+                        + "digest:alice:aYXlLOpEooaV1cRAvUL1fp9Qt7E==31]")
+                .expect(6, "created a/c {v0 cv0 av0 nc0 len2 eph(other)}")
+                .expect(7, "error NO_AUTH")
+                .expect(8, "error NO_AUTH");
     }
 }

@@ -258,6 +258,36 @@ final class Side implements AutoCloseable {
         return "eph(0x" + Long.toHexString(owner) + ")";
     }
 
+    /**
+     * An ACL as a list, in order, except that adjacent digest entries with the same permissions are sorted: that is
+     * how an {@code auth} entry expands (one entry per digest id of the session), and ZooKeeper 3.9 expands it in the
+     * iteration order of the connection's id set (a ConcurrentHashMap: hash order), zkr in the order the session
+     * authenticated. The fixed ACLs of {@link Args.AclChoice} never list two digest entries with the same
+     * permissions next to each other, so the order of every list given explicitly is still compared.
+     */
+    static String acl(List<Acl> acl) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        while (i < acl.size()) {
+            Acl first = acl.get(i);
+            int j = i + 1;
+            if (first.id().scheme().equals("digest")) {
+                while (j < acl.size() && acl.get(j).id().scheme().equals("digest")
+                        && acl.get(j).perms() == first.perms()) {
+                    j++;
+                }
+            }
+            List<String> run = new ArrayList<>();
+            for (Acl a : acl.subList(i, j)) {
+                run.add(a.toString());
+            }
+            Collections.sort(run);
+            out.addAll(run);
+            i = j;
+        }
+        return out.toString();
+    }
+
     static String data(byte[] data) {
         if (data.length > 64) {
             return "<" + data.length + " bytes>";
@@ -358,7 +388,7 @@ final class Side implements AutoCloseable {
             return;
         }
         out.add(rel(path) + " " + data(d.data()) + " " + stat(d.stat(), "dump(" + rel(path) + ")")
-                + (acl.equals(Acls.OPEN_UNSAFE) ? "" : " acl=" + acl));
+                + (acl.equals(Acls.OPEN_UNSAFE) ? "" : " acl=" + acl(acl)));
         Collections.sort(children);
         for (String c : children) {
             dump(path + "/" + c, out);

@@ -381,13 +381,16 @@ sealed interface Step {
         }
     }
 
-    /** getAcl by the main client: the ACL in order (digests masked without ADMIN) and the node's Stat. */
+    /**
+     * getAcl by the main client: the ACL (digests masked without ADMIN; in order but for {@link Side#acl}'s
+     * exception) and the node's Stat.
+     */
     record GetAcl(PathRef path) implements Step {
         @Override
         public String run(Side s, int index) {
             return Side.outcome(() -> {
                 NodeAcl a = s.main.getAcl(s.abs(path));
-                return a.acls() + " " + s.stat(a.stat(), "getAcl@" + index);
+                return Side.acl(a.acls()) + " " + s.stat(a.stat(), "getAcl@" + index);
             });
         }
 
