@@ -413,4 +413,17 @@ class ConformanceExamplesTest {
                 .expect(7, "error NO_AUTH")
                 .expect(8, "error NO_AUTH");
     }
+
+    /** The second session's ephemeral replaced by a persistent node: its expiry leaves the persistent one. */
+    @Test
+    void expiryLeavesANodeThatReplacedItsEphemeral() {
+        run(create("a", CreateMode.PERSISTENT),
+                createByOther("a/b", CreateMode.EPHEMERAL),
+                new Step.Delete(p("a/b"), Version.ANY),
+                create("a/b", CreateMode.PERSISTENT),
+                new Step.ExpireOther(),
+                new Step.Exists(p("a/b"), -1))
+                .expect(4, "expired")
+                .expect(5, "persistent}");
+    }
 }

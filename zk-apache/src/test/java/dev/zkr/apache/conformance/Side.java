@@ -172,10 +172,12 @@ final class Side implements AutoCloseable {
         if (other == null) {
             return false;
         }
-        backend.expire(other.sessionId());
+        long session = other.sessionId();
+        backend.expire(session);
         long deadline = System.nanoTime() + SETTLE.toNanos();
         for (String p : otherEphemerals) {
-            while (admin.exists(p) != null) {
+            // the path may since hold another node (the ephemeral deleted, a persistent one created there)
+            while (isEphemeralOf(admin.exists(p), session)) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError(name + ": ephemeral " + p + " still there after its session expired");
                 }
@@ -183,6 +185,10 @@ final class Side implements AutoCloseable {
             }
         }
         return closeOther();
+    }
+
+    private static boolean isEphemeralOf(Stat s, long session) {
+        return s != null && s.ephemeralOwner() == session;
     }
 
     Watcher watcher(int index) {
