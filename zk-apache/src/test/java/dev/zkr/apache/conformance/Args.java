@@ -116,7 +116,9 @@ final class Args {
         ALICE("alice", "secret"),
         BOB("bob", "pw"),
         /** alice's name with a wrong password: a different id, which alice's ACL entries refuse. */
-        ALICE_WRONG("alice", "wrong");
+        ALICE_WRONG("alice", "wrong"),
+        /** the super user both servers are started with ({@link Backends#SUPER}): passes every check. */
+        SUPER("super", "conformance");
 
         private final String user;
         private final String password;

@@ -10,13 +10,13 @@ import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.testkit.TestEnsemble;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * The two servers compared: a zkr server from the test kit and an embedded Apache ZooKeeper, both on loopback with
- * fsync on, containers checked every 100 ms, the same super user ({@link #SUPER}) on both. Started once per test class; every try uses its own root.
+ * fsync on, containers checked every 100 ms, the same super user ({@link #SUPER}) on both. Started once per test
+ * class; every try uses its own root.
  */
 final class Backends implements AutoCloseable {
 
@@ -29,8 +29,8 @@ final class Backends implements AutoCloseable {
      */
     static final String ZOOKEEPER_SUPER_DIGEST_PROPERTY = "zookeeper.DigestAuthenticationProvider.superDigest";
     /** The super user's credentials; the {@link Side}s' admin clients authenticate with them. */
-    static final byte[] SUPER = "super:conformance".getBytes(StandardCharsets.UTF_8);
-    static final String SUPER_DIGEST = Acls.generateDigest("super:conformance");
+    static final byte[] SUPER = Args.Credential.SUPER.bytes();
+    static final String SUPER_DIGEST = Args.Credential.SUPER.id().id();
 
     private final TestEnsemble zkr;
     private final EmbeddedZooKeeper zooKeeper;
@@ -79,8 +79,9 @@ final class Backends implements AutoCloseable {
                 admin.getData(probe);
                 admin.delete(probe, -1);
             } catch (ZkException.NoAuth e) {
-                throw new IllegalStateException(name + ": the super user is refused; is " + ZOOKEEPER_SUPER_DIGEST_PROPERTY
-                        + " set to " + SUPER_DIGEST + " before ZooKeeper's DigestAuthenticationProvider loads?", e);
+                throw new IllegalStateException(name + ": the super user is refused; is "
+                        + ZOOKEEPER_SUPER_DIGEST_PROPERTY + " set to " + SUPER_DIGEST
+                        + " before ZooKeeper's DigestAuthenticationProvider loads?", e);
             }
         }
     }

@@ -369,15 +369,15 @@ class ConformanceExamplesTest {
                 new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.CREATOR_ALL, false),
                 new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.NO_READ, false),
                 new Step.GetData(p("a/b"), 0),
-                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.WRONG),
-                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.CURRENT),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.WRONG, false),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.CURRENT, false),
                 new Step.SetData(p("a/b"), new Data(2), Version.ANY),
                 new Step.Multi(List.of(new MultiOp.MCreateAcl("a/c", new Data(1), CreateMode.PERSISTENT,
                         AclChoice.ALICE_ALL), new MultiOp.MSetData(p("a/b"), new Data(2), Version.ANY))),
                 new Step.AddAuth(false, Credential.ALICE),
                 new Step.SetData(p("a/b"), new Data(2), Version.ANY),
-                new Step.GetAcl(p("a/b")),
-                new Step.SetAcl(p("a/b"), AclChoice.NO_DELETE, Version.CURRENT),
+                new Step.GetAcl(p("a/b"), false),
+                new Step.SetAcl(p("a/b"), AclChoice.NO_DELETE, Version.CURRENT, false),
                 new Step.Delete(p("a/b"), Version.ANY))
                 .expect(1, "error INVALID_ACL")
                 .expect(2, "created a/b {v0 cv0 av0")
@@ -402,16 +402,18 @@ class ConformanceExamplesTest {
                 new Step.AddAuth(false, Credential.ALICE_WRONG),
                 new Step.AddAuth(false, Credential.ALICE),
                 new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.CREATOR_ALL, false),
-                new Step.GetAcl(p("a/b")),
+                new Step.GetAcl(p("a/b"), false),
                 new Step.AddAuth(true, Credential.BOB),
                 new Step.CreateWithAcl("a/c", new Data(1), CreateMode.EPHEMERAL, AclChoice.CREATOR_ALL, true),
-                new Step.GetAcl(p("a/c")),
+                new Step.GetAcl(p("a/c"), false),
+                new Step.GetAcl(p("a/c"), true),
                 new Step.GetData(p("a/c"), -1))
                 .expect(4, "[digest:alice:9ussi3jBkbd4no1raUvxHSkUEN8==31, "
                         + "digest:alice:aYXlLOpEooaV1cRAvUL1fp9Qt7E==31]")
                 .expect(6, "created a/c {v0 cv0 av0 nc0 len2 eph(other)}")
                 .expect(7, "error NO_AUTH")
-                .expect(8, "error NO_AUTH");
+                .expect(8, "[digest:bob:ikIaKsbtGweaHnb/jKn7OHqbunM==31]")
+                .expect(9, "error NO_AUTH");
     }
 
     /** The second session's ephemeral replaced by a persistent node: its expiry leaves the persistent one. */

@@ -134,17 +134,26 @@ final class Gen {
     }
 
     static Arbitrary<Step> setAcl() {
-        return Combinators.combine(target(), Arbitraries.of(AclChoice.class), version()).as(Step.SetAcl::new);
+        return Combinators.combine(target(), Arbitraries.of(AclChoice.class), version(),
+                Arbitraries.of(false, false, true)).as(Step.SetAcl::new);
     }
 
     static Arbitrary<Step> getAcl() {
-        return target().map(Step.GetAcl::new);
+        return Combinators.combine(target(), Arbitraries.of(false, false, true)).as(Step.GetAcl::new);
     }
 
-    /** Digest authentication (always accepted, see {@link Args.Credential}) of the main client or the other. */
+    /**
+     * Digest authentication (always accepted, see {@link Args.Credential}) of the main client or the other; the
+     * super user rarely (it passes every check, so it makes the rest of a try less interesting).
+     */
+    @SuppressWarnings("unchecked")
     static Arbitrary<Step> addAuth() {
-        return Combinators.combine(Arbitraries.of(false, false, true), Arbitraries.of(Credential.class))
-                .as(Step.AddAuth::new);
+        Arbitrary<Credential> credential = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(Credential.ALICE)),
+                Tuple.of(3, Arbitraries.just(Credential.BOB)),
+                Tuple.of(3, Arbitraries.just(Credential.ALICE_WRONG)),
+                Tuple.of(1, Arbitraries.just(Credential.SUPER)));
+        return Combinators.combine(Arbitraries.of(false, false, true), credential).as(Step.AddAuth::new);
     }
 
     static Arbitrary<Step> create() {

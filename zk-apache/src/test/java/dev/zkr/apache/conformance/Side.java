@@ -24,8 +24,8 @@ import java.util.function.Supplier;
 /**
  * One backend's half of a differential try: the main client, an optional second session ("other") that owns
  * ephemerals, a client authenticated as the super user ("admin") for the harness's own reads (current versions,
- * container state, the final tree) that ACLs must not hide, the watchers of the main client with the events they received, the zxids seen so far (compared by
- * order only) and the normalised outcome of every step.
+ * container state, the final tree) that ACLs must not hide, the watchers of the main client with the events they
+ * received, the zxids seen so far (compared by order only) and the normalised outcome of every step.
  */
 final class Side implements AutoCloseable {
 

@@ -366,37 +366,40 @@ sealed interface Step {
         }
     }
 
-    /** setAcl by the main client; the version is compared with the node's aversion. */
-    record SetAcl(PathRef path, AclChoice acl, Version version) implements Step {
+    /** setAcl by the main client or the second session; the version is compared with the node's aversion. */
+    record SetAcl(PathRef path, AclChoice acl, Version version, boolean byOther) implements Step {
         @Override
         public String run(Side s, int index) {
             String p = s.abs(path);
             int v = resolveAversion(s, p, version);
-            return Side.outcome(() -> "setAcl " + s.stat(s.main.setAcl(p, acl.acls(), v), "setAcl@" + index));
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "setAcl " + s.stat(c.setAcl(p, acl.acls(), v), "setAcl@" + index));
         }
 
         @Override
         public String toString() {
-            return "setAcl(" + path + ", " + acl + ", aversion " + version + ")";
+            return "setAcl(" + path + ", " + acl + ", aversion " + version + (byOther ? ", by other session" : "")
+                    + ")";
         }
     }
 
     /**
-     * getAcl by the main client: the ACL (digests masked without ADMIN; in order but for {@link Side#acl}'s
-     * exception) and the node's Stat.
+     * getAcl by the main client or the second session: the ACL (digests masked without ADMIN; in order but for
+     * {@link Side#acl}'s exception) and the node's Stat.
      */
-    record GetAcl(PathRef path) implements Step {
+    record GetAcl(PathRef path, boolean byOther) implements Step {
         @Override
         public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
             return Side.outcome(() -> {
-                NodeAcl a = s.main.getAcl(s.abs(path));
+                NodeAcl a = c.getAcl(s.abs(path));
                 return Side.acl(a.acls()) + " " + s.stat(a.stat(), "getAcl@" + index);
             });
         }
 
         @Override
         public String toString() {
-            return "getAcl(" + path + ")";
+            return "getAcl(" + path + (byOther ? ", by other session" : "") + ")";
         }
     }
 
