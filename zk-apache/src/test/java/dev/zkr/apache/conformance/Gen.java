@@ -95,14 +95,19 @@ final class Gen {
      * Sequences weighted towards ACLs and authentication: creates with restrictive ACLs (by either session),
      * setAcl with aversions, getAcl, digest authentication of either session, and the ordinary reads, writes and
      * multis (some creating with an ACL) that then meet those ACLs, authenticated or not. Every sequence starts
-     * with an open persistent {@code a}, so that deeper paths have a parent.
+     * with an open persistent {@code a} (so that deeper paths have a parent), then {@code a/b} and {@code d}, each
+     * with an ACL drawn from the fixed set, so that the steps meet restrictive ACLs from the start.
      */
     static Arbitrary<List<Step>> aclSteps(int maxSize) {
-        return aclStep().list().ofMinSize(1).ofMaxSize(maxSize).withSizeDistribution(RandomDistribution.uniform())
-                .map(steps -> {
+        Arbitrary<List<Step>> steps = aclStep().list().ofMinSize(1).ofMaxSize(maxSize)
+                .withSizeDistribution(RandomDistribution.uniform());
+        return Combinators.combine(Arbitraries.of(AclChoice.class), Arbitraries.of(AclChoice.class), steps)
+                .as((ab, d, rest) -> {
                     List<Step> all = new ArrayList<>();
                     all.add(new Step.Create("a", new Data(1), CreateMode.PERSISTENT, false));
-                    all.addAll(steps);
+                    all.add(new Step.CreateWithAcl("a/b", new Data(2), CreateMode.PERSISTENT, ab, false));
+                    all.add(new Step.CreateWithAcl("d", new Data(3), CreateMode.PERSISTENT, d, false));
+                    all.addAll(rest);
                     return all;
                 });
     }
