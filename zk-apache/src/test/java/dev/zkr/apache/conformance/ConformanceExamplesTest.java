@@ -50,6 +50,13 @@ class ConformanceExamplesTest {
             assertTrue(line.contains(text), "step " + step + " should contain <" + text + ">, was: " + line);
             return this;
         }
+
+        /** Asserts that step k's line (outcome and what followed) does not contain the text. */
+        History expectNo(int step, String text) {
+            String line = lines.get(step + 1);
+            assertTrue(!line.contains(text), "step " + step + " should not contain <" + text + ">, was: " + line);
+            return this;
+        }
     }
 
     private static Step create(String path, CreateMode mode) {
@@ -427,5 +434,36 @@ class ConformanceExamplesTest {
                 new Step.Exists(p("a/b"), -1))
                 .expect(4, "expired")
                 .expect(5, "persistent}");
+    }
+
+    /**
+     * Both clients send a session's authentications again after a restart (ZooKeeper's client itself, zkr's client
+     * likewise), so the ids, and what they may read, survive it; a watch on a node its session may not read
+     * delivers nothing, on a readable one its event.
+     */
+    @Test
+    void authenticationsSurviveARestart() {
+        run(create("a", CreateMode.PERSISTENT),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.ALICE_ALL, false),
+                new Step.AddAuth(false, Credential.ALICE),
+                new Step.AddAuth(true, Credential.BOB),
+                new Step.RestartServer(),
+                new Step.GetData(p("a/b"), 0),
+                new Step.GetAcl(p("a/b"), true),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL_BOB_READ, Version.CURRENT, false),
+                new Step.GetAcl(p("a/b"), true),
+                new Step.SetData(p("a/b"), new Data(2), Version.ANY),
+                new Step.GetData(p("a/b"), 0),
+                new Step.SetAcl(p("a/b"), AclChoice.NO_READ, Version.CURRENT, false),
+                new Step.SetData(p("a/b"), new Data(3), Version.ANY))
+                .expect(4, "restarted, sessions kept")
+                .expect(5, "'d1' {v0 cv0 av0")
+                .expect(6, "error NO_AUTH")
+                .expect(7, "setAcl {v0 cv0 av1")
+                .expect(8, "[digest:alice:x=31, digest:bob:x=1] {v0 cv0 av1")
+                .expect(9, "events [w0=[NODE_DATA_CHANGED a/b")
+                .expect(11, "setAcl {v1 cv0 av2")
+                .expect(12, "set {v2")
+                .expectNo(12, "events"); // main may no longer read a/b: w0's event is not delivered
     }
 }
