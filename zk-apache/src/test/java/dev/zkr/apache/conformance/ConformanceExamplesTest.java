@@ -1,5 +1,7 @@
 package dev.zkr.apache.conformance;
 
+import dev.zkr.apache.conformance.Args.AclChoice;
+import dev.zkr.apache.conformance.Args.Credential;
 import dev.zkr.apache.conformance.Args.Data;
 import dev.zkr.apache.conformance.Args.PathRef;
 import dev.zkr.apache.conformance.Args.Version;
@@ -46,6 +48,13 @@ class ConformanceExamplesTest {
         History expect(int step, String text) {
             String line = lines.get(step + 1); // line 0 is the creation of the try's root
             assertTrue(line.contains(text), "step " + step + " should contain <" + text + ">, was: " + line);
+            return this;
+        }
+
+        /** Asserts that step k's line (outcome and what followed) does not contain the text. */
+        History expectNo(int step, String text) {
+            String line = lines.get(step + 1);
+            assertTrue(!line.contains(text), "step " + step + " should not contain <" + text + ">, was: " + line);
             return this;
         }
     }
@@ -359,5 +368,102 @@ class ConformanceExamplesTest {
         run(new Step.Sync(p("a")), new Step.Sync(p("")))
                 .expect(0, "synced")
                 .expect(1, "synced");
+    }
+
+    @Test
+    void aclChecksAndAversions() {
+        run(create("a", CreateMode.PERSISTENT),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.CREATOR_ALL, false),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.NO_READ, false),
+                new Step.GetData(p("a/b"), 0),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.WRONG, false),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL, Version.CURRENT, false),
+                new Step.SetData(p("a/b"), new Data(2), Version.ANY),
+                new Step.Multi(List.of(new MultiOp.MCreateAcl("a/c", new Data(1), CreateMode.PERSISTENT,
+                        AclChoice.ALICE_ALL), new MultiOp.MSetData(p("a/b"), new Data(2), Version.ANY))),
+                new Step.AddAuth(false, Credential.ALICE),
+                new Step.SetData(p("a/b"), new Data(2), Version.ANY),
+                new Step.GetAcl(p("a/b"), false),
+                new Step.SetAcl(p("a/b"), AclChoice.NO_DELETE, Version.CURRENT, false),
+                new Step.Delete(p("a/b"), Version.ANY))
+                .expect(1, "error INVALID_ACL")
+                .expect(2, "created a/b {v0 cv0 av0")
+                .expect(3, "error NO_AUTH")
+                .expect(4, "error BAD_VERSION")
+                .expect(5, "setAcl {v0 cv0 av1")
+                .expect(6, "error NO_AUTH")
+                .expect(7, "error NO_AUTH [OK, NO_AUTH]")
+                .expect(9, "set {v1")
+                .expect(10, "[digest:alice:aYXlLOpEooaV1cRAvUL1fp9Qt7E==31] {v1 cv0 av1")
+                .expect(11, "setAcl {v1 cv0 av2")
+                .expect(12, "deleted"); // DELETE is needed on the parent, not on the node
+    }
+
+    /**
+     * {@code auth} expands to every digest id of the session. ZooKeeper lists them in its id set's hash order, zkr
+     * in the order the session authenticated: {@link Side#acl} compares such runs sorted.
+     */
+    @Test
+    void authExpandsToEveryIdOfTheSession() {
+        run(create("a", CreateMode.PERSISTENT),
+                new Step.AddAuth(false, Credential.ALICE_WRONG),
+                new Step.AddAuth(false, Credential.ALICE),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.CREATOR_ALL, false),
+                new Step.GetAcl(p("a/b"), false),
+                new Step.AddAuth(true, Credential.BOB),
+                new Step.CreateWithAcl("a/c", new Data(1), CreateMode.EPHEMERAL, AclChoice.CREATOR_ALL, true),
+                new Step.GetAcl(p("a/c"), false),
+                new Step.GetAcl(p("a/c"), true),
+                new Step.GetData(p("a/c"), -1))
+                .expect(4, "[digest:alice:9ussi3jBkbd4no1raUvxHSkUEN8==31, "
+                        + "digest:alice:aYXlLOpEooaV1cRAvUL1fp9Qt7E==31]")
+                .expect(6, "created a/c {v0 cv0 av0 nc0 len2 eph(other)}")
+                .expect(7, "error NO_AUTH")
+                .expect(8, "[digest:bob:ikIaKsbtGweaHnb/jKn7OHqbunM==31]")
+                .expect(9, "error NO_AUTH");
+    }
+
+    /** The second session's ephemeral replaced by a persistent node: its expiry leaves the persistent one. */
+    @Test
+    void expiryLeavesANodeThatReplacedItsEphemeral() {
+        run(create("a", CreateMode.PERSISTENT),
+                createByOther("a/b", CreateMode.EPHEMERAL),
+                new Step.Delete(p("a/b"), Version.ANY),
+                create("a/b", CreateMode.PERSISTENT),
+                new Step.ExpireOther(),
+                new Step.Exists(p("a/b"), -1))
+                .expect(4, "expired")
+                .expect(5, "persistent}");
+    }
+
+    /**
+     * Both clients send a session's authentications again after a restart (ZooKeeper's client itself, zkr's client
+     * likewise), so the ids, and what they may read, survive it; a watch on a node its session may not read
+     * delivers nothing, on a readable one its event.
+     */
+    @Test
+    void authenticationsSurviveARestart() {
+        run(create("a", CreateMode.PERSISTENT),
+                new Step.CreateWithAcl("a/b", new Data(1), CreateMode.PERSISTENT, AclChoice.ALICE_ALL, false),
+                new Step.AddAuth(false, Credential.ALICE),
+                new Step.AddAuth(true, Credential.BOB),
+                new Step.RestartServer(),
+                new Step.GetData(p("a/b"), 0),
+                new Step.GetAcl(p("a/b"), true),
+                new Step.SetAcl(p("a/b"), AclChoice.ALICE_ALL_BOB_READ, Version.CURRENT, false),
+                new Step.GetAcl(p("a/b"), true),
+                new Step.SetData(p("a/b"), new Data(2), Version.ANY),
+                new Step.GetData(p("a/b"), 0),
+                new Step.SetAcl(p("a/b"), AclChoice.NO_READ, Version.CURRENT, false),
+                new Step.SetData(p("a/b"), new Data(3), Version.ANY))
+                .expect(4, "restarted, sessions kept")
+                .expect(5, "'d1' {v0 cv0 av0")
+                .expect(6, "error NO_AUTH")
+                .expect(7, "setAcl {v0 cv0 av1")
+                .expect(8, "[digest:alice:x=31, digest:bob:x=1] {v0 cv0 av1")
+                .expect(9, "events [w0=[NODE_DATA_CHANGED a/b")
+                .expect(11, "setAcl {v1 cv0 av2")
+                .expect(12, "set {v2")
+                .expectNo(12, "events"); // main may no longer read a/b: w0's event is not delivered
     }
 }

@@ -52,4 +52,18 @@ class ConformanceProperties {
     Arbitrary<List<Step>> watchSequences() {
         return Gen.watchSteps(40);
     }
+
+    /**
+     * Weighted towards ACLs and authentication: creates with restrictive ACLs, setAcl with aversions, getAcl,
+     * digest authentication of either session, and ordinary operations meeting those ACLs.
+     */
+    @Property(shrinking = ShrinkingMode.FULL)
+    void aclStepsAgree(@ForAll("aclSequences") List<Step> steps) {
+        Differential.run(backends, steps);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> aclSequences() {
+        return Gen.aclSteps(40);
+    }
 }

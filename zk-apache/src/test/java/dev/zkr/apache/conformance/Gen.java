@@ -1,5 +1,7 @@
 package dev.zkr.apache.conformance;
 
+import dev.zkr.apache.conformance.Args.AclChoice;
+import dev.zkr.apache.conformance.Args.Credential;
 import dev.zkr.apache.conformance.Args.Data;
 import dev.zkr.apache.conformance.Args.PathRef;
 import dev.zkr.apache.conformance.Args.Version;
@@ -43,6 +45,10 @@ final class Gen {
                 Tuple.of(3, multi()),
                 Tuple.of(1, target().map(Step.Sync::new)),
                 Tuple.of(1, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())),
+                Tuple.of(2, createWithAcl()),
+                Tuple.of(1, setAcl()),
+                Tuple.of(1, getAcl()),
+                Tuple.of(1, addAuth()),
                 Tuple.of(1, Combinators.combine(Arbitraries.of(Args.INVALID), Arbitraries.of("create",
                         "createSequential", "delete", "setData", "getData", "exists", "getChildren", "multi"))
                         .as(Step.Invalid::new)));
@@ -85,6 +91,76 @@ final class Gen {
                 Tuple.of(2, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())));
     }
 
+    /**
+     * Sequences weighted towards ACLs and authentication: creates with restrictive ACLs (by either session),
+     * setAcl with aversions, getAcl, digest authentication of either session, and the ordinary reads, writes and
+     * multis (some creating with an ACL) that then meet those ACLs, authenticated or not. Every sequence starts
+     * with an open persistent {@code a} (so that deeper paths have a parent), then {@code a/b} and {@code d}, each
+     * with an ACL drawn from the fixed set, so that the steps meet restrictive ACLs from the start.
+     */
+    static Arbitrary<List<Step>> aclSteps(int maxSize) {
+        Arbitrary<List<Step>> steps = aclStep().list().ofMinSize(1).ofMaxSize(maxSize)
+                .withSizeDistribution(RandomDistribution.uniform());
+        return Combinators.combine(Arbitraries.of(AclChoice.class), Arbitraries.of(AclChoice.class), steps)
+                .as((ab, d, rest) -> {
+                    List<Step> all = new ArrayList<>();
+                    all.add(new Step.Create("a", new Data(1), CreateMode.PERSISTENT, false));
+                    all.add(new Step.CreateWithAcl("a/b", new Data(2), CreateMode.PERSISTENT, ab, false));
+                    all.add(new Step.CreateWithAcl("d", new Data(3), CreateMode.PERSISTENT, d, false));
+                    all.addAll(rest);
+                    return all;
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> aclStep() {
+        return Arbitraries.frequencyOf(
+                Tuple.of(8, createWithAcl()),
+                Tuple.of(3, Combinators.combine(createPath(), smallData(), Arbitraries.of(CreateMode.class),
+                        Arbitraries.of(false, true)).as(Step.Create::new)),
+                Tuple.of(4, setAcl()),
+                Tuple.of(3, getAcl()),
+                Tuple.of(3, addAuth()),
+                Tuple.of(3, delete()),
+                Tuple.of(3, Combinators.combine(target(), smallData(), version()).as(Step.SetData::new)),
+                Tuple.of(3, Combinators.combine(target(), watcher()).as(Step.GetData::new)),
+                Tuple.of(2, Combinators.combine(target(), watcher()).as(Step.Exists::new)),
+                Tuple.of(2, Combinators.combine(target(), watcher()).as(Step.GetChildren::new)),
+                Tuple.of(1, Combinators.combine(target(), Arbitraries.of(AddWatchMode.class), someWatcher())
+                        .as(Step.AddWatch::new)),
+                Tuple.of(3, multi(3)),
+                Tuple.of(1, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())));
+    }
+
+    /** A create with one of the fixed ACLs, in any mode, mostly by the main client. */
+    static Arbitrary<Step> createWithAcl() {
+        return Combinators.combine(createPath(), smallData(), Arbitraries.of(CreateMode.class),
+                Arbitraries.of(AclChoice.class), Arbitraries.of(false, false, true)).as(Step.CreateWithAcl::new);
+    }
+
+    static Arbitrary<Step> setAcl() {
+        return Combinators.combine(target(), Arbitraries.of(AclChoice.class), version(),
+                Arbitraries.of(false, false, true)).as(Step.SetAcl::new);
+    }
+
+    static Arbitrary<Step> getAcl() {
+        return Combinators.combine(target(), Arbitraries.of(false, false, true)).as(Step.GetAcl::new);
+    }
+
+    /**
+     * Digest authentication (always accepted, see {@link Args.Credential}) of the main client or the other; the
+     * super user rarely (it passes every check, so it makes the rest of a try less interesting).
+     */
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> addAuth() {
+        Arbitrary<Credential> credential = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(Credential.ALICE)),
+                Tuple.of(3, Arbitraries.just(Credential.BOB)),
+                Tuple.of(3, Arbitraries.just(Credential.ALICE_WRONG)),
+                Tuple.of(1, Arbitraries.just(Credential.SUPER)));
+        return Combinators.combine(Arbitraries.of(false, false, true), credential).as(Step.AddAuth::new);
+    }
+
     static Arbitrary<Step> create() {
         return Combinators.combine(createPath(), data(), Arbitraries.of(CreateMode.class),
                 Arbitraries.of(false, false, true)).as(Step.Create::new);
@@ -98,11 +174,18 @@ final class Gen {
         return Combinators.combine(target(), data(), version()).as(Step.SetData::new);
     }
 
-    @SuppressWarnings("unchecked")
     static Arbitrary<Step> multi() {
+        return multi(1);
+    }
+
+    /** A multi of 1..4 operations; {@code aclCreates} weighs creates with an ACL (against 3 open creates). */
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> multi(int aclCreates) {
         Arbitrary<MultiOp> op = Arbitraries.frequencyOf(
                 Tuple.of(3, Combinators.combine(createPath(), smallData(), Arbitraries.of(CreateMode.class))
                         .as(MultiOp.MCreate::new)),
+                Tuple.of(aclCreates, Combinators.combine(createPath(), smallData(), Arbitraries.of(CreateMode.class),
+                        Arbitraries.of(AclChoice.class)).as(MultiOp.MCreateAcl::new)),
                 Tuple.of(2, Combinators.combine(target(), version()).as(MultiOp.MDelete::new)),
                 Tuple.of(2, Combinators.combine(target(), smallData(), version()).as(MultiOp.MSetData::new)),
                 Tuple.of(2, Combinators.combine(target(), version()).as(MultiOp.MCheck::new)));

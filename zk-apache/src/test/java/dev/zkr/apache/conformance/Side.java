@@ -1,5 +1,7 @@
 package dev.zkr.apache.conformance;
 
+import dev.zkr.client.Acl;
+import dev.zkr.client.Acls;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
@@ -21,8 +23,9 @@ import java.util.function.Supplier;
 
 /**
  * One backend's half of a differential try: the main client, an optional second session ("other") that owns
- * ephemerals, the watchers of the main client with the events they received, the zxids seen so far (compared by
- * order only) and the normalised outcome of every step.
+ * ephemerals, a client authenticated as the super user ("admin") for the harness's own reads (current versions,
+ * container state, the final tree) that ACLs must not hide, the watchers of the main client with the events they
+ * received, the zxids seen so far (compared by order only) and the normalised outcome of every step.
  */
 final class Side implements AutoCloseable {
 
@@ -33,6 +36,8 @@ final class Side implements AutoCloseable {
     final String root;
     private final Backends.Backend backend;
     final ZkClient main;
+    /** The super user (shared by the tries, not closed here): passes every ACL check; no step uses it itself. */
+    final ZkClient admin;
     private ZkClient other;
 
     private final List<List<WatchedEvent>> events = new ArrayList<>();
@@ -55,6 +60,7 @@ final class Side implements AutoCloseable {
         this.root = root;
         this.backend = backend;
         this.main = backend.newClient();
+        this.admin = backend.admin();
         for (int i = 0; i < WATCHERS; i++) {
             List<WatchedEvent> list = new CopyOnWriteArrayList<>();
             events.add(list);
@@ -136,6 +142,7 @@ final class Side implements AutoCloseable {
         long otherSession = other == null ? 0 : other.sessionId();
         backend.restart();
         awaitServing(main);
+        awaitServing(admin);
         if (other != null) {
             awaitServing(other);
         }
@@ -165,10 +172,12 @@ final class Side implements AutoCloseable {
         if (other == null) {
             return false;
         }
-        backend.expire(other.sessionId());
+        long session = other.sessionId();
+        backend.expire(session);
         long deadline = System.nanoTime() + SETTLE.toNanos();
         for (String p : otherEphemerals) {
-            while (main.exists(p) != null) {
+            // the path may since hold another node (the ephemeral deleted, a persistent one created there)
+            while (isEphemeralOf(admin.exists(p), session)) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError(name + ": ephemeral " + p + " still there after its session expired");
                 }
@@ -176,6 +185,10 @@ final class Side implements AutoCloseable {
             }
         }
         return closeOther();
+    }
+
+    private static boolean isEphemeralOf(Stat s, long session) {
+        return s != null && s.ephemeralOwner() == session;
     }
 
     Watcher watcher(int index) {
@@ -251,6 +264,36 @@ final class Side implements AutoCloseable {
         return "eph(0x" + Long.toHexString(owner) + ")";
     }
 
+    /**
+     * An ACL as a list, in order, except that adjacent digest entries with the same permissions are sorted: that is
+     * how an {@code auth} entry expands (one entry per digest id of the session), and ZooKeeper 3.9 expands it in the
+     * iteration order of the connection's id set (a ConcurrentHashMap: hash order), zkr in the order the session
+     * authenticated. The fixed ACLs of {@link Args.AclChoice} never list two digest entries with the same
+     * permissions next to each other, so the order of every list given explicitly is still compared.
+     */
+    static String acl(List<Acl> acl) {
+        List<String> out = new ArrayList<>();
+        int i = 0;
+        while (i < acl.size()) {
+            Acl first = acl.get(i);
+            int j = i + 1;
+            if (first.id().scheme().equals("digest")) {
+                while (j < acl.size() && acl.get(j).id().scheme().equals("digest")
+                        && acl.get(j).perms() == first.perms()) {
+                    j++;
+                }
+            }
+            List<String> run = new ArrayList<>();
+            for (Acl a : acl.subList(i, j)) {
+                run.add(a.toString());
+            }
+            Collections.sort(run);
+            out.addAll(run);
+            i = j;
+        }
+        return out.toString();
+    }
+
     static String data(byte[] data) {
         if (data.length > 64) {
             return "<" + data.length + " bytes>";
@@ -296,7 +339,7 @@ final class Side implements AutoCloseable {
             boolean pending = false;
             boolean gone = false;
             for (String c : List.copyOf(containers)) {
-                Stat s = main.exists(c);
+                Stat s = admin.exists(c);
                 if (s == null) {
                     containers.remove(c);
                     removed.add(rel(c));
@@ -328,7 +371,10 @@ final class Side implements AutoCloseable {
         }
     }
 
-    /** Every node under the root, depth first in name order, with data and normalised Stat. */
+    /**
+     * Every node under the root, depth first in name order, with data, normalised Stat and (if not open) ACL, as the
+     * super user reads them.
+     */
     List<String> dump() {
         List<String> out = new ArrayList<>();
         dump(root, out);
@@ -338,14 +384,17 @@ final class Side implements AutoCloseable {
     private void dump(String path, List<String> out) {
         NodeData d;
         List<String> children;
+        List<Acl> acl;
         try {
-            d = main.getData(path);
-            children = new ArrayList<>(main.getChildren(path));
+            d = admin.getData(path);
+            children = new ArrayList<>(admin.getChildren(path));
+            acl = admin.getAcl(path).acls();
         } catch (ZkException.NoNode e) {
             out.add(rel(path) + " gone");
             return;
         }
-        out.add(rel(path) + " " + data(d.data()) + " " + stat(d.stat(), "dump(" + rel(path) + ")"));
+        out.add(rel(path) + " " + data(d.data()) + " " + stat(d.stat(), "dump(" + rel(path) + ")")
+                + (acl.equals(Acls.OPEN_UNSAFE) ? "" : " acl=" + acl(acl)));
         Collections.sort(children);
         for (String c : children) {
             dump(path + "/" + c, out);

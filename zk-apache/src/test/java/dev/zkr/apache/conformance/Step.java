@@ -1,5 +1,7 @@
 package dev.zkr.apache.conformance;
 
+import dev.zkr.apache.conformance.Args.AclChoice;
+import dev.zkr.apache.conformance.Args.Credential;
 import dev.zkr.apache.conformance.Args.Data;
 import dev.zkr.apache.conformance.Args.PathRef;
 import dev.zkr.apache.conformance.Args.Version;
@@ -8,6 +10,7 @@ import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Created;
+import dev.zkr.client.NodeAcl;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
@@ -339,6 +342,88 @@ sealed interface Step {
         }
     }
 
+    // ---- ACLs and authentication ------------------------------------------------------------------------------
+
+    /** Create with one of the {@link AclChoice}s, by the main client or by the second session. */
+    record CreateWithAcl(String path, Data data, CreateMode mode, AclChoice acl, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> {
+                Created cr = ClientSupport.await(c.createAsync(s.abs(path), data.bytes(), mode, acl.acls()));
+                s.created(cr.path(), mode);
+                if (byOther && mode.isEphemeral()) {
+                    s.otherEphemerals.add(cr.path());
+                }
+                return "created " + s.rel(cr.path()) + " " + s.stat(cr.stat(), "createAcl@" + index);
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "create(" + (path.isEmpty() ? "." : path) + ", " + data + ", " + mode + ", " + acl
+                    + (byOther ? ", by other session" : "") + ")";
+        }
+    }
+
+    /** setAcl by the main client or the second session; the version is compared with the node's aversion. */
+    record SetAcl(PathRef path, AclChoice acl, Version version, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            String p = s.abs(path);
+            int v = resolveAversion(s, p, version);
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "setAcl " + s.stat(c.setAcl(p, acl.acls(), v), "setAcl@" + index));
+        }
+
+        @Override
+        public String toString() {
+            return "setAcl(" + path + ", " + acl + ", aversion " + version + (byOther ? ", by other session" : "")
+                    + ")";
+        }
+    }
+
+    /**
+     * getAcl by the main client or the second session: the ACL (digests masked without ADMIN; in order but for
+     * {@link Side#acl}'s exception) and the node's Stat.
+     */
+    record GetAcl(PathRef path, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> {
+                NodeAcl a = c.getAcl(s.abs(path));
+                return Side.acl(a.acls()) + " " + s.stat(a.stat(), "getAcl@" + index);
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "getAcl(" + path + (byOther ? ", by other session" : "") + ")";
+        }
+    }
+
+    /**
+     * Digest authentication of the main client or of the second session (which it opens if needed), then a sync
+     * on that client: ZooKeeper's addAuthInfo is only queued, the sync's answer shows the server has applied it.
+     */
+    record AddAuth(boolean byOther, Credential credential) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> {
+                c.addAuthInfo("digest", credential.bytes());
+                c.sync(s.root);
+                return "authenticated";
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "addAuth(" + credential + (byOther ? ", other session" : ", main") + ")";
+        }
+    }
+
     // ---- multi operations -------------------------------------------------------------------------------------
 
     /** One operation of a {@link Multi}, resolved against a side (paths, current versions) before the multi runs. */
@@ -354,6 +439,18 @@ sealed interface Step {
             @Override
             public String toString() {
                 return "create(" + (path.isEmpty() ? "." : path) + ", " + data + ", " + mode + ")";
+            }
+        }
+
+        record MCreateAcl(String path, Data data, CreateMode mode, AclChoice acl) implements MultiOp {
+            @Override
+            public Op resolve(Side s) {
+                return Op.create(s.abs(path), data.bytes(), mode, acl.acls());
+            }
+
+            @Override
+            public String toString() {
+                return "create(" + (path.isEmpty() ? "." : path) + ", " + data + ", " + mode + ", " + acl + ")";
             }
         }
 
@@ -399,18 +496,30 @@ sealed interface Step {
 
     // ---- helpers ----------------------------------------------------------------------------------------------
 
-    /** -1, the node's current version (0 if it does not exist), or current + 1. */
+    /**
+     * -1, the node's current version (0 if it does not exist), or current + 1. Read by the side's super client, so
+     * that the main client's permissions (exists needs READ) do not change what CURRENT means.
+     */
     static int resolveVersion(Side s, String path, Version v) {
+        return resolve(s, path, v, false);
+    }
+
+    /** As {@link #resolveVersion}, for the ACL's version ({@code aversion}). */
+    static int resolveAversion(Side s, String path, Version v) {
+        return resolve(s, path, v, true);
+    }
+
+    private static int resolve(Side s, String path, Version v, boolean aversion) {
         if (v == Version.ANY) {
             return -1;
         }
         Stat st;
         try {
-            st = s.main.exists(path);
+            st = s.admin.exists(path);
         } catch (ZkException e) {
             st = null; // the operation itself reports the problem
         }
-        int current = st == null ? 0 : st.version();
+        int current = st == null ? 0 : aversion ? st.aversion() : st.version();
         return v == Version.CURRENT ? current : current + 1;
     }
 
