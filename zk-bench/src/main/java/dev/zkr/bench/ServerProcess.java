@@ -16,6 +16,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,17 @@ public final class ServerProcess implements AutoCloseable {
         void line(long nanos, String line);
     }
 
+    /** Environment variables given to every server process started (or restarted) from now on. */
+    private static volatile Map<String, String> extraEnvironment = Map.of();
+
+    /**
+     * Sets the environment variables added to every server process started or restarted from now on (zk-chaos's
+     * slow-fsync shim); {@code Map.of()} for none.
+     */
+    public static void environment(Map<String, String> env) {
+        extraEnvironment = Map.copyOf(env);
+    }
+
     /** Starts {@code mainClass args} in a new JVM; output goes to {@code logDir/<name>.out|.err}. */
     static ServerProcess start(String name, String heap, String mainClass, List<String> args, int port, Path logDir) {
         return start(name, command(heap, mainClass, args), port, logDir, null);
@@ -100,6 +112,7 @@ public final class ServerProcess implements AutoCloseable {
             Path out = logDir.resolve(name + ".out");
             Path err = logDir.resolve(name + ".err");
             ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().putAll(extraEnvironment);
             if (listener == null) {
                 pb.redirectOutput(out.toFile()).redirectError(err.toFile());
             }

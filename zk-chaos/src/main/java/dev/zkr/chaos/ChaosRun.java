@@ -1,11 +1,13 @@
 package dev.zkr.chaos;
 
 import dev.zkr.bench.ServerFlavor;
+import dev.zkr.bench.ServerProcess;
 import dev.zkr.chaos.history.History;
 import dev.zkr.chaos.nemesis.Fault;
 import dev.zkr.chaos.nemesis.FaultWindow;
 import dev.zkr.chaos.nemesis.Nemesis;
 import dev.zkr.chaos.nemesis.NemesisKind;
+import dev.zkr.chaos.nemesis.SlowFsync;
 import dev.zkr.chaos.net.ClientNetwork;
 import dev.zkr.chaos.recipes.Holders;
 import dev.zkr.chaos.report.RunReport;
@@ -23,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +69,8 @@ public final class ChaosRun {
         History history;
         long end = 0;
         long t0 = System.nanoTime();
+        SlowFsync slowFsync = byName(NemesisKind.SLOW_FSYNC) ? SlowFsync.prepare(dir.resolve("slow-fsync")) : null;
+        ServerProcess.environment(slowFsync == null ? Map.of() : slowFsync.environment());
         try (Cluster cluster = Cluster.start(flavor, config.servers(), dir, START_TIMEOUT);
              ClientNetwork clientNet = clientFaults() ? ClientNetwork.build(workload.workers(config.workers()),
                      cluster.ensemble().members().stream().map(m -> m.clientPort()).toList()) : null) {
@@ -80,7 +85,8 @@ public final class ChaosRun {
                 List<Thread> workers = startWorkers(workload, clients, cluster, clientNet, history, open);
                 deadline = System.nanoTime() + config.time().toNanos();
                 Random nemesisRandom = new Random(config.seed());
-                Nemesis faults = new Nemesis(cluster, nemesisRandom, clientNet, () -> Holders.latest(history.ops()));
+                Nemesis faults = new Nemesis(cluster, nemesisRandom, clientNet, () -> Holders.latest(history.ops()),
+                        slowFsync);
                 Thread nemesis = startNemesis(cluster, history, faults, nemesisRandom);
                 stop.await(config.time().toMillis(), TimeUnit.MILLISECONDS);
                 stopped = true;
@@ -99,6 +105,9 @@ public final class ChaosRun {
                 cluster.healAll();
                 if (clientNet != null) {
                     clientNet.heal();
+                }
+                if (slowFsync != null) {
+                    slowFsync.heal();
                 }
                 long t2 = System.nanoTime();
                 boolean whole = false;
@@ -142,7 +151,12 @@ public final class ChaosRun {
 
     /** Whether the workers run behind client proxies: with the client nemesis (asked for by name, not in mix). */
     private boolean clientFaults() {
-        return !config.nemesis().equals("mix") && NemesisKind.parse(config.nemesis()) == NemesisKind.CUT_CLIENT;
+        return byName(NemesisKind.CUT_CLIENT);
+    }
+
+    /** Whether the run's nemesis is {@code kind} (the by-name-only kinds need their setup before the run). */
+    private boolean byName(NemesisKind kind) {
+        return !config.nemesis().equals("mix") && NemesisKind.parse(config.nemesis()) == kind;
     }
 
     private List<Thread> startWorkers(Workload workload, Clients clients, Cluster cluster, ClientNetwork clientNet,

@@ -24,15 +24,24 @@ public final class Nemesis {
     /** The worker that holds a lock or leadership now, or -1 (see {@link dev.zkr.chaos.recipes.Holders}). */
     private final IntSupplier holder;
 
+    /** The slow-fsync shim of the run's servers, or null when the run does not use it. */
+    private final SlowFsync slowFsync;
+
+    private int slowFsyncs;
+
+    /** Milliseconds added to every fsync of the slowed server. */
+    static final long SLOW_FSYNC_MS = 500;
+
     public Nemesis(Cluster cluster, Random random) {
-        this(cluster, random, null, () -> -1);
+        this(cluster, random, null, () -> -1, null);
     }
 
-    public Nemesis(Cluster cluster, Random random, ClientNetwork clients, IntSupplier holder) {
+    public Nemesis(Cluster cluster, Random random, ClientNetwork clients, IntSupplier holder, SlowFsync slowFsync) {
         this.cluster = cluster;
         this.random = random;
         this.clients = clients;
         this.holder = holder;
+        this.slowFsync = slowFsync;
     }
 
     /**
@@ -71,6 +80,7 @@ public final class Nemesis {
             case CORRUPT_TAIL -> damage(false);
             case PEER_GARBAGE -> garbage();
             case CUT_CLIENT -> cutClient();
+            case SLOW_FSYNC -> slowFsync();
         };
     }
 
@@ -150,6 +160,19 @@ public final class Nemesis {
         clients.cut(w);
         return fault("worker " + w + (w == holding ? " (holding)" : "") + " cut off from every server",
                 clients::heal);
+    }
+
+    private Fault slowFsync() {
+        if (slowFsync == null) {
+            throw new IllegalStateException("slow-fsync needs the servers started with its shim");
+        }
+        // the leader and a follower in turn: both cases in every run (a seeded draw of a fixed kind's target
+        // repeats itself: java.util.Random's consecutive small draws are correlated)
+        int i = slowFsyncs++ % 2 == 0 ? leaderOrAny() : followerOrAny();
+        boolean leader = i == cluster.leader();
+        slowFsync.slow(cluster.ensemble().server(i).pid(), SLOW_FSYNC_MS);
+        return fault("fsync of server " + id(i) + (leader ? " (leader)" : " (follower)") + " " + SLOW_FSYNC_MS
+                + " ms slower", slowFsync::heal);
     }
 
     private Fault garbage() {
