@@ -138,15 +138,7 @@ class ServerSimTest {
         ServerSim.Stats total = new ServerSim.Stats();
         long start = System.nanoTime();
         for (long seed = first; seed < first + seeds; seed++) {
-            ServerSim.Options options = narrowed(seed, false).withServers(1);
-            ServerSim sim = new ServerSim(seed, options);
-            try {
-                sim.run();
-            } catch (AssertionError | RuntimeException e) {
-                fail(report(seed, options, e), e);
-                return;
-            }
-            total.add(sim.stats);
+            total.add(runOrFail(seed, narrowed(seed, false).withServers(1)).stats);
         }
         double secs = (System.nanoTime() - start) / 1e9;
         System.out.printf("zkr.sim (server, standalone): %d seeds in %.1f s (%.0f seeds/s); per seed %d events, %d"
@@ -197,13 +189,7 @@ class ServerSimTest {
                 if (standalone == 1) {
                     options = options.withServers(1);
                 }
-                ServerSim sim = new ServerSim(seed, options);
-                try {
-                    sim.run();
-                } catch (AssertionError | RuntimeException e) {
-                    fail(report(seed, options, e), e);
-                    return;
-                }
+                ServerSim sim = runOrFail(seed, options);
                 total.add(sim.stats);
                 if (sim.stats.snapInstalls > 0 && withInstalls.size() < 20) {
                     withInstalls.add(seed);
@@ -217,6 +203,17 @@ class ServerSimTest {
                 "no ACL traffic: " + total);
         assertTrue(total.maxDistinctAcls >= 3, "at most " + total.maxDistinctAcls + " distinct ACLs in a tree");
         assertTrue(seeds < 100 || total.snapInstalls > 0, "no SNAP install with ACL traffic: " + total);
+    }
+
+    /** Runs one seed; a failure fails the test with the seed's report (how to replay it). */
+    private static ServerSim runOrFail(long seed, ServerSim.Options options) {
+        ServerSim sim = new ServerSim(seed, options);
+        try {
+            sim.run();
+        } catch (AssertionError | RuntimeException e) {
+            fail(report(seed, options, e), e);
+        }
+        return sim;
     }
 
     /** Two runs of a seed give the same trace, byte for byte (failing seeds included: their trace up to it). */
