@@ -34,7 +34,9 @@ public @interface ScaledTries {
 
         @Override
         public PropertyExecutionResult aroundProperty(PropertyLifecycleContext context, PropertyExecutor property) {
-            context.attributes().setTries(tries(context));
+            if (!context.targetMethod().isAnnotationPresent(net.jqwik.api.Example.class)) {
+                context.attributes().setTries(tries(context)); // an @Example is one fixed case: it runs once
+            }
             return property.execute();
         }
 
