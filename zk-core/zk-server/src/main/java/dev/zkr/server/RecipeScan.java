@@ -18,8 +18,10 @@ import java.util.regex.Pattern;
  * Finds the zk-recipes under a path by the node names the recipes write (pure logic over a {@link Tree} reader):
  * locks ({@code lock-}), read-write locks ({@code read-}/{@code write-}), semaphores ({@code lease-<n>-}), fair
  * elections ({@code latch-}), unfair elections ({@code leader} + {@code members}), double barriers ({@code ready} and
- * member nodes), groups (ephemeral members) and queues ({@code item-}, {@code claim-}). Sequential names may carry the
- * recipes' protected prefix {@code _c_<uuid>-}. A heuristic: a node that happens to use such names is shown as one.
+ * member nodes), groups (ephemeral members) and queues ({@code item-}, {@code claim-}; the producers' offer ledgers
+ * in the sibling {@code <queue>-offers} are counted on the queue, not shown as a group). Sequential names may carry
+ * the recipes' protected prefix {@code _c_<uuid>-}. A heuristic: a node that happens to use such names is shown as
+ * one.
  */
 final class RecipeScan {
 
@@ -45,6 +47,10 @@ final class RecipeScan {
     }
 
     private static final Pattern SEQUENTIAL = Pattern.compile("^(?:_c_[0-9a-fA-F-]{36}-)?(.*?)(\\d{10})$");
+    /** The suffix of a queue's sibling holding its producers' offer ledgers, one UUID-named node per producer. */
+    static final String LEDGERS = "-offers";
+    private static final Pattern UUID_NAME =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final int MAX_NODES = 5_000;
     /** Most participants of one recipe read and listed (a lock's first waiters, a queue's oldest items). */
     static final int MAX_PARTICIPANTS = 100;
@@ -82,6 +88,9 @@ final class RecipeScan {
 
     /** The recipe whose nodes {@code names} are, under {@code path}, or null. */
     Recipe classify(String path, List<String> names) {
+        if (path.endsWith(LEDGERS) && names.stream().allMatch(n -> UUID_NAME.matcher(n).matches())) {
+            return null; // a queue's offer ledgers: counted on the queue
+        }
         Map<String, List<String[]>> byBase = new TreeMap<>();
         List<String> plain = new ArrayList<>();
         for (String n : names) {
@@ -201,6 +210,10 @@ final class RecipeScan {
         d.put("claimed", Integer.toString(claims));
         if (!items.isEmpty()) {
             d.put("oldestItemAgeMs", Long.toString(Math.max(0, now - items.get(0).ctime())));
+        }
+        List<String> ledgers = path.equals("/") ? null : tree.children(path + LEDGERS);
+        if (ledgers != null) {
+            d.put("producers", Integer.toString(ledgers.size()));
         }
         return new Recipe(path, "queue", items.size() > 20 ? List.copyOf(items.subList(0, 20)) : items, List.of(), d);
     }

@@ -92,6 +92,9 @@ class RecipeScanTest {
         node("/app/queue/item-6a1d", "job 1", 0);
         node("/app/queue/item-7b2e", "job 2", 0);
         node("/app/queue/claim-6a1d", "", 0x61);
+        node("/app/queue-offers", "", 0);
+        node("/app/queue-offers/92d361d9-4279-4f1b-9d6f-3e00094185a2", "6a1d", 0x62);
+        node("/app/queue-offers/0b6f9a43-3c3e-4a8f-9d1c-5f2e8c1d7a10", "7b2e", 0x63);
         node("/app/rw", "", 0);
         node("/app/rw/read-0000000000", "", 0x71);
         node("/app/rw/read-0000000001", "", 0x72);
@@ -116,6 +119,8 @@ class RecipeScanTest {
         assertEquals("queue", queue.kind());
         assertEquals("2", queue.details().get("depth"));
         assertEquals("1", queue.details().get("claimed"));
+        assertEquals("2", queue.details().get("producers"), "the producers' offer ledgers beside the queue");
+        assertNull(byPath.get("/app/queue-offers"), "the ledgers are not a group of their own");
         RecipeScan.Recipe rw = byPath.get("/app/rw");
         assertEquals("rwlock", rw.kind());
         assertEquals(2, rw.holders().size(), "the readers before the writer");
