@@ -197,8 +197,8 @@ class ShellTest {
         // JLine inserts a Tab as it is on a terminal of type "dumb" (what a pipe gets) and completes on any other
         // type: the same in-memory terminal, typed "xterm", as a user's terminal would be
         try (Session session = new Session(ensemble.connectString(), false, Duration.ofSeconds(10));
-             Terminal terminal = new DumbTerminal("test", "xterm",
-                     new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), screen, StandardCharsets.UTF_8)) {
+             Terminal terminal = new DumbTerminal("test", "xterm", new ByteArrayInputStream(
+                     input.getBytes(StandardCharsets.UTF_8)), screen, StandardCharsets.UTF_8)) {
             int code = new Shell(terminal, session, dir.resolve("h")).run();
             assertEquals(0, code, screen.toString(StandardCharsets.UTF_8));
         }
