@@ -170,7 +170,7 @@ class ShellTest {
             client.setData("/w", "changed elsewhere".getBytes(StandardCharsets.UTF_8), -1);
             dev.zkr.cli.Cli.await("the event on the terminal", Duration.ofSeconds(20),
                     () -> screen.toString(StandardCharsets.UTF_8).contains("NODE_DATA_CHANGED /w zxid=0x"));
-            int shown = screen.size();
+            int shown = screen.toString(StandardCharsets.UTF_8).length();
 
             terminal.raise(Terminal.Signal.INT); // Ctrl-C while the watch runs (no line is being read then)
             keyboard.write("get /w\nexit\n".getBytes(StandardCharsets.UTF_8));
