@@ -151,4 +151,61 @@ class ShellTest {
             assertTrue(session.client().sessionId() != first);
         }
     }
+
+    @Test
+    void ctrlCStopsAWatchAndTheShellGoesOnOnTheSameSession(@TempDir Path dir) throws Exception {
+        PipedOutputStream keyboard = new PipedOutputStream();
+        PipedInputStream in = new PipedInputStream(keyboard);
+        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        try (Session session = new Session(ensemble.connectString(), false, Duration.ofSeconds(10));
+             Terminal terminal = new DumbTerminal("test", "dumb", in, screen, StandardCharsets.UTF_8)) {
+            CompletableFuture<Integer> shell =
+                    CompletableFuture.supplyAsync(() -> new Shell(terminal, session, dir.resolve("h")).run());
+            keyboard.write("create /w a\nwatch /w\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+            // the note comes after the watch is set on the server: a change made now is seen
+            dev.zkr.cli.Cli.await("the watch to start", Duration.ofSeconds(20),
+                    () -> screen.toString(StandardCharsets.UTF_8).contains("watching /w (Ctrl-C to stop)"));
+            long sessionId = session.client().sessionId();
+            client.setData("/w", "changed elsewhere".getBytes(StandardCharsets.UTF_8), -1);
+            dev.zkr.cli.Cli.await("the event on the terminal", Duration.ofSeconds(20),
+                    () -> screen.toString(StandardCharsets.UTF_8).contains("NODE_DATA_CHANGED /w zxid=0x"));
+            int shown = screen.toString(StandardCharsets.UTF_8).length();
+
+            terminal.raise(Terminal.Signal.INT); // Ctrl-C while the watch runs (no line is being read then)
+            keyboard.write("get /w\nexit\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+
+            assertEquals(0, shell.get(20, TimeUnit.SECONDS), screen.toString(StandardCharsets.UTF_8));
+            String out = screen.toString(StandardCharsets.UTF_8);
+            String after = out.substring(shown).replace("\r", "");
+            assertTrue(after.contains("zkr " + ensemble.connectString() + "> "), "no prompt after Ctrl-C: " + out);
+            List<String> lines = after.lines().map(l -> l.replaceAll("^(zkr \\S+> )+", "")).toList();
+            assertTrue(lines.contains("changed elsewhere"), "get after the watch: " + out);
+            assertEquals(1, out.split("NODE_DATA_CHANGED", -1).length - 1, out);
+            assertEquals(sessionId, session.client().sessionId(), "the shell kept its session");
+            assertTrue(!out.contains("zkr watch:") && !out.contains("zkr get:"), out);
+        }
+    }
+
+    @Test
+    void tabCompletesAPathThroughTheLineReader(@TempDir Path dir) throws Exception {
+        client.create("/tabc", new byte[0], CreateMode.PERSISTENT);
+        client.create("/tabc/unique-child", "completed".getBytes(StandardCharsets.UTF_8), CreateMode.PERSISTENT);
+        String input = "get /tabc/uni\t\nexit\n";
+        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        // JLine inserts a Tab as it is on a terminal of type "dumb" (what a pipe gets) and completes on any other
+        // type: the same in-memory terminal, typed "xterm", as a user's terminal would be
+        try (Session session = new Session(ensemble.connectString(), false, Duration.ofSeconds(10));
+             Terminal terminal = new DumbTerminal("test", "xterm", new ByteArrayInputStream(
+                     input.getBytes(StandardCharsets.UTF_8)), screen, StandardCharsets.UTF_8)) {
+            int code = new Shell(terminal, session, dir.resolve("h")).run();
+            assertEquals(0, code, screen.toString(StandardCharsets.UTF_8));
+        }
+        String out = screen.toString(StandardCharsets.UTF_8).replace("\r", "");
+        assertTrue(out.lines().anyMatch(l -> l.endsWith("completed")), out); // after the terminal's escapes
+        assertTrue(!out.contains("zkr get:"), out);
+        List<String> saved = Files.readAllLines(dir.resolve("h"));
+        assertTrue(saved.stream().anyMatch(l -> l.endsWith("get /tabc/unique-child")), saved::toString);
+    }
 }
