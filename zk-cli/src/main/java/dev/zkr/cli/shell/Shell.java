@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The interactive session: reads lines with JLine (history in a file, tab completion of commands and paths,
@@ -126,12 +127,19 @@ public final class Shell {
     private int execute(List<String> words, PrintWriter out) {
         CommandLine cl = Zkr.commandLine(new Zkr(session), out, out);
         Thread runner = Thread.currentThread();
-        Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> runner.interrupt());
+        AtomicBoolean interrupted = new AtomicBoolean();
+        Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, s -> {
+            interrupted.set(true);
+            runner.interrupt();
+        });
         try {
             return cl.execute(words.toArray(String[]::new));
         } finally {
             terminal.handle(Terminal.Signal.INT, previous);
             Thread.interrupted(); // an interrupt that came after the command ended must not hit the next prompt
+            if (interrupted.get()) {
+                out.println(); // the terminal echoed ^C where the cursor was: the next prompt starts a line
+            }
             out.flush();
         }
     }
