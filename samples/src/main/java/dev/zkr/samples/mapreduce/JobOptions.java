@@ -81,6 +81,12 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
                 killServer, connect, apache, root, timeout, outputDir);
     }
 
+    /** The same job, writing its part files and manifest into {@code dir} (null: a fresh temporary directory). */
+    public JobOptions withOutputDir(Path dir) {
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster,
+                killServer, connect, apache, root, timeout, dir);
+    }
+
     private static void positive(int n, String what) {
         if (n < 1) {
             throw new IllegalArgumentException(what + " must be at least 1: " + n);
