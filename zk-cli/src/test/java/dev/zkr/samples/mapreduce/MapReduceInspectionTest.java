@@ -96,7 +96,7 @@ class MapReduceInspectionTest {
                 List<String> queue = look.getChildren(election).stream()
                         .sorted(Comparator.comparing(MapReduceInspectionTest::sequence)).toList();
                 long token = look.exists(election + "/" + queue.get(0)).czxid();
-                Result leader = ok(Cli.zkr(server, "leader", election));
+                Result leader = zkr(server, "leader", election);
                 assertEquals("election " + election + " (fair): leader master-1, fencing token " + token
                         + ", " + options.masters() + " participants", leader.lines().get(0), leader::toString);
                 assertTrue(leader.lines().get(1).matches("  leader +master-1 +session 0x.*node " + queue.get(0)),
@@ -104,7 +104,7 @@ class MapReduceInspectionTest {
                 assertTrue(leader.lines().get(2).matches("  follower 1 +master-2 +session 0x.*"), leader::toString);
 
                 // zkr barrier: entering, everyone but the held worker in, waiting for one
-                Result b = ok(Cli.zkr(server, "barrier", barrier, "--parties", String.valueOf(spec.members().size())));
+                Result b = zkr(server, "barrier", barrier, "--parties", String.valueOf(spec.members().size()));
                 assertEquals("double barrier " + barrier + ": entering, " + others.size() + " of "
                         + spec.members().size() + " entered, waiting for 1", b.lines().get(0), b::toString);
                 assertEquals(others.size() + 1, b.lines().size(), b::toString);
@@ -115,7 +115,7 @@ class MapReduceInspectionTest {
                 assertFalse(b.out().contains(held.get() + " "), b::toString);
 
                 // zkr locks: before reduce nobody has taken the commit lock (tasks are claimed from queues)
-                Result free = ok(Cli.zkr(server, "locks", ROOT));
+                Result free = zkr(server, "locks", ROOT);
                 assertEquals(List.of("no locks at or directly below " + ROOT), free.lines(), free::toString);
                 release.countDown();
 
@@ -124,7 +124,7 @@ class MapReduceInspectionTest {
                 String lock = layout.commitLock();
                 Cli.await(options.reducers() + " nodes queued on " + lock, WAIT,
                         () -> lockNodes(look, lock).size() == options.reducers());
-                Map<String, String> idsBySession = groupSessions(ok(Cli.zkr(server, "group", layout.workers())));
+                Map<String, String> idsBySession = groupSessions(zkr(server, "group", layout.workers()));
                 List<String> queued = lockNodes(look, lock);
                 List<String> order = new ArrayList<>();
                 for (String node : queued) {
@@ -134,7 +134,7 @@ class MapReduceInspectionTest {
                 assertEquals(c.id(), order.get(0), () -> "the first lock node is the held committer's: " + order);
                 assertEquals(c.token(), look.exists(lock + "/" + queued.get(0)).czxid());
 
-                Result locks = ok(Cli.zkr(server, "locks", ROOT));
+                Result locks = zkr(server, "locks", ROOT);
                 List<String> lines = locks.lines();
                 assertEquals("lock " + lock + " (mutex): held by 1, " + (queued.size() - 1) + " waiting",
                         lines.get(0), locks::toString);
@@ -169,6 +169,13 @@ class MapReduceInspectionTest {
                     .anyMatch(p -> p.worker().equals(c.id()) && p.token() == c.token()), manifest::encode);
             look.close();
         }
+    }
+
+    /** Runs {@code zkr} in-process, checks it succeeded, and prints the command and its output (for the README). */
+    private static Result zkr(String server, String... args) {
+        Result r = ok(Cli.zkr(server, args));
+        System.out.println("$ zkr " + String.join(" ", args) + "\n" + r.out().stripTrailing());
+        return r;
     }
 
     private static Result ok(Result r) {
