@@ -83,6 +83,14 @@ final class JobOutput {
         }
     }
 
+    static void deleteIfExists(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Renames {@code from} onto {@code to} atomically (replacing it): readers see the old file or the new one. */
     static void moveIntoPlace(Path from, Path to) {
         try {

@@ -64,6 +64,9 @@ final class OutputCommitter {
         } catch (Killed k) {
             crashed = true; // a crash releases nothing: the lock node goes with the expired session
             throw k;
+        } catch (Fenced f) {
+            JobOutput.deleteIfExists(tmp); // refused before its rename: the part file stays the later holder's
+            throw f;
         } finally {
             if (!crashed) {
                 lease.close();

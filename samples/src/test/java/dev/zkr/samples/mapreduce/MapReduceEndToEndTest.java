@@ -2,6 +2,9 @@ package dev.zkr.samples.mapreduce;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -23,6 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MapReduceEndToEndTest {
 
     private static final JobOptions SMALL = JobOptions.defaults().withSize(7, 1 << 20, 16);
+
+    @TempDir
+    Path out;
 
     @Test
     void workerKilledInMapAndMasterKilledInShuffle() {
@@ -108,9 +114,9 @@ class MapReduceEndToEndTest {
         }
     }
 
-    private static JobResult run(JobOptions options) {
+    private JobResult run(JobOptions options) {
         try (Cluster cluster = Cluster.embedded()) {
-            return MapReduceJob.run(options, cluster, System.out);
+            return MapReduceJob.run(options.withOutputDir(out), cluster, System.out);
         }
     }
 }
