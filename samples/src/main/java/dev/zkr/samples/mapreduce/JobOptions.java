@@ -1,5 +1,6 @@
 package dev.zkr.samples.mapreduce;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -20,10 +21,11 @@ import java.util.Objects;
  * @param apache      the external servers are Apache ZooKeeper
  * @param root        the job's root znode
  * @param timeout     how long the whole job may take
+ * @param outputDir   the job's output directory (part files and manifest), or null for a fresh temporary one
  */
 public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, int workers, int masters,
                          KillPoint killWorker, Phase killMaster, ServerKill killServer, String connect,
-                         boolean apache, String root, Duration timeout) {
+                         boolean apache, String root, Duration timeout, Path outputDir) {
 
     public JobOptions {
         positive(inputBytes, "input size");
@@ -56,27 +58,33 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
      */
     public static JobOptions defaults() {
         return new JobOptions(42, 4 << 20, 32, 4, 4, 2, null, null, null, null, false, "/mapreduce",
-                Duration.ofSeconds(180));
+                Duration.ofSeconds(180), null);
     }
 
     public JobOptions withKillWorker(KillPoint point) {
         return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, point, killMaster, killServer,
-                connect, apache, root, timeout);
+                connect, apache, root, timeout, outputDir);
     }
 
     public JobOptions withKillMaster(Phase phase) {
         return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, phase, killServer,
-                connect, apache, root, timeout);
+                connect, apache, root, timeout, outputDir);
     }
 
     public JobOptions withKillServer(ServerKill kill) {
         return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster, kill,
-                connect, apache, root, timeout);
+                connect, apache, root, timeout, outputDir);
     }
 
     public JobOptions withSize(long seed, int inputBytes, int mapTasks) {
         return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster,
-                killServer, connect, apache, root, timeout);
+                killServer, connect, apache, root, timeout, outputDir);
+    }
+
+    /** The same job, writing its part files and manifest into {@code dir} (null: a fresh temporary directory). */
+    public JobOptions withOutputDir(Path dir) {
+        return new JobOptions(seed, inputBytes, mapTasks, reducers, workers, masters, killWorker, killMaster,
+                killServer, connect, apache, root, timeout, dir);
     }
 
     private static void positive(int n, String what) {
@@ -102,6 +110,8 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
               --apache              the external servers are Apache ZooKeeper (through ApacheZkClient)
               --root PATH           the job's root znode (default /mapreduce; deleted at the start)
               --timeout SECONDS     give up after this long (default 180)
+              --out DIR             the job's output directory: part files and _MANIFEST (default: a fresh
+                                    temporary directory; its part files and manifest are deleted at the start)
             """;
 
     /** Parses the command line; IllegalArgumentException with a clear message on bad input. */
@@ -120,6 +130,7 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
         boolean apache = false;
         String root = o.root;
         Duration timeout = o.timeout;
+        Path out = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             boolean hasValue = i + 1 < args.length && !args[i + 1].startsWith("--");
@@ -141,11 +152,12 @@ public record JobOptions(long seed, int inputBytes, int mapTasks, int reducers, 
                 case "--apache" -> apache = true;
                 case "--root" -> root = value(args, ++i, a);
                 case "--timeout" -> timeout = Duration.ofSeconds(Long.parseLong(value(args, ++i, a)));
+                case "--out" -> out = Path.of(value(args, ++i, a));
                 default -> throw new IllegalArgumentException("unknown option: " + a);
             }
         }
         return new JobOptions(seed, bytes, maps, reducers, workers, masters, killWorker, killMaster, killServer,
-                connect, apache, root, timeout);
+                connect, apache, root, timeout, out);
     }
 
     private static String value(String[] args, int i, String option) {

@@ -1,5 +1,6 @@
 package dev.zkr.samples.mapreduce;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -17,9 +18,11 @@ import java.util.Map;
  * @param workerKilled a worker was killed (a fault was injected)
  * @param masterKilled a master was killed (a fault was injected)
  * @param serverKill   what {@code --kill-server} did (which server, the write pause), or null if no server was killed
+ * @param outputDir    the job's output directory (part files and {@code _MANIFEST})
  * @param output       every line the run printed
  */
 public record JobResult(boolean correct, String verdict, long words, int distinct, Map<Phase, Long> phaseMillis,
                         Map<Phase, List<String>> phaseMasters, long redone, int barrierForms, boolean workerKilled,
-                        boolean masterKilled, ServerKillReport serverKill, List<String> output) {
+                        boolean masterKilled, ServerKillReport serverKill, Path outputDir,
+                        List<String> output) {
 }

@@ -10,7 +10,10 @@ public enum KillPoint {
     BARRIER,
     /** While it holds a shuffle task (inside the barrier). */
     SHUFFLE,
-    /** While it holds a reduce task. */
+    /**
+     * While it holds a reduce task and the output commit lock: its part file renamed into place, the manifest not
+     * yet updated.
+     */
     REDUCE;
 
     public String label() {

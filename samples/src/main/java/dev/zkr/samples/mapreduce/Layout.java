@@ -89,6 +89,14 @@ final class Layout {
         return p("barrier/shuffle-" + attempt);
     }
 
+    /**
+     * The lock under which reducers commit their partitions into the job's output directory (part file rename and
+     * manifest update); a direct child of the root, so {@code zkr locks <root>} finds it.
+     */
+    String commitLock() {
+        return p("commit-lock");
+    }
+
     /** Record of a {@code --kill-server} fault: the master's first write after the kill. */
     String serverKill() {
         return p("faults/server-kill");

@@ -2,7 +2,11 @@ package dev.zkr.samples.mapreduce;
 
 import dev.zkr.client.ZkClient;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -10,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -24,7 +29,7 @@ public final class MapReduceJob {
 
     /** Runs the job on the cluster; prints progress to {@code out} (null: silent). */
     public static JobResult run(JobOptions options, Cluster cluster, PrintStream out) {
-        return run(options, cluster, out, id -> { });
+        return run(options, cluster, out, id -> { }, (id, token) -> { });
     }
 
     /**
@@ -32,19 +37,33 @@ public final class MapReduceJob {
      * thread (with its id) just before it enters the shuffle barrier (see zk-cli's MapReduceInspectionTest).
      */
     static JobResult run(JobOptions options, Cluster cluster, PrintStream out, Consumer<String> beforeBarrier) {
+        return run(options, cluster, out, beforeBarrier, (id, token) -> { });
+    }
+
+    /**
+     * Test seams: as {@link #run(JobOptions, Cluster, PrintStream, Consumer)}, with {@code insideCommit} also called
+     * in each worker's thread (with its id and fencing token) while it holds the output commit lock, its part file
+     * renamed into place and the manifest not yet updated (see zk-cli's MapReduceInspectionTest).
+     */
+    static JobResult run(JobOptions options, Cluster cluster, PrintStream out, Consumer<String> beforeBarrier,
+                         BiConsumer<String, Long> insideCommit) {
         Console console = new Console(out);
         Layout layout = new Layout(options.root());
-        Faults faults = new Faults(options.killWorker(), options.killMaster(), options.killServer(), beforeBarrier);
+        Path outputDir = outputDir(options);
+        JobOutput.prepare(outputDir);
+        Faults faults = new Faults(options.killWorker(), options.killMaster(), options.killServer(), beforeBarrier,
+                insideCommit);
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         ZkClient admin = cluster.newClient("driver");
         try {
             Nodes.deleteTree(admin, layout.root());
-            console.event("%d workers and %d master candidates on %s", options.workers(), options.masters(),
-                    cluster.description());
+            console.event("%d workers and %d master candidates on %s; output in %s", options.workers(),
+                    options.masters(), cluster.description(), outputDir);
             List<Thread> threads = new ArrayList<>();
             for (int i = 1; i <= options.workers(); i++) {
                 String id = "worker-" + i;
-                Worker w = new Worker(id, cluster.newClient(id), layout, cluster, faults, console, failures);
+                Worker w = new Worker(id, cluster.newClient(id), layout, outputDir, cluster, faults, console,
+                        failures);
                 threads.add(start(w, id));
             }
             for (int i = 1; i <= options.masters(); i++) {
@@ -60,12 +79,23 @@ public final class MapReduceJob {
                 t.join(left);
             }
             boolean finished = threads.stream().noneMatch(Thread::isAlive);
-            return check(options, cluster, layout, admin, faults, console, failures, finished);
+            return check(options, cluster, layout, outputDir, admin, faults, console, failures, finished);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } finally {
             admin.close();
+        }
+    }
+
+    private static Path outputDir(JobOptions options) {
+        if (options.outputDir() != null) {
+            return options.outputDir();
+        }
+        try {
+            return Files.createTempDirectory("zkr-mapreduce-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -86,9 +116,13 @@ public final class MapReduceJob {
         }
     }
 
-    /** Reads the result from the znodes and compares it with the reference count. */
-    private static JobResult check(JobOptions options, Cluster cluster, Layout layout, ZkClient admin, Faults faults,
-                                   Console console, List<Throwable> failures, boolean finished) {
+    /**
+     * Reads the result from the output directory (the part files the manifest lists) and compares it with the
+     * reference count; the phases' durations and masters come from the znodes.
+     */
+    private static JobResult check(JobOptions options, Cluster cluster, Layout layout, Path outputDir,
+                                   ZkClient admin, Faults faults, Console console, List<Throwable> failures,
+                                   boolean finished) {
         Map<Phase, Long> millis = new EnumMap<>(Phase.class);
         Map<Phase, List<String>> masters = new EnumMap<>(Phase.class);
         long redone = 0;
@@ -113,13 +147,17 @@ public final class MapReduceJob {
                 }
             }
             barrierForms = BarrierSpec.decode(Nodes.utf8(Nodes.read(admin, layout.barrierSpec()))).attempt() + 1;
-            for (int p = 0; p < job.reducers(); p++) {
-                for (Runs.Entry e : Runs.decode(Nodes.readBlob(admin, layout.reduceOut(p)))) {
+            Manifest manifest = JobOutput.readManifest(outputDir);
+            problem = manifestProblem(manifest, outputDir, job.reducers());
+            for (int p : manifest.partitions().keySet()) {
+                for (Runs.Entry e : Runs.decode(JobOutput.readPart(outputDir, p))) {
                     if (Runs.partition(e.word(), job.reducers()) != p || counts.put(e.word(), e.count()) != null) {
                         problem = "word '" + e.word() + "' is in the wrong partition or in two";
                     }
                 }
             }
+            console.plain("output %s: %d part files in _MANIFEST, last written with commit lock fencing token %d",
+                    outputDir, manifest.partitions().size(), manifest.token());
         }
         Map<String, Long> reference = Corpus.count(Corpus.generate(options.seed(), options.inputBytes()));
         long words = counts.values().stream().mapToLong(Long::longValue).sum();
@@ -141,7 +179,28 @@ public final class MapReduceJob {
         console.plain("checked against a single-threaded count of the same text");
         console.plain("%s", verdict);
         return new JobResult(problem == null, verdict, words, counts.size(), millis, masters, redone, barrierForms,
-                faults.workerKilled(), faults.masterKilled(), serverKill, console.lines());
+                faults.workerKilled(), faults.masterKilled(), serverKill, outputDir, console.lines());
+    }
+
+    /** Null if the manifest lists every partition with its part file's size; else what is wrong. */
+    private static String manifestProblem(Manifest manifest, Path dir, int reducers) {
+        for (int p = 0; p < reducers; p++) {
+            Manifest.Part part = manifest.partitions().get(p);
+            if (part == null) {
+                return "partition " + p + " is not in the manifest (committed: " + manifest.partitions().keySet()
+                        + ")";
+            }
+            long size;
+            try {
+                size = Files.size(JobOutput.part(dir, p));
+            } catch (IOException e) {
+                return "part file of partition " + p + " unreadable: " + e;
+            }
+            if (size != part.bytes()) {
+                return "part file of partition " + p + " has " + size + " bytes, the manifest says " + part.bytes();
+            }
+        }
+        return null;
     }
 
     /** For a job that did not finish: what its phase's queue holds, and who owns each claim. */

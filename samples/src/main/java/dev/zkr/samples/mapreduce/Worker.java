@@ -12,6 +12,7 @@ import dev.zkr.recipes.QueueItem;
 import dev.zkr.recipes.QueueSerializer;
 import dev.zkr.recipes.Recipes;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * of the phase is done (a task whose worker died comes back to the queue when that worker's session expires). It
  * meets the other workers at the shuffle double barrier: {@code enter} after map (no one shuffles before every
  * worker has finished mapping), {@code leave} after shuffle (no one reduces before every worker is done shuffling;
- * a worker that died counts as left).
+ * a worker that died counts as left). A finished reduce partition is committed into the job's output directory
+ * under the commit lock ({@link OutputCommitter}) before its done marker is created.
  */
 final class Worker implements Runnable {
 
@@ -49,13 +51,14 @@ final class Worker implements Runnable {
     private final Console console;
     private final Recipes recipes;
     private final List<Throwable> failures;
+    private final OutputCommitter committer;
     private final Object waitLock = new Object();
     private boolean waitingAtBarrier; // guarded by waitLock
     private volatile Thread thread;
     private JobSpec job;
 
-    Worker(String id, ZkClient client, Layout layout, Cluster cluster, Faults faults, Console console,
-           List<Throwable> failures) {
+    Worker(String id, ZkClient client, Layout layout, Path outputDir, Cluster cluster, Faults faults,
+           Console console, List<Throwable> failures) {
         this.id = id;
         this.client = client;
         this.layout = layout;
@@ -64,6 +67,7 @@ final class Worker implements Runnable {
         this.console = console;
         this.failures = failures;
         this.recipes = Recipes.using(client);
+        this.committer = new OutputCommitter(recipes.lock(layout.commitLock()), outputDir, id);
     }
 
     String id() {
@@ -89,6 +93,9 @@ final class Worker implements Runnable {
             awaitPhase(Phase.DONE);
         } catch (Killed k) {
             return; // crashed: no cleanup, the session is gone
+        } catch (OutputCommitter.Fenced e) {
+            // the fence did its job: the task comes back to the queue with our claim, someone else commits it
+            console.event("! %s: %s", id, e.getMessage());
         } catch (RuntimeException e) {
             failures.add(e);
             console.event("! %s failed: %s", id, e);
@@ -158,8 +165,17 @@ final class Worker implements Runnable {
                 Nodes.writeBlob(client, layout.shuffleOut(i), Runs.encode(Runs.merge(runs)));
             }
             case REDUCE -> {
-                List<Runs.Entry> sorted = Runs.decode(Nodes.readBlob(client, layout.shuffleOut(i)));
-                Nodes.writeBlob(client, layout.reduceOut(i), Runs.encode(Runs.sum(sorted)));
+                List<Runs.Entry> sums = Runs.sum(Runs.decode(Nodes.readBlob(client, layout.shuffleOut(i))));
+                byte[] out = Runs.encode(sums);
+                Nodes.writeBlob(client, layout.reduceOut(i), out);
+                long words = sums.stream().mapToLong(Runs.Entry::count).sum();
+                committer.commit(i, out, words, sums.size(), token -> {
+                    faults.insideCommit(id, token);
+                    if (faults.killWorkerInCommit(job.reducers())) {
+                        die("in the middle of reduce, holding task " + task + " and the commit lock (fencing token "
+                                + token + ")");
+                    }
+                });
             }
             default -> throw new IllegalArgumentException("no tasks in phase " + phase);
         }

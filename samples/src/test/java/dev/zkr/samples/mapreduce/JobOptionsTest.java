@@ -2,6 +2,8 @@ package dev.zkr.samples.mapreduce;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,6 +20,13 @@ class JobOptionsTest {
         assertEquals(new ServerKill(ServerKill.Role.FOLLOWER, Phase.REDUCE), o.killServer());
         assertEquals(Phase.MAP, o.killMaster());
         assertNull(JobOptions.parse(new String[0]).killServer());
+    }
+
+    @Test
+    void outNamesTheOutputDirectoryAndItsAbsenceMeansATemporaryOne() {
+        assertEquals(Path.of("wc-out"), JobOptions.parse(new String[] {"--out", "wc-out"}).outputDir());
+        assertNull(JobOptions.parse(new String[0]).outputDir());
+        assertThrows(IllegalArgumentException.class, () -> JobOptions.parse(new String[] {"--out"}));
     }
 
     @Test

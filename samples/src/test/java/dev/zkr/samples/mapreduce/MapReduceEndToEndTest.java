@@ -2,11 +2,17 @@ package dev.zkr.samples.mapreduce;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +26,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MapReduceEndToEndTest {
 
     private static final JobOptions SMALL = JobOptions.defaults().withSize(7, 1 << 20, 16);
+
+    @TempDir
+    Path out;
 
     @Test
     void workerKilledInMapAndMasterKilledInShuffle() {
@@ -52,6 +61,16 @@ class MapReduceEndToEndTest {
         assertTrue(r.redone() >= 1, "the dead worker's reduce task was claimed again: " + r.redone());
         assertEquals(1, r.barrierForms());
         assertNull(r.serverKill());
+        // it died holding the commit lock; its lock node went with its session and another worker committed
+        String killed = r.output().stream().filter(l -> l.contains(" killed in the middle of reduce")).findFirst()
+                .orElseThrow(() -> new AssertionError("no kill line:\n" + String.join("\n", r.output())));
+        Matcher m = Pattern.compile("! (worker-\\d+) killed .* holding task reduce-(\\d+) and the commit lock")
+                .matcher(killed);
+        assertTrue(m.find(), killed);
+        Manifest manifest = JobOutput.readManifest(r.outputDir());
+        assertEquals(SMALL.reducers(), manifest.partitions().size(), manifest::encode);
+        assertNotEquals(m.group(1), manifest.partitions().get(Integer.parseInt(m.group(2))).worker(),
+                manifest::encode);
     }
 
     @Test
@@ -95,9 +114,9 @@ class MapReduceEndToEndTest {
         }
     }
 
-    private static JobResult run(JobOptions options) {
+    private JobResult run(JobOptions options) {
         try (Cluster cluster = Cluster.embedded()) {
-            return MapReduceJob.run(options, cluster, System.out);
+            return MapReduceJob.run(options.withOutputDir(out), cluster, System.out);
         }
     }
 }
