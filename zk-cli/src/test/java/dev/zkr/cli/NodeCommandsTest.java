@@ -86,8 +86,12 @@ class NodeCommandsTest {
         Cli.await("the one-shot session's ephemeral to go", Duration.ofSeconds(10),
                 () -> client.exists("/n2/eph") == null);
 
+        // -c makes a container: the server deletes it once its last child goes (a persistent node would stay)
         ok(zkr(server, "create", "-c", "/n2/box"));
         assertTrue(client.exists("/n2/box") != null);
+        ok(zkr(server, "create", "/n2/box/only-child"));
+        ok(zkr(server, "delete", "/n2/box/only-child"));
+        Cli.await("the emptied container to go", Duration.ofSeconds(30), () -> client.exists("/n2/box") == null);
 
         fails(zkr(server, "create", "-c", "-e", "/n2/bad"), ExitCode.USAGE, "-c (container) cannot be combined");
     }
