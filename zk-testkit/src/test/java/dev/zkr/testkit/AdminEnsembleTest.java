@@ -69,6 +69,7 @@ class AdminEnsembleTest {
                 assertTrue(status.contains("\"serverId\":" + (i + 1)), status);
                 assertTrue(status.contains(i == leader ? "\"role\":\"leader\"" : "\"role\":\"follower\""), status);
                 assertTrue(status.contains("\"epoch\":"), status);
+                assertTrue(status.matches(".*\"version\":\"[0-9][^\"]*\".*"), status);
             }
             try (ZkClient c = e.newClient()) {
                 for (int i = 0; i < 10; i++) {
@@ -79,6 +80,12 @@ class AdminEnsembleTest {
             assertTrue(sample(m, "zkr_proposal_commit_seconds_count", "") >= 10, m);
             assertEquals(1, sample(m, "zkr_role", "role=\"leader\""), m);
             assertEquals(leaderId, sample(m, "zkr_leader_id", ""), m);
+            long epoch = (long) sample(m, "zkr_epoch", "");
+            assertTrue(get(e, leader, "status").body().contains("\"epoch\":" + epoch + ","), "epoch " + epoch);
+            long lastZxid = (long) sample(m, "zkr_last_zxid", "");
+            assertEquals(epoch, lastZxid >>> 32, "the last zxid is of this epoch: " + m);
+            assertTrue((lastZxid & 0xffffffffL) >= 10, "the last zxid counts the 10 creates at least: " + m);
+            assertTrue(sample(m, "zkr_leader_changes_total", "") >= 1, "the leader saw itself become leader: " + m);
             int follower = (leader + 1) % 3;
             String lagLabel = "follower=\"" + (follower + 1) + "\"";
             assertTrue(sample(m, "zkr_follower_lag_txns", lagLabel) >= 0, "the leader reports each follower's lag:\n"
