@@ -54,6 +54,27 @@ class ApacheModeTest {
             }
             lease.close();
             queued.join().close();
+
+            // ACL commands through ApacheZkClient's ACL mapping: ZooKeeper decides, the CLI reports
+            String bob = "digest:bob:secret";
+            Result secret = zkr(server, "--apache", "--auth", bob, "create", "--acl", "auth::cdrwa", "/ap/secret", "hush");
+            assertEquals(0, secret.exit(), secret::toString);
+            Result refused = zkr(server, "--apache", "get", "/ap/secret");
+            assertEquals(ExitCode.NOT_ALLOWED, refused.exit(), refused::toString);
+            assertTrue(refused.err().startsWith("zkr get: not allowed on /ap/secret")
+                    && refused.err().indexOf('\n') == refused.err().length() - 1, refused::toString);
+            assertEquals(List.of("hush"), zkr(server, "--apache", "--auth", bob, "get", "/ap/secret").lines());
+            List<String> acl = zkr(server, "--apache", "--auth", bob, "getacl", "/ap/secret").lines();
+            assertEquals(1, acl.size(), acl::toString);
+            assertTrue(acl.get(0).matches("digest:bob:[A-Za-z0-9+/=]{28}:cdrwa"), acl::toString);
+            Result stale = zkr(server, "--apache", "--auth", bob, "setacl", "-v", "3", "/ap/secret", "world:anyone:r");
+            assertEquals(ExitCode.NODE, stale.exit(), stale::toString);
+            Result set = zkr(server, "--apache", "--auth", bob, "setacl", "-v", "0", "/ap/secret",
+                    "ip:127.0.0.1:rw,world:anyone:r");
+            assertEquals(0, set.exit(), set::toString);
+            assertEquals(List.of("ip:127.0.0.1:rw", "world:anyone:r"),
+                    zkr(server, "--apache", "getacl", "/ap/secret").lines());
+            assertEquals(0, zkr(server, "--apache", "set", "/ap/secret", "from loopback").exit()); // ip grants WRITE
         }
     }
 }
