@@ -153,6 +153,13 @@ final class Follower extends RoleState {
             return;
         }
         synced = false;
+        if (r.commit > r.durable && !r.mutations.syncAheadOfDisk) {
+            // a former leader that committed on its followers' disks ahead of its own: its FollowerInfo waits for
+            // its disk to reach the commit point (durabilityAdvanced asks again), so no sync can cut a committed
+            // record it applied
+            awaitingSync = false;
+            return;
+        }
         awaitingSync = true;
         syncId = ++r.nextSyncId;
         syncCooldown = Math.max(1, r.config.electionTicks() / 4);

@@ -16,7 +16,8 @@ import java.util.Set;
 
 /**
  * Leader of its accepted epoch e. It appends {@code EPOCH(e,0)} at once, syncs each follower from the exact common
- * prefix (§2.5), and commits a zxid of its own epoch once a quorum (itself after its own fsync) has it durable;
+ * prefix (§2.5), and commits a zxid of its own epoch once a quorum has it durable (its own copy counts after its own
+ * fsync, but followers alone can make the quorum: the commit point may run ahead of the leader's durable point);
  * committing (e,0) commits everything before it and puts the leader in service (UPTODATE). It steps down when it has
  * not heard from a quorum within the election timeout (check-quorum).
  */
@@ -235,7 +236,10 @@ final class Leader extends RoleState {
         Map<Integer, Long> matched = new HashMap<>();
         matched.put(r.id, r.durable);
         progress.forEach((id, p) -> matched.put(id, p.match));
-        long c = Math.min(r.quorum.committed(matched), r.durable);
+        // the leader's own copy counts only once durable (P6), but a quorum of followers' disks commits without it:
+        // a slow leader disk must not stall every write (ZooKeeper commits the same way); the leader then applies
+        // ahead of its own log, which recovery (P7) and a step-down (Follower.requestSync) allow for
+        long c = r.quorum.committed(matched);
         if (c <= r.commit || Zxid.epoch(c) != epoch) {
             return; // only zxids of its own epoch are committed by counting (Raft's Figure 8 rule)
         }

@@ -24,6 +24,11 @@ final class Mutations {
     boolean nonCumulativeAcks;
     /** Recovery sets the commit point to the last logged zxid, applying the uncommitted tail (ZOOKEEPER-1154). */
     boolean applyPastCommitMark;
+    /**
+     * A former leader whose commit point ran ahead of its disk (followers' disks committed) asks for a sync at once;
+     * the sync from its durable point cuts committed records it applied (zkr's own, found by simulator seed 841).
+     */
+    boolean syncAheadOfDisk;
 
     static Mutations of(String name) {
         Mutations m = new Mutations();
@@ -36,6 +41,7 @@ final class Mutations {
             case "syncWithoutQuorum" -> m.syncWithoutQuorum = true;
             case "nonCumulativeAcks" -> m.nonCumulativeAcks = true;
             case "applyPastCommitMark" -> m.applyPastCommitMark = true;
+            case "syncAheadOfDisk" -> m.syncAheadOfDisk = true;
             default -> throw new IllegalArgumentException("no mutation " + name);
         }
         return m;

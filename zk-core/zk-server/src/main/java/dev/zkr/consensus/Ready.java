@@ -12,8 +12,9 @@ import java.util.List;
  * (P3), then call {@link Replica#snapshotInstalled}; records of later Readies go after it;</li>
  * <li>{@code append}: hand to the log (async); report durability with {@link Replica#localDurable} (P4);</li>
  * <li>{@code messages}: send ({@code Propose}s may go before the local append is durable, P6);</li>
- * <li>{@code commit}: apply records up to it (it never passes the local durable point; the commit mark rides on the
- * next fsync); {@code readStates}: answer reads; {@code role}: publish.</li>
+ * <li>{@code commit}: apply records up to it (it never passes what was appended; on a leader it may pass the local
+ * durable point, when followers' disks made the quorum; the commit mark rides on the next fsync, after the records it
+ * covers); {@code readStates}: answer reads; {@code role}: publish.</li>
  * </ol>
  */
 public record Ready(Meta meta, long truncateAfter, long install, List<Entry> append, List<Envelope> messages,

@@ -34,7 +34,8 @@ public final class Replica {
     // durable promise (consensus.meta)
     long acceptedEpoch;
     int votedFor;
-    // log positions: appended (handed to the log) >= durable (reported by the disk) >= commit
+    // log positions: appended (handed to the log) >= durable (reported by the disk); appended >= commit, and
+    // durable >= commit except on a leader whose followers' disks committed ahead of its own (or its former leader)
     long lastAppended;
     long durable;
     long commit;

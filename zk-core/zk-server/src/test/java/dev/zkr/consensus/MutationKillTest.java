@@ -26,7 +26,8 @@ class MutationKillTest {
                 row("snapAckedFromMemory", "ZOOKEEPER-3642", RegressionScenariosTest::zk3642),
                 row("syncWithoutQuorum", "ZOOKEEPER-1675", RegressionScenariosTest::zk1675),
                 row("nonCumulativeAcks", "ZOOKEEPER-4685", RegressionScenariosTest::zk4685),
-                row("applyPastCommitMark", "ZOOKEEPER-1154", RegressionScenariosTest::zk1154));
+                row("applyPastCommitMark", "ZOOKEEPER-1154", RegressionScenariosTest::zk1154),
+                row("syncAheadOfDisk", "slow leader disk (zkr)", RegressionScenariosTest::formerLeaderAheadOfItsDisk));
     }
 
     private static Arguments row(String mutation, String scenario, Consumer<Mutations> script) {

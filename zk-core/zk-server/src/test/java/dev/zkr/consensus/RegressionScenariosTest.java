@@ -404,6 +404,53 @@ class RegressionScenariosTest {
     }
 
     /**
+     * A slow leader disk: followers' disks make the quorum, so a write commits and the leader applies it while its
+     * own fsync is stalled (before, the leader capped its commit point by its own durable point: every write waited
+     * for the slowest of the leader's fsyncs — zk-chaos slow-fsync, 507 ms write gaps vs ZooKeeper's 44 ms).
+     */
+    static void slowLeaderDisk(Mutations m) {
+        Script s = new Script(3, m);
+        s.elect(2);
+        s.appliedEverywhere(s.commit("a"));
+        s.sim.stallDisk(2, true);
+        long w = s.commit("w");
+        s.until(() -> s.sim.applied(2) >= w, "the leader applies w");
+        assertTrue(s.r(2).durableZxid() < w, "the leader's own copy of w is not durable yet");
+        s.appliedEverywhere(w);
+    }
+
+    /**
+     * The leader of {@link #slowLeaderDisk} loses its quorum while its disk still lags its commit point, and comes
+     * back as a follower: it asks for a sync only once its disk reaches its commit point, so no sync cuts a committed
+     * record it already applied (asked at once, the new leader's DIFF from its durable point truncated below its
+     * commit point: simulator seed 841, where the sync was a SNAP cutting the log after the durable point). It then
+     * catches up by SNAP.
+     */
+    static void formerLeaderAheadOfItsDisk(Mutations m) {
+        Script s = new Script(3, m);
+        s.elect(2);
+        s.appliedEverywhere(s.commit("a"));
+        s.sim.stallDisk(2, true);
+        long w = s.commit("w");
+        s.until(() -> s.sim.applied(2) >= w, "the leader applies w");
+        s.sim.isolate(2);
+        s.sim.signalPeerDown(0, 2);
+        s.sim.signalPeerDown(1, 2);
+        s.until(() -> s.sim.leader() == 0 || s.sim.leader() == 1, "a new leader among n0, n1");
+        long z = s.commit("z");
+        s.sim.snapshot(s.sim.leader(), z); // the new leader's log starts after z: n2 will be synced by SNAP
+        long snapsBefore = s.sim.stats.snap;
+        s.sim.heal();
+        s.until(() -> !s.isLeader(2), "n2 steps down");
+        s.sim.run(300);
+        assertTrue(s.r(2).commitZxid() > s.r(2).durableZxid(), "n2's disk still lags its commit point");
+        s.sim.stallDisk(2, false);
+        s.until(() -> s.sim.applied(2) >= z, "n2 catches up");
+        assertTrue(s.sim.stats.snap > snapsBefore, "n2 was synced by SNAP");
+        assertTrue(s.sim.applied(2) >= w);
+    }
+
+    /**
      * ZOOKEEPER-1154 / -2845: a replica restarts with an uncommitted tail the new leader lacks: recovery applies
      * only up to its commit mark (P7) and the sync truncates the tail.
      */
@@ -680,5 +727,15 @@ class RegressionScenariosTest {
     @Test
     void followerWithATornTailRecoversAndCatchesUp() {
         followerTornTail(Mutations.NONE);
+    }
+
+    @Test
+    void aSlowLeaderDiskDoesNotStallCommits() {
+        slowLeaderDisk(Mutations.NONE);
+    }
+
+    @Test
+    void aFormerLeaderAheadOfItsDiskSyncsOnlyOnceItsDiskCaughtUp() {
+        formerLeaderAheadOfItsDisk(Mutations.NONE);
     }
 }
