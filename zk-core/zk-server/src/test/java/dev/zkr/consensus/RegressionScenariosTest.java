@@ -410,29 +410,31 @@ class RegressionScenariosTest {
      */
     static void slowLeaderDisk(Mutations m) {
         Script s = new Script(3, m);
-        s.elect(2);
-        s.appliedEverywhere(s.commit("a"));
-        s.sim.stallDisk(2, true);
-        long w = s.commit("w");
-        s.until(() -> s.sim.applied(2) >= w, "the leader applies w");
+        long w = leaderAppliesAheadOfItsStalledDisk(s);
         assertTrue(s.r(2).durableZxid() < w, "the leader's own copy of w is not durable yet");
         s.appliedEverywhere(w);
     }
 
-    /**
-     * The leader of {@link #slowLeaderDisk} loses its quorum while its disk still lags its commit point, and comes
-     * back as a follower: it asks for a sync only once its disk reaches its commit point, so no sync cuts a committed
-     * record it already applied (asked at once, the new leader's DIFF from its durable point truncated below its
-     * commit point: simulator seed 841, where the sync was a SNAP cutting the log after the durable point). It then
-     * catches up by SNAP.
-     */
-    static void formerLeaderAheadOfItsDisk(Mutations m) {
-        Script s = new Script(3, m);
+    /** n2 leads; its disk stalls; w commits on n0's and n1's disks and n2 applies it. Returns w. */
+    private static long leaderAppliesAheadOfItsStalledDisk(Script s) {
         s.elect(2);
         s.appliedEverywhere(s.commit("a"));
         s.sim.stallDisk(2, true);
         long w = s.commit("w");
         s.until(() -> s.sim.applied(2) >= w, "the leader applies w");
+        return w;
+    }
+
+    /**
+     * The leader of {@link #slowLeaderDisk} loses its quorum while its disk still lags its commit point, and comes
+     * back as a follower of a leader whose log starts after a snapshot: it asks for a sync only once its disk reaches
+     * its commit point, so the SNAP, which first cuts the log after the durable point, cannot cut a committed record
+     * it already applied (asked at once: "truncate after 1.1 below commit 1.2"; simulator seed 841). It then catches
+     * up by SNAP.
+     */
+    static void formerLeaderAheadOfItsDisk(Mutations m) {
+        Script s = new Script(3, m);
+        long w = leaderAppliesAheadOfItsStalledDisk(s);
         s.sim.isolate(2);
         s.sim.signalPeerDown(0, 2);
         s.sim.signalPeerDown(1, 2);
