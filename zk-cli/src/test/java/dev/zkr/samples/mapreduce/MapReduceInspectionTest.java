@@ -2,6 +2,7 @@ package dev.zkr.samples.mapreduce;
 
 import dev.zkr.cli.Cli;
 import dev.zkr.cli.Cli.Result;
+import dev.zkr.cli.Formats;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.testkit.TestEnsemble;
@@ -128,7 +129,7 @@ class MapReduceInspectionTest {
                 List<String> queued = lockNodes(look, lock);
                 List<String> order = new ArrayList<>();
                 for (String node : queued) {
-                    order.add(idsBySession.get(hex(look.exists(lock + "/" + node).ephemeralOwner())));
+                    order.add(idsBySession.get(Formats.hex(look.exists(lock + "/" + node).ephemeralOwner())));
                 }
                 Committer c = committer.get();
                 assertEquals(c.id(), order.get(0), () -> "the first lock node is the held committer's: " + order);
@@ -216,10 +217,6 @@ class MapReduceInspectionTest {
             m.put(f[2], f[0]);
         }
         return m;
-    }
-
-    private static String hex(long session) {
-        return "0x" + Long.toHexString(session);
     }
 
     private static String sequence(String node) {
