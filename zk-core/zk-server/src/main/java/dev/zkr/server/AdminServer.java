@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import dev.zkr.wire.tls.ReloadingSslContext;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The admin HTTP endpoint ({@code /metrics}, {@code /status}, {@code /health}, {@code /sessions}, {@code /watches},
  * the web console and its {@code /api/} reads) on Netty's HTTP codec, with its own event loop of one thread: it never
- * runs on the client event loops or the request pipeline. Off unless {@link ServerConfig#adminPort()} is set.
+ * runs on the client event loops or the request pipeline. Off unless {@link ServerConfig#adminPort()} is set; over
+ * TLS with the client port's settings when {@link ServerConfig#adminTls()} is.
  */
 final class AdminServer {
 
@@ -30,10 +32,13 @@ final class AdminServer {
 
     private final EventLoopGroup loop = new NioEventLoopGroup(1, new DefaultThreadFactory("zkr-admin", true));
     private final AdminHandler handler;
+    /** TLS with the client port's settings ({@code admin.tls}), or null for plain HTTP. */
+    private final ReloadingSslContext tls;
     private Channel serverChannel;
 
-    AdminServer(AdminHandler handler) {
+    AdminServer(AdminHandler handler, ServerConfig config) {
         this.handler = handler;
+        this.tls = config.adminTls() ? ReloadingSslContext.server(config.tls()) : null;
     }
 
     /** Binds the admin port; throws {@link IllegalStateException} with the address if it cannot. */
@@ -46,12 +51,19 @@ final class AdminServer {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            tls.check(); // renewed files are picked up by the next connection
+                            ch.pipeline().addLast("ssl", tls.current().newHandler(ch.alloc()));
+                        }
                         ch.pipeline().addLast("idle", new ReadTimeoutHandler(IDLE_SECONDS))
                                 .addLast("http", new HttpServerCodec(4096, 8192, 8192))
                                 .addLast("aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES))
                                 .addLast("admin", handler);
                     }
                 });
+        // the summary of refusals held back by the handler's problem log is written when its window is over
+        loop.scheduleAtFixedRate(handler::flushProblems, ProblemLog.WINDOW_SECONDS, ProblemLog.WINDOW_SECONDS,
+                TimeUnit.SECONDS);
         try {
             serverChannel = b.bind(address).syncUninterruptibly().channel();
         } catch (Exception e) { // Netty rethrows a BindException unchecked

@@ -1,6 +1,7 @@
 package dev.zkr.server;
 
 import dev.zkr.client.Children;
+import dev.zkr.client.Id;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkPaths;
@@ -20,9 +21,10 @@ import java.util.Map;
 
 /**
  * What the admin endpoint shows of one server, as JSON: its state ({@code /status}), sessions, watches, nodes, the
- * ensemble and the recipes under a path. Tree reads go straight to the (thread-safe) tree; what only rounds may touch
- * (the watch table, the session gate, the leader's view of its followers) is read in one round through
- * {@link Core#query}. Runs on the admin endpoint's thread, never on the request path.
+ * ensemble and the recipes under a path. Node data, names and Stat are read in one round through {@link Core#query},
+ * under {@link ReadAccess}, the client port's rule, for the caller's ids: the ACL checked and the data shown are of
+ * the same tree. So is what only rounds may touch (the watch table, the session gate, the leader's view of its
+ * followers). Runs on the admin endpoint's thread, never on the request path.
  */
 final class AdminView {
 
@@ -42,6 +44,7 @@ final class AdminView {
     private final ReplicationStage stage;
     private final ServerChannelInitializer connections;
     private final ServerMetrics metrics;
+    private final ReadAccess access;
 
     AdminView(ServerConfig config, Core core, DataTree tree, SessionGate gate, WatchTable watches,
               ReplicationStage stage, ServerChannelInitializer connections, ServerMetrics metrics) {
@@ -53,6 +56,7 @@ final class AdminView {
         this.stage = stage;
         this.connections = connections;
         this.metrics = metrics;
+        this.access = new ReadAccess(tree, config.authorizer());
     }
 
     /** The zkr version (from the jar's build), or "dev". */
@@ -215,44 +219,102 @@ final class AdminView {
         return w.endArray().endObject().toString();
     }
 
-    /** A node's children (sorted, at most {@value #CHILDREN_MAX}) with their Stat and a data preview; null if none. */
-    String childrenJson(String path) {
-        Children c = tree.getChildren(path);
-        if (c == null) {
-            return null;
-        }
-        List<String> names = new ArrayList<>(c.names());
-        names.sort(null);
-        JsonWriter w = new JsonWriter().beginObject().field("path", path).field("count", names.size())
-                .field("truncated", names.size() > CHILDREN_MAX).name("children").beginArray();
-        for (String n : names.subList(0, Math.min(names.size(), CHILDREN_MAX))) {
-            NodeData d = tree.getData(RecipeScan.child(path, n));
-            if (d == null) {
-                continue; // deleted meanwhile
-            }
-            w.beginObject().field("name", n);
-            data(w, d.data(), PREVIEW_MAX);
-            stat(w, d.stat());
-            w.endObject();
-        }
-        return w.endArray().endObject().toString();
+    /** What a node view found: the node and the caller may read it, no such node, or no permission. */
+    enum Outcome { FOUND, NO_NODE, NO_PERMISSION }
+
+    /** A node view's answer: the outcome and, when {@link Outcome#FOUND}, the JSON. */
+    record Answer(Outcome outcome, String json) {
+        static final Answer NO_NODE = new Answer(Outcome.NO_NODE, null);
+        static final Answer NO_PERMISSION = new Answer(Outcome.NO_PERMISSION, null);
     }
 
-    /** A node's data (at most {@value #NODE_DATA_MAX} bytes) and Stat; null if it does not exist. */
-    String nodeJson(String path) {
-        NodeData d = tree.getData(path);
-        if (d == null) {
-            return null;
+    /** One child as the caller may see it: its data and Stat, or only its name ({@code node} null). */
+    private record ChildRead(String name, NodeData node) {
+    }
+
+    /** What one round read of a node's children for a caller: the outcome, the number of children, the first ones. */
+    private record ChildrenRead(Outcome outcome, int count, List<ChildRead> children) {
+    }
+
+    /**
+     * A node's children (sorted, at most {@value #CHILDREN_MAX}) with their Stat and a data preview, as
+     * {@code getChildren} and {@code getData} on the client port would show them to {@code ids}: no permission on
+     * the node, no names; a child the ids may not READ, its name only. Read in one round, as the client port reads.
+     */
+    Answer childrenJson(String path, List<Id> ids) {
+        ChildrenRead read = core.query(() -> {
+            Children c = tree.getChildren(path);
+            if (c == null) {
+                return new ChildrenRead(Outcome.NO_NODE, 0, List.of());
+            }
+            if (!access.mayRead(path, ids)) {
+                return new ChildrenRead(Outcome.NO_PERMISSION, 0, List.of());
+            }
+            List<String> names = new ArrayList<>(c.names());
+            names.sort(null);
+            List<ChildRead> out = new ArrayList<>(Math.min(names.size(), CHILDREN_MAX));
+            for (String n : names.subList(0, Math.min(names.size(), CHILDREN_MAX))) {
+                String child = RecipeScan.child(path, n);
+                NodeData d = tree.getData(child);
+                if (d != null) { // else deleted: not listed
+                    out.add(new ChildRead(n, access.mayRead(child, ids) ? d : null));
+                }
+            }
+            return new ChildrenRead(Outcome.FOUND, names.size(), out);
+        }, QUERY_TIMEOUT_MS);
+        if (read.outcome() != Outcome.FOUND) {
+            return read.outcome() == Outcome.NO_NODE ? Answer.NO_NODE : Answer.NO_PERMISSION;
+        }
+        JsonWriter w = new JsonWriter().beginObject().field("path", path).field("count", read.count())
+                .field("truncated", read.count() > CHILDREN_MAX).name("children").beginArray();
+        for (ChildRead r : read.children()) {
+            w.beginObject().field("name", r.name()).field("permission", r.node() != null);
+            if (r.node() != null) {
+                data(w, r.node().data(), PREVIEW_MAX);
+                stat(w, r.node().stat());
+            }
+            w.endObject();
+        }
+        return new Answer(Outcome.FOUND, w.endArray().endObject().toString());
+    }
+
+    /** Marks, inside a round's answer, a node the caller may not READ. */
+    private static final NodeData NO_PERMISSION = new NodeData(new byte[0], null);
+
+    /** A node's data (at most {@value #NODE_DATA_MAX} bytes) and Stat, if {@code ids} may READ it. */
+    Answer nodeJson(String path, List<Id> ids) {
+        NodeData d = core.query(() -> {
+            NodeData nd = tree.getData(path);
+            return nd == null || access.mayRead(path, ids) ? nd : NO_PERMISSION;
+        }, QUERY_TIMEOUT_MS);
+        if (d == null || d == NO_PERMISSION) {
+            return d == null ? Answer.NO_NODE : Answer.NO_PERMISSION;
         }
         JsonWriter w = new JsonWriter().beginObject().field("path", path);
         data(w, d.data(), NODE_DATA_MAX);
         stat(w, d.stat());
-        return w.endObject().toString();
+        return new Answer(Outcome.FOUND, w.endObject().toString());
     }
 
-    /** The recipes found at {@code path} and below. */
-    String recipesJson(String path) {
-        List<RecipeScan.Recipe> found = new RecipeScan(RecipeScan.of(tree), System.currentTimeMillis()).scan(path);
+    /**
+     * The recipes found at {@code path} and below, over the tree as {@code ids} may read it: the children of a node
+     * they may not READ are not listed, and a participant node they may not READ shows its name only.
+     */
+    String recipesJson(String path, List<Id> ids) {
+        RecipeScan.Tree all = RecipeScan.of(tree);
+        RecipeScan.Tree readable = new RecipeScan.Tree() {
+            @Override
+            public List<String> children(String p) {
+                return access.mayRead(p, ids) ? all.children(p) : null;
+            }
+
+            @Override
+            public NodeData node(String p) {
+                return access.mayRead(p, ids) ? all.node(p) : null;
+            }
+        };
+        long now = System.currentTimeMillis();
+        List<RecipeScan.Recipe> found = core.query(() -> new RecipeScan(readable, now).scan(path), QUERY_TIMEOUT_MS);
         JsonWriter w = new JsonWriter().beginObject().field("path", path).name("recipes").beginArray();
         for (RecipeScan.Recipe r : found) {
             w.beginObject().field("path", r.path()).field("kind", r.kind());

@@ -33,6 +33,7 @@ final class ReadStage {
 
     private final ApplyStage apply;
     private final Authorizer authorizer;
+    private final ReadAccess access;
 
     ReadStage(DataTree tree, WatchTable watches, ApplyStage apply) {
         this(tree, watches, apply, Authorizer.defaults());
@@ -43,12 +44,12 @@ final class ReadStage {
         this.watches = watches;
         this.apply = apply;
         this.authorizer = authorizer;
+        this.access = new ReadAccess(tree, authorizer);
     }
 
     /** As ZooKeeper's FinalRequestProcessor: checked after the node was found, before a watch is left. */
-    private boolean allowed(Connection c, String path, int perm) {
-        List<Acl> acl = tree.aclOf(path);
-        return acl == null || authorizer.allowed(acl, perm, c.authIds);
+    private boolean mayRead(Connection c, String path) {
+        return access.mayRead(path, c.authIds);
     }
 
     void serve(Connection c, Message.Request r) {
@@ -72,7 +73,7 @@ final class ReadStage {
             if (nd == null) { // like ZooKeeper, no watch is left on a missing node
                 return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
             }
-            if (!allowed(c, path, Perms.READ)) {
+            if (!mayRead(c, path)) {
                 return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
             }
             if (g.watch()) {
@@ -82,7 +83,7 @@ final class ReadStage {
         } else if (r instanceof Message.ExistsRequest e) {
             String path = valid(e.path());
             Stat stat = tree.exists(path);
-            if (stat != null && !allowed(c, path, Perms.READ)) {
+            if (stat != null && !mayRead(c, path)) {
                 // ZooKeeper 3.9 (FinalRequestProcessor): READ on an existing node, checked before the watch is set
                 return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
             }
@@ -100,7 +101,7 @@ final class ReadStage {
             if (ch == null) {
                 return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
             }
-            if (!allowed(c, path, Perms.READ)) {
+            if (!mayRead(c, path)) {
                 return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
             }
             if (g.watch()) {

@@ -58,6 +58,8 @@ public final class ServerConfig {
     private final Duration tlsReloadInterval;
     private final int adminPort;
     private final InetAddress adminAddress;
+    private final List<dev.zkr.client.Id> adminAuth;
+    private final boolean adminTls;
 
     /**
      * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
@@ -132,6 +134,20 @@ public final class ServerConfig {
         providers.add(new dev.zkr.auth.X509AuthProvider(x509SuperUser));
         providers.addAll(authProviders);
         this.authorizer = new dev.zkr.auth.Authorizer(providers);
+        this.adminAuth = List.copyOf(b.adminAuth);
+        for (dev.zkr.client.Id id : adminAuth) {
+            dev.zkr.auth.AuthProvider p = authorizer.provider(id.scheme());
+            if (p == null || !p.isValid(id.id())) {
+                throw new IllegalArgumentException("admin.auth: " + (p == null ? "unknown scheme " + id.scheme()
+                        : "malformed " + id.scheme() + " id") + " (ids are scheme:id as in ACLs, such as "
+                        + "digest:ops:<base64 sha1> or x509:CN=ops,O=example, separated by ';')");
+            }
+        }
+        this.adminTls = b.adminTls;
+        if (adminTls && b.tls == null) {
+            throw new IllegalArgumentException("admin.tls needs the client port's TLS settings (ssl.*): the admin "
+                    + "endpoint serves TLS with the client port's key, trust and client-certificate settings");
+        }
         this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
         this.ensembleName = b.ensembleName;
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
@@ -288,6 +304,12 @@ public final class ServerConfig {
         if ((v = p.getProperty("adminAddress")) != null) {
             b.adminAddress(parseAddress(v));
         }
+        if ((v = p.getProperty("admin.auth")) != null && !v.isBlank()) {
+            b.adminAuth(parseIds("admin.auth", v));
+        }
+        if ((v = p.getProperty("admin.tls")) != null) {
+            b.adminTls(parseBoolean("admin.tls", v));
+        }
         List<Member> members = MemberList.parse(p);
         if (!members.isEmpty()) {
             Member self = self(members, serverId, dataDir);
@@ -305,6 +327,23 @@ public final class ServerConfig {
             }
         }
         return b.build();
+    }
+
+    /** Ids {@code scheme:id} separated by {@code ;} (a digest id holds colons, an x509 subject commas). */
+    static List<dev.zkr.client.Id> parseIds(String key, String value) {
+        List<dev.zkr.client.Id> ids = new ArrayList<>();
+        for (String part : value.split(";")) {
+            String t = part.trim();
+            if (t.isEmpty()) {
+                continue;
+            }
+            int colon = t.indexOf(':');
+            if (colon <= 0 || colon == t.length() - 1) {
+                throw new IllegalArgumentException(key + ": '" + t + "' is not scheme:id");
+            }
+            ids.add(new dev.zkr.client.Id(t.substring(0, colon), t.substring(colon + 1)));
+        }
+        return ids;
     }
 
     /**
@@ -635,6 +674,19 @@ public final class ServerConfig {
         return adminAddress;
     }
 
+    /**
+     * The ids ({@code admin.auth}) that may see the admin endpoint's admin-only views (sessions, watches, the recipe
+     * scan); empty: the super user if one is configured, else any client on loopback.
+     */
+    public List<dev.zkr.client.Id> adminAuth() {
+        return adminAuth;
+    }
+
+    /** Whether the admin endpoint serves TLS with the client port's settings ({@code admin.tls}). */
+    public boolean adminTls() {
+        return adminTls;
+    }
+
     static Duration defaultElectionTimeout(int tickTimeMs) {
         return Duration.ofMillis(Math.max(200, tickTimeMs / 2));
     }
@@ -682,6 +734,8 @@ public final class ServerConfig {
         b.tlsReloadInterval = tlsReloadInterval;
         b.adminPort = adminPort;
         b.adminAddress = adminAddress;
+        b.adminAuth = new ArrayList<>(adminAuth);
+        b.adminTls = adminTls;
         return b;
     }
 
@@ -734,6 +788,8 @@ public final class ServerConfig {
         private Duration tlsReloadInterval = Duration.ofSeconds(5);
         private int adminPort = -1;
         private InetAddress adminAddress = InetAddress.getLoopbackAddress();
+        private List<dev.zkr.client.Id> adminAuth = new ArrayList<>();
+        private boolean adminTls;
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -988,6 +1044,25 @@ public final class ServerConfig {
         /** The address the admin endpoint binds (default loopback). */
         public Builder adminAddress(InetAddress address) {
             this.adminAddress = Objects.requireNonNull(address, "adminAddress");
+            return this;
+        }
+
+        /**
+         * The ids that may see the admin endpoint's admin-only views ({@code admin.auth}), as ACL ids: a digest user
+         * ({@code digest:ops:<base64 sha1>}, as {@code Acls.generateDigest("ops:pw")}), an x509 subject, an ip or
+         * ip range; the super user always may. None (the default): the super user, else loopback clients.
+         */
+        public Builder adminAuth(List<dev.zkr.client.Id> ids) {
+            this.adminAuth = new ArrayList<>(ids);
+            return this;
+        }
+
+        /**
+         * Serve the admin endpoint over TLS with the client port's settings ({@code admin.tls}; needs {@link #tls}):
+         * a verified client certificate gives the request the {@code x509} id of its subject.
+         */
+        public Builder adminTls(boolean on) {
+            this.adminTls = on;
             return this;
         }
 

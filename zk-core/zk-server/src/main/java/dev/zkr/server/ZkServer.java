@@ -58,7 +58,7 @@ public final class ZkServer implements AutoCloseable {
         this.config = config;
         this.linkFilter = linkFilter;
         try {
-            Files.createDirectories(config.dataDir());
+            dev.zkr.storage.StorageFiles.createDirectories(config.dataDir());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create data directory " + config.dataDir(), e);
         }
@@ -135,7 +135,7 @@ public final class ZkServer implements AutoCloseable {
         outstanding.from(initializer);
         this.netty = new NettyServer(initializer);
         this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree, gate,
-                parts.watches(), stage, initializer, metrics), metrics));
+                parts.watches(), stage, initializer, metrics), metrics, new AdminAuth(config)), config);
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();

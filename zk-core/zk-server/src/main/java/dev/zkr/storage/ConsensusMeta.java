@@ -84,8 +84,8 @@ public record ConsensusMeta(long acceptedEpoch, long votedFor, long ensembleId, 
     public void store(Path dataDir) {
         Path tmp = dataDir.resolve(TEMP);
         try {
-            Files.createDirectories(dataDir);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StorageFiles.createDirectories(dataDir);
+            try (FileChannel ch = StorageFiles.create(tmp, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer b = ByteBuffer.wrap(encode());
                 while (b.hasRemaining()) {

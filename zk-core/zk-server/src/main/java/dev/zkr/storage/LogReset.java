@@ -27,7 +27,7 @@ final class LogReset {
     static void begin(Path dir, long zxid) throws IOException {
         stepHook.accept("reset start");
         Files.deleteIfExists(intent(dir, zxid));
-        Files.createFile(intent(dir, zxid));
+        StorageFiles.createEmpty(intent(dir, zxid));
         StorageFiles.fsyncDirectory(dir);
         stepHook.accept("reset intent");
     }

@@ -28,7 +28,7 @@ final class LogTruncation {
     static void begin(Path dir, long zxid) throws IOException {
         stepHook.accept("start");
         Files.deleteIfExists(intent(dir, zxid));
-        Files.createFile(intent(dir, zxid));
+        StorageFiles.createEmpty(intent(dir, zxid));
         StorageFiles.fsyncDirectory(dir);
         stepHook.accept("intent");
     }

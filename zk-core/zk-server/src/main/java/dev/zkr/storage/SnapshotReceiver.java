@@ -111,7 +111,7 @@ public final class SnapshotReceiver<T> implements AutoCloseable {
         }
         try {
             if (file == null) {
-                file = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                file = StorageFiles.create(part, StandardOpenOption.TRUNCATE_EXISTING,
                         StandardOpenOption.WRITE);
             }
             ByteBuffer buf = ByteBuffer.wrap(data);

@@ -62,7 +62,7 @@ public final class SnapshotStore {
     public static SnapshotStore open(Path dir) {
         Objects.requireNonNull(dir, "dir");
         try {
-            Files.createDirectories(dir);
+            StorageFiles.createDirectories(dir);
             try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "*.{tmp,part}")) {
                 for (Path p : files) {
                     Files.deleteIfExists(p);
@@ -210,7 +210,7 @@ public final class SnapshotStore {
         Path target = fileOf(zxid);
         Path tmp = dir.resolve(target.getFileName() + ".tmp");
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            try (FileChannel ch = StorageFiles.create(tmp, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE)) {
                 filler.fill(ch, tmp);
             }

@@ -2,13 +2,47 @@ package dev.zkr.storage;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
-/** Small file helpers shared by the log and the snapshot store. */
-final class StorageFiles {
+/** Small file helpers shared by the log and the snapshot store (and the server, for its data directory). */
+public final class StorageFiles {
 
     private StorageFiles() {
+    }
+
+    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    private static final FileAttribute<?>[] OWNER_FILE = POSIX
+            ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+            : new FileAttribute<?>[0];
+    private static final FileAttribute<?>[] OWNER_DIR = POSIX
+            ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))}
+            : new FileAttribute<?>[0];
+
+    /**
+     * Opens {@code file} for writing, creating it readable and writable by the server's user only (rw-------, as a
+     * key store: the log and snapshots hold every node's data). A file that exists keeps its permissions.
+     */
+    static FileChannel create(Path file, OpenOption... options) throws IOException {
+        Set<OpenOption> opts = new java.util.HashSet<>(java.util.Arrays.asList(options));
+        opts.add(StandardOpenOption.CREATE);
+        return FileChannel.open(file, opts, OWNER_FILE);
+    }
+
+    /** Creates an empty file readable by the server's user only. */
+    static void createEmpty(Path file) throws IOException {
+        Files.createFile(file, OWNER_FILE);
+    }
+
+    /** Creates {@code dir} and its missing parents, those it creates open to the server's user only (rwx------). */
+    public static void createDirectories(Path dir) throws IOException {
+        Files.createDirectories(dir, OWNER_DIR);
     }
 
     /** Makes the creation, rename or deletion of entries in a directory durable. */

@@ -81,7 +81,7 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(config, "config");
         try {
-            Files.createDirectories(dir);
+            StorageFiles.createDirectories(dir);
             List<Segment> segments = listSegments(dir);
             long truncatedTo = LogTruncation.redo(dir, segments);
             long resetTo = LogReset.redo(dir, segments);
@@ -183,7 +183,7 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
     /** Writes a new segment with its header through a temp file and a rename; returns it open for writing. */
     private static FileChannel createSegmentFile(Path dir, Segment segment, long commitMark) throws IOException {
         Path tmp = dir.resolve(segment.name() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        try (FileChannel ch = StorageFiles.create(tmp, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             ByteBuffer header = ByteBuffer.allocate(LogFormat.headerBytes());
             LogFormat.putSegmentHeader(header, segment.prevZxid(), commitMark);

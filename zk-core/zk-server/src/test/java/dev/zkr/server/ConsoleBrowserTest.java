@@ -196,6 +196,49 @@ class ConsoleBrowserTest {
         }
     }
 
+    /**
+     * A node the viewer may not READ (the issue's /vault, made with {@code auth::cdrwa} by digest app:s3cret): the
+     * console shows its name in the tree and "no permission" with a log-in button where its data would be, and never
+     * its data. Through a relay that adds app's Basic credentials, as the console's login form makes it send them,
+     * the same page shows the data.
+     */
+    @Test
+    void aProtectedNodeShowsNoPermissionAndItsDataOnlyToItsOwner() throws Exception {
+        assumeChromium();
+        String secret = "the-vault-secret-4711";
+        try (ZkServer server = ZkServer.start(ServerFixture.config(dir).adminPort(0).build());
+             ZkClient app = ZkClient.builder().connectString(server.connectString())
+                     .sessionTimeout(Duration.ofSeconds(10)).authInfo("digest", utf8("app:s3cret")).build()) {
+            app.create("/vault", utf8(secret), CreateMode.PERSISTENT, dev.zkr.client.Acls.CREATOR_ALL);
+            app.create("/vault/inner", utf8(secret + "-inner"), CreateMode.PERSISTENT,
+                    dev.zkr.client.Acls.CREATOR_ALL);
+            app.create("/open", utf8("public data"), CreateMode.PERSISTENT);
+
+            String root = dumpDom(server.adminUrl() + "#/");
+            assertTrue(root.contains("data-loaded=\"true\""), "the console's script ran and loaded:\n" + root);
+            assertTrue(root.contains(">vault</a>"), "the tree lists /vault by name:\n" + root);
+            assertTrue(root.contains("public data"), "and /open's data:\n" + root);
+            assertTrue(root.contains("<span class=\"no-permission\">no permission <button type=\"button\">log in"
+                    + "</button></span>"), "/vault's data cell says no permission and offers to log in:\n" + root);
+            assertFalse(root.contains(secret), "the secret is nowhere on the page:\n" + root);
+
+            String vault = dumpDom(server.adminUrl() + "#/vault");
+            assertTrue(vault.contains("<code id=\"node-path\">/vault</code>"), "the node panel is /vault:\n" + vault);
+            assertTrue(vault.contains("<pre id=\"node-data\"><span class=\"no-permission\">no permission"),
+                    "its data panel says no permission:\n" + vault);
+            assertFalse(vault.contains(secret) || vault.contains("inner"), "neither data nor children:\n" + vault);
+
+            String basic = "Basic " + java.util.Base64.getEncoder().encodeToString(utf8("app:s3cret"));
+            try (ConsoleRelay relay = new ConsoleRelay(server.adminPort(), () -> { }, basic)) {
+                String owner = dumpDom(relay.url() + "#/vault");
+                assertTrue(owner.contains("<pre id=\"node-data\">" + secret + "</pre>"), "the owner sees the data:\n"
+                        + owner);
+                assertTrue(owner.contains(secret + "-inner"), "and the children's:\n" + owner);
+                assertFalse(owner.contains("no permission"), owner);
+            }
+        }
+    }
+
     /** Runs headless chromium on {@code url} and returns the DOM it dumps after the page settled. */
     private String dumpDom(String url) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",

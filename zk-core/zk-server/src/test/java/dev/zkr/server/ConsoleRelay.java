@@ -34,8 +34,18 @@ final class ConsoleRelay implements AutoCloseable {
     private final AtomicReference<Throwable> hookFailure = new AtomicReference<>();
     private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
     private final Thread acceptor;
+    private final String authorization;
 
     ConsoleRelay(int adminPort, Runnable beforeSecondRefresh) throws IOException {
+        this(adminPort, beforeSecondRefresh, null);
+    }
+
+    /**
+     * A relay that also adds this {@code Authorization} header to every request that has none: the requests the
+     * console makes once a user logged in with its form.
+     */
+    ConsoleRelay(int adminPort, Runnable beforeSecondRefresh, String authorization) throws IOException {
+        this.authorization = authorization;
         this.adminPort = adminPort;
         this.beforeSecondRefresh = beforeSecondRefresh;
         this.socket = new ServerSocket();
@@ -93,6 +103,10 @@ final class ConsoleRelay implements AutoCloseable {
                 } catch (Throwable t) {
                     hookFailure.set(t);
                 }
+            }
+            if (authorization != null && !head0.toLowerCase(java.util.Locale.ROOT).contains("\r\nauthorization:")) {
+                head = (head0.substring(0, head0.length() - 2) + "Authorization: " + authorization + "\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1);
             }
             admin.getOutputStream().write(head); // console reads are GETs: no body
             admin.getOutputStream().flush();

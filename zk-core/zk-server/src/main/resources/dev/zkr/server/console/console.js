@@ -6,6 +6,15 @@
 (function () {
   const REFRESH_MS = 1500;
   let current = initialPath();
+  // HTTP Basic credentials typed into the login form (the digest scheme's user:password, as `addauth digest`);
+  // kept in this tab only. Node views and admin-only views are answered under them.
+  let credentials = sessionStorage.getItem('zkr-basic');
+  // Views refused under the current credentials are not asked again until the path or the credentials change:
+  // each refusal with credentials counts as a guess on the server.
+  let refused = new Set();
+
+  /** A view the server refused (401/403): shown as "no permission" with an offer to log in. */
+  class NoPermission extends Error {}
 
   function initialPath() {
     const h = decodeURIComponent(location.hash.replace(/^#/, ''));
@@ -38,6 +47,7 @@
 
   function go(path) {
     current = path;
+    refused = new Set();
     history.replaceState(null, '', '#' + encodeURIComponent(path).replace(/%2F/g, '/'));
     refresh();
   }
@@ -50,7 +60,14 @@
   }
 
   async function json(url) {
-    const r = await fetch(url, { cache: 'no-store' });
+    if (refused.has(url)) { throw new NoPermission(url); }
+    const headers = { 'X-Zkr-Console': '1' };
+    if (credentials) { headers.Authorization = 'Basic ' + credentials; }
+    const r = await fetch(url, { cache: 'no-store', headers: headers, credentials: 'omit' });
+    if (r.status === 401 || r.status === 403) {
+      refused.add(url);
+      throw new NoPermission(url);
+    }
     if (!r.ok) {
       let msg = r.status + ' ' + r.statusText;
       try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
@@ -84,12 +101,37 @@
     });
   }
 
+  /** A "no permission" note with a button that opens the login form. */
+  function noPermission() {
+    const span = el('span', 'no permission', 'no-permission');
+    if (!credentials) {
+      const b = el('button', 'log in');
+      b.type = 'button';
+      b.addEventListener('click', showLogin);
+      span.appendChild(document.createTextNode(' '));
+      span.appendChild(b);
+    }
+    return span;
+  }
+
+  /** Replaces a panel's content with the "no permission" note. */
+  function refusedPanel(box) {
+    clear(box);
+    box.appendChild(noPermission());
+  }
+
   function showChildren(data) {
     const body = $('children').tBodies[0];
     clear(body);
     for (const ch of data.children) {
       const name = document.createElement('span');
       name.appendChild(link(ch.name, child(data.path, ch.name)));
+      if (!ch.permission) {
+        const tr = row([name, '', '', '', noPermission()]);
+        tr.cells[0].className = 'name';
+        body.appendChild(tr);
+        continue;
+      }
       const tr = row([name, ch.stat.numChildren, ch.stat.dataLength,
         ch.stat.ephemeralOwner === '0' ? '' : ch.stat.ephemeralOwner,
         ch.text !== null ? ch.text : '(binary) ' + ch.base64]);
@@ -103,6 +145,7 @@
 
   function showNode(n) {
     $('node-path').textContent = n.path;
+    clear($('node-data'));
     $('node-data').textContent = n.text !== null ? n.text : '(binary, base64) ' + n.base64;
     const body = $('node-stat').tBodies[0];
     clear(body);
@@ -174,6 +217,45 @@
     }
   }
 
+  function showLogin() {
+    $('login-form').hidden = false;
+    $('login-user').focus();
+  }
+
+  function showLoginState() {
+    const who = credentials ? atob(credentials).split(':')[0] : null;
+    $('login-state').textContent = who ? 'logged in as ' + who : '';
+    $('login-open').hidden = !!who;
+    $('logout').hidden = !who;
+  }
+
+  function setCredentials(c) {
+    credentials = c;
+    if (c) { sessionStorage.setItem('zkr-basic', c); } else { sessionStorage.removeItem('zkr-basic'); }
+    refused = new Set();
+    showLoginState();
+    refresh();
+  }
+
+  function bytesToBase64(bytes) {
+    let s = '';
+    bytes.forEach(b => { s += String.fromCharCode(b); });
+    return btoa(s);
+  }
+
+  $('login-open').addEventListener('click', showLogin);
+  $('login-submit').addEventListener('click', () => {
+    const user = $('login-user').value;
+    const password = $('login-password').value;
+    if (!user || user.includes(':')) { $('login-error').textContent = 'a user name without ":"'; return; }
+    $('login-error').textContent = '';
+    $('login-password').value = '';
+    $('login-form').hidden = true;
+    setCredentials(bytesToBase64(new TextEncoder().encode(user + ':' + password)));
+  });
+  $('logout').addEventListener('click', () => setCredentials(null));
+  showLoginState();
+
   let running = false;
 
   async function refresh() {
@@ -181,14 +263,32 @@
     running = true;
     const path = current;
     const errors = [];
-    const step = async (fn) => { try { await fn(); } catch (e) { errors.push(e.message); } };
+    const step = async (fn, onRefused) => {
+      try { await fn(); } catch (e) {
+        if (e instanceof NoPermission && onRefused) { onRefused(); } else { errors.push(e.message); }
+      }
+    };
     await step(async () => showStatus(await json('api/status')));
     showCrumbs(path);
-    await step(async () => showChildren(await json('api/children' + q(path))));
-    await step(async () => showNode(await json('api/node' + q(path))));
-    await step(async () => showRecipes(await json('api/recipes' + q(path))));
+    await step(async () => showChildren(await json('api/children' + q(path))), () => {
+      clear($('children').tBodies[0]);
+      refusedPanel($('children-note'));
+    });
+    await step(async () => showNode(await json('api/node' + q(path))), () => {
+      $('node-path').textContent = path;
+      refusedPanel($('node-data'));
+      clear($('node-stat').tBodies[0]);
+    });
+    await step(async () => showRecipes(await json('api/recipes' + q(path))), () => {
+      $('recipes-path').textContent = path;
+      refusedPanel($('recipes'));
+    });
     await step(async () => showEnsemble(await json('api/ensemble')));
-    await step(async () => showSessions(await json('api/sessions')));
+    await step(async () => showSessions(await json('api/sessions')), () => {
+      $('session-count').textContent = '';
+      clear($('sessions').tBodies[0]);
+      $('sessions').tBodies[0].appendChild(row([noPermission()]));
+    });
     $('error').textContent = errors.join(' · ');
     $('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
     document.body.setAttribute('data-loaded', 'true');
