@@ -67,8 +67,8 @@ final class Args {
 
     /**
      * The ACLs ACL steps set, a small fixed set. None of them is one zkr refuses on purpose where ZooKeeper accepts
-     * it (permission bits 0 or above ALL, ip host names; zk-core/README.md "Differences from ZooKeeper, on
-     * purpose"). {@link #CREATOR_ALL} is {@code InvalidAcl} on both for a session without a digest id.
+     * it (permission bits 0 or above ALL, ip host names; docs/differences-from-zookeeper.md,
+     * "TLS and security"). {@link #CREATOR_ALL} is {@code InvalidAcl} on both for a session without a digest id.
      */
     enum AclChoice {
         OPEN(Acls.OPEN_UNSAFE),

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Per epoch, the last zxid a log holds of it (only epochs with records after the log's base). Within one epoch only
- * one leader proposes and followers append contiguously, so two logs holding (e,c) agree up to it (REPLICATION.md
- * §2.5). Immutable; epochs ascending.
+ * one leader proposes and followers append contiguously, so two logs holding (e,c) agree up to it (docs/replication.md,
+ * Common prefix). Immutable; epochs ascending.
  */
 public final class EpochTable {
     public static final EpochTable EMPTY = new EpochTable(new long[0], new long[0]);

@@ -16,10 +16,10 @@ import java.util.Set;
 
 /**
  * Leader of its accepted epoch e. It appends {@code EPOCH(e,0)} at once, syncs each follower from the exact common
- * prefix (§2.5), and commits a zxid of its own epoch once a quorum has it durable (its own copy counts after its own
- * fsync, but followers alone can make the quorum: the commit point may run ahead of the leader's durable point);
- * committing (e,0) commits everything before it and puts the leader in service (UPTODATE). It steps down when it has
- * not heard from a quorum within the election timeout (check-quorum).
+ * prefix (docs/replication.md, Common prefix), and commits a zxid of its own epoch once a quorum has it durable (its
+ * own copy counts after its own fsync, but followers alone can make the quorum: the commit point may run ahead of the
+ * leader's durable point); committing (e,0) commits everything before it and puts the leader in service (UPTODATE). It
+ * steps down when it has not heard from a quorum within the election timeout (check-quorum).
  */
 final class Leader extends RoleState {
     private final long epoch;
@@ -170,7 +170,7 @@ final class Leader extends RoleState {
         }
     }
 
-    /** Brings a follower to this log from the exact common prefix (REPLICATION.md §2.5). */
+    /** Brings a follower to this log from the exact common prefix (docs/replication.md, Common prefix). */
     private void sync(int from, FollowerInfo fi) {
         EpochTable mine = r.epochTable();
         long base = r.log.baseZxid();

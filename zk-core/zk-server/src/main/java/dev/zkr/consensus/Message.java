@@ -3,8 +3,8 @@ package dev.zkr.consensus;
 import java.util.Arrays;
 
 /**
- * Peer messages of the consensus core (REPLICATION.md §2.4). Every message carries the sender's epoch; the sender's
- * id comes with it from the transport ({@link Replica#step}). Zxids print as "e.c".
+ * Peer messages of the consensus core (docs/replication.md, Messages). Every message carries the sender's epoch; the
+ * sender's id comes with it from the transport ({@link Replica#step}). Zxids print as "e.c".
  */
 public sealed interface Message {
     long epoch();

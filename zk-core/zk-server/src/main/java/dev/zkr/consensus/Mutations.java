@@ -2,8 +2,8 @@ package dev.zkr.consensus;
 
 /**
  * Test-only switches that re-introduce one ZooKeeper bug class each, to show that the scenario tests and the
- * simulator see it (REPLICATION.md §5.5). Passed to a {@link Replica} by its package-private constructor; production
- * code only ever uses {@link #NONE}.
+ * simulator see it (docs/testing.md, Mutations). Passed to a {@link Replica} by its package-private constructor;
+ * production code only ever uses {@link #NONE}.
  */
 final class Mutations {
     static final Mutations NONE = new Mutations();

@@ -16,11 +16,12 @@ import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
- * One member of a Zab ensemble as a pure state machine (REPLICATION.md §3.1; etcd-io/raft's RawNode is the model).
- * Inputs: {@link #step}, {@link #tick}, {@link #propose}, {@link #localDurable}, {@link #snapshotInstalled},
- * {@link #peerDown}/{@link #peerUp}, {@link #readIndex}, {@link #campaign}, {@link #transferLeadership}. Output:
- * {@link #ready()}, executed by the driver in the order {@link Ready} gives, then {@link #advance()}; no input may
- * arrive between the two. No threads, I/O, clock or unseeded randomness. Not thread-safe.
+ * One member of a Zab ensemble as a pure state machine (docs/replication.md, The core and its driver;
+ * etcd-io/raft's RawNode is the model). Inputs: {@link #step}, {@link #tick}, {@link #propose}, {@link #localDurable},
+ * {@link #snapshotInstalled}, {@link #peerDown}/{@link #peerUp}, {@link #readIndex}, {@link #campaign},
+ * {@link #transferLeadership}. Output: {@link #ready()}, executed by the driver in the order {@link Ready} gives,
+ * then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or unseeded randomness. Not
+ * thread-safe.
  */
 public final class Replica {
     final int id;
@@ -221,8 +222,9 @@ public final class Replica {
     }
 
     /**
-     * Linearizable read point for {@code ctx} (ReadIndex, §3.4): on an in-service leader, the last proposed zxid,
-     * answered in {@link Ready#readStates()} once a quorum acked a heartbeat sent after this call; refused otherwise.
+     * Linearizable read point for {@code ctx} (ReadIndex, docs/replication.md, Reads and sync): on an in-service
+     * leader, the last proposed zxid, answered in {@link Ready#readStates()} once a quorum acked a heartbeat sent after
+     * this call; refused otherwise.
      */
     public void readIndex(long ctx) {
         checkInput();

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * A replica's static settings. Times are in ticks (REPLICATION.md §2.7: a tick is 10 ms, heartbeat 10 ticks,
+ * A replica's static settings. Times are in ticks (docs/replication.md, Timers: a tick is 10 ms, heartbeat 10 ticks,
  * election timeout T = 100 ticks randomised in [T, 2T), campaign jitter 0–2 ticks). {@code random} is the only
  * source of randomness (seeded by the caller).
  */
@@ -20,7 +20,7 @@ public record ReplicaConfig(int id, List<Integer> members, int electionTicks, in
         }
     }
 
-    /** The §2.7 defaults. */
+    /** The defaults (docs/replication.md, Timers). */
     public static ReplicaConfig defaults(int id, List<Integer> members, RandomGenerator random) {
         return new ReplicaConfig(id, members, 100, 10, 2, random);
     }

@@ -1,6 +1,6 @@
 package dev.zkr.consensus;
 
-/** How a leader brings a follower to its log (REPLICATION.md §2.5). */
+/** How a leader brings a follower to its log (docs/replication.md, Sync). */
 public enum SyncMode {
     /** The follower's log is a prefix of the leader's: entries after it follow. */
     DIFF,

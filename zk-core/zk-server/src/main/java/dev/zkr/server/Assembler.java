@@ -121,7 +121,8 @@ final class Assembler {
                 : List.of(id);
         long ensembleId = ensemble ? ensembleIdOf(config) : members.hashCode();
         Path dataDir = config.dataDir();
-        // the newest snapshot file is what a follower behind the log's start is sent (§8.11)
+        // the newest snapshot file is what a follower behind the log's start is sent
+        // (docs/replication.md, SNAP transfer)
         TxnLogView view = new TxnLogView(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());

@@ -28,10 +28,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The server's round logic without threads or locks (REPLICATION.md §3.2): {@link Core} — or a simulator — feeds it
- * one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, {@link #peerMessage}, tasks run in
- * the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the sessions
- * through its stages. The time is passed in. One caller at a time.
+ * The server's round logic without threads or locks (docs/architecture.md, The round): {@link Core} — or a simulator —
+ * feeds it one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, {@link #peerMessage}, tasks
+ * run in the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the
+ * sessions through its stages. The time is passed in. One caller at a time.
  *
  * <p>On the leader (and a standalone server) writes are sequenced in {@link #inFlight} in prepare order and
  * completed strictly in that order once committed, each write when the applied txn names its request (session id

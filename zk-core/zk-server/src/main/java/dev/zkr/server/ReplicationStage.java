@@ -33,14 +33,14 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The {@link Quorum} that drives a consensus {@link Replica} inside {@link Core}'s rounds (REPLICATION.md §3.2):
- * sequenced txns go in through {@code propose}, the log's durability notices through {@code localDurable}, peer
- * messages through {@code step}, time through {@code tick}, and each round executes the replica's {@link Ready} in
- * its order — meta persisted first (P1), truncation, records to the {@link LogStage} (async: their durability comes
- * back as a notice, P4), messages to the peers, the commit point to the core and, riding on the next fsync, to the
- * log's commit mark ({@link LogStore#recordCommitMark}). The log is a {@link LogStore} and the replica's view of it
- * a {@link DrivenLogView}: a {@link TxnLog} and a {@link TxnLogView} in a server, in-memory ones in the whole-server
- * simulator, which drives this same class.
+ * The {@link Quorum} that drives a consensus {@link Replica} inside {@link Core}'s rounds (docs/replication.md, The
+ * core and its driver): sequenced txns go in through {@code propose}, the log's durability notices through
+ * {@code localDurable}, peer messages through {@code step}, time through {@code tick}, and each round executes the
+ * replica's {@link Ready} in its order — meta persisted first (P1), truncation, records to the {@link LogStage}
+ * (async: their durability comes back as a notice, P4), messages to the peers, the commit point to the core and,
+ * riding on the next fsync, to the log's commit mark ({@link LogStore#recordCommitMark}). The log is a
+ * {@link LogStore} and the replica's view of it a {@link DrivenLogView}: a {@link TxnLog} and a {@link TxnLogView} in
+ * a server, in-memory ones in the whole-server simulator, which drives this same class.
  *
  * <p>The records the core did not sequence (the uncommitted tail recovered at start, records received from a
  * leader, EPOCH records) go to the core's apply stream, applied once committed; a truncation cuts the stream too.
@@ -64,7 +64,7 @@ final class ReplicationStage implements Quorum {
     record Snapshots(SnapshotStore store, SnapshotReceiver.Log log) {
     }
 
-    /** One replica tick (REPLICATION.md §3.1: heartbeat and election timeouts are counted in ticks). */
+    /** One replica tick (docs/replication.md, Timers: heartbeat and election timeouts are counted in ticks). */
     static final int TICK_MS = 10;
 
     /**
@@ -368,9 +368,9 @@ final class ReplicationStage implements Quorum {
         }
     }
 
-    // ---- SNAP sync (REPLICATION.md §2.5, P3) ----------------------------------------------------------------------
+    // ---- SNAP sync (docs/replication.md, SNAP transfer) -------------------------------------------------------------
 
-    /** Follower: the leader sends snapshot {@code zxid}; fetch it chunk by chunk (the log was cut at the commit point). */
+    /** Follower: the leader sends snapshot {@code zxid}; fetch it chunk by chunk (the log was cut below it first). */
     private void startInstall(long zxid, int leaderId) {
         if (receiving != null) {
             receiving.close();

@@ -210,7 +210,7 @@ public final class ServerConfig {
      * {@code ensembleName}, {@code adminPort} and {@code adminAddress} (the admin HTTP endpoint: off unless
      * {@code adminPort} is set), the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
      * ({@code ssl.*}, {@code sslQuorum}, {@code ssl.quorum.*}, {@code portUnification}, {@code ssl.reloadInterval};
-     * see zk-core's README, "Securing zkr — TLS").
+     * see docs/security.md, TLS).
      *
      * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
      * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last

@@ -15,7 +15,7 @@ import java.util.Map;
  * Session bookkeeping, pure: ids, passwords, negotiated timeouts and deadlines on an injected clock
  * ({@code nowMillis} is passed into every time-dependent method). The table only reports who is due
  * ({@link #expired}); the server decides expiry by sequencing a CloseSession txn and calls {@link #remove} once it
- * is applied. Not thread-safe: the server touches it only inside a round (see zk-core/README.md, Threads).
+ * is applied. Not thread-safe: the server touches it only inside a round (see docs/architecture.md, Threads).
  *
  * <p>Session ids are unique across restarts as in ZooKeeper: server id in the high byte, then bits of the startup
  * time (passed in), then a counter. Passwords are derived from the session id and a server secret (passed in) with

@@ -127,9 +127,9 @@ public record ConsensusMeta(long acceptedEpoch, long votedFor, long ensembleId, 
     }
 
     /**
-     * The startup rule (REPLICATION.md P9): the stored state, or empty for a fresh member (no meta and an empty
-     * log). A damaged meta refuses to start, and so does a missing one next to a non-empty log (the vote state of
-     * that history is lost).
+     * The startup rule (docs/replication.md, Persistence rules, P9): the stored state, or empty for a fresh member (no
+     * meta and an empty log). A damaged meta refuses to start, and so does a missing one next to a non-empty log (the
+     * vote state of that history is lost).
      *
      * @param logIsEmpty true when the data directory holds no log records and no snapshot
      * @throws ConsensusMetaException when the server must not start

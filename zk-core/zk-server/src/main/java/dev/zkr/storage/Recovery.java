@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
  * them (the data tree's txns are). With no valid snapshot, recovery starts from {@code empty} and replays the
  * whole log, which is only possible if the log was never purged; otherwise a {@link StorageException} says so.
  * If the log ends before the snapshot (a follower killed between installing a snapshot received from its leader and
- * restarting its log, REPLICATION.md P3; or records lost to outside damage but covered by the snapshot), recovery
- * warns and restarts the log after the snapshot ({@link TxnLog#restartAfter}): the older records are all in the
- * snapshot, and a log with a gap could not be read from its start.
+ * restarting its log, docs/replication.md, Persistence rules, P3; or records lost to outside damage but covered by the
+ * snapshot), recovery warns and restarts the log after the snapshot ({@link TxnLog#restartAfter}): the older records
+ * are all in the snapshot, and a log with a gap could not be read from its start.
  */
 public final class Recovery {
 
@@ -74,8 +74,9 @@ public final class Recovery {
     }
 
     /**
-     * Like {@link #recoverUpTo} with the bound a replica uses (REPLICATION.md P7): the durable commit mark found
-     * when the log was opened. A log whose newest records are in v1 segments counts them all as committed.
+     * Like {@link #recoverUpTo} with the bound a replica uses (docs/replication.md, Persistence rules, P7): the durable
+     * commit mark found when the log was opened. A log whose newest records are in v1 segments counts them all as
+     * committed.
      */
     public static <T> Result<T> recoverCommitted(SnapshotStore snapshots, TxnLog log, SnapshotReader<T> reader,
                                                  Supplier<T> empty, Applier<T> applier) {

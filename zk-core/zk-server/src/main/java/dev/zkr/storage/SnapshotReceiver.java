@@ -12,11 +12,12 @@ import java.util.function.Consumer;
 
 /**
  * The follower's side of a SNAP transfer: takes the chunks of snapshot {@code zxid} in order, writes them to
- * {@link SnapshotStore#partFile} and, with the last one, installs the snapshot crash-safely (REPLICATION.md P3) and
- * returns the state loaded from it:
+ * {@link SnapshotStore#partFile} and, with the last one, installs the snapshot crash-safely (docs/replication.md,
+ * Persistence rules, P3) and returns the state loaded from it:
  * <ol>
- * <li>(a) the log was already cut after the commit point: the {@code Ready} that asks for the install carries that
- * truncation, which the driver executes first; this class refuses to go on if the log still reaches the snapshot;</li>
+ * <li>(a) the log was already cut after min(durable, zxid - 1): the {@code Ready} that asks for the install carries
+ * that truncation, which the driver executes first; this class refuses to go on if the log still reaches the
+ * snapshot;</li>
  * <li>the received file is fsynced, checked whole (header, length, CRC) and loaded with the reader — a snapshot
  * that cannot be read replaces nothing;</li>
  * <li>(b) it is renamed into the snapshot directory and the directory fsynced;</li>

@@ -10,10 +10,10 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 
 /**
- * The leader's side of a SNAP transfer (REPLICATION.md §8.11: the newest snapshot file is streamed as it is): one
- * snapshot file of a {@link SnapshotStore}, checked whole when opened and then read one chunk at a time, in order
- * ({@link #hasNext}/{@link #next}) or at the offset a follower asks for ({@link #chunkAt}). Holds the file open, so
- * a snapshot deleted meanwhile by retention can still be sent to the end; memory is one chunk. Not thread-safe.
+ * The leader's side of a SNAP transfer (docs/replication.md, SNAP transfer: the newest snapshot file is streamed as it
+ * is): one snapshot file of a {@link SnapshotStore}, checked whole when opened and then read one chunk at a time, in
+ * order ({@link #hasNext}/{@link #next}) or at the offset a follower asks for ({@link #chunkAt}). Holds the file open,
+ * so a snapshot deleted meanwhile by retention can still be sent to the end; memory is one chunk. Not thread-safe.
  */
 public final class SnapshotSender implements AutoCloseable {
 

@@ -119,8 +119,8 @@ public final class SnapshotStore {
     /**
      * Installs a snapshot received from another server (the bytes of its snapshot file, as stored by
      * {@link #write}, e.g. streamed from {@link #fileOf}): temp file, fsync, checked whole (header, length, CRC)
-     * before an atomic rename into place and a directory fsync (REPLICATION.md P3 step b). Replaces an existing
-     * snapshot of the same zxid. Returns the file.
+     * before an atomic rename into place and a directory fsync (docs/replication.md, Persistence rules, P3 b). Replaces
+     * an existing snapshot of the same zxid. Returns the file.
      *
      * @throws CorruptSnapshotException if the bytes are not an intact snapshot of {@code zxid}; nothing is kept
      * @throws StorageException         on I/O errors; no partial file is left behind
@@ -152,10 +152,11 @@ public final class SnapshotStore {
     }
 
     /**
-     * Installs snapshot {@code zxid} received into {@link #partFile} (REPLICATION.md P3 b): fsyncs the file, checks
-     * it whole (header, length, CRC), loads it with {@code reader} — so a snapshot this server cannot read never
-     * replaces anything — and only then renames it into place and fsyncs the directory. Replaces an existing snapshot
-     * of the same zxid. Returns the loaded snapshot. The part file is gone afterwards, whatever the outcome.
+     * Installs snapshot {@code zxid} received into {@link #partFile} (docs/replication.md, Persistence rules, P3 b):
+     * fsyncs the file, checks it whole (header, length, CRC), loads it with {@code reader} — so a snapshot this server
+     * cannot read never replaces anything — and only then renames it into place and fsyncs the directory. Replaces an
+     * existing snapshot of the same zxid. Returns the loaded snapshot. The part file is gone afterwards, whatever the
+     * outcome.
      *
      * @throws CorruptSnapshotException if the file is not an intact snapshot of {@code zxid} or the reader fails
      * @throws StorageException         on I/O errors

@@ -354,11 +354,11 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
 
     /**
      * Replaces the log's whole history by a snapshot at {@code zxid}, which the caller has made durable first (a
-     * follower's SNAP install, REPLICATION.md P3 c; recovery from a snapshot newer than the log's end): the log
-     * continues after {@code zxid} in a new segment whose header carries {@code zxid} as the commit mark, and every
-     * older segment is deleted, so afterwards {@link #startsAfterZxid()} and {@link #lastZxid()} are {@code zxid} and
-     * a read from the start meets no gap. Returns once that is durable; records appended after this call continue
-     * after {@code zxid}. Crash-safe: a crash at any point reopens as the old log or the restarted one
+     * follower's SNAP install, docs/replication.md, Persistence rules, P3 c; recovery from a snapshot newer than the
+     * log's end): the log continues after {@code zxid} in a new segment whose header carries {@code zxid} as the commit
+     * mark, and every older segment is deleted, so afterwards {@link #startsAfterZxid()} and {@link #lastZxid()} are
+     * {@code zxid} and a read from the start meets no gap. Returns once that is durable; records appended after this
+     * call continue after {@code zxid}. Crash-safe: a crash at any point reopens as the old log or the restarted one
      * ({@link LogReset}). Readers opened before may fail.
      *
      * @throws IllegalArgumentException if {@code zxid} is not above {@link #lastZxid()} (truncate first: records

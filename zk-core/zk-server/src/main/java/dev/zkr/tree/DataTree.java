@@ -32,7 +32,7 @@ import java.util.function.Function;
  * <p><b>Threads.</b> The server applies and reads inside its rounds, one thread at a time; the one exception is the
  * snapshot thread, which writes a snapshot while applies continue. That is what the per-node locks are for: each
  * node's data and stat are read and written atomically, so a fuzzy snapshot sees every node whole (see
- * zk-core/README.md, Threads).
+ * docs/architecture.md, Threads).
  *
  * <p><b>Apply.</b> {@link #apply} is deterministic and tolerant of replay: a create of an existing node keeps the
  * node (but still raises the parent's cversion/pzxid if the txn's values are higher), a delete of a missing node
@@ -654,12 +654,12 @@ public final class DataTree {
     // ---- snapshot install ----------------------------------------------------------------------------------------
 
     /**
-     * Makes this tree the state {@code loaded} holds (a snapshot installed from the leader, REPLICATION.md P3), in
-     * place, so every stage keeps its reference to this tree: nodes, committed sessions, the ephemeral and container
-     * indexes and the last zxid become {@code loaded}'s. Returns what changed, so the server can fire the watches
-     * and update its session table. Apply thread only, between rounds and while no snapshot of this tree is being
-     * written (a fuzzy snapshot would mix both trees); {@code loaded} must not be used afterwards (its nodes are now
-     * this tree's). Readers never see a tree without a root.
+     * Makes this tree the state {@code loaded} holds (a snapshot installed from the leader, docs/replication.md, SNAP
+     * transfer), in place, so every stage keeps its reference to this tree: nodes, committed sessions, the ephemeral
+     * and container indexes and the last zxid become {@code loaded}'s. Returns what changed, so the server can fire the
+     * watches and update its session table. Apply thread only, between rounds and while no snapshot of this tree is
+     * being written (a fuzzy snapshot would mix both trees); {@code loaded} must not be used afterwards (its nodes are
+     * now this tree's). Readers never see a tree without a root.
      */
     public Replacement replaceWith(DataTree loaded) {
         if (loaded == this) {

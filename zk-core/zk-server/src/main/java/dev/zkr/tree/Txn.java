@@ -182,8 +182,8 @@ public sealed interface Txn {
 
     /**
      * The start of an epoch: the {@code EPOCH} record at zxid (epoch, 0) that the epoch's leader logs before any
-     * txn of its own (Zab's NEWLEADER; REPLICATION.md §2.2). Committing it commits every record before it. Applying
-     * it changes nothing but the tree's last zxid.
+     * txn of its own (Zab's NEWLEADER; docs/replication.md, Zxids and epochs). Committing it commits every record
+     * before it. Applying it changes nothing but the tree's last zxid.
      *
      * @param epoch    the epoch it starts (the high 32 bits of its zxid)
      * @param leaderId the server that leads the epoch

@@ -25,7 +25,7 @@ import java.util.TreeSet;
  * any is applied); {@link #applied(long)} releases them once the tree has applied that zxid.
  *
  * <p>Zxids passed to {@link #prepare} must increase. Not thread-safe: the server prepares and releases inside a
- * round, on one thread at a time (see zk-core/README.md, Threads).
+ * round, on one thread at a time (see docs/architecture.md, Threads).
  */
 public final class TxnPreparer {
     /** Default maximum node data size: 1 MiB. */

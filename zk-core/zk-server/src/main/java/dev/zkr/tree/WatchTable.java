@@ -25,7 +25,7 @@ import java.util.Set;
  *   <li>a session receives each event at most once even if several of its watches match.</li>
  * </ul>
  * Not thread-safe: the server registers, triggers and removes watches inside a round, on one thread at a time, so
- * no change can be applied between a read and the watch it registers (see zk-core/README.md, Threads).
+ * no change can be applied between a read and the watch it registers (see docs/architecture.md, Threads).
  */
 public final class WatchTable {
     private static final int DATA = 1;

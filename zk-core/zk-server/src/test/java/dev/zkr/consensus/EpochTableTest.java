@@ -32,7 +32,8 @@ class EpochTableTest {
 
     @Test
     void zookeeper2832ExampleTruncatesToTheSharedEpochNotToASnapshot() {
-        // B = ...(1,2)(2,0)(2,1), C = ...(1,2)(3,0)(4,0): the common prefix is (1,2) (REPLICATION.md §2.5)
+        // B = ...(1,2)(2,0)(2,1), C = ...(1,2)(3,0)(4,0): the common prefix is (1,2)
+        // (docs/replication.md, Common prefix)
         EpochTable b = table(z(1, 0), z(1, 1), z(1, 2), z(2, 0), z(2, 1));
         EpochTable c = table(z(1, 0), z(1, 1), z(1, 2), z(3, 0), z(4, 0));
         assertEquals(z(1, 2), c.commonPrefix(b, z(1, 1)));

@@ -10,8 +10,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The checks can see what they claim (REPLICATION.md §5.5): each bug class, re-introduced by a test-only switch, is
- * caught by its named scenario and by the random simulator within 2,000 seeds. Prints one kill-table row each.
+ * The checks can see what they claim (docs/testing.md, Mutations): each bug class, re-introduced by a test-only switch,
+ * is caught by its named scenario and by the random simulator within 2,000 seeds. Prints one kill-table row each.
  */
 class MutationKillTest {
     static final int MAX_SEEDS = 2000;

@@ -14,9 +14,9 @@ import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * ZooKeeper's recovery bugs and the classic failover shapes as scripted schedules (REPLICATION.md §4). Every run
- * also checks the simulator's invariants after each event. Each scenario is a static method taking the mutations, so
- * {@link MutationKillTest} can show that it fails with its bug re-introduced.
+ * ZooKeeper's recovery bugs and the classic failover shapes as scripted schedules (docs/testing.md, Regression
+ * scenarios). Every run also checks the simulator's invariants after each event. Each scenario is a static method
+ * taking the mutations, so {@link MutationKillTest} can show that it fails with its bug re-introduced.
  */
 class RegressionScenariosTest {
     static final long LONG = 6000;
@@ -608,8 +608,9 @@ class RegressionScenariosTest {
     }
 
     /**
-     * Clean hand-over (REPLICATION.md §2.7): the leader stops serving, waits for its most up-to-date follower and
-     * tells it to campaign; the follower wins the next epoch at once (no election timeout), nothing is lost.
+     * Clean hand-over (docs/replication.md, Elections): the leader stops serving, waits for its most up-to-date
+     * follower and tells it to campaign; the follower wins the next epoch at once (no election timeout), nothing is
+     * lost.
      */
     static void leadershipTransfer(Mutations m) {
         Script s = new Script(3, m);

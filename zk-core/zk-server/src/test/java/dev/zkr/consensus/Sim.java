@@ -17,12 +17,13 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
 /**
- * Deterministic simulation of N replicas (REPLICATION.md §5): per-link FIFO network that drops, duplicates, delays
- * and partitions (also one-way); a {@link SimDisk} per replica whose fsyncs complete after a seeded delay and which
- * loses its unsynced tail (sometimes torn) on a crash; crash/restart, disk stalls, full disks, tiny log retention.
- * Each replica is driven exactly as a server would drive it (persist meta, truncate, install, append async, send,
- * apply, advance). The §5.3 invariants are checked as each event's effects happen. One seed drives every choice; the
- * trace (one line per event with an effect) hashes to the same value on every run of a seed.
+ * Deterministic simulation of N replicas (docs/testing.md, Consensus simulator): per-link FIFO network that drops,
+ * duplicates, delays and partitions (also one-way); a {@link SimDisk} per replica whose fsyncs complete after a seeded
+ * delay and which loses its unsynced tail (sometimes torn) on a crash; crash/restart, disk stalls, full disks, tiny log
+ * retention. Each replica is driven exactly as a server would drive it (persist meta, truncate, install, append async,
+ * send, apply, advance). The invariants (docs/testing.md, Consensus simulator) are checked as each event's effects
+ * happen. One seed drives every choice; the trace (one line per event with an effect) hashes to the same value on every
+ * run of a seed.
  */
 final class Sim {
     static final int TICK = 10;
@@ -55,7 +56,7 @@ final class Sim {
         long reads;
         long readsAnswered;
         long faults;
-        // how often each §4 shape occurred
+        // how often each regression shape occurred (docs/testing.md, Regression scenarios)
         long leaderCrashedWithUncommitted;
         long leaderSteppedDown;
         long leaderNeverInService;

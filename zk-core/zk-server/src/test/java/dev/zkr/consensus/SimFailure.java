@@ -1,6 +1,6 @@
 package dev.zkr.consensus;
 
-/** An invariant of REPLICATION.md §5.3 found broken by the simulator. */
+/** An invariant of docs/testing.md, Consensus simulator, found broken by the simulator. */
 final class SimFailure extends AssertionError {
     private static final long serialVersionUID = 1L;
 

@@ -28,17 +28,16 @@ import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
 /**
- * The deterministic simulator at the whole-server level (REPLICATION.md §5): servers running the real round logic
- * ({@link SimServer}: the real stages around a replica, over an in-memory {@link SimLog}), simulated clients
- * speaking the real request messages ({@link SimClient}) over simulated connections ({@link SimConn}), and seeded
- * faults — crashes (the unsynced log tail lost, or part of it kept), restarts, connection resets, fsync stalls. One
- * {@link SplittableRandom} from one seed drives every choice; the next event is always the earliest queued (ties
- * in scheduling order). Invariants are checked after every event; at the end the clients' histories go to
- * zk-check: writes and sync-then-read pairs linearizable per znode, plain reads sequentially consistent and never
- * back per session, every acknowledged write in the final committed log, replies in request order.
+ * The deterministic simulator at the whole-server level (docs/testing.md, Whole-server simulator): servers running the
+ * real round logic ({@link SimServer}: the real stages around a replica, over an in-memory {@link SimLog}), simulated
+ * clients speaking the real request messages ({@link SimClient}) over simulated connections ({@link SimConn}), and
+ * seeded faults — crashes (the unsynced log tail lost, or part of it kept), restarts, connection resets, fsync stalls.
+ * One {@link SplittableRandom} from one seed drives every choice; the next event is always the earliest queued (ties in
+ * scheduling order). Invariants are checked after every event; at the end the clients' histories go to zk-check: writes
+ * and sync-then-read pairs linearizable per znode, plain reads sequentially consistent and never back per session,
+ * every acknowledged write in the final committed log, replies in request order.
  *
- * <p>Today one standalone server (a single-member replica); 3 and 5 over a simulated peer network come with the
- * ensemble pipeline.
+ * <p>1, 3 or 5 servers; an ensemble's servers talk over a simulated peer network.
  */
 final class ServerSim {
 

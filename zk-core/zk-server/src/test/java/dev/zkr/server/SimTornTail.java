@@ -69,7 +69,7 @@ final class SimTornTail {
     }
 
     /**
-     * Tears the segment's last record (the format of zk-core/README.md, Storage: a 32-byte v2 header, then records
+     * Tears the segment's last record (the format of docs/storage.md, Log format: a 32-byte v2 header, then records
      * {@code lenFlags | crc | zxid | payload [| mark]}): keeps 1 to size-1 of its bytes, then cuts the file there
      * or zeroes the rest of the record (from a byte that was not zero: a record ending in zeroes is not torn by
      * zeroing them — the simulator's first torn-record run "found" that).

@@ -14,7 +14,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** consensus.meta: atomic store, damage detection and the startup rule (REPLICATION.md P1, P9). */
+/**
+ * consensus.meta: atomic store, damage detection and the startup rule (docs/replication.md, Persistence rules, P1 and
+ * P9).
+ */
 class ConsensusMetaTest {
 
     @TempDir

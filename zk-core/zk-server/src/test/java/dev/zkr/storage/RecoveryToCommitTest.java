@@ -13,7 +13,10 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Recovery up to a zxid (REPLICATION.md P7): the rest of the log stays as an uncommitted tail. */
+/**
+ * Recovery up to a zxid (docs/replication.md, Persistence rules, P7): the rest of the log stays as an uncommitted
+ * tail.
+ */
 class RecoveryToCommitTest {
 
     @TempDir

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kill -9 of a follower at every step of a SNAP install (REPLICATION.md P3: truncation after the commit point,
+ * kill -9 of a follower at every step of a SNAP install (docs/replication.md, Persistence rules, P3: the first cut,
  * received file, snapshot renamed into place, log restarted after it), then recovery as a replica does it: the
  * follower holds either its old committed state (snapshot 30 + log to the commit mark 60) or the leader's snapshot
  * (200, the log restarted after it) — never a mix, never a log with a gap — and keeps logging after it.

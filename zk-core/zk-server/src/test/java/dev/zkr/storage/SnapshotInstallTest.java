@@ -15,7 +15,10 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link SnapshotStore#install}: a snapshot file received from another server (REPLICATION.md P3). */
+/**
+ * {@link SnapshotStore#install}: a snapshot file received from another server (docs/replication.md, Persistence rules,
+ * P3).
+ */
 class SnapshotInstallTest {
 
     @TempDir

@@ -17,7 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** {@link DataTree#replaceWith}: a follower's tree becomes an installed snapshot in place (REPLICATION.md P3 d). */
+/**
+ * {@link DataTree#replaceWith}: a follower's tree becomes an installed snapshot in place (docs/replication.md,
+ * Persistence rules, P3 d).
+ */
 class DataTreeReplaceTest {
 
     private static final long S1 = 0x101;

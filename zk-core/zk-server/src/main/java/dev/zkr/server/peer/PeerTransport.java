@@ -41,8 +41,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The peer port of one server (REPLICATION.md §2.4, §3.2): Netty with the client port's framing and registration-only
- * Kryo ({@link PeerKryo}), one I/O thread, binding only its own member entry's host and port.
+ * The peer port of one server (docs/ensemble.md, Peer transport): Netty with the client port's framing and
+ * registration-only Kryo ({@link PeerKryo}), one I/O thread, binding only its own member entry's host and port.
  * <p>
  * Links: every server dials each other member once and sends only on that outbound connection (FIFO per link); it
  * receives on the connections the others dialled. The dialer sends a {@link Hello}, the acceptor checks it and

@@ -4,10 +4,11 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The server-level peer messages (REPLICATION.md §3.3–3.5), next to the consensus core's own: how a follower hands
- * its clients' writes, session handshakes, syncs and session touches to the leader, and how the leader answers what
- * it cannot answer through the replicated log. Client requests and replies travel as client wire frames
- * ({@code dev.zkr.wire.MessageCodec}), so the peer port needs no client classes of its own.
+ * The server-level peer messages (docs/architecture.md, Write on a follower; docs/ensemble.md, Sessions), next to the
+ * consensus core's own: how a follower hands its clients' writes, session handshakes, syncs and session touches to the
+ * leader, and how the leader answers what it cannot answer through the replicated log. Client requests and replies
+ * travel as client wire frames ({@code dev.zkr.wire.MessageCodec}), so the peer port needs no client classes of its
+ * own.
  */
 public sealed interface ServerMessage {
 

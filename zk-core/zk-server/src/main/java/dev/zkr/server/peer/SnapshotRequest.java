@@ -1,7 +1,7 @@
 package dev.zkr.server.peer;
 
 /**
- * Follower to leader during a SNAP sync (REPLICATION.md §2.5, §8.11): send me the bytes of your snapshot file
+ * Follower to leader during a SNAP sync (docs/replication.md, SNAP transfer): send me the bytes of your snapshot file
  * {@code zxid} from {@code offset} on. The follower asks for one chunk at a time, each after it has written the one
  * before, so a transfer never queues more than one {@link SnapshotChunk} on the link; offset 0 (re)starts it.
  *
