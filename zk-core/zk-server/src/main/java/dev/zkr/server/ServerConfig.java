@@ -207,8 +207,8 @@ public final class ServerConfig {
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
      * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms),
-     * {@code ensembleName}, {@code adminPort} and {@code adminAddress} (the admin HTTP endpoint: off unless
-     * {@code adminPort} is set), the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
+     * {@code ensembleName}, {@code adminPort}, {@code adminAddress}, {@code admin.auth} and {@code admin.tls} (the
+     * admin HTTP endpoint: off unless {@code adminPort} is set), the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
      * ({@code ssl.*}, {@code sslQuorum}, {@code ssl.quorum.*}, {@code portUnification}, {@code ssl.reloadInterval};
      * see docs/security.md, TLS).
      *
