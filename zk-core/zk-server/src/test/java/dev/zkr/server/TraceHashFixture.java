@@ -170,7 +170,7 @@ public final class TraceHashFixture {
     }
 
     /** The commit of the working tree, marked "+changes" if it has uncommitted changes outside src/test. */
-    private static String commit() {
+    static String commit() {
         try {
             String head = git("rev-parse", "--short", "HEAD");
             boolean dirty = git("status", "--porcelain", "--untracked-files=no").lines()
