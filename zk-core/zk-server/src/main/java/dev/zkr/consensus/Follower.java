@@ -176,7 +176,7 @@ final class Follower extends RoleState {
         if (!synced || r.installing != Zxid.NONE) {
             return;
         }
-        long c = Math.min(leaderCommit, r.durable);
+        long c = r.mutations.commitWithoutLeaderCommit ? r.durable : Math.min(leaderCommit, r.durable);
         if (c > r.commit) {
             r.commit = c;
         }

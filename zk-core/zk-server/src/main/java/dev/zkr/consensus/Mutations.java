@@ -29,6 +29,11 @@ final class Mutations {
      * the sync from its durable point cuts committed records it applied (zkr's own, found by simulator seed 841).
      */
     boolean syncAheadOfDisk;
+    /**
+     * A follower takes what it holds durably as committed, without the leader's {@code Commit} (ZOOKEEPER-4394's
+     * class: records streamed during a sync treated as committed at its end).
+     */
+    boolean commitWithoutLeaderCommit;
 
     static Mutations of(String name) {
         Mutations m = new Mutations();
@@ -42,6 +47,7 @@ final class Mutations {
             case "nonCumulativeAcks" -> m.nonCumulativeAcks = true;
             case "applyPastCommitMark" -> m.applyPastCommitMark = true;
             case "syncAheadOfDisk" -> m.syncAheadOfDisk = true;
+            case "commitWithoutLeaderCommit" -> m.commitWithoutLeaderCommit = true;
             default -> throw new IllegalArgumentException("no mutation " + name);
         }
         return m;

@@ -27,7 +27,8 @@ class MutationKillTest {
                 row("syncWithoutQuorum", "ZOOKEEPER-1675", RegressionScenariosTest::zk1675),
                 row("nonCumulativeAcks", "ZOOKEEPER-4685", RegressionScenariosTest::zk4685),
                 row("applyPastCommitMark", "ZOOKEEPER-1154", RegressionScenariosTest::zk1154),
-                row("syncAheadOfDisk", "slow leader disk (zkr)", RegressionScenariosTest::formerLeaderAheadOfItsDisk));
+                row("syncAheadOfDisk", "slow leader disk (zkr)", RegressionScenariosTest::formerLeaderAheadOfItsDisk),
+                row("commitWithoutLeaderCommit", "ZOOKEEPER-4394", RegressionScenariosTest::zk4394));
     }
 
     private static Arguments row(String mutation, String scenario, Consumer<Mutations> script) {

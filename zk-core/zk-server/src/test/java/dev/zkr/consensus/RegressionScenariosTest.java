@@ -475,6 +475,52 @@ class RegressionScenariosTest {
         assertFalse(s.sim.isCommitted("y"));
     }
 
+    /**
+     * ZOOKEEPER-4394: a late joiner is sent, in this order, its sync ({@code SyncStart} DIFF and the records it
+     * lacks, the new epoch's {@code EPOCH} record among them: Zab's NEWLEADER), a live {@code Propose a},
+     * {@code Commit a}, {@code Propose b}, and {@code Commit b} only once it holds b. It logs a and b, applies a at
+     * its commit and b only at {@code Commit b}, nothing throws, and its one (cumulative) ack of b commits b with the
+     * leader while the other follower's ack is held.
+     */
+    static void zk4394(Mutations m) {
+        Script s = new Script(3, m);
+        s.elect(2);
+        s.appliedEverywhere(s.commit("x"));
+        s.sim.crash(0);
+        s.sim.crash(2);
+        s.sim.restart(2);
+        s.until(() -> s.sim.leader() >= 0, "a leader of a new epoch the late joiner has not seen");
+        int leader = s.sim.leader();
+        int other = 3 - leader; // the follower that is not the late joiner n0
+        long y = s.commit("y");
+        // hold the leader's messages to n0 from its SyncStart on: the whole sync stream reaches it at once, later
+        boolean[] syncing = {false};
+        s.sim.holdFilter = (from, to, msg) -> from == leader && to == 0
+                && (syncing[0] || (syncing[0] = msg instanceof SyncStart));
+        s.sim.restart(0);
+        s.until(() -> syncing[0], "the leader starts n0's sync");
+        long a = s.commit("a"); // committed by the other two
+        s.sim.holdFilter = (from, to, msg) -> from == leader && to == 0
+                || from == other && to == leader && msg instanceof Ack;
+        long b = s.write("b");
+        s.until(() -> s.r(other).durableZxid() >= b, "the other follower logs b (its ack held)");
+        assertTrue(s.r(leader).commitZxid() < b, "b is not committed yet");
+        // the stream goes out in the order it was sent; a Commit of b waits
+        s.sim.holdFilter = (from, to, msg) -> from == other && to == leader && msg instanceof Ack
+                || from == leader && to == 0 && msg instanceof Commit c && c.zxid() >= b;
+        s.sim.releaseHeld((from, to, msg) -> to == 0);
+        s.until(() -> s.r(0).durableZxid() >= b, "n0 logs a and b");
+        s.until(() -> s.r(leader).commitZxid() >= b, "n0's ack of b commits b (the other's ack is held)");
+        s.until(() -> s.sim.applied(0) >= a, "n0 applies a at Commit a");
+        assertTrue(s.sim.holds(0, "y") && s.sim.holds(0, "a") && s.sim.holds(0, "b"));
+        assertTrue(s.sim.applied(0) < b, "n0 applied b before its Commit");
+        s.sim.holdFilter = (from, to, msg) -> false;
+        s.sim.releaseHeld((from, to, msg) -> true);
+        s.appliedEverywhere(b);
+        s.appliedEverywhere(s.commit("c"));
+        assertTrue(y < a && a < b);
+    }
+
     /** Leader dies after PROPOSE, before COMMIT; the follower holding z wins: z is committed by its EPOCH record. */
     static void leaderDiesBeforeCommitHolderWins(Mutations m) {
         Script s = new Script(3, m);
@@ -694,6 +740,11 @@ class RegressionScenariosTest {
     @Test
     void zookeeper1154UncommittedTailNeverApplied() {
         zk1154(Mutations.NONE);
+    }
+
+    @Test
+    void zookeeper4394LateCommitToALateJoiner() {
+        zk4394(Mutations.NONE);
     }
 
     @Test

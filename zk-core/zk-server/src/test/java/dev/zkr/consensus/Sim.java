@@ -661,6 +661,24 @@ final class Sim {
         holdFilter = keep;
     }
 
+    /** Delivers the held messages that {@code which} picks, in the order they were sent; the others stay held. */
+    void releaseHeld(MessageFilter which) {
+        List<Object[]> picked = new ArrayList<>();
+        for (java.util.Iterator<Object[]> it = held.iterator(); it.hasNext(); ) {
+            Object[] x = it.next();
+            if (which.test((Integer) x[0], (Integer) x[1], (Message) x[2])) {
+                picked.add(x);
+                it.remove();
+            }
+        }
+        MessageFilter keep = holdFilter;
+        holdFilter = (f, t, m) -> false;
+        for (Object[] x : picked) {
+            send((Integer) x[0], (Integer) x[1], (Message) x[2]);
+        }
+        holdFilter = keep;
+    }
+
     void dropHeld() {
         held.clear();
     }
