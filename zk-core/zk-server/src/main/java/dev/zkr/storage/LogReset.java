@@ -18,34 +18,32 @@ final class LogReset {
 
     static final String INTENT_PREFIX = "reset.";
 
-    /** Test seam: told the name of each step as it is reached (the crash test kills the process there). */
-    static volatile Consumer<String> stepHook = step -> { };
 
     private LogReset() {
     }
 
-    static void begin(Path dir, long zxid) throws IOException {
-        stepHook.accept("reset start");
+    static void begin(Path dir, long zxid, Consumer<String> steps) throws IOException {
+        steps.accept("reset start");
         Files.deleteIfExists(intent(dir, zxid));
         StorageFiles.createEmpty(intent(dir, zxid));
         StorageFiles.fsyncDirectory(dir);
-        stepHook.accept("reset intent");
+        steps.accept("reset intent");
     }
 
     /** Deletes the segments before the one continuing after {@code zxid} (all with a lower prevZxid). */
-    static void apply(Path dir, List<Segment> segments, long zxid) throws IOException {
+    static void apply(Path dir, List<Segment> segments, long zxid, Consumer<String> steps) throws IOException {
         while (!segments.isEmpty() && segments.get(0).prevZxid() < zxid) {
             Segment doomed = segments.remove(0);
             Files.deleteIfExists(doomed.path());
             StorageFiles.fsyncDirectory(dir);
-            stepHook.accept("reset deleted " + doomed.name());
+            steps.accept("reset deleted " + doomed.name());
         }
     }
 
-    static void finish(Path dir, long zxid) throws IOException {
+    static void finish(Path dir, long zxid, Consumer<String> steps) throws IOException {
         Files.deleteIfExists(intent(dir, zxid));
         StorageFiles.fsyncDirectory(dir);
-        stepHook.accept("reset done");
+        steps.accept("reset done");
     }
 
     /**
@@ -53,7 +51,7 @@ final class LogReset {
      * {@code segments} (sorted); returns its zxid, or -1 when there was none. The caller creates the segment after
      * it if none is left and then calls {@link #clearIntents}.
      */
-    static long redo(Path dir, List<Segment> segments) throws IOException {
+    static long redo(Path dir, List<Segment> segments, Consumer<String> steps) throws IOException {
         long highest = -1;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, INTENT_PREFIX + "*")) {
             for (Path p : files) {
@@ -63,7 +61,7 @@ final class LogReset {
         if (highest < 0) {
             return -1;
         }
-        apply(dir, segments, highest);
+        apply(dir, segments, highest, steps);
         return highest;
     }
 

@@ -19,31 +19,29 @@ final class LogTruncation {
 
     static final String INTENT_PREFIX = "truncate.";
 
-    /** Test seam: told the name of each step as it is reached (the crash test kills the process there). */
-    static volatile Consumer<String> stepHook = step -> { };
 
     private LogTruncation() {
     }
 
-    static void begin(Path dir, long zxid) throws IOException {
-        stepHook.accept("start");
+    static void begin(Path dir, long zxid, Consumer<String> steps) throws IOException {
+        steps.accept("start");
         Files.deleteIfExists(intent(dir, zxid));
         StorageFiles.createEmpty(intent(dir, zxid));
         StorageFiles.fsyncDirectory(dir);
-        stepHook.accept("intent");
+        steps.accept("intent");
     }
 
     /** Deletes the segments holding only records after {@code zxid} and cuts the one holding it. */
-    static void apply(Path dir, List<Segment> segments, long zxid) throws IOException {
+    static void apply(Path dir, List<Segment> segments, long zxid, Consumer<String> steps) throws IOException {
         while (!segments.isEmpty() && segments.get(segments.size() - 1).prevZxid() >= zxid) {
             Segment doomed = segments.remove(segments.size() - 1);
             Files.deleteIfExists(doomed.path());
             StorageFiles.fsyncDirectory(dir);
-            stepHook.accept("deleted " + doomed.name());
+            steps.accept("deleted " + doomed.name());
         }
         if (!segments.isEmpty()) {
             cut(segments.get(segments.size() - 1), zxid);
-            stepHook.accept("cut");
+            steps.accept("cut");
         }
     }
 
@@ -65,8 +63,8 @@ final class LogTruncation {
         }
     }
 
-    static void finish(Path dir, long zxid) throws IOException {
-        stepHook.accept("new segment");
+    static void finish(Path dir, long zxid, Consumer<String> steps) throws IOException {
+        steps.accept("new segment");
         Files.deleteIfExists(intent(dir, zxid));
         StorageFiles.fsyncDirectory(dir);
     }
@@ -76,7 +74,7 @@ final class LogTruncation {
      * on {@code segments} (sorted); returns its zxid, or -1 when there was none. The caller sets up the active
      * segment and then calls {@link #clearIntents}.
      */
-    static long redo(Path dir, List<Segment> segments) throws IOException {
+    static long redo(Path dir, List<Segment> segments, Consumer<String> steps) throws IOException {
         long lowest = -1;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, INTENT_PREFIX + "*")) {
             for (Path p : files) {
@@ -89,7 +87,7 @@ final class LogTruncation {
         if (lowest < 0) {
             return -1;
         }
-        apply(dir, segments, lowest);
+        apply(dir, segments, lowest, steps);
         return lowest;
     }
 

@@ -46,9 +46,6 @@ public final class SnapshotReceiver<T> implements AutoCloseable {
         void restartAfter(long zxid);
     }
 
-    /** Test seam: told the name of each step of the install as it is reached (the crash test kills there). */
-    static volatile Consumer<String> stepHook = step -> { };
-
     private final SnapshotStore store;
     private final Log log;
     private final long zxid;
@@ -144,16 +141,16 @@ public final class SnapshotReceiver<T> implements AutoCloseable {
 
     private T install() {
         checkLogBeforeSnapshot();
-        stepHook.accept("received");
+        store.steps().accept("received");
         Snapshot<T> loaded;
         try {
             loaded = store.installReceived(zxid, reader);
         } finally {
             offset = 0; // the part file is gone either way
         }
-        stepHook.accept("installed");
+        store.steps().accept("installed");
         log.restartAfter(zxid);
-        stepHook.accept("log restarted");
+        store.steps().accept("log restarted");
         done = true;
         return loaded.state();
     }

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.zip.CRC32C;
@@ -51,8 +52,11 @@ public final class SnapshotStore {
 
     private final Path dir;
 
-    private SnapshotStore(Path dir) {
+    private final Consumer<String> steps;
+
+    private SnapshotStore(Path dir, Consumer<String> steps) {
         this.dir = dir;
+        this.steps = steps;
     }
 
     /**
@@ -60,6 +64,14 @@ public final class SnapshotStore {
      * partial files of interrupted transfers ({@link #partFile}).
      */
     public static SnapshotStore open(Path dir) {
+        return open(dir, step -> { });
+    }
+
+    /**
+     * {@link #open(Path)} with a seam told the name of each step of a transfer's install into this store as it is
+     * reached (the crash test kills the process there).
+     */
+    static SnapshotStore open(Path dir, Consumer<String> steps) {
         Objects.requireNonNull(dir, "dir");
         try {
             StorageFiles.createDirectories(dir);
@@ -71,7 +83,12 @@ public final class SnapshotStore {
         } catch (IOException e) {
             throw new StorageException("cannot open snapshot directory " + dir + ": " + e, e);
         }
-        return new SnapshotStore(dir);
+        return new SnapshotStore(dir, steps);
+    }
+
+    /** The install steps' seam ({@link SnapshotReceiver}). */
+    Consumer<String> steps() {
+        return steps;
     }
 
     /** The snapshot directory. */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,10 +55,13 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
     /** Record counts of sealed segments, for the retention window. */
     private final java.util.Map<Path, Long> recordCounts = new java.util.concurrent.ConcurrentHashMap<>();
     private boolean closed;
+    /** Told each step of a truncation or reset (a no-op but in the crash tests). */
+    private final Consumer<String> steps;
 
-    private TxnLog(Path dir, LogConfig config, List<Segment> segments, FileChannel active, RecoveredTail tail)
-            throws IOException {
+    private TxnLog(Path dir, LogConfig config, List<Segment> segments, FileChannel active, RecoveredTail tail,
+                   Consumer<String> steps) throws IOException {
         this.dir = dir;
+        this.steps = steps;
         this.config = config;
         this.segments = segments;
         this.activeEnd = tail.end();
@@ -78,13 +82,21 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
      * @throws StorageException    on I/O errors
      */
     public static TxnLog open(Path dir, LogConfig config) {
+        return open(dir, config, step -> { });
+    }
+
+    /**
+     * {@link #open(Path, LogConfig)} with a seam told the name of each step of a truncation or reset as it is reached
+     * (the crash tests kill the process there).
+     */
+    static TxnLog open(Path dir, LogConfig config, Consumer<String> steps) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(config, "config");
         try {
             StorageFiles.createDirectories(dir);
             List<Segment> segments = listSegments(dir);
-            long truncatedTo = LogTruncation.redo(dir, segments);
-            long resetTo = LogReset.redo(dir, segments);
+            long truncatedTo = LogTruncation.redo(dir, segments, steps);
+            long resetTo = LogReset.redo(dir, segments, steps);
             FileChannel active;
             RecoveredTail tail;
             if (segments.isEmpty()) {
@@ -126,7 +138,7 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
                 LOG.warn("Completed an interrupted restart of log {} after snapshot zxid 0x{}", dir,
                         Long.toHexString(resetTo));
             }
-            return new TxnLog(dir, config, segments, active, tail);
+            return new TxnLog(dir, config, segments, active, tail, steps);
         } catch (IOException e) {
             throw new StorageException("cannot open transaction log in " + dir + ": " + e, e);
         }
@@ -215,10 +227,10 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
      */
     synchronized FileChannel truncateFiles(long zxid, long commitMark) throws IOException {
         recordCounts.clear();
-        LogTruncation.begin(dir, zxid);
-        LogTruncation.apply(dir, segments, zxid);
+        LogTruncation.begin(dir, zxid, steps);
+        LogTruncation.apply(dir, segments, zxid, steps);
         FileChannel ch = startSegment(zxid, commitMark);
-        LogTruncation.finish(dir, zxid);
+        LogTruncation.finish(dir, zxid, steps);
         return ch;
     }
 
@@ -228,10 +240,10 @@ public final class TxnLog implements LogStore, SnapshotReceiver.Log, AutoCloseab
      */
     synchronized FileChannel resetFiles(long zxid) throws IOException {
         recordCounts.clear();
-        LogReset.begin(dir, zxid);
+        LogReset.begin(dir, zxid, steps);
         FileChannel ch = startSegment(zxid, zxid);
-        LogReset.apply(dir, segments, zxid);
-        LogReset.finish(dir, zxid);
+        LogReset.apply(dir, segments, zxid, steps);
+        LogReset.finish(dir, zxid, steps);
         return ch;
     }
 

@@ -34,12 +34,9 @@ public final class SnapshotInstallCrasher {
                 }
             }
         };
-        LogTruncation.stepHook = hook;
-        SnapshotReceiver.stepHook = hook;
-        LogReset.stepHook = hook;
-        TxnLog log = TxnLog.open(SnapTransferFixture.followerLog(root), SnapTransferFixture.SMALL);
+        TxnLog log = TxnLog.open(SnapTransferFixture.followerLog(root), SnapTransferFixture.SMALL, hook);
         SnapTransferFixture.snap(SnapshotStore.open(SnapTransferFixture.leaderSnapshots(root)),
-                SnapshotStore.open(SnapTransferFixture.followerSnapshots(root)), log);
+                SnapshotStore.open(SnapTransferFixture.followerSnapshots(root), hook), log);
         out.println("DONE");
         System.exit(0);
     }

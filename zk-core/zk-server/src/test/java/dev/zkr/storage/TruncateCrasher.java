@@ -1,5 +1,7 @@
 package dev.zkr.storage;
 
+import java.util.function.Consumer;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +22,7 @@ public final class TruncateCrasher {
         int stopAt = Integer.parseInt(args[2]);
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true);
         AtomicInteger steps = new AtomicInteger();
-        LogTruncation.stepHook = step -> {
+        Consumer<String> hook = step -> {
             out.println(step);
             if (steps.incrementAndGet() == stopAt) {
                 out.println("STOPPED");
@@ -33,7 +35,7 @@ public final class TruncateCrasher {
                 }
             }
         };
-        TxnLog log = TxnLog.open(dir, TruncateTest.SMALL);
+        TxnLog log = TxnLog.open(dir, TruncateTest.SMALL, hook);
         log.truncateAfter(zxid);
         out.println("DONE");
         System.exit(0);
