@@ -119,7 +119,7 @@ final class Assembler {
         boolean ensemble = config.isEnsemble();
         List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id).toList()
                 : List.of(id);
-        long ensembleId = ensemble ? ensembleIdOf(config) : members.hashCode();
+        long ensembleId = ensembleIdOf(config);
         Path dataDir = config.dataDir();
         // the newest snapshot file is what a follower behind the log's start is sent
         // (docs/replication.md, SNAP transfer)
@@ -163,14 +163,29 @@ final class Assembler {
     }
 
     /**
-     * The ensemble id every peer's Hello and this server's consensus.meta carry: a digest of the member lines, or of
-     * the ensemble's name and the member ids when it has a name ({@link ServerConfig#ensembleName()}).
+     * The ensemble id every peer's Hello and this server's consensus.meta carry, one definition for every server
+     * ({@link PeerConfig#ensembleIdOf}, a SHA-256 digest): of the member lines, or of the ensemble's name and the
+     * member ids when it has a name ({@link ServerConfig#ensembleName()}); a standalone server's is of its id alone.
      */
     static long ensembleIdOf(ServerConfig config) {
+        if (!config.isEnsemble()) {
+            return PeerConfig.ensembleIdOf(Map.of(config.serverId(), STANDALONE));
+        }
         Map<Integer, String> lines = new TreeMap<>();
         config.members().forEach(m -> lines.put(m.id(), config.ensembleName().map(n -> "ensemble " + n)
                 .orElse(m.line())));
         return PeerConfig.ensembleIdOf(lines);
+    }
+
+    /** The member line a standalone server's ensemble id is a digest of. */
+    private static final String STANDALONE = "standalone";
+
+    /**
+     * True if {@code id} is the ensemble id of server {@code serverId} running standalone: today's, or the one
+     * standalone servers stored before the ids had one definition ({@code List.of(serverId).hashCode()}).
+     */
+    static boolean isStandaloneId(long id, int serverId) {
+        return id == PeerConfig.ensembleIdOf(Map.of(serverId, STANDALONE)) || id == List.of(serverId).hashCode();
     }
 
     private static int ticks(long millis) {
@@ -190,37 +205,29 @@ final class Assembler {
     }
 
     /**
-     * The stored vote state. An ensemble member follows the startup rule of P9 strictly
-     * ({@link ConsensusMeta#loadAtStart}: a missing meta next to a non-empty log refuses to start) and refuses a data
-     * directory written by a member of another ensemble (another member list); a standalone server's directory may
-     * join an ensemble. A standalone data directory written before consensus.meta existed (a log, no meta) starts
-     * with the accepted epoch of its last record.
+     * The stored vote state, by the one startup rule ({@link ConsensusMeta#loadAtStart}: an ensemble member refuses a
+     * missing meta next to a non-empty log, a standalone server starts from its last record's epoch). A member also
+     * refuses a data directory written by a member of another ensemble (other member lines); a standalone server's
+     * directory may join an ensemble.
      */
     private static Meta loadMeta(Path dataDir, TxnLogView view, ServerConfig config, long ensembleId) {
-        if (config.isEnsemble()) {
-            boolean fresh = view.lastZxid() == 0 && view.snapshotZxid() == 0;
-            Optional<ConsensusMeta> stored = ConsensusMeta.loadAtStart(dataDir, fresh);
-            if (stored.isEmpty()) {
-                return new Meta(0, -1);
+        boolean fresh = view.lastZxid() == 0 && view.snapshotZxid() == 0;
+        Optional<ConsensusMeta> stored = ConsensusMeta.loadAtStart(dataDir, fresh, !config.isEnsemble());
+        if (stored.isEmpty()) {
+            if (!fresh) {
+                log.info("no {} in {}: a standalone data directory, accepted epoch {} from its last record",
+                        ConsensusMeta.FILE, dataDir, Zxid.epoch(view.lastZxid()));
             }
-            long standaloneId = List.of(config.serverId()).hashCode();
-            if (stored.get().ensembleId() != ensembleId && stored.get().ensembleId() != standaloneId) {
-                throw new ConsensusMetaException(dataDir.resolve(ConsensusMeta.FILE) + " was written by a member of "
-                        + "another ensemble (id " + Long.toHexString(stored.get().ensembleId()) + "; these member lines "
-                        + "give " + Long.toHexString(ensembleId) + "): refusing to start (fix the server.N lines, or "
-                        + "wipe the data directory to join as a new member)");
-            }
-            return new Meta(stored.get().acceptedEpoch(), (int) stored.get().votedFor());
+            return new Meta(config.isEnsemble() ? 0 : Zxid.epoch(view.lastZxid()), -1);
         }
-        Optional<ConsensusMeta> stored = ConsensusMeta.load(dataDir);
-        if (stored.isPresent()) {
-            return new Meta(stored.get().acceptedEpoch(), (int) stored.get().votedFor());
+        long id = stored.get().ensembleId();
+        if (config.isEnsemble() && id != ensembleId && !isStandaloneId(id, config.serverId())) {
+            throw new ConsensusMetaException(dataDir.resolve(ConsensusMeta.FILE) + " was written by a member of "
+                    + "another ensemble (id " + Long.toHexString(id) + "; these member lines give "
+                    + Long.toHexString(ensembleId) + "): refusing to start (fix the server.N lines, or wipe the data "
+                    + "directory to join as a new member)");
         }
-        if (view.lastZxid() > 0) {
-            log.info("no {} in {}: a standalone data directory from before replication, accepted epoch {}",
-                    ConsensusMeta.FILE, dataDir, Zxid.epoch(view.lastZxid()));
-        }
-        return new Meta(Zxid.epoch(view.lastZxid()), -1);
+        return new Meta(stored.get().acceptedEpoch(), (int) stored.get().votedFor());
     }
 
     private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,

@@ -127,16 +127,20 @@ public record ConsensusMeta(long acceptedEpoch, long votedFor, long ensembleId, 
     }
 
     /**
-     * The startup rule (docs/replication.md, Persistence rules, P9): the stored state, or empty for a fresh member (no
-     * meta and an empty log). A damaged meta refuses to start, and so does a missing one next to a non-empty log (the
-     * vote state of that history is lost).
+     * The startup rule (docs/replication.md, Persistence rules, P9), the one rule every server starts by: the stored
+     * state, or empty for a fresh member (no meta and an empty log). A damaged meta refuses to start. A missing one
+     * next to a non-empty log refuses to start a member of an ensemble: the vote state of that history is lost, and
+     * a lost vote could let it vote twice in an epoch. A standalone server has no one to vote with, so its lost (or
+     * never written: data directories from before replication) vote state is harmless: it starts from the accepted
+     * epoch of its last record, and stores the meta as soon as it leads.
      *
      * @param logIsEmpty true when the data directory holds no log records and no snapshot
+     * @param standalone true for a standalone server (no member lines)
      * @throws ConsensusMetaException when the server must not start
      */
-    public static Optional<ConsensusMeta> loadAtStart(Path dataDir, boolean logIsEmpty) {
+    public static Optional<ConsensusMeta> loadAtStart(Path dataDir, boolean logIsEmpty, boolean standalone) {
         Optional<ConsensusMeta> meta = load(dataDir);
-        if (meta.isEmpty() && !logIsEmpty) {
+        if (meta.isEmpty() && !logIsEmpty && !standalone) {
             throw new ConsensusMetaException("no " + FILE + " in " + dataDir + " but the log holds records; the vote "
                     + "state is lost, refusing to start (restore it, or wipe the data directory to rejoin as new)");
         }

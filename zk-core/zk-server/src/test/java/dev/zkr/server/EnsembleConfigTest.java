@@ -62,6 +62,20 @@ class EnsembleConfigTest {
         assertEquals(Optional.of("east"), config("ensembleName=east\n" + THREE, "--server-id", "2").ensembleName());
     }
 
+    /**
+     * One definition of the ensemble id: a standalone server's is a digest too, unlike any ensemble's, and the id
+     * standalone servers stored before (List.of(id).hashCode()) still marks a standalone directory that may join.
+     */
+    @Test
+    void aStandaloneServersIdIsOfTheSameKindAndTheOldOneIsStillKnown() throws IOException {
+        long standalone = Assembler.ensembleIdOf(ServerConfig.builder(java.nio.file.Path.of("unused")).serverId(2)
+                .build());
+        assertTrue(Assembler.isStandaloneId(standalone, 2));
+        assertTrue(Assembler.isStandaloneId(java.util.List.of(2).hashCode(), 2), "the id written before");
+        assertFalse(Assembler.isStandaloneId(standalone, 3));
+        assertTrue(standalone != Assembler.ensembleIdOf(config(THREE, "--server-id", "2")));
+    }
+
     @Test
     void myidFileNamesTheServerAndItsLineGivesTheClientPort() throws IOException {
         file(THREE);

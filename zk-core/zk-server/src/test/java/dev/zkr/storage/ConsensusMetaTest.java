@@ -44,7 +44,7 @@ class ConsensusMetaTest {
         System.arraycopy(META.withVote(9, 9).encode(), 0, half, 0, half.length);
         Files.write(dir.resolve(ConsensusMeta.FILE + ".tmp"), half);
         assertEquals(Optional.of(META), ConsensusMeta.load(dir));
-        assertEquals(Optional.of(META), ConsensusMeta.loadAtStart(dir, false));
+        assertEquals(Optional.of(META), ConsensusMeta.loadAtStart(dir, false, false));
         META.withVote(9, 9).store(dir);
         assertEquals(9, ConsensusMeta.load(dir).orElseThrow().acceptedEpoch());
     }
@@ -61,21 +61,25 @@ class ConsensusMetaTest {
         Files.write(dir.resolve(ConsensusMeta.FILE), java.util.Arrays.copyOf(good, good.length - 1));
         assertThrows(ConsensusMetaException.class, () -> ConsensusMeta.load(dir));
         Files.write(dir.resolve(ConsensusMeta.FILE), new byte[0]);
-        assertThrows(ConsensusMetaException.class, () -> ConsensusMeta.loadAtStart(dir, true));
+        assertThrows(ConsensusMetaException.class, () -> ConsensusMeta.loadAtStart(dir, true, false));
     }
 
     @Test
     void startupRule() throws Exception {
-        assertEquals(Optional.empty(), ConsensusMeta.loadAtStart(dir, true), "empty data dir: fresh member");
-        assertThrows(ConsensusMetaException.class, () -> ConsensusMeta.loadAtStart(dir, false),
+        assertEquals(Optional.empty(), ConsensusMeta.loadAtStart(dir, true, false), "empty data dir: fresh member");
+        assertThrows(ConsensusMetaException.class, () -> ConsensusMeta.loadAtStart(dir, false, false),
                 "missing meta next to a non-empty log");
+        assertEquals(Optional.empty(), ConsensusMeta.loadAtStart(dir, false, true),
+                "a standalone server has no vote to lose: it starts from its log");
         META.store(dir);
-        assertEquals(Optional.of(META), ConsensusMeta.loadAtStart(dir, false));
+        assertEquals(Optional.of(META), ConsensusMeta.loadAtStart(dir, false, false));
         byte[] bad = META.encode();
         bad[12] ^= 1;
         Files.write(dir.resolve(ConsensusMeta.FILE), bad);
+        assertThrows(ConsensusMetaException.class, () -> ConsensusMeta.loadAtStart(dir, false, true),
+                "a damaged meta refuses to start a standalone server too");
         ConsensusMetaException e = assertThrows(ConsensusMetaException.class,
-                () -> ConsensusMeta.loadAtStart(dir, false));
+                () -> ConsensusMeta.loadAtStart(dir, false, false));
         assertTrue(e.getMessage().contains(ConsensusMeta.FILE), e.getMessage());
     }
 
