@@ -53,6 +53,18 @@ final class Pipeline implements Sequencer {
     private record Key(long sessionId, int xid) {
     }
 
+    /** A read point the quorum handed back during a drive: {@code readZxid} for {@code ctx} (0: refused). */
+    private record ReadState(long ctx, long readZxid) {
+    }
+
+    /** Leader: a follower's read point request, answered with {@code theirCtx} once the quorum confirmed it. */
+    private record PeerSync(int origin, long theirCtx) {
+    }
+
+    /** Leader: a follower's request that came before this leader could sequence. */
+    private record PeerRequest(int from, ServerMessage message) {
+    }
+
     /** A handshake held until this server can answer it (in service, caught up with what the client saw). */
     private static final class Handshake {
         final Connection connection;
@@ -97,7 +109,7 @@ final class Pipeline implements Sequencer {
     private RoleInfo role;
     private final Stream stream = new Stream();
     /** Read points handed out during a drive, handled once it returned. */
-    private final ArrayDeque<long[]> readStates = new ArrayDeque<>();
+    private final ArrayDeque<ReadState> readStates = new ArrayDeque<>();
 
     // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
     /**
@@ -126,12 +138,12 @@ final class Pipeline implements Sequencer {
     private final ArrayDeque<Pending> decided = new ArrayDeque<>();
     /** Syncs waiting for their read point, by ctx. */
     private final Map<Long, Pending> syncs = new HashMap<>();
-    /** Leader: read points asked for by followers: local ctx → {origin, their ctx}. */
-    private final Map<Long, long[]> remoteSyncs = new HashMap<>();
+    /** Leader: read points asked for by followers, by local ctx. */
+    private final Map<Long, PeerSync> remoteSyncs = new HashMap<>();
     /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
     private final Map<Long, Integer> owners = new HashMap<>();
     /** Leader: peer requests that arrived before it could sequence. */
-    private final ArrayDeque<Object[]> heldPeer = new ArrayDeque<>();
+    private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
     /** Follower: sessions touched since the last report to the leader. */
     private final Set<Long> touched = new HashSet<>();
     private long nextTouchReport;
@@ -452,7 +464,7 @@ final class Pipeline implements Sequencer {
         if (leaderReady()) {
             onLeaderRequest(from, m, now);
         } else if (role.role() == Role.LEADER) {
-            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready: its EPOCH record is not applied yet
+            heldPeer.addLast(new PeerRequest(from, m)); // a leader getting ready: its EPOCH record is not applied yet
         }
         // a follower drops it: the sender learns of the leader change and fails what it forwarded
     }
@@ -469,7 +481,7 @@ final class Pipeline implements Sequencer {
             sequence(p);
         } else if (m instanceof ServerMessage.SyncRead s) {
             long ctx = nextCtx++;
-            remoteSyncs.put(ctx, new long[] {from, s.ctx()});
+            remoteSyncs.put(ctx, new PeerSync(from, s.ctx()));
             quorum.readIndex(ctx);
         } else if (m instanceof ServerMessage.Attach a) {
             boolean live = gate.live(a.sessionId(), a.password());
@@ -553,9 +565,9 @@ final class Pipeline implements Sequencer {
     }
 
     private void onReadState(long ctx, long readZxid) {
-        long[] remote = remoteSyncs.remove(ctx);
+        PeerSync remote = remoteSyncs.remove(ctx);
         if (remote != null) {
-            peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
+            peers.send(remote.origin(), new ServerMessage.SyncReadReply(remote.theirCtx(), readZxid));
             return;
         }
         if (ctx == fenceCtx && fenceCtx != 0) {
@@ -608,8 +620,8 @@ final class Pipeline implements Sequencer {
         }
         if (ready && !heldPeer.isEmpty()) {
             while (!heldPeer.isEmpty()) {
-                Object[] h = heldPeer.pollFirst();
-                onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
+                PeerRequest h = heldPeer.pollFirst();
+                onLeaderRequest(h.from(), h.message(), now);
             }
         }
         if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
@@ -903,8 +915,8 @@ final class Pipeline implements Sequencer {
     private void drive() {
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
         while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
-            long[] r = readStates.pollFirst();
-            onReadState(r[0], r[1]);
+            ReadState r = readStates.pollFirst();
+            onReadState(r.ctx(), r.readZxid());
         }
     }
 
@@ -925,7 +937,7 @@ final class Pipeline implements Sequencer {
 
         @Override
         public void readState(long ctx, long readZxid) {
-            readStates.addLast(new long[] {ctx, readZxid});
+            readStates.addLast(new ReadState(ctx, readZxid));
         }
 
         @Override
