@@ -57,19 +57,17 @@ final class Pipeline implements Sequencer {
     private record ReadState(long ctx, long readZxid) {
     }
 
-    /** Leader: a follower's read point request, answered with {@code theirCtx} once the quorum confirmed it. */
-    private record PeerSync(int origin, long theirCtx) {
-    }
-
     /** Leader: a follower's request that came before this leader could sequence. */
     private record PeerRequest(int from, ServerMessage message) {
     }
 
     /** A handshake held until this server can answer it (in service, caught up with what the client saw). */
-    private static final class Handshake {
+    static final class Handshake {
         final Connection connection;
         final Message.ConnectRequest request;
         final long since;
+        /** Its attach check with the leader, under {@link #ctx} in the read points while one is out. */
+        final ReadPoints.AttachCheck check = new ReadPoints.AttachCheck(this);
         long ctx;
         long sentEpoch = -1;
         int sentTo = -1;
@@ -126,20 +124,18 @@ final class Pipeline implements Sequencer {
     /** Fence rounds: a connection fenced in generation g is released by the first fence sync issued after it. */
     private long fenceGeneration;
     private long fenceIssued;
+    /** The ctx of the fence's read point in {@link #readPoints}, or 0. */
     private long fenceCtx;
     private long fenceReadZxid = -1;
     private long fenceReadGeneration;
     private long fenceSentAt;
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
-    private final Map<Long, Handshake> attachChecks = new HashMap<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
     private final Map<Key, Pending> forwarded = new HashMap<>();
     /** Items whose reply is decided, waiting for the tree to apply their {@code afterZxid}. */
     private final ArrayDeque<Pending> decided = new ArrayDeque<>();
-    /** Syncs waiting for their read point, by ctx. */
-    private final Map<Long, Pending> syncs = new HashMap<>();
-    /** Leader: read points asked for by followers, by local ctx. */
-    private final Map<Long, PeerSync> remoteSyncs = new HashMap<>();
+    /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
+    private final ReadPoints readPoints = new ReadPoints();
     /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
     private final Map<Long, Integer> owners = new HashMap<>();
     /** Leader: peer requests that arrived before it could sequence. */
@@ -149,7 +145,6 @@ final class Pipeline implements Sequencer {
     private long nextTouchReport;
     private long nextForwardCheck;
     private long lastTouched;
-    private long nextCtx = 1;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
     /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
     private long leaderlessMs;
@@ -404,8 +399,7 @@ final class Pipeline implements Sequencer {
         Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
         p.sentAt = lastRoundAt;
         c.queue.addLast(p);
-        long ctx = nextCtx++;
-        syncs.put(ctx, p);
+        long ctx = readPoints.add(new ReadPoints.ClientSync(p));
         if (leaderReady()) {
             quorum.readIndex(ctx);
         } else {
@@ -480,9 +474,7 @@ final class Pipeline implements Sequencer {
             p.sessionId = f.sessionId();
             sequence(p);
         } else if (m instanceof ServerMessage.SyncRead s) {
-            long ctx = nextCtx++;
-            remoteSyncs.put(ctx, new PeerSync(from, s.ctx()));
-            quorum.readIndex(ctx);
+            quorum.readIndex(readPoints.add(new ReadPoints.PeerSync(from, s.ctx())));
         } else if (m instanceof ServerMessage.Attach a) {
             boolean live = gate.live(a.sessionId(), a.password());
             if (live) {
@@ -565,12 +557,12 @@ final class Pipeline implements Sequencer {
     }
 
     private void onReadState(long ctx, long readZxid) {
-        PeerSync remote = remoteSyncs.remove(ctx);
-        if (remote != null) {
+        ReadPoints.Waiter w = readPoints.takeRead(ctx);
+        if (w instanceof ReadPoints.PeerSync remote) {
             peers.send(remote.origin(), new ServerMessage.SyncReadReply(remote.theirCtx(), readZxid));
             return;
         }
-        if (ctx == fenceCtx && fenceCtx != 0) {
+        if (w instanceof ReadPoints.FenceRead) {
             fenceCtx = 0;
             if (readZxid > 0) {
                 fenceReadZxid = readZxid;
@@ -580,10 +572,10 @@ final class Pipeline implements Sequencer {
             }
             return;
         }
-        Pending p = syncs.remove(ctx);
-        if (p == null) {
+        if (!(w instanceof ReadPoints.ClientSync sync)) {
             return;
         }
+        Pending p = sync.pending();
         if (readZxid <= 0) {
             answer(p, Replies.error(p.request.xid(), tree.lastZxid(), Prepared.Failed.of(
                     ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
@@ -595,10 +587,11 @@ final class Pipeline implements Sequencer {
     }
 
     private void onAttachReply(int from, ServerMessage.AttachReply r) {
-        Handshake h = attachChecks.remove(r.ctx());
-        if (h == null) {
+        ReadPoints.AttachCheck check = readPoints.takeAttachCheck(r.ctx());
+        if (check == null) {
             return;
         }
+        Handshake h = check.handshake();
         if (!r.live()) {
             handshakes.remove(h);
             gate.refuse(h.connection, ZkException.Code.SESSION_EXPIRED, "session 0x"
@@ -647,13 +640,12 @@ final class Pipeline implements Sequencer {
                         + "to the majority", selfId, leaderlessMs, n);
             }
         }
-        if ((!forwarded.isEmpty() || !syncs.isEmpty()) && now >= nextForwardCheck) {
+        if ((!forwarded.isEmpty() || readPoints.hasClientSyncs()) && now >= nextForwardCheck) {
             nextForwardCheck = now + 100;
             expireForwards(now);
         }
         if (fenceCtx != 0 && now - fenceSentAt > holdMs) {
-            fenceCtx = 0; // its answer was lost (a silently cut link): ask again
-            fenceIssued = fenceReadGeneration;
+            cancelFenceRead(); // its answer was lost (a silently cut link): ask again
         }
         fenceRound();
         completeDecided();
@@ -667,12 +659,12 @@ final class Pipeline implements Sequencer {
             Message.ConnectRequest cr = h.request;
             if (c.closed) {
                 it.remove();
-                attachChecks.remove(h.ctx);
+                readPoints.cancel(h.ctx, h.check);
                 continue;
             }
             if (ready && cr.lastZxidSeen() <= tree.lastZxid()) {
                 it.remove();
-                attachChecks.remove(h.ctx);
+                readPoints.cancel(h.ctx, h.check);
                 gate.connect(c, cr, now, this);
                 if (c.sessionId != 0) {
                     owners.put(c.sessionId, selfId);
@@ -692,12 +684,11 @@ final class Pipeline implements Sequencer {
                 continue;
             }
             if (following && (h.sentTo != role.leaderId() || h.sentEpoch != role.epoch())) {
-                attachChecks.remove(h.ctx);
-                h.ctx = nextCtx++;
+                readPoints.cancel(h.ctx, h.check);
+                h.ctx = readPoints.add(h.check);
                 h.sentTo = role.leaderId();
                 h.sentEpoch = role.epoch();
                 h.verified = false;
-                attachChecks.put(h.ctx, h);
                 peers.send(role.leaderId(), new ServerMessage.Attach(cr.sessionId(), cr.password(), h.ctx));
             } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
                 it.remove();
@@ -708,7 +699,7 @@ final class Pipeline implements Sequencer {
             }
             if (now - h.since > holdMs) {
                 it.remove();
-                attachChecks.remove(h.ctx);
+                readPoints.cancel(h.ctx, h.check);
                 gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "server " + selfId + " has no leader to serve "
                         + "this session yet (or has not seen zxid 0x" + Long.toHexString(cr.lastZxidSeen()) + ")");
             }
@@ -738,7 +729,7 @@ final class Pipeline implements Sequencer {
         if (!leaderReady() && !following()) {
             return;
         }
-        fenceCtx = nextCtx++;
+        fenceCtx = readPoints.add(ReadPoints.FENCE);
         fenceSentAt = lastRoundAt;
         fenceIssued = fenceGeneration;
         if (leaderReady()) {
@@ -774,7 +765,7 @@ final class Pipeline implements Sequencer {
         }
         if (now.role() != Role.LEADER) {
             heldPeer.clear();
-            remoteSyncs.clear();
+            readPoints.dropPeerSyncs();
         }
         if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
             prep.startEpoch(now.epoch());
@@ -803,7 +794,7 @@ final class Pipeline implements Sequencer {
         gate.clearClosing();
         owners.clear();
         heldPeer.clear();
-        remoteSyncs.clear();
+        readPoints.dropPeerSyncs();
     }
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
@@ -816,17 +807,17 @@ final class Pipeline implements Sequencer {
 
     private void loseForwards(String why) {
         if (fenceCtx != 0) {
-            fenceCtx = 0; // its answer may be lost too: ask again
-            fenceIssued = fenceReadGeneration;
+            cancelFenceRead(); // its answer may be lost too: ask again
         }
-        if (forwarded.isEmpty() && syncs.isEmpty()) {
+        if (forwarded.isEmpty() && !readPoints.hasClientSyncs()) {
             return;
         }
         Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null, why);
         List<Pending> all = new java.util.ArrayList<>(forwarded.values());
         forwarded.clear();
-        all.addAll(syncs.values());
-        syncs.clear();
+        for (ReadPoints.ClientSync s : readPoints.takeClientSyncs(s -> true)) {
+            all.add(s.pending());
+        }
         for (Pending p : all) {
             lose(p, lost);
         }
@@ -844,22 +835,12 @@ final class Pipeline implements Sequencer {
                 stale.add(e.getValue());
             }
         }
-        List<Pending> staleSyncs = null;
-        for (Iterator<Map.Entry<Long, Pending>> it = syncs.entrySet().iterator(); it.hasNext(); ) {
-            Pending p = it.next().getValue();
-            if (now - p.sentAt > holdMs) {
-                it.remove();
-                if (staleSyncs == null) {
-                    staleSyncs = new java.util.ArrayList<>();
-                }
-                staleSyncs.add(p);
-            }
-        }
-        if (staleSyncs != null) {
+        List<ReadPoints.ClientSync> staleSyncs = readPoints.takeClientSyncs(s -> now - s.pending().sentAt > holdMs);
+        if (!staleSyncs.isEmpty()) {
             Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
                     "the leader did not answer this sync within " + holdMs + " ms");
-            for (Pending p : staleSyncs) {
-                lose(p, lost);
+            for (ReadPoints.ClientSync s : staleSyncs) {
+                lose(s.pending(), lost);
             }
         }
         if (stale == null) {
@@ -872,9 +853,15 @@ final class Pipeline implements Sequencer {
             lose(p, lost);
         }
         if (fenceCtx != 0) {
-            fenceCtx = 0;
-            fenceIssued = fenceReadGeneration;
+            cancelFenceRead();
         }
+    }
+
+    /** The fence's read point will not be answered (or its answer may be lost): it is asked again. */
+    private void cancelFenceRead() {
+        readPoints.cancelFence(fenceCtx);
+        fenceCtx = 0;
+        fenceIssued = fenceReadGeneration;
     }
 
     private void lose(Pending p, Prepared.Failed lost) {
