@@ -31,6 +31,8 @@ final class Pending {
     final Kind kind;
     /** The connection to answer, or null. */
     final Connection connection;
+    /** Its place in the connection's reply order, or null without a connection. */
+    final ReplyQueue.Slot slot;
     /** The client request, or null for server-initiated items. */
     final Message.Request request;
     /** Header and txn, or null when there is nothing to log. */
@@ -41,13 +43,6 @@ final class Pending {
     /** FORWARDED: the follower that sent it, and the session it is of. */
     int origin;
     long sessionId;
-    /** The leader's verdict (or a sync's OK), sent once the tree applied {@link #afterZxid}. */
-    Message.Reply verdict;
-    /** The reply, once decided, waiting to be sent in the connection's order (or, decided by the leader, until
-     * the local tree applied {@link #afterZxid}). */
-    Message.Reply reply;
-    /** A decided reply goes out once the tree applied this zxid (a sync: its read point). */
-    long afterZxid;
     /** Follower: when it was forwarded (undecided for too long, it is answered CONNECTION_LOSS). */
     long sentAt;
 
@@ -55,6 +50,7 @@ final class Pending {
             Prepared.Failed failure) {
         this.kind = kind;
         this.connection = connection;
+        this.slot = connection == null ? null : new ReplyQueue.Slot(connection);
         this.request = request;
         this.header = header;
         this.txn = txn;

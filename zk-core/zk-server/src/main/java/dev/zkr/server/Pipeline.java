@@ -41,7 +41,7 @@ import java.util.Set;
  * waits in the connection's queue behind the connection's earlier requests, so each session is answered in FIFO
  * order and reads its own writes.
  */
-final class Pipeline implements Sequencer {
+final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     private static final Logger log = LoggerFactory.getLogger(ZkServer.class);
 
@@ -132,8 +132,8 @@ final class Pipeline implements Sequencer {
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
     private final Map<Key, Pending> forwarded = new HashMap<>();
-    /** Items whose reply is decided, waiting for the tree to apply their {@code afterZxid}. */
-    private final ArrayDeque<Pending> decided = new ArrayDeque<>();
+    /** The in-order reply rule: each connection's replies leave in its request order. */
+    private final ReplyQueue replies = new ReplyQueue(this);
     /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
     private final ReadPoints readPoints = new ReadPoints();
     /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
@@ -317,11 +317,10 @@ final class Pipeline implements Sequencer {
         Message.Request r = (Message.Request) m;
         if (!gate.touch(c, now)) {
             // answered in order behind the session's earlier requests
-            if (leaderReady() && !hasRaw(c)) {
+            if (leaderReady() && !ReplyQueue.hasUnrouted(c)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
             } else {
-                answerLater(new Pending(Pending.Kind.CLIENT, c, r, null, null, null),
-                        Replies.error(r.xid(), tree.lastZxid(), SESSION_GONE));
+                replies.answerLater(new ReplyQueue.Slot(c), Replies.error(r.xid(), tree.lastZxid(), SESSION_GONE));
             }
             return;
         }
@@ -351,12 +350,12 @@ final class Pipeline implements Sequencer {
             if (c.queue.isEmpty()) {
                 reads.serve(c, r);
             } else {
-                c.queue.addLast(r);
+                ReplyQueue.addUnrouted(c, r);
             }
             return;
         }
-        if (hasRaw(c)) {
-            c.queue.addLast(r); // behind a waiting read: routed when that read is served
+        if (ReplyQueue.hasUnrouted(c)) {
+            ReplyQueue.addUnrouted(c, r); // behind a waiting read: routed when that read is served
             return;
         }
         if (ensemble && !leaderReady() && !following()) {
@@ -377,11 +376,6 @@ final class Pipeline implements Sequencer {
         }
     }
 
-    /** True if requests not yet routed wait in the connection's queue (they are always at its end). */
-    private static boolean hasRaw(Connection c) {
-        return !c.queue.isEmpty() && !(c.queue.peekLast() instanceof Pending);
-    }
-
     /** Follower: the session is reported to the leader with the next {@code Touches}. */
     private void touch(long sessionId) {
         if (sessionId != lastTouched) { // a socket read's requests are of one session: one set operation for all
@@ -398,7 +392,7 @@ final class Pipeline implements Sequencer {
     private void sync(Connection c, Message.Request r) {
         Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
         p.sentAt = lastRoundAt;
-        c.queue.addLast(p);
+        ReplyQueue.enqueue(p.slot);
         long ctx = readPoints.add(new ReadPoints.ClientSync(p));
         if (leaderReady()) {
             quorum.readIndex(ctx);
@@ -417,12 +411,12 @@ final class Pipeline implements Sequencer {
         Pending p = new Pending(r instanceof Message.CloseSessionRequest ? Pending.Kind.CLOSE_SESSION
                 : Pending.Kind.CLIENT, c, r, null, null, null);
         if (forwarded.putIfAbsent(new Key(c.sessionId, r.xid()), p) != null) {
-            answerLater(p, Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(
+            replies.answerLater(p.slot, Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(
                     ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
             return;
         }
         p.sentAt = now;
-        c.queue.addLast(p);
+        ReplyQueue.enqueue(p.slot);
         if (r instanceof Message.CloseSessionRequest) {
             gate.markClosing(c.sessionId);
         }
@@ -546,14 +540,12 @@ final class Pipeline implements Sequencer {
             reply = Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS,
                     null, "the leader's answer was unreadable"));
         }
-        p.afterZxid = r.afterZxid();
         if (p.kind == Pending.Kind.CREATE_SESSION) {
-            dequeue(p);
+            ReplyQueue.dequeue(p.slot);
             gate.refuse(p.connection, ZkException.Code.SYSTEM_ERROR, "the leader refused the new session");
             return;
         }
-        p.verdict = reply;
-        decided.addLast(p);
+        replies.answerOnceApplied(p.slot, reply, r.afterZxid());
     }
 
     private void onReadState(long ctx, long readZxid) {
@@ -577,13 +569,11 @@ final class Pipeline implements Sequencer {
         }
         Pending p = sync.pending();
         if (readZxid <= 0) {
-            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), Prepared.Failed.of(
+            replies.answer(p.slot, Replies.error(p.request.xid(), tree.lastZxid(), Prepared.Failed.of(
                     ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
             return;
         }
-        p.afterZxid = readZxid;
-        p.verdict = Replies.ok(p.request.xid(), readZxid, null);
-        decided.addLast(p);
+        replies.answerOnceApplied(p.slot, Replies.ok(p.request.xid(), readZxid, null), readZxid);
     }
 
     private void onAttachReply(int from, ServerMessage.AttachReply r) {
@@ -648,7 +638,7 @@ final class Pipeline implements Sequencer {
             cancelFenceRead(); // its answer was lost (a silently cut link): ask again
         }
         fenceRound();
-        completeDecided();
+        replies.releaseApplied(tree.lastZxid());
     }
 
     /** Answers the held handshakes this server can answer now; refuses those held too long. */
@@ -677,7 +667,7 @@ final class Pipeline implements Sequencer {
                 Pending p = new Pending(Pending.Kind.CREATE_SESSION, c, null, null, null, null);
                 p.sentAt = now;
                 forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
-                c.queue.addLast(p);
+                ReplyQueue.enqueue(p.slot);
                 markForwarded();
                 peers.send(role.leaderId(), new ServerMessage.ForwardSession(create.sessionId(), create.timeoutMs(),
                         create.password()));
@@ -870,13 +860,13 @@ final class Pipeline implements Sequencer {
             return;
         }
         if (p.kind == Pending.Kind.CREATE_SESSION) {
-            dequeue(p);
+            ReplyQueue.dequeue(p.slot);
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
             if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
                 fence(c); // first: the requests the answer releases are held behind the fence
             }
-            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
+            replies.answer(p.slot, Replies.error(p.request.xid(), tree.lastZxid(), lost));
         }
     }
 
@@ -890,8 +880,8 @@ final class Pipeline implements Sequencer {
     @Override
     public void sequence(Pending p) {
         inFlight.addLast(p);
-        if (p.connection != null) {
-            p.connection.queue.addLast(p);
+        if (p.slot != null) {
+            ReplyQueue.enqueue(p.slot);
         }
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
@@ -984,20 +974,8 @@ final class Pipeline implements Sequencer {
             }
             housekeeping.applied(e.header(), e.txn());
         }
-        if (!decided.isEmpty()) {
-            completeDecided();
-        }
-    }
-
-    /** Sends the decided replies whose zxid the tree has applied. */
-    private void completeDecided() {
-        long applied = tree.lastZxid();
-        for (Iterator<Pending> it = decided.iterator(); it.hasNext(); ) {
-            Pending p = it.next();
-            if (p.afterZxid <= applied) {
-                it.remove();
-                answer(p, p.verdict);
-            }
+        if (replies.hasDecided()) {
+            replies.releaseApplied(tree.lastZxid());
         }
     }
 
@@ -1005,17 +983,17 @@ final class Pipeline implements Sequencer {
     private void complete(Pending p, ApplyResult result) {
         long zxid = tree.lastZxid();
         switch (p.kind) {
-            case CLIENT -> answer(p, result == null
+            case CLIENT -> replies.answer(p.slot, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
                     : Replies.error(p.request.xid(), zxid, p.failure))
                     : Replies.fromApply(p.request, result, zxid));
             case CREATE_SESSION -> {
-                dequeue(p);
+                ReplyQueue.dequeue(p.slot);
                 gate.created(p.connection, (Txn.CreateSession) p.txn);
                 owners.put(((Txn.CreateSession) p.txn).sessionId(), selfId);
             }
             case CLOSE_SESSION -> {
-                answer(p, Replies.ok(p.request.xid(), zxid, null));
+                replies.answer(p.slot, Replies.ok(p.request.xid(), zxid, null));
                 if (p.txn == null) {
                     gate.closedWithoutTxn(p.connection.sessionId);
                 }
@@ -1037,93 +1015,38 @@ final class Pipeline implements Sequencer {
         long zxid = tree.lastZxid();
         switch (p.kind) {
             case CREATE_SESSION -> {
-                dequeue(p);
+                ReplyQueue.dequeue(p.slot);
                 if (e.txn() instanceof Txn.CreateSession cs) {
                     gate.created(p.connection, cs);
                     touch(cs.sessionId());
                 }
             }
-            case CLOSE_SESSION -> answer(p, Replies.ok(p.request.xid(), zxid, null));
-            default -> answer(p, Replies.fromApply(p.request, result, zxid));
+            case CLOSE_SESSION -> replies.answer(p.slot, Replies.ok(p.request.xid(), zxid, null));
+            default -> replies.answer(p.slot, Replies.fromApply(p.request, result, zxid));
         }
     }
 
-    /** Answers an item whose reply is known now, in its connection's order. */
-    private void answerLater(Pending p, Message.Reply reply) {
-        p.connection.queue.addLast(p);
-        answer(p, reply);
+    // ---- routing what waited in a connection's queue (ReplyQueue.Router) -----------------------------------------------
+
+    @Override
+    public boolean holding(Connection c) {
+        return held.get(c) != null || (fenced.containsKey(c) && !fenceLifted(fenced.get(c)));
     }
 
-    /**
-     * Sends the reply of an item once every earlier item of its connection is answered, then serves the reads that
-     * were waiting behind it.
-     */
-    private void answer(Pending p, Message.Reply reply) {
-        Connection c = p.connection;
-        if (c == null || c.closed) {
-            return;
-        }
-        if (c.queue.peekFirst() != p) {
-            p.reply = reply; // an earlier request of the connection is not answered yet
-            return;
-        }
-        c.queue.pollFirst();
-        c.reply(reply);
-        drain(c);
-    }
-
-    /**
-     * Sends the decided replies at the head of the connection's queue; once the head is a request not yet routed,
-     * routes it and everything after it again, in order (reads are served, writes sequenced or forwarded).
-     */
-    private void drain(Connection c) {
-        while (!c.queue.isEmpty() && !c.closed) {
-            Object next = c.queue.peekFirst();
-            if (next instanceof Pending q) {
-                if (q.reply == null) {
-                    return;
-                }
-                c.queue.pollFirst();
-                Message.Reply r = q.reply;
-                q.reply = null;
-                c.reply(r);
-                continue;
-            }
-            List<Object> rest = new java.util.ArrayList<>(c.queue);
-            c.queue.clear();
-            ArrayDeque<Message> later = held.get(c);
-            if (later != null || (fenced.containsKey(c) && !fenceLifted(fenced.get(c)))) {
-                // held already (or fenced): these came before everything held of this connection
-                ArrayDeque<Message> q = held.computeIfAbsent(c, k -> new ArrayDeque<>());
-                for (int i = rest.size() - 1; i >= 0; i--) {
-                    if (rest.get(i) instanceof Pending p) {
-                        c.queue.addFirst(p); // an early answer (answerLater): keeps its place before the held ones
-                    } else {
-                        q.addFirst((Message) rest.get(i));
-                    }
-                }
-            } else {
-                for (Object o : rest) {
-                    if (o instanceof Pending q) {
-                        c.queue.addLast(q); // an early answer (answerLater) behind the requests: keeps its place
-                    } else if (held.containsKey(c)) {
-                        held.get(c).addLast((Message) o);
-                    } else {
-                        dispatch(c, (Message.Request) o, lastRoundAt);
-                    }
-                }
-            }
-            if (c.queue.isEmpty() || !(c.queue.peekFirst() instanceof Pending head) || head.reply == null) {
-                return;
-            }
+    @Override
+    public void holdAhead(Connection c, List<Message.Request> requests) {
+        ArrayDeque<Message> q = held.computeIfAbsent(c, k -> new ArrayDeque<>());
+        for (int i = requests.size() - 1; i >= 0; i--) {
+            q.addFirst(requests.get(i));
         }
     }
 
-    private static void dequeue(Pending p) {
-        Connection c = p.connection;
-        if (c != null && c.queue.peekFirst() == p) {
-            c.queue.pollFirst();
+    @Override
+    public void route(Connection c, Message.Request r) {
+        if (held.containsKey(c)) {
+            held.get(c).addLast(r);
+        } else {
+            dispatch(c, r, lastRoundAt);
         }
     }
-
 }
