@@ -104,31 +104,19 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
     private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private long committedZxid;
-    private RoleInfo role;
+    /** The role this pipeline acts in, and what it lets it do. */
+    private final RoleView role;
     private final Stream stream = new Stream();
     /** Read points handed out during a drive, handled once it returned. */
     private final ArrayDeque<ReadState> readStates = new ArrayDeque<>();
 
     // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
-    /**
-     * Requests held, per connection in request order (with the rest of that connection's input behind them): writes
-     * while no leader can take them, and everything of a fenced connection. Released in arrival order of connections.
-     */
-    private Map<Connection, ArrayDeque<Message>> held = new java.util.LinkedHashMap<>();
-    /**
-     * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
-     * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
-     * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
-     */
-    private final Map<Connection, Long> fenced = new IdentityHashMap<>();
-    /** Fence rounds: a connection fenced in generation g is released by the first fence sync issued after it. */
-    private long fenceGeneration;
-    private long fenceIssued;
-    /** The ctx of the fence's read point in {@link #readPoints}, or 0. */
-    private long fenceCtx;
-    private long fenceReadZxid = -1;
-    private long fenceReadGeneration;
-    private long fenceSentAt;
+    /** Requests held: while no leader can take them, and everything of a fenced connection. */
+    private final HeldRequests held = new HeldRequests();
+    /** Connections told CONNECTION_LOSS for a write a leader change left undecided wait behind it. */
+    private final Fence fence;
+    /** Follower: its messages to the leader, and which leader holds its undecided work. */
+    private final LeaderLink leaderLink;
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
     /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
     private final Map<Key, Pending> forwarded = new HashMap<>();
@@ -149,9 +137,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
     private long leaderlessMs;
     private boolean letGo;
-    /** Follower: the leader (and its epoch) the forwarded items went to. */
-    private int forwardedTo = -1;
-    private long forwardedEpoch = -1;
 
     Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
              ApplyStage apply, Housekeeping housekeeping, Outbox outbox, PeerLink peers, int selfId, boolean ensemble,
@@ -171,7 +156,9 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         this.holdMs = 2 * electionTimeoutMs;
         this.touchIntervalMs = Math.max(10, heartbeatMs);
         this.committedZxid = tree.lastZxid();
-        this.role = quorum.role();
+        this.role = new RoleView(quorum, prep, tree);
+        this.leaderLink = new LeaderLink(peers, role);
+        this.fence = new Fence(tree, gate, quorum, role, leaderLink, replies, readPoints, holdMs);
     }
 
     // ---- inputs ----------------------------------------------------------------------------------------------------
@@ -195,8 +182,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     void disconnected(Connection c) {
         c.closed = true;
         c.queue.clear();
-        held.remove(c);
-        fenced.remove(c);
+        held.disconnected(c);
+        fence.disconnected(c);
         gate.disconnected(c);
     }
 
@@ -222,7 +209,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
      */
     void peerDown(int id) {
         quorum.peerDown(id);
-        if (ensemble && id == forwardedTo) {
+        if (ensemble && leaderLink.entrusted(id)) {
             loseForwards("the link to the leader was reset before this request was decided");
             for (Handshake h : handshakes) {
                 h.sentTo = -1; // ask again on the next link
@@ -248,8 +235,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         drive();
         completeReady(now);
         drive();
-        if (!quorum.role().equals(role)) {
-            roleChanged(role, quorum.role(), now);
+        if (!quorum.role().equals(role.get())) {
+            roleChanged(role.get(), quorum.role(), now);
             completeReady(now);
         }
         if (ensemble) {
@@ -288,7 +275,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     }
 
     RoleInfo role() {
-        return role;
+        return role.get();
     }
 
     /** Expires a session now (test hook): only an in-service leader decides expiries; false elsewhere. */
@@ -302,8 +289,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (c.closed) {
             return;
         }
-        if (!held.isEmpty() && held.containsKey(c)) {
-            held.get(c).addLast(m);
+        if (held.holdBehind(c, m)) {
             return;
         }
         if (m instanceof Message.ConnectRequest cr) {
@@ -337,12 +323,9 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
      * read never sees a write its session sent after it.
      */
     private void dispatch(Connection c, Message.Request r, long now) {
-        if (!fenced.isEmpty() && fenced.containsKey(c)) {
-            if (!fenceLifted(fenced.get(c))) {
-                hold(c, r);
-                return;
-            }
-            fenced.remove(c);
+        if (!fence.admits(c)) {
+            held.hold(c, r);
+            return;
         }
         boolean write = PrepStage.isWrite(r);
         boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
@@ -359,7 +342,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             return;
         }
         if (ensemble && !leaderReady() && !following()) {
-            hold(c, r);
+            held.hold(c, r);
         } else if (leaderReady()) {
             if (ensemble && isMovedAway(c.sessionId)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
@@ -384,10 +367,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         }
     }
 
-    private void hold(Connection c, Message m) {
-        held.computeIfAbsent(c, k -> new ArrayDeque<>()).addLast(m);
-    }
-
     /** A linearizable sync: answered once a quorum confirmed the read point and the tree applied it. */
     private void sync(Connection c, Message.Request r) {
         Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
@@ -397,13 +376,13 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (leaderReady()) {
             quorum.readIndex(ctx);
         } else {
-            peers.send(role.leaderId(), new ServerMessage.SyncRead(ctx));
+            leaderLink.send(new ServerMessage.SyncRead(ctx));
         }
     }
 
     /** Follower: hands a write, close or sync to the leader; answered when its txn (or verdict) comes back. */
     private void forward(Connection c, Message.Request r, long now) {
-        markForwarded();
+        leaderLink.entrust();
         if (r instanceof Message.SyncRequest) {
             sync(c, r);
             return;
@@ -420,13 +399,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (r instanceof Message.CloseSessionRequest) {
             gate.markClosing(c.sessionId);
         }
-        peers.send(role.leaderId(), new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r),
-                AuthIds.encode(c.authIds)));
-    }
-
-    private void markForwarded() {
-        forwardedTo = role.leaderId();
-        forwardedEpoch = role.epoch();
+        leaderLink.send(new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r), AuthIds.encode(c.authIds)));
     }
 
     // ---- peers' server-level messages ------------------------------------------------------------------------------
@@ -451,7 +424,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private void leaderOnly(int from, ServerMessage m, long now) {
         if (leaderReady()) {
             onLeaderRequest(from, m, now);
-        } else if (role.role() == Role.LEADER) {
+        } else if (role.get().role() == Role.LEADER) {
             heldPeer.addLast(new PeerRequest(from, m)); // a leader getting ready: its EPOCH record is not applied yet
         }
         // a follower drops it: the sender learns of the leader change and fails what it forwarded
@@ -555,13 +528,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             return;
         }
         if (w instanceof ReadPoints.FenceRead) {
-            fenceCtx = 0;
-            if (readZxid > 0) {
-                fenceReadZxid = readZxid;
-                fenceReadGeneration = fenceIssued;
-            } else {
-                fenceIssued = fenceReadGeneration; // refused: ask again
-            }
+            fence.readPoint(readZxid);
             return;
         }
         if (!(w instanceof ReadPoints.ClientSync sync)) {
@@ -608,23 +575,20 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             }
         }
         if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
-            Map<Connection, ArrayDeque<Message>> batch = held;
-            held = new java.util.LinkedHashMap<>();
-            batch.forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
+            held.release().forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
         }
         handshakes(now, ready, following);
         if (following && !touched.isEmpty() && now >= nextTouchReport) {
             long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
             touched.clear();
             lastTouched = 0;
-            peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
+            leaderLink.send(ServerMessage.Touches.of(ids));
             nextTouchReport = now + touchIntervalMs;
         }
         if (!ready && !following && !letGo && leaderlessMs > holdMs) {
             letGo = true;
             int n = gate.closeAll();
-            held.keySet().forEach(c -> c.closed = true);
-            held.clear();
+            held.closeAll();
             if (n > 0) {
                 log.warn("server {} has had no leader for {} ms: closing its {} client connection(s) so they move "
                         + "to the majority", selfId, leaderlessMs, n);
@@ -634,10 +598,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             nextForwardCheck = now + 100;
             expireForwards(now);
         }
-        if (fenceCtx != 0 && now - fenceSentAt > holdMs) {
-            cancelFenceRead(); // its answer was lost (a silently cut link): ask again
-        }
-        fenceRound();
+        fence.round(now);
         replies.releaseApplied(tree.lastZxid());
     }
 
@@ -668,8 +629,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 p.sentAt = now;
                 forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
                 ReplyQueue.enqueue(p.slot);
-                markForwarded();
-                peers.send(role.leaderId(), new ServerMessage.ForwardSession(create.sessionId(), create.timeoutMs(),
+                leaderLink.entrust();
+                leaderLink.send(new ServerMessage.ForwardSession(create.sessionId(), create.timeoutMs(),
                         create.password()));
                 continue;
             }
@@ -679,7 +640,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 h.sentTo = role.leaderId();
                 h.sentEpoch = role.epoch();
                 h.verified = false;
-                peers.send(role.leaderId(), new ServerMessage.Attach(cr.sessionId(), cr.password(), h.ctx));
+                leaderLink.send(new ServerMessage.Attach(cr.sessionId(), cr.password(), h.ctx));
             } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
                 it.remove();
                 if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
@@ -698,50 +659,16 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */
     private boolean leaderReady() {
-        return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
-                && role.role() == Role.LEADER;
-    }
-
-    /**
-     * True once a fence sync issued after generation {@code needed} came back and this server applied its read point:
-     * every write forwarded or proposed before the loss is decided and visible here (a new leader's read point is at
-     * least its EPOCH record, which decides every earlier record).
-     */
-    private boolean fenceLifted(long needed) {
-        return fenceReadGeneration >= needed && fenceReadZxid >= 0 && tree.lastZxid() >= fenceReadZxid;
-    }
-
-    /** Issues the fence sync the fenced connections wait for, once this server serves (ReadIndex at the leader). */
-    private void fenceRound() {
-        if (fenced.isEmpty() || fenceIssued >= fenceGeneration || fenceCtx != 0) {
-            return;
-        }
-        if (!leaderReady() && !following()) {
-            return;
-        }
-        fenceCtx = readPoints.add(ReadPoints.FENCE);
-        fenceSentAt = lastRoundAt;
-        fenceIssued = fenceGeneration;
-        if (leaderReady()) {
-            quorum.readIndex(fenceCtx);
-        } else {
-            markForwarded();
-            peers.send(role.leaderId(), new ServerMessage.SyncRead(fenceCtx));
-        }
-    }
-
-    /** Fences a connection told CONNECTION_LOSS for a write that may still be decided. */
-    private void fence(Connection c) {
-        fenced.put(c, ++fenceGeneration);
+        return role.leaderReady();
     }
 
     /** A follower that knows its leader: it forwards. */
     private boolean following() {
-        return role.role() == Role.FOLLOWER && role.leaderId() > 0;
+        return role.following();
     }
 
     private void roleChanged(RoleInfo old, RoleInfo now, long nowMs) {
-        role = now;
+        role.set(now);
         boolean wasLeader = old.role() == Role.LEADER;
         boolean sameReign = old.leaderId() == now.leaderId() && old.epoch() == now.epoch();
         if (ensemble && (old.role() != now.role() || !sameReign)) {
@@ -777,7 +704,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 "the leader changed before this request was decided");
         while (!inFlight.isEmpty()) {
             Pending p = inFlight.pollFirst();
-            lose(p, lost);
+            fence.lose(p, lost);
         }
         prep.reset();
         housekeeping.reset();
@@ -789,16 +716,14 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
     private void leaderLost() {
-        if (forwardedTo == role.leaderId() && forwardedEpoch == role.epoch() && role.role() == Role.FOLLOWER) {
+        if (leaderLink.stillFollowingIt()) {
             return;
         }
         loseForwards("the leader changed before this request was decided");
     }
 
     private void loseForwards(String why) {
-        if (fenceCtx != 0) {
-            cancelFenceRead(); // its answer may be lost too: ask again
-        }
+        fence.cancelRead(); // its answer may be lost too: ask again
         if (forwarded.isEmpty() && !readPoints.hasClientSyncs()) {
             return;
         }
@@ -809,7 +734,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             all.add(s.pending());
         }
         for (Pending p : all) {
-            lose(p, lost);
+            fence.lose(p, lost);
         }
         gate.clearClosing();
     }
@@ -830,7 +755,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
                     "the leader did not answer this sync within " + holdMs + " ms");
             for (ReadPoints.ClientSync s : staleSyncs) {
-                lose(s.pending(), lost);
+                fence.lose(s.pending(), lost);
             }
         }
         if (stale == null) {
@@ -840,34 +765,9 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
                 "the leader did not decide this request within " + holdMs + " ms");
         for (Pending p : stale) {
-            lose(p, lost);
+            fence.lose(p, lost);
         }
-        if (fenceCtx != 0) {
-            cancelFenceRead();
-        }
-    }
-
-    /** The fence's read point will not be answered (or its answer may be lost): it is asked again. */
-    private void cancelFenceRead() {
-        readPoints.cancelFence(fenceCtx);
-        fenceCtx = 0;
-        fenceIssued = fenceReadGeneration;
-    }
-
-    private void lose(Pending p, Prepared.Failed lost) {
-        Connection c = p.connection;
-        if (c == null) {
-            return;
-        }
-        if (p.kind == Pending.Kind.CREATE_SESSION) {
-            ReplyQueue.dequeue(p.slot);
-            gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
-        } else if (p.request != null) {
-            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
-                fence(c); // first: the requests the answer releases are held behind the fence
-            }
-            replies.answer(p.slot, Replies.error(p.request.xid(), tree.lastZxid(), lost));
-        }
+        fence.cancelRead();
     }
 
     // ---- sequencing and completion -----------------------------------------------------------------------------------
@@ -1030,22 +930,17 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     @Override
     public boolean holding(Connection c) {
-        return held.get(c) != null || (fenced.containsKey(c) && !fenceLifted(fenced.get(c)));
+        return held.holds(c) || fence.blocks(c);
     }
 
     @Override
     public void holdAhead(Connection c, List<Message.Request> requests) {
-        ArrayDeque<Message> q = held.computeIfAbsent(c, k -> new ArrayDeque<>());
-        for (int i = requests.size() - 1; i >= 0; i--) {
-            q.addFirst(requests.get(i));
-        }
+        held.holdAhead(c, requests);
     }
 
     @Override
     public void route(Connection c, Message.Request r) {
-        if (held.containsKey(c)) {
-            held.get(c).addLast(r);
-        } else {
+        if (!held.holdBehind(c, r)) {
             dispatch(c, r, lastRoundAt);
         }
     }
