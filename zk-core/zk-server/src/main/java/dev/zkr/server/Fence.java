@@ -69,11 +69,20 @@ final class Fence {
             ReplyQueue.dequeue(p.slot);
             gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
         } else if (p.request != null) {
-            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
-                fenced.put(c, ++generation); // first: the requests the answer releases are held behind the fence
-            }
-            replies.answer(p.slot, Replies.error(p.request.xid(), tree.lastZxid(), lost));
+            lose(p.slot, p.request, lost);
         }
+    }
+
+    /**
+     * Answers a request a leader change (or a lost link) left undecided: CONNECTION_LOSS, its connection fenced first
+     * unless it is a sync (which changes nothing).
+     */
+    void lose(ReplyQueue.Slot slot, Message.Request request, Prepared.Failed lost) {
+        Connection c = slot.connection;
+        if (!(request instanceof Message.SyncRequest) && !c.closed) {
+            fenced.put(c, ++generation); // first: the requests the answer releases are held behind the fence
+        }
+        replies.answer(slot, Replies.error(request.xid(), tree.lastZxid(), lost));
     }
 
     /** True if the connection is fenced and its fence not lifted yet: its requests are held. */

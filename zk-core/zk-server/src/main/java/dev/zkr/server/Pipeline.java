@@ -49,10 +49,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private static final Prepared.Failed SESSION_GONE =
             Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
 
-    /** A forwarded request is known by its session and client xid (the txn header carries both). */
-    private record Key(long sessionId, int xid) {
-    }
-
     /** A read point the quorum handed back during a drive: {@code readZxid} for {@code ctx} (0: refused). */
     private record ReadState(long ctx, long readZxid) {
     }
@@ -96,7 +92,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private final boolean ensemble;
     /** How long handshakes and writes are held without a leader, and after which clients are let go (2T). */
     private final long holdMs;
-    private final long touchIntervalMs;
     private long nextTick;
     private long lastRoundAt;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
@@ -118,8 +113,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     /** Follower: its messages to the leader, and which leader holds its undecided work. */
     private final LeaderLink leaderLink;
     private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
-    /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
-    private final Map<Key, Pending> forwarded = new HashMap<>();
+    /** Follower: forwarding to the leader, and answering what it forwarded. */
+    private final FollowerSide follower;
     /** The in-order reply rule: each connection's replies leave in its request order. */
     private final ReplyQueue replies = new ReplyQueue(this);
     /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
@@ -128,11 +123,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private final Map<Long, Integer> owners = new HashMap<>();
     /** Leader: peer requests that arrived before it could sequence. */
     private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
-    /** Follower: sessions touched since the last report to the leader. */
-    private final Set<Long> touched = new HashSet<>();
-    private long nextTouchReport;
-    private long nextForwardCheck;
-    private long lastTouched;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
     /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
     private long leaderlessMs;
@@ -154,11 +144,12 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         this.selfId = selfId;
         this.ensemble = ensemble;
         this.holdMs = 2 * electionTimeoutMs;
-        this.touchIntervalMs = Math.max(10, heartbeatMs);
         this.committedZxid = tree.lastZxid();
         this.role = new RoleView(quorum, prep, tree);
         this.leaderLink = new LeaderLink(peers, role);
         this.fence = new Fence(tree, gate, quorum, role, leaderLink, replies, readPoints, holdMs);
+        this.follower = new FollowerSide(tree, gate, replies, readPoints, fence, leaderLink, holdMs,
+                Math.max(10, heartbeatMs));
     }
 
     // ---- inputs ----------------------------------------------------------------------------------------------------
@@ -210,7 +201,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     void peerDown(int id) {
         quorum.peerDown(id);
         if (ensemble && leaderLink.entrusted(id)) {
-            loseForwards("the link to the leader was reset before this request was decided");
+            follower.loseForwards("the link to the leader was reset before this request was decided");
             for (Handshake h : handshakes) {
                 h.sentTo = -1; // ask again on the next link
             }
@@ -261,7 +252,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (!ensemble) {
             return inFlight.isEmpty() && toApply.isEmpty();
         }
-        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty());
+        return !serving() || (inFlight.isEmpty() && !follower.hasForwards());
     }
 
     /** True while the quorum lets this server sequence writes. */
@@ -311,7 +302,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             return;
         }
         if (ensemble && !leaderReady()) {
-            touch(c.sessionId);
+            follower.touch(c.sessionId);
         }
         dispatch(c, r, now);
     }
@@ -354,16 +345,11 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             } else {
                 sequence(gate.close(c, r, this));
             }
+        } else if (r instanceof Message.SyncRequest) {
+            leaderLink.entrust(); // the leader answers its read point
+            sync(c, r);
         } else {
-            forward(c, r, now);
-        }
-    }
-
-    /** Follower: the session is reported to the leader with the next {@code Touches}. */
-    private void touch(long sessionId) {
-        if (sessionId != lastTouched) { // a socket read's requests are of one session: one set operation for all
-            lastTouched = sessionId;
-            touched.add(sessionId);
+            follower.forward(c, r, now);
         }
     }
 
@@ -380,28 +366,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         }
     }
 
-    /** Follower: hands a write, close or sync to the leader; answered when its txn (or verdict) comes back. */
-    private void forward(Connection c, Message.Request r, long now) {
-        leaderLink.entrust();
-        if (r instanceof Message.SyncRequest) {
-            sync(c, r);
-            return;
-        }
-        Pending p = new Pending(r instanceof Message.CloseSessionRequest ? Pending.Kind.CLOSE_SESSION
-                : Pending.Kind.CLIENT, c, r, null, null, null);
-        if (forwarded.putIfAbsent(new Key(c.sessionId, r.xid()), p) != null) {
-            replies.answerLater(p.slot, Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(
-                    ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
-            return;
-        }
-        p.sentAt = now;
-        ReplyQueue.enqueue(p.slot);
-        if (r instanceof Message.CloseSessionRequest) {
-            gate.markClosing(c.sessionId);
-        }
-        leaderLink.send(new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r), AuthIds.encode(c.authIds)));
-    }
-
     // ---- peers' server-level messages ------------------------------------------------------------------------------
 
     private void onServerMessage(int from, ServerMessage m, long now) {
@@ -410,7 +374,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 gate.touchRemote(id, now);
             }
         } else if (m instanceof ServerMessage.ForwardReply r) {
-            onForwardReply(from, r);
+            follower.onForwardReply(from, r);
         } else if (m instanceof ServerMessage.SyncReadReply r) {
             onReadState(r.ctx(), r.readZxid());
         } else if (m instanceof ServerMessage.AttachReply r) {
@@ -499,28 +463,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         return owner != null && owner != selfId;
     }
 
-    /** Follower: the leader's verdict on a forwarded request that made no txn. */
-    private void onForwardReply(int from, ServerMessage.ForwardReply r) {
-        Pending p = forwarded.remove(new Key(r.sessionId(), r.xid()));
-        if (p == null) {
-            return;
-        }
-        Message.Reply reply;
-        try {
-            reply = (Message.Reply) MessageCodec.decode(r.reply());
-        } catch (RuntimeException e) {
-            log.warn("malformed forwarded reply from server {}: {}", from, e.toString());
-            reply = Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS,
-                    null, "the leader's answer was unreadable"));
-        }
-        if (p.kind == Pending.Kind.CREATE_SESSION) {
-            ReplyQueue.dequeue(p.slot);
-            gate.refuse(p.connection, ZkException.Code.SYSTEM_ERROR, "the leader refused the new session");
-            return;
-        }
-        replies.answerOnceApplied(p.slot, reply, r.afterZxid());
-    }
-
     private void onReadState(long ctx, long readZxid) {
         ReadPoints.Waiter w = readPoints.takeRead(ctx);
         if (w instanceof ReadPoints.PeerSync remote) {
@@ -578,12 +520,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             held.release().forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
         }
         handshakes(now, ready, following);
-        if (following && !touched.isEmpty() && now >= nextTouchReport) {
-            long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
-            touched.clear();
-            lastTouched = 0;
-            leaderLink.send(ServerMessage.Touches.of(ids));
-            nextTouchReport = now + touchIntervalMs;
+        if (following) {
+            follower.reportTouches(now);
         }
         if (!ready && !following && !letGo && leaderlessMs > holdMs) {
             letGo = true;
@@ -594,10 +532,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                         + "to the majority", selfId, leaderlessMs, n);
             }
         }
-        if ((!forwarded.isEmpty() || readPoints.hasClientSyncs()) && now >= nextForwardCheck) {
-            nextForwardCheck = now + 100;
-            expireForwards(now);
-        }
+        follower.expireStale(now);
         fence.round(now);
         replies.releaseApplied(tree.lastZxid());
     }
@@ -624,14 +559,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             }
             if (following && cr.sessionId() == 0) {
                 it.remove();
-                Request.CreateSession create = gate.newSession(cr);
-                Pending p = new Pending(Pending.Kind.CREATE_SESSION, c, null, null, null, null);
-                p.sentAt = now;
-                forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
-                ReplyQueue.enqueue(p.slot);
-                leaderLink.entrust();
-                leaderLink.send(new ServerMessage.ForwardSession(create.sessionId(), create.timeoutMs(),
-                        create.password()));
+                follower.newSession(c, gate.newSession(cr), now);
                 continue;
             }
             if (following && (h.sentTo != role.leaderId() || h.sentEpoch != role.epoch())) {
@@ -644,7 +572,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
                 it.remove();
                 if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
-                    touch(cr.sessionId());
+                    follower.touch(cr.sessionId());
                 }
                 continue;
             }
@@ -678,7 +606,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             stepDown();
         }
         if (!sameReign || now.role() != Role.FOLLOWER) {
-            leaderLost();
+            follower.leaderLost();
         }
         if (now.role() != Role.LEADER) {
             heldPeer.clear();
@@ -712,62 +640,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         owners.clear();
         heldPeer.clear();
         readPoints.dropPeerSyncs();
-    }
-
-    /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
-    private void leaderLost() {
-        if (leaderLink.stillFollowingIt()) {
-            return;
-        }
-        loseForwards("the leader changed before this request was decided");
-    }
-
-    private void loseForwards(String why) {
-        fence.cancelRead(); // its answer may be lost too: ask again
-        if (forwarded.isEmpty() && !readPoints.hasClientSyncs()) {
-            return;
-        }
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null, why);
-        List<Pending> all = new java.util.ArrayList<>(forwarded.values());
-        forwarded.clear();
-        for (ReadPoints.ClientSync s : readPoints.takeClientSyncs(s -> true)) {
-            all.add(s.pending());
-        }
-        for (Pending p : all) {
-            fence.lose(p, lost);
-        }
-        gate.clearClosing();
-    }
-
-    /** Follower: forwards undecided for longer than 2T (lost on a silently cut link) are answered CONNECTION_LOSS. */
-    private void expireForwards(long now) {
-        List<Pending> stale = null;
-        for (Map.Entry<Key, Pending> e : forwarded.entrySet()) {
-            if (now - e.getValue().sentAt > holdMs) {
-                if (stale == null) {
-                    stale = new java.util.ArrayList<>();
-                }
-                stale.add(e.getValue());
-            }
-        }
-        List<ReadPoints.ClientSync> staleSyncs = readPoints.takeClientSyncs(s -> now - s.pending().sentAt > holdMs);
-        if (!staleSyncs.isEmpty()) {
-            Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                    "the leader did not answer this sync within " + holdMs + " ms");
-            for (ReadPoints.ClientSync s : staleSyncs) {
-                fence.lose(s.pending(), lost);
-            }
-        }
-        if (stale == null) {
-            return;
-        }
-        forwarded.values().removeAll(stale);
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                "the leader did not decide this request within " + holdMs + " ms");
-        for (Pending p : stale) {
-            fence.lose(p, lost);
-        }
-        fence.cancelRead();
     }
 
     // ---- sequencing and completion -----------------------------------------------------------------------------------
@@ -862,11 +734,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             if (head != null && head.answers(e.header())) {
                 inFlight.pollFirst();
                 complete(head, result);
-            } else if (!forwarded.isEmpty()) {
-                Pending p = forwarded.remove(new Key(e.header().sessionId(), e.header().xid()));
-                if (p != null) {
-                    completeForwarded(p, e, result);
-                }
+            } else {
+                follower.applied(e.header(), e.txn(), result);
             }
             if (e.txn() instanceof Txn.CloseSession cs) {
                 gate.disconnectClosed(cs.sessionId());
@@ -907,22 +776,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             }
             case EXPIRE_SESSION, INTERNAL -> {
             }
-        }
-    }
-
-    /** A follower's forwarded item whose txn was applied here. */
-    private void completeForwarded(Pending p, TxnCodec.Entry e, ApplyResult result) {
-        long zxid = tree.lastZxid();
-        switch (p.kind) {
-            case CREATE_SESSION -> {
-                ReplyQueue.dequeue(p.slot);
-                if (e.txn() instanceof Txn.CreateSession cs) {
-                    gate.created(p.connection, cs);
-                    touch(cs.sessionId());
-                }
-            }
-            case CLOSE_SESSION -> replies.answer(p.slot, Replies.ok(p.request.xid(), zxid, null));
-            default -> replies.answer(p.slot, Replies.fromApply(p.request, result, zxid));
         }
     }
 
