@@ -1,6 +1,5 @@
 package dev.zkr.server;
 
-import dev.zkr.client.ZkException;
 import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
@@ -23,7 +22,6 @@ import java.util.Map;
 final class Fence {
 
     private final DataTree tree;
-    private final SessionGate gate;
     private final Quorum quorum;
     private final RoleView role;
     private final LeaderLink leader;
@@ -43,34 +41,15 @@ final class Fence {
     private long readZxid = -1;
     private long readGeneration;
 
-    Fence(DataTree tree, SessionGate gate, Quorum quorum, RoleView role, LeaderLink leader, ReplyQueue replies,
+    Fence(DataTree tree, Quorum quorum, RoleView role, LeaderLink leader, ReplyQueue replies,
           ReadPoints readPoints, long holdMs) {
         this.tree = tree;
-        this.gate = gate;
         this.quorum = quorum;
         this.role = role;
         this.leader = leader;
         this.replies = replies;
         this.readPoints = readPoints;
         this.holdMs = holdMs;
-    }
-
-    /**
-     * Answers an item a leader change (or a lost link) left undecided: CONNECTION_LOSS (it may or may not have
-     * happened, ZooKeeper's contract), its connection fenced first unless it is a sync; a new session's handshake is
-     * refused.
-     */
-    void lose(Pending p, Prepared.Failed lost) {
-        Connection c = p.connection;
-        if (c == null) {
-            return;
-        }
-        if (p.kind == Pending.Kind.CREATE_SESSION) {
-            ReplyQueue.dequeue(p.slot);
-            gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
-        } else if (p.request != null) {
-            lose(p.slot, p.request, lost);
-        }
     }
 
     /**

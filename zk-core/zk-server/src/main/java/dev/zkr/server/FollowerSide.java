@@ -198,7 +198,7 @@ final class FollowerSide {
             lose(f, lost);
         }
         for (ReadPoints.ClientSync s : syncs) {
-            fence.lose(s.pending(), lost);
+            fence.lose(s.pending().slot, s.pending().request, lost);
         }
         gate.clearClosing();
     }
@@ -223,7 +223,7 @@ final class FollowerSide {
             Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
                     "the leader did not answer this sync within " + holdMs + " ms");
             for (ReadPoints.ClientSync s : staleSyncs) {
-                fence.lose(s.pending(), lost);
+                fence.lose(s.pending().slot, s.pending().request, lost);
             }
         }
         if (stale.isEmpty()) {

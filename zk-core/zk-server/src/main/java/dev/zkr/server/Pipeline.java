@@ -46,15 +46,11 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private static final Logger log = LoggerFactory.getLogger(ZkServer.class);
 
     /** The answer to a request of a session that is closed, closing or expired. */
-    private static final Prepared.Failed SESSION_GONE =
+    static final Prepared.Failed SESSION_GONE =
             Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
 
     /** A read point the quorum handed back during a drive: {@code readZxid} for {@code ctx} (0: refused). */
     private record ReadState(long ctx, long readZxid) {
-    }
-
-    /** Leader: a follower's request that came before this leader could sequence. */
-    private record PeerRequest(int from, ServerMessage message) {
     }
 
     /** A handshake held until this server can answer it (in service, caught up with what the client saw). */
@@ -119,10 +115,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private final ReplyQueue replies = new ReplyQueue(this);
     /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
     private final ReadPoints readPoints = new ReadPoints();
-    /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
-    private final Map<Long, Integer> owners = new HashMap<>();
-    /** Leader: peer requests that arrived before it could sequence. */
-    private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
+    /** Leader: sequencing its followers' requests, and stepping down. */
+    private final LeaderSide leader;
     /** When this server last could serve (an in-service leader, or a follower with a leader). */
     /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
     private long leaderlessMs;
@@ -147,9 +141,11 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         this.committedZxid = tree.lastZxid();
         this.role = new RoleView(quorum, prep, tree);
         this.leaderLink = new LeaderLink(peers, role);
-        this.fence = new Fence(tree, gate, quorum, role, leaderLink, replies, readPoints, holdMs);
+        this.fence = new Fence(tree, quorum, role, leaderLink, replies, readPoints, holdMs);
         this.follower = new FollowerSide(tree, gate, replies, readPoints, fence, leaderLink, holdMs,
                 Math.max(10, heartbeatMs));
+        this.leader = new LeaderSide(tree, gate, prep, quorum, housekeeping, peers, role, readPoints, fence, this,
+                selfId);
     }
 
     // ---- inputs ----------------------------------------------------------------------------------------------------
@@ -335,7 +331,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (ensemble && !leaderReady() && !following()) {
             held.hold(c, r);
         } else if (leaderReady()) {
-            if (ensemble && isMovedAway(c.sessionId)) {
+            if (ensemble && leader.movedAway(c.sessionId)) {
                 sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
                         ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
             } else if (write) {
@@ -380,87 +376,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         } else if (m instanceof ServerMessage.AttachReply r) {
             onAttachReply(from, r);
         } else {
-            leaderOnly(from, m, now); // Forward, ForwardSession, SyncRead, Attach
+            leader.onRequest(from, m, now); // Forward, ForwardSession, SyncRead, Attach
         }
-    }
-
-    /** A follower's request: handled once this server is an in-service leader; dropped if it is not the leader. */
-    private void leaderOnly(int from, ServerMessage m, long now) {
-        if (leaderReady()) {
-            onLeaderRequest(from, m, now);
-        } else if (role.get().role() == Role.LEADER) {
-            heldPeer.addLast(new PeerRequest(from, m)); // a leader getting ready: its EPOCH record is not applied yet
-        }
-        // a follower drops it: the sender learns of the leader change and fails what it forwarded
-    }
-
-    private void onLeaderRequest(int from, ServerMessage m, long now) {
-        if (m instanceof ServerMessage.Forward f) {
-            onForward(from, f, now);
-        } else if (m instanceof ServerMessage.ForwardSession f) {
-            owners.put(f.sessionId(), from);
-            Pending p = prep.prepare(Pending.Kind.FORWARDED, null, null,
-                    new Request.CreateSession(f.sessionId(), f.timeoutMs(), f.password()), f.sessionId());
-            p.origin = from;
-            p.sessionId = f.sessionId();
-            sequence(p);
-        } else if (m instanceof ServerMessage.SyncRead s) {
-            quorum.readIndex(readPoints.add(new ReadPoints.PeerSync(from, s.ctx())));
-        } else if (m instanceof ServerMessage.Attach a) {
-            boolean live = gate.live(a.sessionId(), a.password());
-            if (live) {
-                if (owners.getOrDefault(a.sessionId(), selfId) == selfId) {
-                    gate.moved(a.sessionId());
-                }
-                owners.put(a.sessionId(), from);
-                gate.touchRemote(a.sessionId(), now);
-            }
-            peers.send(from, new ServerMessage.AttachReply(a.ctx(), live, tree.lastZxid()));
-        }
-    }
-
-    private void onForward(int from, ServerMessage.Forward f, long now) {
-        Message.Request r;
-        java.util.List<dev.zkr.client.Id> authIds;
-        try {
-            r = (Message.Request) MessageCodec.decode(f.request());
-            authIds = AuthIds.decode(f.auth());
-        } catch (RuntimeException e) {
-            log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
-            return;
-        }
-        long sid = f.sessionId();
-        Integer owner = owners.get(sid);
-        Prepared.Failed failure = null;
-        if (owner != null && owner != from) {
-            failure = Prepared.Failed.of(ZkException.Code.SESSION_MOVED, null, "the session moved to server "
-                    + owner);
-        } else if (!gate.touchSession(sid, now)) {
-            failure = SESSION_GONE;
-        }
-        Pending p;
-        if (failure != null) {
-            p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, failure);
-        } else {
-            owners.put(sid, from);
-            if (r instanceof Message.CloseSessionRequest) {
-                gate.markClosing(sid);
-                p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
-            } else if (PrepStage.isWrite(r)) {
-                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds);
-            } else {
-                p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, Prepared.Failed.of(
-                        ZkException.Code.BAD_ARGUMENTS, null, "not a write: " + r.getClass().getSimpleName()));
-            }
-        }
-        p.origin = from;
-        p.sessionId = sid;
-        sequence(p);
-    }
-
-    private boolean isMovedAway(long sessionId) {
-        Integer owner = owners.get(sessionId);
-        return owner != null && owner != selfId;
     }
 
     private void onReadState(long ctx, long readZxid) {
@@ -510,11 +427,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             leaderlessMs = 0;
             letGo = false;
         }
-        if (ready && !heldPeer.isEmpty()) {
-            while (!heldPeer.isEmpty()) {
-                PeerRequest h = heldPeer.pollFirst();
-                onLeaderRequest(h.from(), h.message(), now);
-            }
+        if (ready) {
+            leader.releaseHeld(now);
         }
         if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
             held.release().forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
@@ -553,7 +467,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 readPoints.cancel(h.ctx, h.check);
                 gate.connect(c, cr, now, this);
                 if (c.sessionId != 0) {
-                    owners.put(c.sessionId, selfId);
+                    leader.ownedHere(c.sessionId);
                 }
                 continue;
             }
@@ -603,43 +517,19 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             log.info("role: server {} is {} (leader {}, epoch {})", selfId, now.role(), now.leaderId(), now.epoch());
         }
         if (wasLeader && (now.role() != Role.LEADER || old.epoch() != now.epoch())) {
-            stepDown();
+            leader.stepDown(inFlight);
         }
         if (!sameReign || now.role() != Role.FOLLOWER) {
             follower.leaderLost();
         }
         if (now.role() != Role.LEADER) {
-            heldPeer.clear();
-            readPoints.dropPeerSyncs();
+            leader.notLeading();
         }
         if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
-            prep.startEpoch(now.epoch());
-            gate.touchAll(nowMs);
-            gate.clearClosing();
-            owners.clear();
+            leader.startEpoch(now.epoch(), nowMs);
         } else if (now.role() == Role.LEADER && now.inService() && !old.inService()) {
             gate.touchAll(nowMs);
         }
-    }
-
-    /**
-     * This server stopped leading: what it sequenced and did not apply may never commit, so every local item still
-     * waiting is answered CONNECTION_LOSS in order (it may or may not have happened, ZooKeeper's contract), the
-     * pending changes are forgotten and peers' requests dropped (their senders fail them the same way).
-     */
-    private void stepDown() {
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                "the leader changed before this request was decided");
-        while (!inFlight.isEmpty()) {
-            Pending p = inFlight.pollFirst();
-            fence.lose(p, lost);
-        }
-        prep.reset();
-        housekeeping.reset();
-        gate.clearClosing();
-        owners.clear();
-        heldPeer.clear();
-        readPoints.dropPeerSyncs();
     }
 
     // ---- sequencing and completion -----------------------------------------------------------------------------------
@@ -739,7 +629,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             }
             if (e.txn() instanceof Txn.CloseSession cs) {
                 gate.disconnectClosed(cs.sessionId());
-                owners.remove(cs.sessionId());
+                leader.closed(cs.sessionId());
             }
             housekeeping.applied(e.header(), e.txn());
         }
@@ -759,7 +649,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             case CREATE_SESSION -> {
                 ReplyQueue.dequeue(p.slot);
                 gate.created(p.connection, (Txn.CreateSession) p.txn);
-                owners.put(((Txn.CreateSession) p.txn).sessionId(), selfId);
+                leader.ownedHere(((Txn.CreateSession) p.txn).sessionId());
             }
             case CLOSE_SESSION -> {
                 replies.answer(p.slot, Replies.ok(p.request.xid(), zxid, null));
@@ -769,9 +659,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             }
             case FORWARDED -> {
                 if (result == null && p.failure != null) {
-                    int xid = p.request == null ? TxnHeader.NO_XID : p.request.xid();
-                    peers.send(p.origin, new ServerMessage.ForwardReply(p.sessionId, xid, zxid,
-                            MessageCodec.encode(Replies.error(xid, zxid, p.failure))));
+                    leader.answerFailed(p, zxid);
                 }
             }
             case EXPIRE_SESSION, INTERNAL -> {
