@@ -53,27 +53,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private record ReadState(long ctx, long readZxid) {
     }
 
-    /** A handshake held until this server can answer it (in service, caught up with what the client saw). */
-    static final class Handshake {
-        final Connection connection;
-        final Message.ConnectRequest request;
-        final long since;
-        /** Its attach check with the leader, under {@link #ctx} in the read points while one is out. */
-        final ReadPoints.AttachCheck check = new ReadPoints.AttachCheck(this);
-        long ctx;
-        long sentEpoch = -1;
-        int sentTo = -1;
-        boolean verified;
-        long needZxid;
-
-        Handshake(Connection connection, Message.ConnectRequest request, long since) {
-            this.connection = connection;
-            this.request = request;
-            this.since = since;
-        }
-    }
-
-
     private final DataTree tree;
     private final SessionGate gate;
     private final ReadStage reads;
@@ -108,7 +87,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     private final Fence fence;
     /** Follower: its messages to the leader, and which leader holds its undecided work. */
     private final LeaderLink leaderLink;
-    private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
+    /** Handshakes held until this server can answer them (an ensemble member's). */
+    private final HeldHandshakes handshakes;
     /** Follower: forwarding to the leader, and answering what it forwarded. */
     private final FollowerSide follower;
     /** The in-order reply rule: each connection's replies leave in its request order. */
@@ -146,6 +126,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 Math.max(10, heartbeatMs));
         this.leader = new LeaderSide(tree, gate, prep, quorum, housekeeping, peers, role, readPoints, fence, this,
                 selfId);
+        this.handshakes = new HeldHandshakes(tree, gate, role, readPoints, leaderLink, leader, follower, this, selfId,
+                holdMs);
     }
 
     // ---- inputs ----------------------------------------------------------------------------------------------------
@@ -198,9 +180,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         quorum.peerDown(id);
         if (ensemble && leaderLink.entrusted(id)) {
             follower.loseForwards("the link to the leader was reset before this request was decided");
-            for (Handshake h : handshakes) {
-                h.sentTo = -1; // ask again on the next link
-            }
+            handshakes.linkLost(); // their attach checks are asked again on the next link
         }
     }
 
@@ -283,7 +263,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             if (!ensemble) {
                 gate.connect(c, cr, now, this);
             } else {
-                handshakes.addLast(new Handshake(c, cr, now));
+                handshakes.hold(c, cr, now);
             }
             return;
         }
@@ -374,7 +354,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         } else if (m instanceof ServerMessage.SyncReadReply r) {
             onReadState(r.ctx(), r.readZxid());
         } else if (m instanceof ServerMessage.AttachReply r) {
-            onAttachReply(from, r);
+            handshakes.onAttachReply(r);
         } else {
             leader.onRequest(from, m, now); // Forward, ForwardSession, SyncRead, Attach
         }
@@ -402,22 +382,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         replies.answerOnceApplied(p.slot, Replies.ok(p.request.xid(), readZxid, null), readZxid);
     }
 
-    private void onAttachReply(int from, ServerMessage.AttachReply r) {
-        ReadPoints.AttachCheck check = readPoints.takeAttachCheck(r.ctx());
-        if (check == null) {
-            return;
-        }
-        Handshake h = check.handshake();
-        if (!r.live()) {
-            handshakes.remove(h);
-            gate.refuse(h.connection, ZkException.Code.SESSION_EXPIRED, "session 0x"
-                    + Long.toHexString(h.request.sessionId()) + " expired");
-            return;
-        }
-        h.verified = true;
-        h.needZxid = Math.max(h.request.lastZxidSeen(), r.zxid());
-    }
-
     // ---- the ensemble's per-round work -------------------------------------------------------------------------------
 
     private void ensembleRound(long now) {
@@ -433,7 +397,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
             held.release().forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
         }
-        handshakes(now, ready, following);
+        handshakes.round(now, ready, following);
         if (following) {
             follower.reportTouches(now);
         }
@@ -449,54 +413,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         follower.expireStale(now);
         fence.round(now);
         replies.releaseApplied(tree.lastZxid());
-    }
-
-    /** Answers the held handshakes this server can answer now; refuses those held too long. */
-    private void handshakes(long now, boolean ready, boolean following) {
-        for (Iterator<Handshake> it = handshakes.iterator(); it.hasNext(); ) {
-            Handshake h = it.next();
-            Connection c = h.connection;
-            Message.ConnectRequest cr = h.request;
-            if (c.closed) {
-                it.remove();
-                readPoints.cancel(h.ctx, h.check);
-                continue;
-            }
-            if (ready && cr.lastZxidSeen() <= tree.lastZxid()) {
-                it.remove();
-                readPoints.cancel(h.ctx, h.check);
-                gate.connect(c, cr, now, this);
-                if (c.sessionId != 0) {
-                    leader.ownedHere(c.sessionId);
-                }
-                continue;
-            }
-            if (following && cr.sessionId() == 0) {
-                it.remove();
-                follower.newSession(c, gate.newSession(cr), now);
-                continue;
-            }
-            if (following && (h.sentTo != role.leaderId() || h.sentEpoch != role.epoch())) {
-                readPoints.cancel(h.ctx, h.check);
-                h.ctx = readPoints.add(h.check);
-                h.sentTo = role.leaderId();
-                h.sentEpoch = role.epoch();
-                h.verified = false;
-                leaderLink.send(new ServerMessage.Attach(cr.sessionId(), cr.password(), h.ctx));
-            } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
-                it.remove();
-                if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
-                    follower.touch(cr.sessionId());
-                }
-                continue;
-            }
-            if (now - h.since > holdMs) {
-                it.remove();
-                readPoints.cancel(h.ctx, h.check);
-                gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "server " + selfId + " has no leader to serve "
-                        + "this session yet (or has not seen zxid 0x" + Long.toHexString(cr.lastZxidSeen()) + ")");
-            }
-        }
     }
 
     /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */

@@ -37,7 +37,7 @@ final class ReadPoints {
     }
 
     /** A held handshake's check with the leader that its session is live ({@code Attach}). */
-    record AttachCheck(Pipeline.Handshake handshake) implements Waiter {
+    record AttachCheck(HeldHandshakes.Handshake handshake) implements Waiter {
     }
 
     static final FenceRead FENCE = new FenceRead();
