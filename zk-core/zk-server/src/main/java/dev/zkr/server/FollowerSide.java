@@ -198,7 +198,7 @@ final class FollowerSide {
             lose(f, lost);
         }
         for (ReadPoints.ClientSync s : syncs) {
-            fence.lose(s.pending().slot, s.pending().request, lost);
+            fence.lose(s.slot(), s.request(), lost);
         }
         gate.clearClosing();
     }
@@ -218,12 +218,12 @@ final class FollowerSide {
                 stale.add(k);
             }
         });
-        List<ReadPoints.ClientSync> staleSyncs = readPoints.takeClientSyncs(s -> now - s.pending().sentAt > holdMs);
+        List<ReadPoints.ClientSync> staleSyncs = readPoints.takeClientSyncs(s -> now - s.sentAt() > holdMs);
         if (!staleSyncs.isEmpty()) {
             Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
                     "the leader did not answer this sync within " + holdMs + " ms");
             for (ReadPoints.ClientSync s : staleSyncs) {
-                fence.lose(s.pending().slot, s.pending().request, lost);
+                fence.lose(s.slot(), s.request(), lost);
             }
         }
         if (stale.isEmpty()) {

@@ -7,14 +7,20 @@ import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 
 /**
- * One sequenced item of the write pipeline, in prepare order: a txn to log and apply, or (txn null) a reply that
- * must wait for every write sequenced before it (sync, a write that failed validation).
+ * One sequenced item of the write order of a leader (or standalone server), in prepare order: a txn to log and
+ * apply, or (txn null) a reply that must wait for every write sequenced before it (a write that failed validation, a
+ * request of a closed or moved session). What else waits has a type of its own: a request's place in its
+ * connection's reply order ({@link ReplyQueue.Slot}, which a Pending with a connection has), a follower's forwarded
+ * request ({@code FollowerSide.Forward}), a sync waiting for its read point ({@link ReadPoints.ClientSync}).
+ *
+ * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
+ * its one thread).
  */
 final class Pending {
 
     /** What to do once the item is applied. */
     enum Kind {
-        /** A client write or sync: answer {@link #request}. */
+        /** A client's request (a write; or, refused without a txn, any ordered request): answer it. */
         CLIENT,
         /** A new session: answer the handshake. */
         CREATE_SESSION,
@@ -38,13 +44,11 @@ final class Pending {
     /** Header and txn, or null when there is nothing to log. */
     final TxnHeader header;
     final Txn txn;
-    /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
+    /** For an item without txn: the failure to answer with, or null (OK). */
     final Prepared.Failed failure;
     /** FORWARDED: the follower that sent it, and the session it is of. */
     int origin;
     long sessionId;
-    /** Follower: when it was forwarded (undecided for too long, it is answered CONNECTION_LOSS). */
-    long sentAt;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {

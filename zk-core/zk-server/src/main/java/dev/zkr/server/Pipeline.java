@@ -331,10 +331,9 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     /** A linearizable sync: answered once a quorum confirmed the read point and the tree applied it. */
     private void sync(Connection c, Message.Request r) {
-        Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
-        p.sentAt = lastRoundAt;
-        ReplyQueue.enqueue(p.slot);
-        long ctx = readPoints.add(new ReadPoints.ClientSync(p));
+        ReadPoints.ClientSync sync = new ReadPoints.ClientSync(new ReplyQueue.Slot(c), r, lastRoundAt);
+        ReplyQueue.enqueue(sync.slot());
+        long ctx = readPoints.add(sync);
         if (leaderReady()) {
             quorum.readIndex(ctx);
         } else {
@@ -373,13 +372,13 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (!(w instanceof ReadPoints.ClientSync sync)) {
             return;
         }
-        Pending p = sync.pending();
+        int xid = sync.request().xid();
         if (readZxid <= 0) {
-            replies.answer(p.slot, Replies.error(p.request.xid(), tree.lastZxid(), Prepared.Failed.of(
+            replies.answer(sync.slot(), Replies.error(xid, tree.lastZxid(), Prepared.Failed.of(
                     ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
             return;
         }
-        replies.answerOnceApplied(p.slot, Replies.ok(p.request.xid(), readZxid, null), readZxid);
+        replies.answerOnceApplied(sync.slot(), Replies.ok(xid, readZxid, null), readZxid);
     }
 
     // ---- the ensemble's per-round work -------------------------------------------------------------------------------

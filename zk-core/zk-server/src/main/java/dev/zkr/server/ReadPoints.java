@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.wire.Message;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -24,8 +26,11 @@ final class ReadPoints {
     sealed interface Waiter permits ClientSync, PeerSync, FenceRead, AttachCheck {
     }
 
-    /** A client's sync on this server: answered once its read point is known and applied here. */
-    record ClientSync(Pending pending) implements Waiter {
+    /**
+     * A client's sync on this server, asked for at {@code sentAt}: answered in its connection's order ({@code slot})
+     * once its read point is known and applied here.
+     */
+    record ClientSync(ReplyQueue.Slot slot, Message.Request request, long sentAt) implements Waiter {
     }
 
     /** Leader: a follower's read point request ({@code SyncRead}), answered with {@code theirCtx}. */
