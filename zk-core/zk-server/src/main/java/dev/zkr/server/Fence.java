@@ -16,8 +16,9 @@ import java.util.Map;
  * that reads to learn whether its write happened gets the true answer (ZooKeeper closes such connections instead).
  * Fence rounds: a connection fenced in generation g is released by the first fence read issued after it.
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class Fence {
 

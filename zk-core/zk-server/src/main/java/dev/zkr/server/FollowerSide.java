@@ -28,8 +28,9 @@ import java.util.Set;
  * leader change, a reset of the link to it, or no answer for 2T — what it forwarded, and every sync waiting for a
  * read point, is answered CONNECTION_LOSS (their connections fenced, {@link Fence}).
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class FollowerSide {
 

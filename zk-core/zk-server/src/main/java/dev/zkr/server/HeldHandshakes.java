@@ -14,8 +14,9 @@ import java.util.Iterator;
  * existing one once the leader confirmed it live ({@code Attach}, {@code AttachReply}) and this server applied what
  * the client and the leader saw. A handshake held longer than 2T (no leader meanwhile) is refused CONNECTION_LOSS.
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class HeldHandshakes {
 

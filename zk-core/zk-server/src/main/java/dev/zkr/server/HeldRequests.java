@@ -12,8 +12,9 @@ import java.util.Map;
  * ordered requests while no leader can take them, and everything of a fenced connection ({@link Fence}). Released
  * in the order the connections were first held.
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class HeldRequests {
 

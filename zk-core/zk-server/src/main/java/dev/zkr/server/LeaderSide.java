@@ -26,8 +26,9 @@ import java.util.Map;
  * SESSION_MOVED to a straggler elsewhere. When it steps down, everything it sequenced and did not apply is answered
  * CONNECTION_LOSS and its followers' requests are dropped.
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class LeaderSide {
 

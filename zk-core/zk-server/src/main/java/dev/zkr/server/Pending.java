@@ -13,8 +13,9 @@ import dev.zkr.wire.Message;
  * connection's reply order ({@link ReplyQueue.Slot}, which a Pending with a connection has), a follower's forwarded
  * request ({@code FollowerSide.Forward}), a sync waiting for its read point ({@link ReadPoints.ClientSync}).
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class Pending {
 

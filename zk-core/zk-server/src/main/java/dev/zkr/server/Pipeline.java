@@ -3,6 +3,7 @@ package dev.zkr.server;
 import dev.zkr.client.ZkException;
 import dev.zkr.consensus.Role;
 import dev.zkr.consensus.RoleInfo;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
@@ -11,37 +12,34 @@ import dev.zkr.tree.Replacement;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
-import dev.zkr.tree.TxnHeader;
 import dev.zkr.wire.Message;
-import dev.zkr.wire.MessageCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The server's round logic without threads or locks (REPLICATION.md §3.2): {@link Core} — or a simulator — feeds it
  * one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, {@link #peerMessage}, tasks run in
  * the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the sessions
- * through its stages. The time is passed in. One caller at a time.
+ * through its stages. The time is passed in.
  *
- * <p>On the leader (and a standalone server) writes are sequenced in {@link #inFlight} in prepare order and
- * completed strictly in that order once committed, each write when the applied txn names its request (session id
- * and xid in the txn header). On a follower, writes, session handshakes and syncs are forwarded to the leader
- * ({@link ServerMessage}) and answered when the txn that names them is applied here, or when the leader's verdict
- * arrives and the tree caught up with it. Every reply leaves in its connection's order: a reply decided early
- * waits in the connection's queue behind the connection's earlier requests, so each session is answered in FIFO
- * order and reads its own writes.
+ * <p>It keeps the round's inputs and the sequence that ends a round: prepare and sequence (on the leader, and a
+ * standalone server, writes are sequenced in {@link #inFlight} in prepare order), drive the quorum, apply what it
+ * committed, complete the items the applied txns name (strictly in write order, each when the applied txn names its
+ * request: session id and xid in the txn header), handle a role change, then the ensemble's per-round work. The
+ * rest has a class each: {@link ClientRequests} routes client requests in their connection's order;
+ * {@link ReplyQueue} sends every reply in its connection's order; {@link FollowerSide} forwards to the leader and
+ * answers what it forwarded; {@link LeaderSide} sequences the followers' requests and steps down;
+ * {@link HeldHandshakes}, {@link HeldRequests} and the {@link Fence} hold what cannot be answered yet;
+ * {@link ReadPoints} maps each ctx handed out to what waits for its answer.
+ *
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state, or that of its parts —
+ * the core thread, or an event loop, the log writer or a peer's I/O thread running a round while the core thread is
+ * idle; never two at once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
-final class Pipeline implements Sequencer, ReplyQueue.Router {
+final class Pipeline implements Sequencer {
 
     private static final Logger log = LoggerFactory.getLogger(ZkServer.class);
 
@@ -74,30 +72,31 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
     private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private long committedZxid;
-    /** The role this pipeline acts in, and what it lets it do. */
-    private final RoleView role;
     private final Stream stream = new Stream();
     /** Read points handed out during a drive, handled once it returned. */
     private final ArrayDeque<ReadState> readStates = new ArrayDeque<>();
 
-    // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
+    /** The role this pipeline acts in, and what it lets it do. */
+    private final RoleView role;
+    /** The in-order reply rule: each connection's replies leave in its request order. */
+    private final ReplyQueue replies = new ReplyQueue();
+    /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
+    private final ReadPoints readPoints = new ReadPoints();
+    private final ClientRequests requests;
+
+    // ---- ensemble parts (idle on a standalone server) --------------------------------------------------------------
     /** Requests held: while no leader can take them, and everything of a fenced connection. */
     private final HeldRequests held = new HeldRequests();
     /** Connections told CONNECTION_LOSS for a write a leader change left undecided wait behind it. */
     private final Fence fence;
     /** Follower: its messages to the leader, and which leader holds its undecided work. */
     private final LeaderLink leaderLink;
-    /** Handshakes held until this server can answer them (an ensemble member's). */
-    private final HeldHandshakes handshakes;
     /** Follower: forwarding to the leader, and answering what it forwarded. */
     private final FollowerSide follower;
-    /** The in-order reply rule: each connection's replies leave in its request order. */
-    private final ReplyQueue replies = new ReplyQueue(this);
-    /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
-    private final ReadPoints readPoints = new ReadPoints();
     /** Leader: sequencing its followers' requests, and stepping down. */
     private final LeaderSide leader;
-    /** When this server last could serve (an in-service leader, or a follower with a leader). */
+    /** Handshakes held until this server can answer them. */
+    private final HeldHandshakes handshakes;
     /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
     private long leaderlessMs;
     private boolean letGo;
@@ -128,6 +127,9 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
                 selfId);
         this.handshakes = new HeldHandshakes(tree, gate, role, readPoints, leaderLink, leader, follower, this, selfId,
                 holdMs);
+        this.requests = new ClientRequests(tree, gate, reads, prep, quorum, role, replies, readPoints, held, fence,
+                handshakes, leader, follower, leaderLink, this, ensemble);
+        replies.routeWith(requests);
     }
 
     // ---- inputs ----------------------------------------------------------------------------------------------------
@@ -138,7 +140,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             if (!accepting) {
                 break;
             }
-            onMessage(in.connection(), in.message(), now);
+            requests.onMessage(in.connection(), in.message(), now);
         }
     }
 
@@ -156,14 +158,10 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         gate.disconnected(c);
     }
 
-    /** A message from peer {@code from}: the consensus core's, or a server-level one. */
+    /** A message from peer {@code from}: the consensus core's (snapshot transfers too), or a server-level one. */
     void peerMessage(int from, Object m, long now) {
-        if (m instanceof dev.zkr.consensus.Message cm) {
-            quorum.step(from, cm);
-        } else if (m instanceof ServerMessage sm) {
+        if (!quorum.peerMessage(from, m, stream) && m instanceof ServerMessage sm) {
             onServerMessage(from, sm, now);
-        } else if (m instanceof dev.zkr.server.peer.SnapshotRequest || m instanceof dev.zkr.server.peer.SnapshotChunk) {
-            quorum.snapshotMessage(from, m, stream);
         }
     }
 
@@ -190,10 +188,11 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
      */
     void endRound(long now, boolean timers) {
         lastRoundAt = now;
+        requests.roundAt(now);
         int ticks = quorum.tick(now);
         leaderlessMs += ticks * (long) ReplicationStage.TICK_MS;
         if (now >= nextTick) {
-            if (timers && leaderReady()) {
+            if (timers && role.leaderReady()) {
                 housekeeping.tick(now, this);
             }
             nextTick = now + housekeeping.tickIntervalMs();
@@ -238,7 +237,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     /** True once this server may take clients: it leads in service, or follows a leader. */
     boolean serving() {
-        return leaderReady() || following();
+        return role.leaderReady() || role.following();
     }
 
     RoleInfo role() {
@@ -247,101 +246,10 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
 
     /** Expires a session now (test hook): only an in-service leader decides expiries; false elsewhere. */
     boolean expireNow(long sessionId) {
-        return leaderReady() && gate.expireNow(sessionId, this);
+        return role.leaderReady() && gate.expireNow(sessionId, this);
     }
 
-    // ---- client requests -------------------------------------------------------------------------------------------
-
-    private void onMessage(Connection c, Message m, long now) {
-        if (c.closed) {
-            return;
-        }
-        if (held.holdBehind(c, m)) {
-            return;
-        }
-        if (m instanceof Message.ConnectRequest cr) {
-            if (!ensemble) {
-                gate.connect(c, cr, now, this);
-            } else {
-                handshakes.hold(c, cr, now);
-            }
-            return;
-        }
-        Message.Request r = (Message.Request) m;
-        if (!gate.touch(c, now)) {
-            // answered in order behind the session's earlier requests
-            if (leaderReady() && !ReplyQueue.hasUnrouted(c)) {
-                sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
-            } else {
-                replies.answerLater(new ReplyQueue.Slot(c), Replies.error(r.xid(), tree.lastZxid(), SESSION_GONE));
-            }
-            return;
-        }
-        if (ensemble && !leaderReady()) {
-            follower.touch(c.sessionId);
-        }
-        dispatch(c, r, now);
-    }
-
-    /**
-     * Routes a request of an attached session, in its connection's order. Invariant of a connection's queue: its
-     * sequenced items (Pending) come first, then the requests not yet routed (reads waiting behind a write, and
-     * anything after such a read): a write is sequenced only when no read of its connection is still waiting, so a
-     * read never sees a write its session sent after it.
-     */
-    private void dispatch(Connection c, Message.Request r, long now) {
-        if (!fence.admits(c)) {
-            held.hold(c, r);
-            return;
-        }
-        boolean write = PrepStage.isWrite(r);
-        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
-        if (!ordered) {
-            if (c.queue.isEmpty()) {
-                reads.serve(c, r);
-            } else {
-                ReplyQueue.addUnrouted(c, r);
-            }
-            return;
-        }
-        if (ReplyQueue.hasUnrouted(c)) {
-            ReplyQueue.addUnrouted(c, r); // behind a waiting read: routed when that read is served
-            return;
-        }
-        if (ensemble && !leaderReady() && !following()) {
-            held.hold(c, r);
-        } else if (leaderReady()) {
-            if (ensemble && leader.movedAway(c.sessionId)) {
-                sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
-                        ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
-            } else if (write) {
-                sequence(prep.write(c, r));
-            } else if (r instanceof Message.SyncRequest) {
-                sync(c, r);
-            } else {
-                sequence(gate.close(c, r, this));
-            }
-        } else if (r instanceof Message.SyncRequest) {
-            leaderLink.entrust(); // the leader answers its read point
-            sync(c, r);
-        } else {
-            follower.forward(c, r, now);
-        }
-    }
-
-    /** A linearizable sync: answered once a quorum confirmed the read point and the tree applied it. */
-    private void sync(Connection c, Message.Request r) {
-        ReadPoints.ClientSync sync = new ReadPoints.ClientSync(new ReplyQueue.Slot(c), r, lastRoundAt);
-        ReplyQueue.enqueue(sync.slot());
-        long ctx = readPoints.add(sync);
-        if (leaderReady()) {
-            quorum.readIndex(ctx);
-        } else {
-            leaderLink.send(new ServerMessage.SyncRead(ctx));
-        }
-    }
-
-    // ---- peers' server-level messages ------------------------------------------------------------------------------
+    // ---- peers' server-level messages and read points --------------------------------------------------------------
 
     private void onServerMessage(int from, ServerMessage m, long now) {
         if (m instanceof ServerMessage.Touches t) {
@@ -359,33 +267,29 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         }
     }
 
+    /** A read point came back (from the quorum, or the leader): {@code readZxid} for {@code ctx} (0: refused). */
     private void onReadState(long ctx, long readZxid) {
         ReadPoints.Waiter w = readPoints.takeRead(ctx);
         if (w instanceof ReadPoints.PeerSync remote) {
             peers.send(remote.origin(), new ServerMessage.SyncReadReply(remote.theirCtx(), readZxid));
-            return;
-        }
-        if (w instanceof ReadPoints.FenceRead) {
+        } else if (w instanceof ReadPoints.FenceRead) {
             fence.readPoint(readZxid);
-            return;
+        } else if (w instanceof ReadPoints.ClientSync sync) {
+            int xid = sync.request().xid();
+            if (readZxid <= 0) {
+                replies.answer(sync.slot(), Replies.error(xid, tree.lastZxid(), Prepared.Failed.of(
+                        ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
+            } else {
+                replies.answerOnceApplied(sync.slot(), Replies.ok(xid, readZxid, null), readZxid);
+            }
         }
-        if (!(w instanceof ReadPoints.ClientSync sync)) {
-            return;
-        }
-        int xid = sync.request().xid();
-        if (readZxid <= 0) {
-            replies.answer(sync.slot(), Replies.error(xid, tree.lastZxid(), Prepared.Failed.of(
-                    ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
-            return;
-        }
-        replies.answerOnceApplied(sync.slot(), Replies.ok(xid, readZxid, null), readZxid);
     }
 
-    // ---- the ensemble's per-round work -------------------------------------------------------------------------------
+    // ---- the ensemble's per-round work ------------------------------------------------------------------------------
 
     private void ensembleRound(long now) {
-        boolean ready = leaderReady();
-        boolean following = following();
+        boolean ready = role.leaderReady();
+        boolean following = role.following();
         if (ready || following) {
             leaderlessMs = 0;
             letGo = false;
@@ -393,8 +297,8 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         if (ready) {
             leader.releaseHeld(now);
         }
-        if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
-            held.release().forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
+        if (ready || following) { // a fenced connection's requests are held again
+            requests.releaseHeld(now);
         }
         handshakes.round(now, ready, following);
         if (following) {
@@ -412,16 +316,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         follower.expireStale(now);
         fence.round(now);
         replies.releaseApplied(tree.lastZxid());
-    }
-
-    /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */
-    private boolean leaderReady() {
-        return role.leaderReady();
-    }
-
-    /** A follower that knows its leader: it forwards. */
-    private boolean following() {
-        return role.following();
     }
 
     private void roleChanged(RoleInfo old, RoleInfo now, long nowMs) {
@@ -447,7 +341,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         }
     }
 
-    // ---- sequencing and completion -----------------------------------------------------------------------------------
+    // ---- sequencing and completion ----------------------------------------------------------------------------------
 
     @Override
     public Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
@@ -512,7 +406,7 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
         committedZxid = Math.max(committedZxid, zxid);
         apply.installed(r, lastRoundAt);
         log.info("server {} switched to snapshot {} ({} nodes, {} watch triggers, sessions +{} -{})", selfId,
-                dev.zkr.consensus.Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
+                Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
                 r.sessionsRemoved().size());
     }
 
@@ -579,25 +473,6 @@ final class Pipeline implements Sequencer, ReplyQueue.Router {
             }
             case EXPIRE_SESSION, INTERNAL -> {
             }
-        }
-    }
-
-    // ---- routing what waited in a connection's queue (ReplyQueue.Router) -----------------------------------------------
-
-    @Override
-    public boolean holding(Connection c) {
-        return held.holds(c) || fence.blocks(c);
-    }
-
-    @Override
-    public void holdAhead(Connection c, List<Message.Request> requests) {
-        held.holdAhead(c, requests);
-    }
-
-    @Override
-    public void route(Connection c, Message.Request r) {
-        if (!held.holdBehind(c, r)) {
-            dispatch(c, r, lastRoundAt);
         }
     }
 }

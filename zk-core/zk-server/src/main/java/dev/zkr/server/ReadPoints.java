@@ -17,8 +17,9 @@ import java.util.function.Predicate;
  * ({@code Attach}, answered by {@code AttachReply}). Each ctx is used once; an answer nobody waits for any more is
  * dropped.
  *
- * <p>Round state: only touched inside a round, by the thread holding {@link Core}'s round lock (in the simulator,
- * its one thread), like everything of the {@link Pipeline}.
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class ReadPoints {
 

@@ -16,8 +16,9 @@ import java.util.List;
  * so a client reads its own writes. Once the head of a queue is answered, the replies behind it go out and the
  * requests not yet routed are routed again, in order ({@link Router}).
  *
- * <p>Round state: the queues and this class are only touched inside a round, by the thread holding {@link Core}'s
- * round lock (in the simulator, its one thread).
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state and the connections'
+ * queues — the core thread, or an event loop, the log writer or a peer's I/O thread running a round while the core
+ * thread is idle; never two at once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class ReplyQueue {
 
@@ -40,7 +41,7 @@ final class ReplyQueue {
     record Unrouted(Message.Request request) implements Entry {
     }
 
-    /** Where the requests not yet routed go once the entries before them are answered ({@link Pipeline}). */
+    /** Where the requests not yet routed go once the entries before them are answered ({@link ClientRequests}). */
     interface Router {
         /** True if the connection's requests are held (no leader for them yet, or the connection is fenced). */
         boolean holding(Connection c);
@@ -56,12 +57,14 @@ final class ReplyQueue {
     private record Decided(Slot slot, Message.Reply reply, long afterZxid) {
     }
 
-    private final Router router;
+    /** Set once, as the pipeline is assembled. */
+    private Router router;
     /** Replies decided, waiting for the tree to apply their {@code afterZxid}, in the order they were decided. */
     private final ArrayDeque<Decided> decided = new ArrayDeque<>();
 
-    ReplyQueue(Router router) {
-        this.router = router;
+    /** Where the requests not yet routed go once their turn comes (set once, as the pipeline is assembled). */
+    void routeWith(Router r) {
+        this.router = r;
     }
 
     /** Puts a slot at the end of its connection's queue. */
