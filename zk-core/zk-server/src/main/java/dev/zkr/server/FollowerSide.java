@@ -26,7 +26,7 @@ import java.util.Set;
  * txn header) is applied here, or when the leader's verdict came ({@code ForwardReply}) and the tree caught up with
  * it; it reports the sessions its clients touched ({@code Touches}). When the leader it forwarded to is gone — a
  * leader change, a reset of the link to it, or no answer for 2T — what it forwarded, and every sync waiting for a
- * read point, is answered CONNECTION_LOSS (their connections fenced, {@link Fence}).
+ * read point, is answered CONNECTION_LOSS (a write's connection fenced first, {@link Fence}).
  *
  * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
  * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at

@@ -38,7 +38,7 @@ final class ReadPoints {
     record PeerSync(int origin, long theirCtx) implements Waiter {
     }
 
-    /** The read point the fenced connections wait for ({@link Pipeline}'s fence). */
+    /** The read point the fenced connections wait for (the {@link Fence}'s). */
     record FenceRead() implements Waiter {
     }
 
