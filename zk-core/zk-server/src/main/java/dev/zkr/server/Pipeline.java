@@ -20,10 +20,10 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The server's round logic without threads or locks (REPLICATION.md §3.2): {@link Core} — or a simulator — feeds it
- * one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, {@link #peerMessage}, tasks run in
- * the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the sessions
- * through its stages. The time is passed in.
+ * The server's round logic without threads or locks (docs/architecture.md, The round): {@link Core} — or a simulator —
+ * feeds it one round's events ({@link #requests}, {@link #durable}, {@link #disconnected}, {@link #peerMessage}, tasks
+ * run in the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the
+ * sessions through its stages. The time is passed in. One caller at a time.
  *
  * <p>It keeps the round's inputs and the sequence that ends a round: prepare and sequence (on the leader, and a
  * standalone server, writes are sequenced in {@link #inFlight} in prepare order), drive the quorum, apply what it
