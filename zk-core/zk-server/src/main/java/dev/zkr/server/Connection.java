@@ -60,8 +60,11 @@ final class Connection {
     int timeoutMs;
     /** True once the core thread has seen this connection close (or its session re-attached elsewhere). */
     boolean closed;
-    /** Requests of this connection waiting behind its own writes: {@link Core.Pending} entries and held reads. */
-    final ArrayDeque<Object> queue = new ArrayDeque<>();
+    /**
+     * This connection's requests still owed a reply, in request order: the places of those sequenced, forwarded or
+     * answered early, then those not yet routed (reads behind its own writes); see {@link ReplyQueue}.
+     */
+    final ArrayDeque<ReplyQueue.Entry> queue = new ArrayDeque<>();
     private List<Object> outgoing = new ArrayList<>();
     private int outgoingReplies;
     boolean dirty;

@@ -7,14 +7,21 @@ import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Message;
 
 /**
- * One sequenced item of the write pipeline, in prepare order: a txn to log and apply, or (txn null) a reply that
- * must wait for every write sequenced before it (sync, a write that failed validation).
+ * One sequenced item of the write order of a leader (or standalone server), in prepare order: a txn to log and
+ * apply, or (txn null) a reply that must wait for every write sequenced before it (a write that failed validation, a
+ * request of a closed or moved session). What else waits has a type of its own: a request's place in its
+ * connection's reply order ({@link ReplyQueue.Slot}, which a Pending with a connection has), a follower's forwarded
+ * request ({@code FollowerSide.Forward}), a sync waiting for its read point ({@link ReadPoints.ClientSync}).
+ *
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class Pending {
 
     /** What to do once the item is applied. */
     enum Kind {
-        /** A client write or sync: answer {@link #request}. */
+        /** A client's request (a write; or, refused without a txn, any ordered request): answer it. */
         CLIENT,
         /** A new session: answer the handshake. */
         CREATE_SESSION,
@@ -31,30 +38,24 @@ final class Pending {
     final Kind kind;
     /** The connection to answer, or null. */
     final Connection connection;
+    /** Its place in the connection's reply order, or null without a connection. */
+    final ReplyQueue.Slot slot;
     /** The client request, or null for server-initiated items. */
     final Message.Request request;
     /** Header and txn, or null when there is nothing to log. */
     final TxnHeader header;
     final Txn txn;
-    /** For an item without txn: the validation failure to answer with, or null (sync: OK). */
+    /** For an item without txn: the failure to answer with, or null (OK). */
     final Prepared.Failed failure;
     /** FORWARDED: the follower that sent it, and the session it is of. */
     int origin;
     long sessionId;
-    /** The leader's verdict (or a sync's OK), sent once the tree applied {@link #afterZxid}. */
-    Message.Reply verdict;
-    /** The reply, once decided, waiting to be sent in the connection's order (or, decided by the leader, until
-     * the local tree applied {@link #afterZxid}). */
-    Message.Reply reply;
-    /** A decided reply goes out once the tree applied this zxid (a sync: its read point). */
-    long afterZxid;
-    /** Follower: when it was forwarded (undecided for too long, it is answered CONNECTION_LOSS). */
-    long sentAt;
 
     Pending(Kind kind, Connection connection, Message.Request request, TxnHeader header, Txn txn,
             Prepared.Failed failure) {
         this.kind = kind;
         this.connection = connection;
+        this.slot = connection == null ? null : new ReplyQueue.Slot(connection);
         this.request = request;
         this.header = header;
         this.txn = txn;

@@ -3,6 +3,7 @@ package dev.zkr.server;
 import dev.zkr.client.ZkException;
 import dev.zkr.consensus.Role;
 import dev.zkr.consensus.RoleInfo;
+import dev.zkr.consensus.Zxid;
 import dev.zkr.server.peer.ServerMessage;
 import dev.zkr.tree.ApplyResult;
 import dev.zkr.tree.DataTree;
@@ -11,21 +12,12 @@ import dev.zkr.tree.Replacement;
 import dev.zkr.tree.Request;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
-import dev.zkr.tree.TxnHeader;
 import dev.zkr.wire.Message;
-import dev.zkr.wire.MessageCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The server's round logic without threads or locks (docs/architecture.md, The round): {@link Core} — or a simulator —
@@ -33,44 +25,31 @@ import java.util.Set;
  * run in the round) and then calls {@link #endRound}. It owns the tree, the pending changes, the watches and the
  * sessions through its stages. The time is passed in. One caller at a time.
  *
- * <p>On the leader (and a standalone server) writes are sequenced in {@link #inFlight} in prepare order and
- * completed strictly in that order once committed, each write when the applied txn names its request (session id
- * and xid in the txn header). On a follower, writes, session handshakes and syncs are forwarded to the leader
- * ({@link ServerMessage}) and answered when the txn that names them is applied here, or when the leader's verdict
- * arrives and the tree caught up with it. Every reply leaves in its connection's order: a reply decided early
- * waits in the connection's queue behind the connection's earlier requests, so each session is answered in FIFO
- * order and reads its own writes.
+ * <p>It keeps the round's inputs and the sequence that ends a round: prepare and sequence (on the leader, and a
+ * standalone server, writes are sequenced in {@link #inFlight} in prepare order), drive the quorum, apply what it
+ * committed, complete the items the applied txns name (strictly in write order, each when the applied txn names its
+ * request: session id and xid in the txn header), handle a role change, then the ensemble's per-round work. The
+ * rest has a class each: {@link ClientRequests} routes client requests in their connection's order;
+ * {@link ReplyQueue} sends every reply in its connection's order; {@link FollowerSide} forwards to the leader and
+ * answers what it forwarded; {@link LeaderSide} sequences the followers' requests and steps down;
+ * {@link HeldHandshakes}, {@link HeldRequests} and the {@link Fence} hold what cannot be answered yet;
+ * {@link ReadPoints} maps each ctx handed out to what waits for its answer.
+ *
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state, or that of its parts —
+ * the core thread, or an event loop, the log writer or a peer's I/O thread running a round while the core thread is
+ * idle; never two at once, so none of it needs a lock of its own. In the simulator, its one thread.
  */
 final class Pipeline implements Sequencer {
 
     private static final Logger log = LoggerFactory.getLogger(ZkServer.class);
 
     /** The answer to a request of a session that is closed, closing or expired. */
-    private static final Prepared.Failed SESSION_GONE =
+    static final Prepared.Failed SESSION_GONE =
             Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
 
-    /** A forwarded request is known by its session and client xid (the txn header carries both). */
-    private record Key(long sessionId, int xid) {
+    /** A read point the quorum handed back during a drive: {@code readZxid} for {@code ctx} (0: refused). */
+    private record ReadState(long ctx, long readZxid) {
     }
-
-    /** A handshake held until this server can answer it (in service, caught up with what the client saw). */
-    private static final class Handshake {
-        final Connection connection;
-        final Message.ConnectRequest request;
-        final long since;
-        long ctx;
-        long sentEpoch = -1;
-        int sentTo = -1;
-        boolean verified;
-        long needZxid;
-
-        Handshake(Connection connection, Message.ConnectRequest request, long since) {
-            this.connection = connection;
-            this.request = request;
-            this.since = since;
-        }
-    }
-
 
     private final DataTree tree;
     private final SessionGate gate;
@@ -86,7 +65,6 @@ final class Pipeline implements Sequencer {
     private final boolean ensemble;
     /** How long handshakes and writes are held without a leader, and after which clients are let go (2T). */
     private final long holdMs;
-    private final long touchIntervalMs;
     private long nextTick;
     private long lastRoundAt;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
@@ -94,57 +72,34 @@ final class Pipeline implements Sequencer {
     /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
     private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private long committedZxid;
-    private RoleInfo role;
     private final Stream stream = new Stream();
     /** Read points handed out during a drive, handled once it returned. */
-    private final ArrayDeque<long[]> readStates = new ArrayDeque<>();
+    private final ArrayDeque<ReadState> readStates = new ArrayDeque<>();
 
-    // ---- ensemble state (empty on a standalone server) -----------------------------------------------------------
-    /**
-     * Requests held, per connection in request order (with the rest of that connection's input behind them): writes
-     * while no leader can take them, and everything of a fenced connection. Released in arrival order of connections.
-     */
-    private Map<Connection, ArrayDeque<Message>> held = new java.util.LinkedHashMap<>();
-    /**
-     * Connections told CONNECTION_LOSS for a write a leader change left undecided: their next requests (reads too)
-     * wait until this server applied the new reign's EPOCH record, which decides every earlier record — so a client
-     * that reads to find out whether its write happened gets the true answer (ZooKeeper closes such connections).
-     */
-    private final Map<Connection, Long> fenced = new IdentityHashMap<>();
-    /** Fence rounds: a connection fenced in generation g is released by the first fence sync issued after it. */
-    private long fenceGeneration;
-    private long fenceIssued;
-    private long fenceCtx;
-    private long fenceReadZxid = -1;
-    private long fenceReadGeneration;
-    private long fenceSentAt;
-    private final ArrayDeque<Handshake> handshakes = new ArrayDeque<>();
-    private final Map<Long, Handshake> attachChecks = new HashMap<>();
-    /** Follower: forwarded items waiting for the txn that names them (or the leader's verdict). */
-    private final Map<Key, Pending> forwarded = new HashMap<>();
-    /** Items whose reply is decided, waiting for the tree to apply their {@code afterZxid}. */
-    private final ArrayDeque<Pending> decided = new ArrayDeque<>();
-    /** Syncs waiting for their read point, by ctx. */
-    private final Map<Long, Pending> syncs = new HashMap<>();
-    /** Leader: read points asked for by followers: local ctx → {origin, their ctx}. */
-    private final Map<Long, long[]> remoteSyncs = new HashMap<>();
-    /** Leader: the server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
-    private final Map<Long, Integer> owners = new HashMap<>();
-    /** Leader: peer requests that arrived before it could sequence. */
-    private final ArrayDeque<Object[]> heldPeer = new ArrayDeque<>();
-    /** Follower: sessions touched since the last report to the leader. */
-    private final Set<Long> touched = new HashSet<>();
-    private long nextTouchReport;
-    private long nextForwardCheck;
-    private long lastTouched;
-    private long nextCtx = 1;
-    /** When this server last could serve (an in-service leader, or a follower with a leader). */
+    /** The role this pipeline acts in, and what it lets it do. */
+    private final RoleView role;
+    /** The in-order reply rule: each connection's replies leave in its request order. */
+    private final ReplyQueue replies = new ReplyQueue();
+    /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
+    private final ReadPoints readPoints = new ReadPoints();
+    private final ClientRequests requests;
+
+    // ---- ensemble parts (idle on a standalone server) --------------------------------------------------------------
+    /** Requests held: while no leader can take them, and everything of a fenced connection. */
+    private final HeldRequests held = new HeldRequests();
+    /** Connections told CONNECTION_LOSS for a write a leader change left undecided wait behind it. */
+    private final Fence fence;
+    /** Follower: its messages to the leader, and which leader holds its undecided work. */
+    private final LeaderLink leaderLink;
+    /** Follower: forwarding to the leader, and answering what it forwarded. */
+    private final FollowerSide follower;
+    /** Leader: sequencing its followers' requests, and stepping down. */
+    private final LeaderSide leader;
+    /** Handshakes held until this server can answer them. */
+    private final HeldHandshakes handshakes;
     /** Time without a leader, counted in the replica's ticks (a paused or starved server does not count its pause). */
     private long leaderlessMs;
     private boolean letGo;
-    /** Follower: the leader (and its epoch) the forwarded items went to. */
-    private int forwardedTo = -1;
-    private long forwardedEpoch = -1;
 
     Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
              ApplyStage apply, Housekeeping housekeeping, Outbox outbox, PeerLink peers, int selfId, boolean ensemble,
@@ -162,9 +117,19 @@ final class Pipeline implements Sequencer {
         this.selfId = selfId;
         this.ensemble = ensemble;
         this.holdMs = 2 * electionTimeoutMs;
-        this.touchIntervalMs = Math.max(10, heartbeatMs);
         this.committedZxid = tree.lastZxid();
-        this.role = quorum.role();
+        this.role = new RoleView(quorum, prep, tree);
+        this.leaderLink = new LeaderLink(peers, role);
+        this.fence = new Fence(tree, quorum, role, leaderLink, replies, readPoints, holdMs);
+        this.follower = new FollowerSide(tree, gate, replies, readPoints, fence, leaderLink, holdMs,
+                Math.max(10, heartbeatMs));
+        this.leader = new LeaderSide(tree, gate, prep, quorum, housekeeping, peers, role, readPoints, fence, this,
+                selfId);
+        this.handshakes = new HeldHandshakes(tree, gate, role, readPoints, leaderLink, leader, follower, this, selfId,
+                holdMs);
+        this.requests = new ClientRequests(tree, gate, reads, prep, quorum, role, replies, readPoints, held, fence,
+                handshakes, leader, follower, leaderLink, this, ensemble);
+        replies.routeWith(requests);
     }
 
     // ---- inputs ----------------------------------------------------------------------------------------------------
@@ -175,7 +140,7 @@ final class Pipeline implements Sequencer {
             if (!accepting) {
                 break;
             }
-            onMessage(in.connection(), in.message(), now);
+            requests.onMessage(in.connection(), in.message(), now);
         }
     }
 
@@ -188,19 +153,15 @@ final class Pipeline implements Sequencer {
     void disconnected(Connection c) {
         c.closed = true;
         c.queue.clear();
-        held.remove(c);
-        fenced.remove(c);
+        held.disconnected(c);
+        fence.disconnected(c);
         gate.disconnected(c);
     }
 
-    /** A message from peer {@code from}: the consensus core's, or a server-level one. */
+    /** A message from peer {@code from}: the consensus core's (snapshot transfers too), or a server-level one. */
     void peerMessage(int from, Object m, long now) {
-        if (m instanceof dev.zkr.consensus.Message cm) {
-            quorum.step(from, cm);
-        } else if (m instanceof ServerMessage sm) {
+        if (!quorum.peerMessage(from, m, stream) && m instanceof ServerMessage sm) {
             onServerMessage(from, sm, now);
-        } else if (m instanceof dev.zkr.server.peer.SnapshotRequest || m instanceof dev.zkr.server.peer.SnapshotChunk) {
-            quorum.snapshotMessage(from, m, stream);
         }
     }
 
@@ -215,11 +176,9 @@ final class Pipeline implements Sequencer {
      */
     void peerDown(int id) {
         quorum.peerDown(id);
-        if (ensemble && id == forwardedTo) {
-            loseForwards("the link to the leader was reset before this request was decided");
-            for (Handshake h : handshakes) {
-                h.sentTo = -1; // ask again on the next link
-            }
+        if (ensemble && leaderLink.entrusted(id)) {
+            follower.loseForwards("the link to the leader was reset before this request was decided");
+            handshakes.linkLost(); // their attach checks are asked again on the next link
         }
     }
 
@@ -229,10 +188,11 @@ final class Pipeline implements Sequencer {
      */
     void endRound(long now, boolean timers) {
         lastRoundAt = now;
+        requests.roundAt(now);
         int ticks = quorum.tick(now);
         leaderlessMs += ticks * (long) ReplicationStage.TICK_MS;
         if (now >= nextTick) {
-            if (timers && leaderReady()) {
+            if (timers && role.leaderReady()) {
                 housekeeping.tick(now, this);
             }
             nextTick = now + housekeeping.tickIntervalMs();
@@ -241,8 +201,8 @@ final class Pipeline implements Sequencer {
         drive();
         completeReady(now);
         drive();
-        if (!quorum.role().equals(role)) {
-            roleChanged(role, quorum.role(), now);
+        if (!quorum.role().equals(role.get())) {
+            roleChanged(role.get(), quorum.role(), now);
             completeReady(now);
         }
         if (ensemble) {
@@ -267,7 +227,7 @@ final class Pipeline implements Sequencer {
         if (!ensemble) {
             return inFlight.isEmpty() && toApply.isEmpty();
         }
-        return !serving() || (inFlight.isEmpty() && forwarded.isEmpty());
+        return !serving() || (inFlight.isEmpty() && !follower.hasForwards());
     }
 
     /** True while the quorum lets this server sequence writes. */
@@ -277,159 +237,19 @@ final class Pipeline implements Sequencer {
 
     /** True once this server may take clients: it leads in service, or follows a leader. */
     boolean serving() {
-        return leaderReady() || following();
+        return role.leaderReady() || role.following();
     }
 
     RoleInfo role() {
-        return role;
+        return role.get();
     }
 
     /** Expires a session now (test hook): only an in-service leader decides expiries; false elsewhere. */
     boolean expireNow(long sessionId) {
-        return leaderReady() && gate.expireNow(sessionId, this);
+        return role.leaderReady() && gate.expireNow(sessionId, this);
     }
 
-    // ---- client requests -------------------------------------------------------------------------------------------
-
-    private void onMessage(Connection c, Message m, long now) {
-        if (c.closed) {
-            return;
-        }
-        if (!held.isEmpty() && held.containsKey(c)) {
-            held.get(c).addLast(m);
-            return;
-        }
-        if (m instanceof Message.ConnectRequest cr) {
-            if (!ensemble) {
-                gate.connect(c, cr, now, this);
-            } else {
-                handshakes.addLast(new Handshake(c, cr, now));
-            }
-            return;
-        }
-        Message.Request r = (Message.Request) m;
-        if (!gate.touch(c, now)) {
-            // answered in order behind the session's earlier requests
-            if (leaderReady() && !hasRaw(c)) {
-                sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, SESSION_GONE));
-            } else {
-                answerLater(new Pending(Pending.Kind.CLIENT, c, r, null, null, null),
-                        Replies.error(r.xid(), tree.lastZxid(), SESSION_GONE));
-            }
-            return;
-        }
-        if (ensemble && !leaderReady()) {
-            touch(c.sessionId);
-        }
-        dispatch(c, r, now);
-    }
-
-    /**
-     * Routes a request of an attached session, in its connection's order. Invariant of a connection's queue: its
-     * sequenced items (Pending) come first, then the requests not yet routed (reads waiting behind a write, and
-     * anything after such a read): a write is sequenced only when no read of its connection is still waiting, so a
-     * read never sees a write its session sent after it.
-     */
-    private void dispatch(Connection c, Message.Request r, long now) {
-        if (!fenced.isEmpty() && fenced.containsKey(c)) {
-            if (!fenceLifted(fenced.get(c))) {
-                hold(c, r);
-                return;
-            }
-            fenced.remove(c);
-        }
-        boolean write = PrepStage.isWrite(r);
-        boolean ordered = write || r instanceof Message.SyncRequest || r instanceof Message.CloseSessionRequest;
-        if (!ordered) {
-            if (c.queue.isEmpty()) {
-                reads.serve(c, r);
-            } else {
-                c.queue.addLast(r);
-            }
-            return;
-        }
-        if (hasRaw(c)) {
-            c.queue.addLast(r); // behind a waiting read: routed when that read is served
-            return;
-        }
-        if (ensemble && !leaderReady() && !following()) {
-            hold(c, r);
-        } else if (leaderReady()) {
-            if (ensemble && isMovedAway(c.sessionId)) {
-                sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
-                        ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
-            } else if (write) {
-                sequence(prep.write(c, r));
-            } else if (r instanceof Message.SyncRequest) {
-                sync(c, r);
-            } else {
-                sequence(gate.close(c, r, this));
-            }
-        } else {
-            forward(c, r, now);
-        }
-    }
-
-    /** True if requests not yet routed wait in the connection's queue (they are always at its end). */
-    private static boolean hasRaw(Connection c) {
-        return !c.queue.isEmpty() && !(c.queue.peekLast() instanceof Pending);
-    }
-
-    /** Follower: the session is reported to the leader with the next {@code Touches}. */
-    private void touch(long sessionId) {
-        if (sessionId != lastTouched) { // a socket read's requests are of one session: one set operation for all
-            lastTouched = sessionId;
-            touched.add(sessionId);
-        }
-    }
-
-    private void hold(Connection c, Message m) {
-        held.computeIfAbsent(c, k -> new ArrayDeque<>()).addLast(m);
-    }
-
-    /** A linearizable sync: answered once a quorum confirmed the read point and the tree applied it. */
-    private void sync(Connection c, Message.Request r) {
-        Pending p = new Pending(Pending.Kind.CLIENT, c, r, null, null, null);
-        p.sentAt = lastRoundAt;
-        c.queue.addLast(p);
-        long ctx = nextCtx++;
-        syncs.put(ctx, p);
-        if (leaderReady()) {
-            quorum.readIndex(ctx);
-        } else {
-            peers.send(role.leaderId(), new ServerMessage.SyncRead(ctx));
-        }
-    }
-
-    /** Follower: hands a write, close or sync to the leader; answered when its txn (or verdict) comes back. */
-    private void forward(Connection c, Message.Request r, long now) {
-        markForwarded();
-        if (r instanceof Message.SyncRequest) {
-            sync(c, r);
-            return;
-        }
-        Pending p = new Pending(r instanceof Message.CloseSessionRequest ? Pending.Kind.CLOSE_SESSION
-                : Pending.Kind.CLIENT, c, r, null, null, null);
-        if (forwarded.putIfAbsent(new Key(c.sessionId, r.xid()), p) != null) {
-            answerLater(p, Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(
-                    ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
-            return;
-        }
-        p.sentAt = now;
-        c.queue.addLast(p);
-        if (r instanceof Message.CloseSessionRequest) {
-            gate.markClosing(c.sessionId);
-        }
-        peers.send(role.leaderId(), new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r),
-                AuthIds.encode(c.authIds)));
-    }
-
-    private void markForwarded() {
-        forwardedTo = role.leaderId();
-        forwardedEpoch = role.epoch();
-    }
-
-    // ---- peers' server-level messages ------------------------------------------------------------------------------
+    // ---- peers' server-level messages and read points --------------------------------------------------------------
 
     private void onServerMessage(int from, ServerMessage m, long now) {
         if (m instanceof ServerMessage.Touches t) {
@@ -437,451 +257,91 @@ final class Pipeline implements Sequencer {
                 gate.touchRemote(id, now);
             }
         } else if (m instanceof ServerMessage.ForwardReply r) {
-            onForwardReply(from, r);
+            follower.onForwardReply(from, r);
         } else if (m instanceof ServerMessage.SyncReadReply r) {
             onReadState(r.ctx(), r.readZxid());
         } else if (m instanceof ServerMessage.AttachReply r) {
-            onAttachReply(from, r);
+            handshakes.onAttachReply(r);
         } else {
-            leaderOnly(from, m, now); // Forward, ForwardSession, SyncRead, Attach
+            leader.onRequest(from, m, now); // Forward, ForwardSession, SyncRead, Attach
         }
     }
 
-    /** A follower's request: handled once this server is an in-service leader; dropped if it is not the leader. */
-    private void leaderOnly(int from, ServerMessage m, long now) {
-        if (leaderReady()) {
-            onLeaderRequest(from, m, now);
-        } else if (role.role() == Role.LEADER) {
-            heldPeer.addLast(new Object[] {from, m}); // a leader getting ready: its EPOCH record is not applied yet
-        }
-        // a follower drops it: the sender learns of the leader change and fails what it forwarded
-    }
-
-    private void onLeaderRequest(int from, ServerMessage m, long now) {
-        if (m instanceof ServerMessage.Forward f) {
-            onForward(from, f, now);
-        } else if (m instanceof ServerMessage.ForwardSession f) {
-            owners.put(f.sessionId(), from);
-            Pending p = prep.prepare(Pending.Kind.FORWARDED, null, null,
-                    new Request.CreateSession(f.sessionId(), f.timeoutMs(), f.password()), f.sessionId());
-            p.origin = from;
-            p.sessionId = f.sessionId();
-            sequence(p);
-        } else if (m instanceof ServerMessage.SyncRead s) {
-            long ctx = nextCtx++;
-            remoteSyncs.put(ctx, new long[] {from, s.ctx()});
-            quorum.readIndex(ctx);
-        } else if (m instanceof ServerMessage.Attach a) {
-            boolean live = gate.live(a.sessionId(), a.password());
-            if (live) {
-                if (owners.getOrDefault(a.sessionId(), selfId) == selfId) {
-                    gate.moved(a.sessionId());
-                }
-                owners.put(a.sessionId(), from);
-                gate.touchRemote(a.sessionId(), now);
-            }
-            peers.send(from, new ServerMessage.AttachReply(a.ctx(), live, tree.lastZxid()));
-        }
-    }
-
-    private void onForward(int from, ServerMessage.Forward f, long now) {
-        Message.Request r;
-        java.util.List<dev.zkr.client.Id> authIds;
-        try {
-            r = (Message.Request) MessageCodec.decode(f.request());
-            authIds = AuthIds.decode(f.auth());
-        } catch (RuntimeException e) {
-            log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
-            return;
-        }
-        long sid = f.sessionId();
-        Integer owner = owners.get(sid);
-        Prepared.Failed failure = null;
-        if (owner != null && owner != from) {
-            failure = Prepared.Failed.of(ZkException.Code.SESSION_MOVED, null, "the session moved to server "
-                    + owner);
-        } else if (!gate.touchSession(sid, now)) {
-            failure = SESSION_GONE;
-        }
-        Pending p;
-        if (failure != null) {
-            p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, failure);
-        } else {
-            owners.put(sid, from);
-            if (r instanceof Message.CloseSessionRequest) {
-                gate.markClosing(sid);
-                p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
-            } else if (PrepStage.isWrite(r)) {
-                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds);
-            } else {
-                p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, Prepared.Failed.of(
-                        ZkException.Code.BAD_ARGUMENTS, null, "not a write: " + r.getClass().getSimpleName()));
-            }
-        }
-        p.origin = from;
-        p.sessionId = sid;
-        sequence(p);
-    }
-
-    private boolean isMovedAway(long sessionId) {
-        Integer owner = owners.get(sessionId);
-        return owner != null && owner != selfId;
-    }
-
-    /** Follower: the leader's verdict on a forwarded request that made no txn. */
-    private void onForwardReply(int from, ServerMessage.ForwardReply r) {
-        Pending p = forwarded.remove(new Key(r.sessionId(), r.xid()));
-        if (p == null) {
-            return;
-        }
-        Message.Reply reply;
-        try {
-            reply = (Message.Reply) MessageCodec.decode(r.reply());
-        } catch (RuntimeException e) {
-            log.warn("malformed forwarded reply from server {}: {}", from, e.toString());
-            reply = Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS,
-                    null, "the leader's answer was unreadable"));
-        }
-        p.afterZxid = r.afterZxid();
-        if (p.kind == Pending.Kind.CREATE_SESSION) {
-            dequeue(p);
-            gate.refuse(p.connection, ZkException.Code.SYSTEM_ERROR, "the leader refused the new session");
-            return;
-        }
-        p.verdict = reply;
-        decided.addLast(p);
-    }
-
+    /** A read point came back (from the quorum, or the leader): {@code readZxid} for {@code ctx} (0: refused). */
     private void onReadState(long ctx, long readZxid) {
-        long[] remote = remoteSyncs.remove(ctx);
-        if (remote != null) {
-            peers.send((int) remote[0], new ServerMessage.SyncReadReply(remote[1], readZxid));
-            return;
-        }
-        if (ctx == fenceCtx && fenceCtx != 0) {
-            fenceCtx = 0;
-            if (readZxid > 0) {
-                fenceReadZxid = readZxid;
-                fenceReadGeneration = fenceIssued;
+        ReadPoints.Waiter w = readPoints.takeRead(ctx);
+        if (w instanceof ReadPoints.PeerSync remote) {
+            peers.send(remote.origin(), new ServerMessage.SyncReadReply(remote.theirCtx(), readZxid));
+        } else if (w instanceof ReadPoints.FenceRead) {
+            fence.readPoint(readZxid);
+        } else if (w instanceof ReadPoints.ClientSync sync) {
+            int xid = sync.request().xid();
+            if (readZxid <= 0) {
+                replies.answer(sync.slot(), Replies.error(xid, tree.lastZxid(), Prepared.Failed.of(
+                        ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
             } else {
-                fenceIssued = fenceReadGeneration; // refused: ask again
+                replies.answerOnceApplied(sync.slot(), Replies.ok(xid, readZxid, null), readZxid);
             }
-            return;
         }
-        Pending p = syncs.remove(ctx);
-        if (p == null) {
-            return;
-        }
-        if (readZxid <= 0) {
-            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), Prepared.Failed.of(
-                    ZkException.Code.CONNECTION_LOSS, null, "sync refused: the leader changed")));
-            return;
-        }
-        p.afterZxid = readZxid;
-        p.verdict = Replies.ok(p.request.xid(), readZxid, null);
-        decided.addLast(p);
     }
 
-    private void onAttachReply(int from, ServerMessage.AttachReply r) {
-        Handshake h = attachChecks.remove(r.ctx());
-        if (h == null) {
-            return;
-        }
-        if (!r.live()) {
-            handshakes.remove(h);
-            gate.refuse(h.connection, ZkException.Code.SESSION_EXPIRED, "session 0x"
-                    + Long.toHexString(h.request.sessionId()) + " expired");
-            return;
-        }
-        h.verified = true;
-        h.needZxid = Math.max(h.request.lastZxidSeen(), r.zxid());
-    }
-
-    // ---- the ensemble's per-round work -------------------------------------------------------------------------------
+    // ---- the ensemble's per-round work ------------------------------------------------------------------------------
 
     private void ensembleRound(long now) {
-        boolean ready = leaderReady();
-        boolean following = following();
+        boolean ready = role.leaderReady();
+        boolean following = role.following();
         if (ready || following) {
             leaderlessMs = 0;
             letGo = false;
         }
-        if (ready && !heldPeer.isEmpty()) {
-            while (!heldPeer.isEmpty()) {
-                Object[] h = heldPeer.pollFirst();
-                onLeaderRequest((Integer) h[0], (ServerMessage) h[1], now);
-            }
+        if (ready) {
+            leader.releaseHeld(now);
         }
-        if ((ready || following) && !held.isEmpty()) { // a fenced connection's requests are held again
-            Map<Connection, ArrayDeque<Message>> batch = held;
-            held = new java.util.LinkedHashMap<>();
-            batch.forEach((c, q) -> q.forEach(m -> onMessage(c, m, now)));
+        if (ready || following) { // a fenced connection's requests are held again
+            requests.releaseHeld(now);
         }
-        handshakes(now, ready, following);
-        if (following && !touched.isEmpty() && now >= nextTouchReport) {
-            long[] ids = touched.stream().mapToLong(Long::longValue).toArray();
-            touched.clear();
-            lastTouched = 0;
-            peers.send(role.leaderId(), ServerMessage.Touches.of(ids));
-            nextTouchReport = now + touchIntervalMs;
+        handshakes.round(now, ready, following);
+        if (following) {
+            follower.reportTouches(now);
         }
         if (!ready && !following && !letGo && leaderlessMs > holdMs) {
             letGo = true;
             int n = gate.closeAll();
-            held.keySet().forEach(c -> c.closed = true);
-            held.clear();
+            held.closeAll();
             if (n > 0) {
                 log.warn("server {} has had no leader for {} ms: closing its {} client connection(s) so they move "
                         + "to the majority", selfId, leaderlessMs, n);
             }
         }
-        if ((!forwarded.isEmpty() || !syncs.isEmpty()) && now >= nextForwardCheck) {
-            nextForwardCheck = now + 100;
-            expireForwards(now);
-        }
-        if (fenceCtx != 0 && now - fenceSentAt > holdMs) {
-            fenceCtx = 0; // its answer was lost (a silently cut link): ask again
-            fenceIssued = fenceReadGeneration;
-        }
-        fenceRound();
-        completeDecided();
-    }
-
-    /** Answers the held handshakes this server can answer now; refuses those held too long. */
-    private void handshakes(long now, boolean ready, boolean following) {
-        for (Iterator<Handshake> it = handshakes.iterator(); it.hasNext(); ) {
-            Handshake h = it.next();
-            Connection c = h.connection;
-            Message.ConnectRequest cr = h.request;
-            if (c.closed) {
-                it.remove();
-                attachChecks.remove(h.ctx);
-                continue;
-            }
-            if (ready && cr.lastZxidSeen() <= tree.lastZxid()) {
-                it.remove();
-                attachChecks.remove(h.ctx);
-                gate.connect(c, cr, now, this);
-                if (c.sessionId != 0) {
-                    owners.put(c.sessionId, selfId);
-                }
-                continue;
-            }
-            if (following && cr.sessionId() == 0) {
-                it.remove();
-                Request.CreateSession create = gate.newSession(cr);
-                Pending p = new Pending(Pending.Kind.CREATE_SESSION, c, null, null, null, null);
-                p.sentAt = now;
-                forwarded.put(new Key(create.sessionId(), TxnHeader.NO_XID), p);
-                c.queue.addLast(p);
-                markForwarded();
-                peers.send(role.leaderId(), new ServerMessage.ForwardSession(create.sessionId(), create.timeoutMs(),
-                        create.password()));
-                continue;
-            }
-            if (following && (h.sentTo != role.leaderId() || h.sentEpoch != role.epoch())) {
-                attachChecks.remove(h.ctx);
-                h.ctx = nextCtx++;
-                h.sentTo = role.leaderId();
-                h.sentEpoch = role.epoch();
-                h.verified = false;
-                attachChecks.put(h.ctx, h);
-                peers.send(role.leaderId(), new ServerMessage.Attach(cr.sessionId(), cr.password(), h.ctx));
-            } else if (following && h.verified && tree.lastZxid() >= h.needZxid) {
-                it.remove();
-                if (gate.attachExisting(c, cr.sessionId(), cr.password(), now)) {
-                    touch(cr.sessionId());
-                }
-                continue;
-            }
-            if (now - h.since > holdMs) {
-                it.remove();
-                attachChecks.remove(h.ctx);
-                gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "server " + selfId + " has no leader to serve "
-                        + "this session yet (or has not seen zxid 0x" + Long.toHexString(cr.lastZxidSeen()) + ")");
-            }
-        }
-    }
-
-    /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */
-    private boolean leaderReady() {
-        return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
-                && role.role() == Role.LEADER;
-    }
-
-    /**
-     * True once a fence sync issued after generation {@code needed} came back and this server applied its read point:
-     * every write forwarded or proposed before the loss is decided and visible here (a new leader's read point is at
-     * least its EPOCH record, which decides every earlier record).
-     */
-    private boolean fenceLifted(long needed) {
-        return fenceReadGeneration >= needed && fenceReadZxid >= 0 && tree.lastZxid() >= fenceReadZxid;
-    }
-
-    /** Issues the fence sync the fenced connections wait for, once this server serves (ReadIndex at the leader). */
-    private void fenceRound() {
-        if (fenced.isEmpty() || fenceIssued >= fenceGeneration || fenceCtx != 0) {
-            return;
-        }
-        if (!leaderReady() && !following()) {
-            return;
-        }
-        fenceCtx = nextCtx++;
-        fenceSentAt = lastRoundAt;
-        fenceIssued = fenceGeneration;
-        if (leaderReady()) {
-            quorum.readIndex(fenceCtx);
-        } else {
-            markForwarded();
-            peers.send(role.leaderId(), new ServerMessage.SyncRead(fenceCtx));
-        }
-    }
-
-    /** Fences a connection told CONNECTION_LOSS for a write that may still be decided. */
-    private void fence(Connection c) {
-        fenced.put(c, ++fenceGeneration);
-    }
-
-    /** A follower that knows its leader: it forwards. */
-    private boolean following() {
-        return role.role() == Role.FOLLOWER && role.leaderId() > 0;
+        follower.expireStale(now);
+        fence.round(now);
+        replies.releaseApplied(tree.lastZxid());
     }
 
     private void roleChanged(RoleInfo old, RoleInfo now, long nowMs) {
-        role = now;
+        role.set(now);
         boolean wasLeader = old.role() == Role.LEADER;
         boolean sameReign = old.leaderId() == now.leaderId() && old.epoch() == now.epoch();
         if (ensemble && (old.role() != now.role() || !sameReign)) {
             log.info("role: server {} is {} (leader {}, epoch {})", selfId, now.role(), now.leaderId(), now.epoch());
         }
         if (wasLeader && (now.role() != Role.LEADER || old.epoch() != now.epoch())) {
-            stepDown();
+            leader.stepDown(inFlight);
         }
         if (!sameReign || now.role() != Role.FOLLOWER) {
-            leaderLost();
+            follower.leaderLost();
         }
         if (now.role() != Role.LEADER) {
-            heldPeer.clear();
-            remoteSyncs.clear();
+            leader.notLeading();
         }
         if (now.role() == Role.LEADER && now.inService() && prep.epoch() != now.epoch()) {
-            prep.startEpoch(now.epoch());
-            gate.touchAll(nowMs);
-            gate.clearClosing();
-            owners.clear();
+            leader.startEpoch(now.epoch(), nowMs);
         } else if (now.role() == Role.LEADER && now.inService() && !old.inService()) {
             gate.touchAll(nowMs);
         }
     }
 
-    /**
-     * This server stopped leading: what it sequenced and did not apply may never commit, so every local item still
-     * waiting is answered CONNECTION_LOSS in order (it may or may not have happened, ZooKeeper's contract), the
-     * pending changes are forgotten and peers' requests dropped (their senders fail them the same way).
-     */
-    private void stepDown() {
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                "the leader changed before this request was decided");
-        while (!inFlight.isEmpty()) {
-            Pending p = inFlight.pollFirst();
-            lose(p, lost);
-        }
-        prep.reset();
-        housekeeping.reset();
-        gate.clearClosing();
-        owners.clear();
-        heldPeer.clear();
-        remoteSyncs.clear();
-    }
-
-    /** The leader this server forwarded to is gone: its undecided forwards and syncs are answered CONNECTION_LOSS. */
-    private void leaderLost() {
-        if (forwardedTo == role.leaderId() && forwardedEpoch == role.epoch() && role.role() == Role.FOLLOWER) {
-            return;
-        }
-        loseForwards("the leader changed before this request was decided");
-    }
-
-    private void loseForwards(String why) {
-        if (fenceCtx != 0) {
-            fenceCtx = 0; // its answer may be lost too: ask again
-            fenceIssued = fenceReadGeneration;
-        }
-        if (forwarded.isEmpty() && syncs.isEmpty()) {
-            return;
-        }
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null, why);
-        List<Pending> all = new java.util.ArrayList<>(forwarded.values());
-        forwarded.clear();
-        all.addAll(syncs.values());
-        syncs.clear();
-        for (Pending p : all) {
-            lose(p, lost);
-        }
-        gate.clearClosing();
-    }
-
-    /** Follower: forwards undecided for longer than 2T (lost on a silently cut link) are answered CONNECTION_LOSS. */
-    private void expireForwards(long now) {
-        List<Pending> stale = null;
-        for (Map.Entry<Key, Pending> e : forwarded.entrySet()) {
-            if (now - e.getValue().sentAt > holdMs) {
-                if (stale == null) {
-                    stale = new java.util.ArrayList<>();
-                }
-                stale.add(e.getValue());
-            }
-        }
-        List<Pending> staleSyncs = null;
-        for (Iterator<Map.Entry<Long, Pending>> it = syncs.entrySet().iterator(); it.hasNext(); ) {
-            Pending p = it.next().getValue();
-            if (now - p.sentAt > holdMs) {
-                it.remove();
-                if (staleSyncs == null) {
-                    staleSyncs = new java.util.ArrayList<>();
-                }
-                staleSyncs.add(p);
-            }
-        }
-        if (staleSyncs != null) {
-            Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                    "the leader did not answer this sync within " + holdMs + " ms");
-            for (Pending p : staleSyncs) {
-                lose(p, lost);
-            }
-        }
-        if (stale == null) {
-            return;
-        }
-        forwarded.values().removeAll(stale);
-        Prepared.Failed lost = Prepared.Failed.of(ZkException.Code.CONNECTION_LOSS, null,
-                "the leader did not decide this request within " + holdMs + " ms");
-        for (Pending p : stale) {
-            lose(p, lost);
-        }
-        if (fenceCtx != 0) {
-            fenceCtx = 0;
-            fenceIssued = fenceReadGeneration;
-        }
-    }
-
-    private void lose(Pending p, Prepared.Failed lost) {
-        Connection c = p.connection;
-        if (c == null) {
-            return;
-        }
-        if (p.kind == Pending.Kind.CREATE_SESSION) {
-            dequeue(p);
-            gate.refuse(c, ZkException.Code.CONNECTION_LOSS, "the leader changed while the session was created");
-        } else if (p.request != null) {
-            if (!(p.request instanceof Message.SyncRequest) && !c.closed) {
-                fence(c); // first: the requests the answer releases are held behind the fence
-            }
-            answer(p, Replies.error(p.request.xid(), tree.lastZxid(), lost));
-        }
-    }
-
-    // ---- sequencing and completion -----------------------------------------------------------------------------------
+    // ---- sequencing and completion ----------------------------------------------------------------------------------
 
     @Override
     public Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
@@ -891,8 +351,8 @@ final class Pipeline implements Sequencer {
     @Override
     public void sequence(Pending p) {
         inFlight.addLast(p);
-        if (p.connection != null) {
-            p.connection.queue.addLast(p);
+        if (p.slot != null) {
+            ReplyQueue.enqueue(p.slot);
         }
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
@@ -903,8 +363,8 @@ final class Pipeline implements Sequencer {
     private void drive() {
         committedZxid = Math.max(committedZxid, quorum.drive(stream));
         while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
-            long[] r = readStates.pollFirst();
-            onReadState(r[0], r[1]);
+            ReadState r = readStates.pollFirst();
+            onReadState(r.ctx(), r.readZxid());
         }
     }
 
@@ -925,7 +385,7 @@ final class Pipeline implements Sequencer {
 
         @Override
         public void readState(long ctx, long readZxid) {
-            readStates.addLast(new long[] {ctx, readZxid});
+            readStates.addLast(new ReadState(ctx, readZxid));
         }
 
         @Override
@@ -946,7 +406,7 @@ final class Pipeline implements Sequencer {
         committedZxid = Math.max(committedZxid, zxid);
         apply.installed(r, lastRoundAt);
         log.info("server {} switched to snapshot {} ({} nodes, {} watch triggers, sessions +{} -{})", selfId,
-                dev.zkr.consensus.Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
+                Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
                 r.sessionsRemoved().size());
     }
 
@@ -973,32 +433,17 @@ final class Pipeline implements Sequencer {
             if (head != null && head.answers(e.header())) {
                 inFlight.pollFirst();
                 complete(head, result);
-            } else if (!forwarded.isEmpty()) {
-                Pending p = forwarded.remove(new Key(e.header().sessionId(), e.header().xid()));
-                if (p != null) {
-                    completeForwarded(p, e, result);
-                }
+            } else {
+                follower.applied(e.header(), e.txn(), result);
             }
             if (e.txn() instanceof Txn.CloseSession cs) {
                 gate.disconnectClosed(cs.sessionId());
-                owners.remove(cs.sessionId());
+                leader.closed(cs.sessionId());
             }
             housekeeping.applied(e.header(), e.txn());
         }
-        if (!decided.isEmpty()) {
-            completeDecided();
-        }
-    }
-
-    /** Sends the decided replies whose zxid the tree has applied. */
-    private void completeDecided() {
-        long applied = tree.lastZxid();
-        for (Iterator<Pending> it = decided.iterator(); it.hasNext(); ) {
-            Pending p = it.next();
-            if (p.afterZxid <= applied) {
-                it.remove();
-                answer(p, p.verdict);
-            }
+        if (replies.hasDecided()) {
+            replies.releaseApplied(tree.lastZxid());
         }
     }
 
@@ -1006,125 +451,28 @@ final class Pipeline implements Sequencer {
     private void complete(Pending p, ApplyResult result) {
         long zxid = tree.lastZxid();
         switch (p.kind) {
-            case CLIENT -> answer(p, result == null
+            case CLIENT -> replies.answer(p.slot, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
                     : Replies.error(p.request.xid(), zxid, p.failure))
                     : Replies.fromApply(p.request, result, zxid));
             case CREATE_SESSION -> {
-                dequeue(p);
+                ReplyQueue.dequeue(p.slot);
                 gate.created(p.connection, (Txn.CreateSession) p.txn);
-                owners.put(((Txn.CreateSession) p.txn).sessionId(), selfId);
+                leader.ownedHere(((Txn.CreateSession) p.txn).sessionId());
             }
             case CLOSE_SESSION -> {
-                answer(p, Replies.ok(p.request.xid(), zxid, null));
+                replies.answer(p.slot, Replies.ok(p.request.xid(), zxid, null));
                 if (p.txn == null) {
                     gate.closedWithoutTxn(p.connection.sessionId);
                 }
             }
             case FORWARDED -> {
                 if (result == null && p.failure != null) {
-                    int xid = p.request == null ? TxnHeader.NO_XID : p.request.xid();
-                    peers.send(p.origin, new ServerMessage.ForwardReply(p.sessionId, xid, zxid,
-                            MessageCodec.encode(Replies.error(xid, zxid, p.failure))));
+                    leader.answerFailed(p, zxid);
                 }
             }
             case EXPIRE_SESSION, INTERNAL -> {
             }
         }
     }
-
-    /** A follower's forwarded item whose txn was applied here. */
-    private void completeForwarded(Pending p, TxnCodec.Entry e, ApplyResult result) {
-        long zxid = tree.lastZxid();
-        switch (p.kind) {
-            case CREATE_SESSION -> {
-                dequeue(p);
-                if (e.txn() instanceof Txn.CreateSession cs) {
-                    gate.created(p.connection, cs);
-                    touch(cs.sessionId());
-                }
-            }
-            case CLOSE_SESSION -> answer(p, Replies.ok(p.request.xid(), zxid, null));
-            default -> answer(p, Replies.fromApply(p.request, result, zxid));
-        }
-    }
-
-    /** Answers an item whose reply is known now, in its connection's order. */
-    private void answerLater(Pending p, Message.Reply reply) {
-        p.connection.queue.addLast(p);
-        answer(p, reply);
-    }
-
-    /**
-     * Sends the reply of an item once every earlier item of its connection is answered, then serves the reads that
-     * were waiting behind it.
-     */
-    private void answer(Pending p, Message.Reply reply) {
-        Connection c = p.connection;
-        if (c == null || c.closed) {
-            return;
-        }
-        if (c.queue.peekFirst() != p) {
-            p.reply = reply; // an earlier request of the connection is not answered yet
-            return;
-        }
-        c.queue.pollFirst();
-        c.reply(reply);
-        drain(c);
-    }
-
-    /**
-     * Sends the decided replies at the head of the connection's queue; once the head is a request not yet routed,
-     * routes it and everything after it again, in order (reads are served, writes sequenced or forwarded).
-     */
-    private void drain(Connection c) {
-        while (!c.queue.isEmpty() && !c.closed) {
-            Object next = c.queue.peekFirst();
-            if (next instanceof Pending q) {
-                if (q.reply == null) {
-                    return;
-                }
-                c.queue.pollFirst();
-                Message.Reply r = q.reply;
-                q.reply = null;
-                c.reply(r);
-                continue;
-            }
-            List<Object> rest = new java.util.ArrayList<>(c.queue);
-            c.queue.clear();
-            ArrayDeque<Message> later = held.get(c);
-            if (later != null || (fenced.containsKey(c) && !fenceLifted(fenced.get(c)))) {
-                // held already (or fenced): these came before everything held of this connection
-                ArrayDeque<Message> q = held.computeIfAbsent(c, k -> new ArrayDeque<>());
-                for (int i = rest.size() - 1; i >= 0; i--) {
-                    if (rest.get(i) instanceof Pending p) {
-                        c.queue.addFirst(p); // an early answer (answerLater): keeps its place before the held ones
-                    } else {
-                        q.addFirst((Message) rest.get(i));
-                    }
-                }
-            } else {
-                for (Object o : rest) {
-                    if (o instanceof Pending q) {
-                        c.queue.addLast(q); // an early answer (answerLater) behind the requests: keeps its place
-                    } else if (held.containsKey(c)) {
-                        held.get(c).addLast((Message) o);
-                    } else {
-                        dispatch(c, (Message.Request) o, lastRoundAt);
-                    }
-                }
-            }
-            if (c.queue.isEmpty() || !(c.queue.peekFirst() instanceof Pending head) || head.reply == null) {
-                return;
-            }
-        }
-    }
-
-    private static void dequeue(Pending p) {
-        Connection c = p.connection;
-        if (c != null && c.queue.peekFirst() == p) {
-            c.queue.pollFirst();
-        }
-    }
-
 }

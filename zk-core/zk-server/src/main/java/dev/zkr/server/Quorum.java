@@ -2,6 +2,8 @@ package dev.zkr.server;
 
 import dev.zkr.consensus.Message;
 import dev.zkr.consensus.RoleInfo;
+import dev.zkr.server.peer.SnapshotChunk;
+import dev.zkr.server.peer.SnapshotRequest;
 import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
@@ -79,6 +81,22 @@ interface Quorum {
 
     /** A snapshot transfer message from a peer ({@code SnapshotRequest} or {@code SnapshotChunk}). */
     default void snapshotMessage(int from, Object m, Stream stream) {
+    }
+
+    /**
+     * A message from a peer, if it is the consensus core's: a consensus message ({@link #step}) or a snapshot
+     * transfer's ({@link #snapshotMessage}). False for any other (a server-level message).
+     */
+    default boolean peerMessage(int from, Object m, Stream stream) {
+        if (m instanceof Message cm) {
+            step(from, cm);
+            return true;
+        }
+        if (m instanceof SnapshotRequest || m instanceof SnapshotChunk) {
+            snapshotMessage(from, m, stream);
+            return true;
+        }
+        return false;
     }
 
     default void peerUp(int id) {
