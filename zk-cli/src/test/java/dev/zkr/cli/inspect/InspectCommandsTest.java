@@ -300,4 +300,26 @@ class InspectCommandsTest {
         String json = ok(zkr(server, "counter", "/i/counter", "--json")).out();
         assertTrue(json.startsWith("{\"path\":\"/i/counter\",\"value\":43,\"initialised\":true,\"base\":40,"), json);
     }
+
+    /**
+     * Inspection reads through a client session, under its ACLs (issue 25's audit): a group whose members are
+     * readable by their owner only shows nothing of theirs without the owner's --auth (exit 5, "not allowed") and
+     * their data with it.
+     */
+    @Test
+    void inspectionReadsUnderTheCallersAcls() {
+        ZkClient owner = ensemble.newClient(b -> b.authInfo("digest", "owner:pw".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)));
+        clients.add(owner);
+        owner.create("/i/private", new byte[0], dev.zkr.client.CreateMode.PERSISTENT);
+        owner.create("/i/private/member-1", "owner-only-data".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                dev.zkr.client.CreateMode.EPHEMERAL, dev.zkr.client.Acls.CREATOR_ALL);
+        Result refused = zkr(server, "group", "/i/private");
+        assertEquals(5, refused.exit(), refused::toString);
+        assertTrue(refused.err().contains("not allowed"), refused::toString);
+        assertTrue(!refused.out().contains("owner-only-data") && !refused.err().contains("owner-only-data"),
+                refused::toString);
+        Result allowed = ok(zkr(server, "--auth", "digest:owner:pw", "group", "/i/private"));
+        assertTrue(allowed.out().contains("owner-only-data"), allowed::toString);
+    }
 }
