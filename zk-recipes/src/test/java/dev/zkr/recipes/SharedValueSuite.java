@@ -130,7 +130,8 @@ public abstract class SharedValueSuite extends RecipeSuite {
         ZkClient admin = client();
         SharedValue v = start(client(), p, "first");
         admin.delete(p, -1);
-        admin.create(p, bytes("second"), dev.zkr.client.CreateMode.PERSISTENT);
+        // the parent is a container the server may reap as soon as p is gone: make it again if it was
+        admin.create(p, bytes("second"), dev.zkr.client.CreateMode.PERSISTENT, dev.zkr.client.Parents.CONTAINER);
         eventually("the copy follows the new node", () -> "second".equals(text(v.get())));
         assertEquals(0, v.get().version());
         v.close();
