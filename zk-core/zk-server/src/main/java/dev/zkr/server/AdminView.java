@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.client.Children;
 import dev.zkr.client.Id;
 import dev.zkr.client.NodeData;
@@ -41,13 +42,13 @@ final class AdminView {
     private final DataTree tree;
     private final SessionGate gate;
     private final WatchTable watches;
-    private final ReplicationStage stage;
+    private final ReplicaDriver stage;
     private final ServerChannelInitializer connections;
     private final ServerMetrics metrics;
     private final ReadAccess access;
 
     AdminView(ServerConfig config, Core core, DataTree tree, SessionGate gate, WatchTable watches,
-              ReplicationStage stage, ServerChannelInitializer connections, ServerMetrics metrics) {
+              ReplicaDriver stage, ServerChannelInitializer connections, ServerMetrics metrics) {
         this.config = config;
         this.core = core;
         this.tree = tree;

@@ -1,5 +1,8 @@
 package dev.zkr.server;
 
+import dev.zkr.server.replication.QuorumOfOne;
+import dev.zkr.server.replication.ReplicaDriver;
+import dev.zkr.server.replication.TxnLogView;
 import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.Replica;
 import dev.zkr.consensus.ReplicaConfig;
@@ -44,7 +47,7 @@ final class Assembler {
      * An assembled pipeline: the core that drives it, the gate that holds its sessions, its replication stage, its
      * watch table (read by the admin endpoint inside rounds).
      */
-    record Parts(Core core, SessionGate gate, ReplicationStage stage, WatchTable watches) {
+    record Parts(Core core, SessionGate gate, ReplicaDriver stage, WatchTable watches) {
     }
 
     /**
@@ -132,10 +135,10 @@ final class Assembler {
         Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
         TxnClock txnClock = new TxnClock(wallClock, Math.max(lastTime(view), tree.lastTxnTime()));
-        ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
+        ReplicaDriver stage = new ReplicaDriver(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
                 tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
-                new ReplicationStage.Snapshots(snapshots, txnLog));
+                new ReplicaDriver.Snapshots(snapshots, txnLog));
         long epoch = stage.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "
@@ -189,7 +192,7 @@ final class Assembler {
     }
 
     private static int ticks(long millis) {
-        return (int) Math.max(1, millis / ReplicationStage.TICK_MS);
+        return (int) Math.max(1, millis / ReplicaDriver.TICK_MS);
     }
 
     /** The records of {@code txnLog} after {@code appliedZxid}, decoded, in zxid order. */
@@ -231,8 +234,8 @@ final class Assembler {
     }
 
     private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,
-                                  LogStage logStage, Quorum quorum, long epoch, long lastZxid, PeerLink peers,
-                                  ReplicationStage stage, TxnClock txnClock) {
+                                  LogStage logStage, Replication quorum, long epoch, long lastZxid, PeerLink peers,
+                                  ReplicaDriver stage, TxnClock txnClock) {
         WatchTable watches = new WatchTable();
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),

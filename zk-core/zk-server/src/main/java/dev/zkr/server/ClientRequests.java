@@ -27,7 +27,7 @@ final class ClientRequests implements ReplyQueue.Router {
     private final SessionGate gate;
     private final ReadStage reads;
     private final PrepStage prep;
-    private final Quorum quorum;
+    private final Replication quorum;
     private final RoleView role;
     private final ReplyQueue replies;
     private final ReadPoints readPoints;
@@ -42,7 +42,7 @@ final class ClientRequests implements ReplyQueue.Router {
     /** The time of the round being ended, or of the last one ended (what is routed in between counts from it). */
     private long lastRoundAt;
 
-    ClientRequests(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, Quorum quorum, RoleView role,
+    ClientRequests(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, Replication quorum, RoleView role,
                    ReplyQueue replies, ReadPoints readPoints, HeldRequests held, Fence fence,
                    HeldHandshakes handshakes, LeaderSide leader, FollowerSide follower, LeaderLink leaderLink,
                    Sequencer sequencer, boolean ensemble) {

@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The pipeline's state is only touched inside a round, one round at a time (the {@link #round} lock), so none of it
  * needs a lock of its own. Each round takes every event queued (requests from the event loops, durability notices
  * from the log, timer ticks, tasks) and hands them to the pipeline, which runs them through the stages, lets the
- * {@link Quorum} turn durability into commits, hands the round's txns to the log at once, and flushes each touched
+ * {@link Replication} turn durability into commits, hands the round's txns to the log at once, and flushes each touched
  * connection once.
  *
  * <p>Who runs a round: the core thread, or — when no round is running — the thread that brings the event: an
@@ -81,7 +81,7 @@ final class Core implements Sequencer {
      * A core over parts assembled for its role ({@link Assembler}): it takes the log's durability notices and
      * failures as events, and is the {@link Sequencer} of the gate and housekeeping.
      */
-    Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
+    Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication quorum,
          ApplyStage apply, Housekeeping housekeeping, ServerConfig config, PeerLink peers) {
         this.logStage = logStage;
         this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, outbox, peers,

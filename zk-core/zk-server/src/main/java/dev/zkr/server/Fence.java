@@ -23,7 +23,7 @@ import java.util.Map;
 final class Fence {
 
     private final DataTree tree;
-    private final Quorum quorum;
+    private final Replication quorum;
     private final RoleView role;
     private final LeaderLink leader;
     private final ReplyQueue replies;
@@ -42,7 +42,7 @@ final class Fence {
     private long readZxid = -1;
     private long readGeneration;
 
-    Fence(DataTree tree, Quorum quorum, RoleView role, LeaderLink leader, ReplyQueue replies,
+    Fence(DataTree tree, Replication quorum, RoleView role, LeaderLink leader, ReplyQueue replies,
           ReadPoints readPoints, long holdMs) {
         this.tree = tree;
         this.quorum = quorum;

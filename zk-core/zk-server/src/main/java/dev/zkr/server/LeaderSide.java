@@ -41,7 +41,7 @@ final class LeaderSide {
     private final DataTree tree;
     private final SessionGate gate;
     private final PrepStage prep;
-    private final Quorum quorum;
+    private final Replication quorum;
     private final Housekeeping housekeeping;
     private final PeerLink peers;
     private final RoleView role;
@@ -54,7 +54,7 @@ final class LeaderSide {
     /** Peer requests that arrived before this leader could sequence. */
     private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
 
-    LeaderSide(DataTree tree, SessionGate gate, PrepStage prep, Quorum quorum, Housekeeping housekeeping,
+    LeaderSide(DataTree tree, SessionGate gate, PrepStage prep, Replication quorum, Housekeeping housekeeping,
                PeerLink peers, RoleView role, ReadPoints readPoints, Fence fence, Sequencer sequencer, int selfId) {
         this.tree = tree;
         this.gate = gate;

@@ -18,13 +18,13 @@ import java.util.function.LongConsumer;
  * {@link #endRound()} hands them to the log in one piece; the log's writer tells the core the last zxid of each
  * fsync straight from its own thread (no future per record or per round, no extra thread in between).
  */
-final class LogStage {
+public final class LogStage {
 
     private final LogStore log;
     private List<LogRecord> round = new ArrayList<>();
 
     /** A stage over the server's log: a {@link TxnLog}, or the simulator's in-memory log. */
-    LogStage(LogStore log) {
+    public LogStage(LogStore log) {
         this.log = log;
     }
 
@@ -44,12 +44,12 @@ final class LogStage {
     }
 
     /** Queues one txn for this round (core thread). */
-    void append(TxnHeader header, Txn txn) {
+    public void append(TxnHeader header, Txn txn) {
         round.add(new LogRecord(header.zxid(), TxnCodec.encode(header, txn)));
     }
 
     /** Queues one already encoded record for this round (core thread). */
-    void append(long zxid, byte[] payload) {
+    public void append(long zxid, byte[] payload) {
         round.add(new LogRecord(zxid, payload));
     }
 
@@ -59,7 +59,7 @@ final class LogStage {
     }
 
     /** Hands the round's txns to the log (core thread). */
-    void endRound() {
+    public void endRound() {
         if (round.isEmpty()) {
             return;
         }

@@ -4,7 +4,7 @@ package dev.zkr.server;
  * Where the pipeline sends peer messages (round thread, never blocks): the {@code PeerTransport} in a server, the
  * simulated network in the simulator. A message to a peer that is down is dropped (the protocol recovers).
  */
-interface PeerLink {
+public interface PeerLink {
 
     /** A link for a server without peers (standalone). */
     PeerLink NONE = (to, message) -> {

@@ -56,7 +56,7 @@ final class Pipeline implements Sequencer {
     private final ReadStage reads;
     private final PrepStage prep;
     private final LogStage logStage;
-    private final Quorum quorum;
+    private final Replication quorum;
     private final ApplyStage apply;
     private final Housekeeping housekeeping;
     private final Outbox outbox;
@@ -101,7 +101,7 @@ final class Pipeline implements Sequencer {
     private long leaderlessMs;
     private boolean letGo;
 
-    Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Quorum quorum,
+    Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication quorum,
              ApplyStage apply, Housekeeping housekeeping, Outbox outbox, PeerLink peers, int selfId, boolean ensemble,
              long electionTimeoutMs, long heartbeatMs) {
         this.tree = tree;
@@ -190,7 +190,7 @@ final class Pipeline implements Sequencer {
         lastRoundAt = now;
         requests.roundAt(now);
         int ticks = quorum.tick(now);
-        leaderlessMs += ticks * (long) ReplicationStage.TICK_MS;
+        leaderlessMs += ticks * (long) Replication.TICK_MS;
         if (now >= nextTick) {
             if (timers && role.leaderReady()) {
                 housekeeping.tick(now, this);
@@ -369,7 +369,7 @@ final class Pipeline implements Sequencer {
     }
 
     /** What the quorum hands back in a round. */
-    private final class Stream implements Quorum.Stream {
+    private final class Stream implements Replication.Stream {
         @Override
         public void add(TxnCodec.Entry e) {
             prep.logged(e.header().time()); // a later txn of this server (a new leader's) is not older

@@ -15,12 +15,12 @@ import dev.zkr.tree.DataTree;
  */
 final class RoleView {
 
-    private final Quorum quorum;
+    private final Replication quorum;
     private final PrepStage prep;
     private final DataTree tree;
     private RoleInfo role;
 
-    RoleView(Quorum quorum, PrepStage prep, DataTree tree) {
+    RoleView(Replication quorum, PrepStage prep, DataTree tree) {
         this.quorum = quorum;
         this.prep = prep;
         this.tree = tree;

@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.replication.PeerOutbox;
+import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.session.SessionTable;
 import dev.zkr.storage.LogConfig;
 import dev.zkr.storage.Recovery;
@@ -42,7 +44,7 @@ public final class ZkServer implements AutoCloseable {
     private final DataTree tree;
     private final SessionGate gate;
     private final Core core;
-    private final ReplicationStage stage;
+    private final ReplicaDriver stage;
     private final LinkFilter linkFilter;
     private final PeerTransport peers;
     private final NettyServer netty;
@@ -174,7 +176,7 @@ public final class ZkServer implements AutoCloseable {
 
     /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replication stage. */
     private static ServerMetrics newMetrics(Core core, TxnLog txnLog, Snapshotter snapshotter,
-                                            ReplicationStage stage, ServerMetrics.Outstanding outstanding) {
+                                            ReplicaDriver stage, ServerMetrics.Outstanding outstanding) {
         ServerMetrics m = new ServerMetrics(core::elections, core::leaderChanges, outstanding);
         txnLog.observeFsyncs(m::fsynced);
         snapshotter.onWritten(m::snapshotWritten);

@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.replication.DrivenLogView;
+import dev.zkr.server.replication.TxnLogView;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
 

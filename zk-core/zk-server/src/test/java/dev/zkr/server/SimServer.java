@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.Replica;
@@ -43,7 +44,7 @@ final class SimServer {
         final Pipeline pipeline;
         final ReadStage reads;
         final ApplyStage apply;
-        final ReplicationStage stage;
+        final ReplicaDriver stage;
         final Replica replica;
         final Outbox outbox = new Outbox();
         /** STALE_READS: the lagging tree and how far it got in the log. */
@@ -82,21 +83,21 @@ final class SimServer {
             sessions.restore(tree.sessions().values(), roundTime(now));
             SimLogView view = new SimLogView(log, SimServer.this::newestSnapshot);
             boolean ensemble = members.size() > 1;
-            int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicationStage.TICK_MS);
-            int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicationStage.TICK_MS));
+            int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicaDriver.TICK_MS);
+            int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicaDriver.TICK_MS));
             this.replica = new Replica(new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
                     new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
             TxnClock txnClock = new TxnClock(SimServer.this::wallClock,
                     Math.max(Assembler.lastTime(view), t.lastTxnTime()));
-            this.stage = new ReplicationStage(replica, view, logStage, log, m -> {
+            this.stage = new ReplicaDriver(replica, view, logStage, log, m -> {
                 if (m.acceptedEpoch() < meta.acceptedEpoch()) {
                     throw new ServerSim.Violation("s" + id + ": accepted epoch goes back " + meta + " -> " + m);
                 }
                 meta = m;
             }, tail, peers, faultBug == FaultBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
-                    electionTicks, snapshots == null ? null : new ReplicationStage.Snapshots(snapshots, log));
+                    electionTicks, snapshots == null ? null : new ReplicaDriver.Snapshots(snapshots, log));
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
@@ -151,7 +152,7 @@ final class SimServer {
         NONE,
         /** Rounds (timers, session deadlines, replica ticks) run on the wall clock, as Core's did. */
         ROUNDS_ON_WALL_CLOCK,
-        /** An EPOCH record carries the raw wall clock, not max(clock, newest txn time), as ReplicationStage's did. */
+        /** An EPOCH record carries the raw wall clock, not max(clock, newest txn time), as ReplicaDriver's did. */
         EPOCH_ON_WALL_CLOCK,
         /** A full disk's failed write is reported durable and the server goes on (no fail-stop). */
         ACK_WHEN_DISK_FULL,

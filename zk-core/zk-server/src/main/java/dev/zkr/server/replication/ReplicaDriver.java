@@ -1,5 +1,8 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
+import dev.zkr.server.LogStage;
+import dev.zkr.server.PeerLink;
+import dev.zkr.server.Replication;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.Envelope;
 import dev.zkr.consensus.Message;
@@ -33,7 +36,7 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The {@link Quorum} that drives a consensus {@link Replica} inside {@link Core}'s rounds (docs/replication.md, The
+ * The {@link Replication} that drives a consensus {@link Replica} inside {@code Core}'s rounds (docs/replication.md, The
  * core and its driver): sequenced txns go in through {@code propose}, the log's durability notices through
  * {@code localDurable}, peer messages through {@code step}, time through {@code tick}, and each round executes the
  * replica's {@link Ready} in its order — meta persisted first (P1), truncation, records to the {@link LogStage}
@@ -47,12 +50,12 @@ import java.util.function.LongSupplier;
  * The replica's {@code EPOCH} record (an empty {@link Entry} at (e,0)) is logged and applied as
  * {@link Txn.NewEpoch}.
  */
-final class ReplicationStage implements Quorum {
+public final class ReplicaDriver implements Replication {
 
-    private static final Logger log = LoggerFactory.getLogger(ReplicationStage.class);
+    private static final Logger log = LoggerFactory.getLogger(ReplicaDriver.class);
 
     /** Persists the replica's metadata durably (temp + fsync + rename + dir fsync) before anything depends on it. */
-    interface MetaStore {
+    public interface MetaStore {
         void store(Meta meta);
     }
 
@@ -61,11 +64,8 @@ final class ReplicationStage implements Quorum {
      * log an install restarts ({@link SnapshotReceiver}: the {@link TxnLog}, or the simulator's). Null for a server
      * that never takes part in SNAP (simulator seeds without snapshots: no purge, no follower behind a log's start).
      */
-    record Snapshots(SnapshotStore store, SnapshotReceiver.Log log) {
+    public record Snapshots(SnapshotStore store, SnapshotReceiver.Log log) {
     }
-
-    /** One replica tick (docs/replication.md, Timers: heartbeat and election timeouts are counted in ticks). */
-    static final int TICK_MS = 10;
 
     /**
      * Ticks counted at most per round. A server that did not run for longer (a GC pause, an overloaded machine, a
@@ -120,7 +120,7 @@ final class ReplicationStage implements Quorum {
      * @param clock     the time an EPOCH record carries
      * @param snapshots what SNAP needs, or null if this server never takes part in one
      */
-    ReplicationStage(Replica replica, DrivenLogView view, LogStage logStage, LogStore logStore, MetaStore metaStore,
+    public ReplicaDriver(Replica replica, DrivenLogView view, LogStage logStage, LogStore logStore, MetaStore metaStore,
                      List<TxnCodec.Entry> tail, PeerLink peers, LongSupplier clock, int electionTicks,
                      Snapshots snapshots) {
         this.snapshots = snapshots;
@@ -140,7 +140,7 @@ final class ReplicationStage implements Quorum {
     }
 
     /** The epoch of the replica as built: the one a single member leads. */
-    long epoch() {
+    public long epoch() {
         return replica.roleInfo().epoch();
     }
 
@@ -269,22 +269,22 @@ final class ReplicationStage implements Quorum {
     }
 
     /** Snapshots installed from a leader (SNAP syncs) since start. */
-    int installs() {
+    public int installs() {
         return installs;
     }
 
     /** Whether a snapshot transfer is under way (read by any thread: tests). */
-    boolean installing() {
+    public boolean installing() {
         return receiving != null;
     }
 
     /** Snapshot transfers given up since start (the sender stopped leading or went silent). */
-    int abortedInstalls() {
+    public int abortedInstalls() {
         return abortedInstalls;
     }
 
     /** Times proposals until they commit, telling {@code nanos} each latency (metrics; set before the first round). */
-    void timeCommits(java.util.function.LongConsumer nanos) {
+    public void timeCommits(java.util.function.LongConsumer nanos) {
         this.commitTimer = new CommitTimer(nanos);
     }
 
@@ -292,7 +292,7 @@ final class ReplicationStage implements Quorum {
      * Leader: each follower's acked zxid and lag in txns behind this server's last appended zxid (a lag across epochs
      * counts the txns of this epoch only: approximate); empty on a follower. Round thread.
      */
-    java.util.List<long[]> followerLag() {
+    public java.util.List<long[]> followerLag() {
         long last = replica.lastAppendedZxid();
         java.util.List<long[]> out = new ArrayList<>();
         replica.followerMatches().forEach((id, match) -> {
@@ -310,7 +310,7 @@ final class ReplicationStage implements Quorum {
     }
 
     /** Hands leadership to the most up-to-date follower (clean shutdown of a leader). */
-    void transferLeadership() {
+    public void transferLeadership() {
         replica.transferLeadership();
     }
 
@@ -479,8 +479,4 @@ final class ReplicationStage implements Quorum {
         }
     }
 
-    /** True if this role is an in-service leader. */
-    static boolean leads(RoleInfo r) {
-        return r.role() == Role.LEADER && r.inService();
-    }
 }

@@ -9,13 +9,18 @@ import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.TxnHeader;
 
 /**
- * Decides when a logged txn is committed and who may sequence writes; chosen when the server is assembled
- * ({@link Assembler}). Every method is called inside {@link Core}'s rounds (one thread at a time). A server runs a
- * consensus replica ({@link ReplicationStage}: one member when standalone, which elects itself, logs its
- * {@code EPOCH} record and commits on local durability) or, as the standalone fast path, {@link QuorumOfOne}
- * (locally durable is committed).
+ * The round's view of replication: decides when a logged txn is committed and who may sequence writes. Chosen when
+ * the server is assembled ({@code Assembler}); every method is called inside {@link Core}'s rounds, under its round
+ * lock (docs/architecture.md, Threads). The implementations live in {@code dev.zkr.server.replication}: a server
+ * runs a consensus replica ({@code ReplicaDriver}: one member when standalone, which elects itself, logs its
+ * {@code EPOCH} record and commits on local durability) or, as the standalone fast path, {@code QuorumOfOne}
+ * (locally durable is committed). Not to be confused with {@code dev.zkr.consensus.Quorum}, the consensus core's
+ * majority arithmetic.
  */
-interface Quorum {
+public interface Replication {
+
+    /** One replica tick (docs/replication.md, Timers: heartbeat and election timeouts are counted in ticks). */
+    int TICK_MS = 10;
 
     /** What a round's consensus work hands back to the pipeline. */
     interface Stream {

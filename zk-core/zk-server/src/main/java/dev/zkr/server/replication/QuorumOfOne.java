@@ -1,5 +1,7 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
+import dev.zkr.server.LogStage;
+import dev.zkr.server.Replication;
 import dev.zkr.consensus.Role;
 import dev.zkr.consensus.RoleInfo;
 import dev.zkr.tree.Txn;
@@ -9,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The quorum of a standalone server without a replica (the fast path): locally durable means committed. */
-final class QuorumOfOne implements Quorum {
+public final class QuorumOfOne implements Replication {
 
     private final LogStage logStage;
     private final RoleInfo role;
@@ -17,7 +19,7 @@ final class QuorumOfOne implements Quorum {
     private long appended;
     private List<Long> reads = new ArrayList<>();
 
-    QuorumOfOne(LogStage logStage, long lastZxid, int serverId, long epoch) {
+    public QuorumOfOne(LogStage logStage, long lastZxid, int serverId, long epoch) {
         this.logStage = logStage;
         this.committed = lastZxid;
         this.appended = lastZxid;

@@ -1,5 +1,6 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
+import dev.zkr.server.PeerLink;
 import dev.zkr.server.peer.PeerTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,10 +11,10 @@ import java.util.List;
 /**
  * The {@link PeerLink} of a server: collects a round's messages per peer and hands each peer's to the
  * {@link PeerTransport} in one piece when the round ends (one event-loop task and one flush per peer and round, as
- * {@link Outbox} does for clients). Round thread only. A message that cannot be sent is dropped with one WARN line:
+ * {@code Outbox} does for clients). Round thread only. A message that cannot be sent is dropped with one WARN line:
  * the protocol recovers from lost messages.
  */
-final class PeerOutbox implements PeerLink {
+public final class PeerOutbox implements PeerLink {
 
     private static final Logger log = LoggerFactory.getLogger(PeerOutbox.class);
 
@@ -23,7 +24,7 @@ final class PeerOutbox implements PeerLink {
     private final List<Integer> dirty = new ArrayList<>();
 
     /** The transport, known once it is built (it needs the core, which needs this link). */
-    void connect(PeerTransport transport) {
+    public void connect(PeerTransport transport) {
         this.transport = transport;
     }
 

@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;

@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
 import java.util.function.LongConsumer;
 

@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * {@link #durable}); the epoch table is built by one scan at open and kept up to date by the driver's calls.
  * Round thread only (the driver tells it of appends, durability and truncations, in that thread).
  */
-final class TxnLogView implements DrivenLogView {
+public final class TxnLogView implements DrivenLogView {
 
     private final TxnLog log;
     private final LongSupplier newestSnapshot;
@@ -45,7 +45,7 @@ final class TxnLogView implements DrivenLogView {
      * A view of {@code log} as opened (everything in it durable). {@code newestSnapshot} gives the zxid of the newest
      * snapshot on disk (0 for none).
      */
-    TxnLogView(TxnLog log, LongSupplier newestSnapshot) {
+    public TxnLogView(TxnLog log, LongSupplier newestSnapshot) {
         this.log = log;
         this.newestSnapshot = newestSnapshot;
         this.commitMark = log.commitMarkAtOpen();

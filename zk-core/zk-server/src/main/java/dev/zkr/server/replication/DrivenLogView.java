@@ -1,15 +1,15 @@
-package dev.zkr.server;
+package dev.zkr.server.replication;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.LogView;
 
 /**
- * The replica's {@link LogView} as {@link ReplicationStage} keeps it current: a log's readers see only what is
+ * The replica's {@link LogView} as {@link ReplicaDriver} keeps it current: a log's readers see only what is
  * durable, so the stage tells the view of every record it hands to the log, of durability, truncations and a
  * snapshot install's restart. {@link TxnLogView} over the real log; the whole-server simulator has its own. Round
  * thread only.
  */
-interface DrivenLogView extends LogView {
+public interface DrivenLogView extends LogView {
 
     /** {@code e} was handed to the log (after every earlier record). */
     void appended(Entry e);
