@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Core;
+import dev.zkr.server.round.ReadAccess;
 import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.client.Children;
 import dev.zkr.client.Id;
@@ -40,19 +42,17 @@ final class AdminView {
     private final ServerConfig config;
     private final Core core;
     private final DataTree tree;
-    private final SessionGate gate;
     private final WatchTable watches;
     private final ReplicaDriver stage;
     private final ServerChannelInitializer connections;
     private final ServerMetrics metrics;
     private final ReadAccess access;
 
-    AdminView(ServerConfig config, Core core, DataTree tree, SessionGate gate, WatchTable watches,
+    AdminView(ServerConfig config, Core core, DataTree tree, WatchTable watches,
               ReplicaDriver stage, ServerChannelInitializer connections, ServerMetrics metrics) {
         this.config = config;
         this.core = core;
         this.tree = tree;
-        this.gate = gate;
         this.watches = watches;
         this.stage = stage;
         this.connections = connections;
@@ -187,9 +187,8 @@ final class AdminView {
             List<SessionRow> out = new ArrayList<>();
             committed.values().stream().sorted(java.util.Comparator.comparingLong(SessionInfo::sessionId))
                     .forEach(si -> {
-                        Connection c = gate.connectionOf(si.sessionId());
                         out.add(new SessionRow(si.sessionId(), si.timeoutMs(), tree.ephemeralCount(si.sessionId()),
-                                c == null ? null : c.remote(), ws.bySession().getOrDefault(si.sessionId(), 0)));
+                                core.remoteOf(si.sessionId()), ws.bySession().getOrDefault(si.sessionId(), 0)));
                     });
             return out;
         }, QUERY_TIMEOUT_MS);

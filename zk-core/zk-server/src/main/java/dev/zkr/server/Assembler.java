@@ -1,5 +1,10 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Core;
+import dev.zkr.server.round.LogStage;
+import dev.zkr.server.round.PeerLink;
+import dev.zkr.server.round.Replication;
+import dev.zkr.server.round.TxnClock;
 import dev.zkr.server.replication.QuorumOfOne;
 import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.server.replication.TxnLogView;
@@ -18,7 +23,6 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
-import dev.zkr.tree.TxnPreparer;
 import dev.zkr.tree.WatchTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,10 +48,10 @@ final class Assembler {
     private static final Logger log = LoggerFactory.getLogger(Assembler.class);
 
     /**
-     * An assembled pipeline: the core that drives it, the gate that holds its sessions, its replication stage, its
-     * watch table (read by the admin endpoint inside rounds).
+     * An assembled pipeline: the core that drives it, its replica driver (null for {@link QuorumOfOne}), its watch
+     * table (read by the admin endpoint inside rounds).
      */
-    record Parts(Core core, SessionGate gate, ReplicaDriver stage, WatchTable watches) {
+    record Parts(Core core, ReplicaDriver driver, WatchTable watches) {
     }
 
     /**
@@ -134,7 +138,7 @@ final class Assembler {
                 ensemble ? new SplittableRandom() : new SplittableRandom(id));
         Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
-        TxnClock txnClock = new TxnClock(wallClock, Math.max(lastTime(view), tree.lastTxnTime()));
+        TxnClock txnClock = new TxnClock(wallClock, Math.max(TxnClock.lastTime(view), tree.lastTxnTime()));
         ReplicaDriver stage = new ReplicaDriver(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
                 tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
@@ -150,19 +154,6 @@ final class Assembler {
                 epoch, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
         return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0),
                 PeerLink.NONE, stage, txnClock);
-    }
-
-    /** The time of the last logged record (0 for none): a restarted server's next txn or EPOCH record is not older. */
-    static long lastTime(dev.zkr.consensus.LogView view) {
-        long last = view.lastZxid();
-        if (last <= 0 || last <= view.baseZxid()) {
-            return 0;
-        }
-        List<dev.zkr.consensus.Entry> entries = view.entriesAfter(last - 1);
-        if (entries.isEmpty() || entries.get(0).payload().length == 0) {
-            return 0;
-        }
-        return TxnCodec.decode(entries.get(0).payload()).header().time();
     }
 
     /**
@@ -234,17 +225,11 @@ final class Assembler {
     }
 
     private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,
-                                  LogStage logStage, Replication quorum, long epoch, long lastZxid, PeerLink peers,
-                                  ReplicaDriver stage, TxnClock txnClock) {
+                                  LogStage logStage, Replication replication, long epoch, long lastZxid,
+                                  PeerLink peers, ReplicaDriver driver, TxnClock txnClock) {
         WatchTable watches = new WatchTable();
-        SessionGate gate = new SessionGate(config, sessions, tree, watches);
-        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes(), config.authorizer()), txnClock, epoch,
-                lastZxid, config.isEnsemble());
-        ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
-        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer());
-        Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
-        Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, config, peers);
-        return new Parts(core, gate, stage, watches);
+        Core core = Core.assemble(config, tree, sessions, watches, snapshotter, logStage, replication, epoch,
+                lastZxid, peers, txnClock);
+        return new Parts(core, driver, watches);
     }
 }

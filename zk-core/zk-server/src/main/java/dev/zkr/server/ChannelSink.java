@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Connection;
 import dev.zkr.wire.Message;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -38,7 +39,7 @@ final class ChannelSink implements Connection.Sink {
         return channel.eventLoop();
     }
 
-    /** One round's batch, handed over by the {@link Outbox} on this channel's event loop. */
+    /** One round's batch, handed over by the {@code Outbox} on this channel's event loop. */
     @Override
     public void take(List<Object> batch, int replies) {
         enqueue(new Batch(batch, replies));

@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Connection;
+import dev.zkr.server.round.Core;
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Message;
 import io.netty.buffer.ByteBuf;
@@ -87,7 +89,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
-        connection = new Connection(new ChannelSink(channel, this), core.outbox());
+        connection = core.open(new ChannelSink(channel, this));
         if (channel.remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null) {
             connection.remoteAddress(a.getAddress().getHostAddress()); // the ip scheme's id
         }
@@ -199,7 +201,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
-            fail(ctx, IDLE, "no request or ping within the session timeout of " + connection.timeoutMs + " ms", false);
+            fail(ctx, IDLE, "no request or ping within the session timeout of " + connection.timeoutMs() + " ms", false);
         } else {
             ctx.fireUserEventTriggered(evt);
         }
@@ -235,7 +237,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** The core attached a session: start liveness checks and serve the requests that arrived meanwhile. */
     void attached() {
-        int timeoutMs = connection.timeoutMs;
+        int timeoutMs = connection.timeoutMs();
         if (state != State.CONNECTING) {
             return;
         }

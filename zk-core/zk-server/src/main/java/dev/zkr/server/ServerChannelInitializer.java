@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Connection;
+import dev.zkr.server.round.Core;
 import dev.zkr.wire.Frames;
 import dev.zkr.wire.MessageCodec;
 import io.netty.channel.Channel;

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Core;
 import dev.zkr.server.replication.PeerOutbox;
 import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.session.SessionTable;
@@ -42,7 +43,6 @@ public final class ZkServer implements AutoCloseable {
     private final TxnLog txnLog;
     private final Snapshotter snapshotter;
     private final DataTree tree;
-    private final SessionGate gate;
     private final Core core;
     private final ReplicaDriver stage;
     private final LinkFilter linkFilter;
@@ -111,9 +111,8 @@ public final class ZkServer implements AutoCloseable {
             txnLog.close();
             throw e;
         }
-        this.gate = parts.gate();
         this.core = parts.core();
-        this.stage = parts.stage();
+        this.stage = parts.driver();
         this.peers = config.isEnsemble() ? new PeerTransport(peerConfig(config), new PeerTransport.Listener() {
             @Override
             public void received(int from, Object message) {
@@ -136,7 +135,7 @@ public final class ZkServer implements AutoCloseable {
         ServerChannelInitializer initializer = new ServerChannelInitializer(config, core, metrics);
         outstanding.from(initializer);
         this.netty = new NettyServer(initializer);
-        this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree, gate,
+        this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree,
                 parts.watches(), stage, initializer, metrics), metrics, new AdminAuth(config)), config);
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());

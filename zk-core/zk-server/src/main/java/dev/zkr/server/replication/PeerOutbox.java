@@ -1,6 +1,6 @@
 package dev.zkr.server.replication;
 
-import dev.zkr.server.PeerLink;
+import dev.zkr.server.round.PeerLink;
 import dev.zkr.server.peer.PeerTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

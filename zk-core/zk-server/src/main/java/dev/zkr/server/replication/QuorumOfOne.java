@@ -1,7 +1,7 @@
 package dev.zkr.server.replication;
 
-import dev.zkr.server.LogStage;
-import dev.zkr.server.Replication;
+import dev.zkr.server.round.LogStage;
+import dev.zkr.server.round.Replication;
 import dev.zkr.consensus.Role;
 import dev.zkr.consensus.RoleInfo;
 import dev.zkr.tree.Txn;

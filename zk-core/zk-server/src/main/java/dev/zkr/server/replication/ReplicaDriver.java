@@ -1,8 +1,8 @@
 package dev.zkr.server.replication;
 
-import dev.zkr.server.LogStage;
-import dev.zkr.server.PeerLink;
-import dev.zkr.server.Replication;
+import dev.zkr.server.round.LogStage;
+import dev.zkr.server.round.PeerLink;
+import dev.zkr.server.round.Replication;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.Envelope;
 import dev.zkr.consensus.Message;

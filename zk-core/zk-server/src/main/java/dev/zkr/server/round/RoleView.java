@@ -1,0 +1,58 @@
+package dev.zkr.server.round;
+
+import dev.zkr.consensus.Role;
+import dev.zkr.consensus.RoleInfo;
+import dev.zkr.tree.DataTree;
+
+/**
+ * What this server is and may do, as the pipeline sees it: the role it acts in (the {@link Pipeline} takes the
+ * quorum's new role once per round, when it handles the change) and what that role lets it do now — sequence writes
+ * ({@link #leaderReady}) or forward them to a leader ({@link #following}).
+ *
+ * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
+ * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
+ * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ */
+final class RoleView {
+
+    private final Replication quorum;
+    private final PrepStage prep;
+    private final DataTree tree;
+    private RoleInfo role;
+
+    RoleView(Replication quorum, PrepStage prep, DataTree tree) {
+        this.quorum = quorum;
+        this.prep = prep;
+        this.tree = tree;
+        this.role = quorum.role();
+    }
+
+    /** The role the pipeline acts in (the quorum's as of the last role change the pipeline handled). */
+    RoleInfo get() {
+        return role;
+    }
+
+    void set(RoleInfo now) {
+        role = now;
+    }
+
+    /** The leader this server knows of (its own id when it leads), or a value below 1 if none. */
+    int leaderId() {
+        return role.leaderId();
+    }
+
+    long epoch() {
+        return role.epoch();
+    }
+
+    /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */
+    boolean leaderReady() {
+        return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
+                && role.role() == Role.LEADER;
+    }
+
+    /** A follower that knows its leader: it forwards. */
+    boolean following() {
+        return role.role() == Role.FOLLOWER && role.leaderId() > 0;
+    }
+}
