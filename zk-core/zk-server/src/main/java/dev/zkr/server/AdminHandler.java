@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.port.ClientPortTls;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.port.NettyServer;
 import dev.zkr.server.round.Core;
 import dev.zkr.server.round.ReadAccess;
 import dev.zkr.server.replication.ReplicaDriver;
@@ -44,12 +45,12 @@ final class AdminView {
     private final DataTree tree;
     private final WatchTable watches;
     private final ReplicaDriver stage;
-    private final ServerChannelInitializer connections;
+    private final NettyServer connections;
     private final ServerMetrics metrics;
     private final ReadAccess access;
 
     AdminView(ServerConfig config, Core core, DataTree tree, WatchTable watches,
-              ReplicaDriver stage, ServerChannelInitializer connections, ServerMetrics metrics) {
+              ReplicaDriver stage, NettyServer connections, ServerMetrics metrics) {
         this.config = config;
         this.core = core;
         this.tree = tree;

@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.port.NettyServer;
+import dev.zkr.server.port.RequestMetrics;
 import dev.zkr.wire.Message;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
@@ -21,7 +23,7 @@ import java.util.function.Supplier;
  * commit; everything else is a gauge read at scrape time from a {@link ServerState} taken once per scrape.
  * Exists only when the admin endpoint is configured: without it the hooks are not called at all.
  */
-final class ServerMetrics {
+final class ServerMetrics implements RequestMetrics {
 
     /** The operation label of each request type, in the order of {@link #opIndex}. */
     static final List<String> OPS = List.of("create", "delete", "exists", "getData", "setData", "getChildren",
@@ -135,15 +137,15 @@ final class ServerMetrics {
 
     /** The outstanding-requests source, set once the connections exist (they need the metrics first). */
     static final class Outstanding implements java.util.function.LongSupplier {
-        private volatile ServerChannelInitializer connections;
+        private volatile NettyServer connections;
 
-        void from(ServerChannelInitializer c) {
+        void from(NettyServer c) {
             this.connections = c;
         }
 
         @Override
         public long getAsLong() {
-            ServerChannelInitializer c = connections;
+            NettyServer c = connections;
             return c == null ? 0 : c.outstandingRequests();
         }
     }
@@ -168,8 +170,14 @@ final class ServerMetrics {
         return OP_INDEX.get(r.getClass());
     }
 
+    @Override
+    public int op(Message.Request r) {
+        return opIndex(r);
+    }
+
     /** A request of operation {@code op} was answered after {@code nanos} (event loop). */
-    void replied(int op, long nanos) {
+    @Override
+    public void replied(int op, long nanos) {
         requestLatency[op].observe(nanos / 1e9);
     }
 

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.port.NettyServer;
 import dev.zkr.server.round.Core;
 import dev.zkr.server.replication.PeerOutbox;
 import dev.zkr.server.replication.ReplicaDriver;
@@ -132,11 +133,10 @@ public final class ZkServer implements AutoCloseable {
         link.connect(peers);
         ServerMetrics.Outstanding outstanding = new ServerMetrics.Outstanding();
         this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage, outstanding) : null;
-        ServerChannelInitializer initializer = new ServerChannelInitializer(config, core, metrics);
-        outstanding.from(initializer);
-        this.netty = new NettyServer(initializer);
+        this.netty = new NettyServer(config, core, metrics);
+        outstanding.from(netty);
         this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree,
-                parts.watches(), stage, initializer, metrics), metrics, new AdminAuth(config)), config);
+                parts.watches(), stage, netty, metrics), metrics, new AdminAuth(config)), config);
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
@@ -267,9 +267,9 @@ public final class ZkServer implements AutoCloseable {
         return linkFilter;
     }
 
-    /** The client connections' shared state: budgets and problem log (tests read its counters). */
-    ServerChannelInitializer connections() {
-        return netty.initializer();
+    /** The client port (tests in its package read its budgets through {@code ServerFixture.clientPort}). */
+    NettyServer connections() {
+        return netty;
     }
 
     /**
@@ -355,12 +355,12 @@ public final class ZkServer implements AutoCloseable {
 
     /** Client connections open now (accepted and counted against the connection limits). */
     public int clientConnections() {
-        return netty.initializer().open();
+        return netty.open();
     }
 
     /** Subjects of the verified client certificates of the open client connections (test access). */
     List<String> clientCertificateSubjects() {
-        return netty.initializer().clientCertificateSubjects();
+        return netty.clientCertificateSubjects();
     }
 
     /** True while the server serves (not closed, not killed, log healthy). */

@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
 import org.junit.jupiter.api.Test;
 

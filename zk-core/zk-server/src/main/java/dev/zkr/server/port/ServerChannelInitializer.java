@@ -1,5 +1,7 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.ProblemLog;
+import dev.zkr.server.ServerConfig;
 import dev.zkr.server.round.Connection;
 import dev.zkr.server.round.Core;
 import dev.zkr.wire.Frames;
@@ -46,9 +48,9 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ClientPortTls tls;
 
     /** The server's metrics, or null when it keeps none (no admin endpoint). */
-    private final ServerMetrics metrics;
+    private final RequestMetrics metrics;
 
-    ServerChannelInitializer(ServerConfig config, Core core, ServerMetrics metrics) {
+    ServerChannelInitializer(ServerConfig config, Core core, RequestMetrics metrics) {
         this.metrics = metrics;
         this.config = config;
         this.core = core;

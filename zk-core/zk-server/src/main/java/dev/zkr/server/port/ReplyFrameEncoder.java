@@ -1,5 +1,6 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.ProblemLog;
 import dev.zkr.client.ZkException;
 import dev.zkr.wire.Message;
 import dev.zkr.wire.MessageCodec;

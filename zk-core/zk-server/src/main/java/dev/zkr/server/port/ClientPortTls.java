@@ -1,5 +1,7 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.ProblemLog;
+import dev.zkr.server.ServerConfig;
 import dev.zkr.wire.tls.ReloadingSslContext;
 import dev.zkr.wire.tls.TlsRecords;
 import io.netty.buffer.ByteBuf;
@@ -16,13 +18,14 @@ import java.security.Principal;
 import java.util.List;
 
 /**
- * TLS on the client port: the first bytes of each connection decide (a TLS record starts with a ClientHello, a
+ * TLS on the client port (its {@link #clientSubject} also serves the admin port, which has the same TLS settings):
+ * the first bytes of each connection decide (a TLS record starts with a ClientHello, a
  * plaintext zkr connection with a frame length). A TLS client gets an {@link SslHandler} from the current context
  * (renewed files are picked up by {@link #checkFiles()} for new connections); a plaintext client is served as before
  * with {@code portUnification}, else answered with a TLS alert and closed with one log line. Failed handshakes
  * (untrusted or missing client certificates, garbage after a TLS header) close the connection with one log line.
  */
-final class ClientPortTls {
+public final class ClientPortTls {
 
     static final String PLAINTEXT_REFUSED = "plaintext connections refused on the TLS client port";
     static final String HANDSHAKE_FAILED = "TLS handshakes failed";
@@ -59,7 +62,7 @@ final class ClientPortTls {
      * The subject (RFC 2253 X.500 name) of the verified certificate the client of this pipeline presented, or null
      * (plaintext, or no client certificate).
      */
-    static String clientSubject(ChannelPipeline pipeline) {
+    public static String clientSubject(ChannelPipeline pipeline) {
         SslHandler ssl = pipeline.get(SslHandler.class);
         if (ssl == null) {
             return null;

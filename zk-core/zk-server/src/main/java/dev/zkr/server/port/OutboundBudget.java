@@ -1,5 +1,6 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.ServerConfig;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

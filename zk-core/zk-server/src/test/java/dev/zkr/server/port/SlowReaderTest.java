@@ -1,5 +1,8 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.RawClient;
+import dev.zkr.server.ServerFixture;
+import dev.zkr.server.ZkServer;
 import dev.zkr.client.AddWatchMode;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
@@ -58,7 +61,7 @@ class SlowReaderTest {
     void aWatcherThatDoesNotReadItsEventsIsClosedAfterTheSlowReaderTimeout() {
         server = ZkServer.start(ServerFixture.config(dir).slowReaderTimeout(Duration.ofMillis(300))
                 .maxSessionTimeout(Duration.ofSeconds(120)).build());
-        ServerChannelInitializer connections = server.connections();
+        ServerChannelInitializer connections = ServerFixture.clientPort(server).initializer();
         try (ZkClient good = good();
              RawClient slow = RawClient.session(server.port(), 120_000, SMALL_RECEIVE_BUFFER)) {
             good.create("/w", new byte[0], CreateMode.PERSISTENT);
@@ -89,7 +92,7 @@ class SlowReaderTest {
     void aClientPipeliningLargeReadsWithoutReadingIsClosedAtTheOutboundCap() {
         server = ZkServer.start(ServerFixture.config(dir).maxOutboundBytesPerConnection(8 << 20)
                 .slowReaderTimeout(Duration.ofMinutes(5)).maxSessionTimeout(Duration.ofSeconds(120)).build());
-        ServerChannelInitializer connections = server.connections();
+        ServerChannelInitializer connections = ServerFixture.clientPort(server).initializer();
         try (ZkClient good = good();
              RawClient slow = RawClient.session(server.port(), 120_000, SMALL_RECEIVE_BUFFER)) {
             good.create("/big", new byte[1 << 20], CreateMode.PERSISTENT);

@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
 import dev.zkr.wire.Message;
 
@@ -8,13 +8,13 @@ import dev.zkr.wire.Message;
  */
 final class RequestTimer {
 
-    private final ServerMetrics metrics;
+    private final RequestMetrics metrics;
     private int[] ops = new int[16];
     private long[] starts = new long[16];
     private int head;
     private int size;
 
-    RequestTimer(ServerMetrics metrics) {
+    RequestTimer(RequestMetrics metrics) {
         this.metrics = metrics;
     }
 
@@ -24,7 +24,7 @@ final class RequestTimer {
             grow();
         }
         int i = (head + size) & (ops.length - 1);
-        ops[i] = ServerMetrics.opIndex(r);
+        ops[i] = metrics.op(r);
         starts[i] = now;
         size++;
     }

@@ -1,5 +1,8 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.RawClient;
+import dev.zkr.server.ServerFixture;
+import dev.zkr.server.ZkServer;
 import dev.zkr.client.AddWatchMode;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
@@ -48,7 +51,7 @@ class ServerBudgetsTest {
         server = ZkServer.start(ServerFixture.config(dir).maxOutboundBytesTotal(total)
                 .maxOutboundBytesPerConnection(32 << 20).slowReaderTimeout(Duration.ofMinutes(10))
                 .maxSessionTimeout(Duration.ofSeconds(120)).build());
-        ServerChannelInitializer connections = server.connections();
+        ServerChannelInitializer connections = ServerFixture.clientPort(server).initializer();
         try (ZkClient good = good();
              RawClient a = RawClient.session(server.port(), 120_000, 4096);
              RawClient b = RawClient.session(server.port(), 120_000, 4096)) {
@@ -85,7 +88,7 @@ class ServerBudgetsTest {
         int partial = 280_000;
         server = ZkServer.start(ServerFixture.config(dir).maxDataSize(maxData).maxInboundBytesTotal(limit)
                 .maxSessionTimeout(Duration.ofSeconds(120)).build());
-        InboundBudget inbound = server.connections().inbound();
+        InboundBudget inbound = ServerFixture.clientPort(server).initializer().inbound();
         List<RawClient> raw = new ArrayList<>();
         try (ZkClient good = good()) {
             good.create("/g", new byte[0], CreateMode.PERSISTENT);

@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
 import dev.zkr.server.round.Connection;
 import dev.zkr.wire.Message;

@@ -1,5 +1,7 @@
-package dev.zkr.server;
+package dev.zkr.server.port;
 
+import dev.zkr.server.ProblemLog;
+import dev.zkr.server.ServerConfig;
 import dev.zkr.server.round.Connection;
 import dev.zkr.server.round.Core;
 import dev.zkr.client.ZkException;
@@ -77,7 +79,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private long readAt;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
-                      ProblemLog problems, ServerMetrics metrics) {
+                      ProblemLog problems, RequestMetrics metrics) {
         this.timer = metrics == null ? null : new RequestTimer(metrics);
         this.config = config;
         this.core = core;
