@@ -1,5 +1,7 @@
 package dev.zkr.server;
 
+import dev.zkr.server.admin.AdminServer;
+import dev.zkr.server.admin.ServerMetrics;
 import dev.zkr.server.port.NettyServer;
 import dev.zkr.server.round.Core;
 import dev.zkr.server.replication.PeerOutbox;
@@ -135,8 +137,8 @@ public final class ZkServer implements AutoCloseable {
         this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage, outstanding) : null;
         this.netty = new NettyServer(config, core, metrics);
         outstanding.from(netty);
-        this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree,
-                parts.watches(), stage, netty, metrics), metrics, new AdminAuth(config)), config);
+        this.admin = metrics == null ? null : AdminServer.of(config, core, tree, parts.watches(), stage, netty,
+                metrics);
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();

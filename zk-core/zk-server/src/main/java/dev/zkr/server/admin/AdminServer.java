@@ -1,5 +1,7 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
+import dev.zkr.server.ProblemLog;
+import dev.zkr.server.ServerConfig;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -12,6 +14,11 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import dev.zkr.server.port.NettyServer;
+import dev.zkr.server.replication.ReplicaDriver;
+import dev.zkr.server.round.Core;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.tls.ReloadingSslContext;
 
 import java.net.InetSocketAddress;
@@ -23,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * runs on the client event loops or the request pipeline. Off unless {@link ServerConfig#adminPort()} is set; over
  * TLS with the client port's settings when {@link ServerConfig#adminTls()} is.
  */
-final class AdminServer {
+public final class AdminServer {
 
     /** Largest request accepted (headers and body); the endpoint only answers GETs. */
     static final int MAX_REQUEST_BYTES = 16 * 1024;
@@ -36,13 +43,23 @@ final class AdminServer {
     private final ReloadingSslContext tls;
     private Channel serverChannel;
 
+    /**
+     * The admin endpoint of a server: its views of the round ({@code core}, the tree and its watches), of the
+     * replica ({@code driver}, null for {@code QuorumOfOne}) and of the client port, and its metrics.
+     */
+    public static AdminServer of(ServerConfig config, Core core, DataTree tree, WatchTable watches,
+                                 ReplicaDriver driver, NettyServer clientPort, ServerMetrics metrics) {
+        return new AdminServer(new AdminHandler(new AdminView(config, core, tree, watches, driver, clientPort,
+                metrics), metrics, new AdminAuth(config)), config);
+    }
+
     AdminServer(AdminHandler handler, ServerConfig config) {
         this.handler = handler;
         this.tls = config.adminTls() ? ReloadingSslContext.server(config.tls()) : null;
     }
 
     /** Binds the admin port; throws {@link IllegalStateException} with the address if it cannot. */
-    InetSocketAddress bind(InetSocketAddress address) {
+    public InetSocketAddress bind(InetSocketAddress address) {
         ServerBootstrap b = new ServerBootstrap()
                 .group(loop)
                 .channel(NioServerSocketChannel.class)
@@ -74,7 +91,7 @@ final class AdminServer {
     }
 
     /** Closes the port, its connections and its thread. */
-    void close() {
+    public void close() {
         if (serverChannel != null) {
             serverChannel.close().syncUninterruptibly();
         }

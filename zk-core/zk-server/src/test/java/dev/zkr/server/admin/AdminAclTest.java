@@ -1,5 +1,10 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
+import dev.zkr.server.ServerConfig;
+import dev.zkr.server.ServerFixture;
+import dev.zkr.server.StderrCapture;
+import dev.zkr.server.ZkServer;
+import dev.zkr.server.ZkServerMain;
 import dev.zkr.auth.AuthAttempts;
 import dev.zkr.client.Acl;
 import dev.zkr.client.Acls;

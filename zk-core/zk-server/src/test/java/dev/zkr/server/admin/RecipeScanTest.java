@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;

@@ -1,5 +1,6 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
+import dev.zkr.server.ProblemLog;
 import dev.zkr.server.port.ClientPortTls;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -241,7 +242,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private byte[] resource(String name) {
         return resources.computeIfAbsent(name, n -> {
-            try (InputStream in = AdminHandler.class.getResourceAsStream("/dev/zkr/server/console/" + n)) {
+            try (InputStream in = AdminHandler.class.getResourceAsStream("/dev/zkr/server/admin/console/" + n)) {
                 return in == null ? null : in.readAllBytes();
             } catch (IOException e) {
                 return null;

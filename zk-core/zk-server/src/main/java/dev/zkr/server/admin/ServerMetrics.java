@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
 import dev.zkr.server.port.NettyServer;
 import dev.zkr.server.port.RequestMetrics;
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * commit; everything else is a gauge read at scrape time from a {@link ServerState} taken once per scrape.
  * Exists only when the admin endpoint is configured: without it the hooks are not called at all.
  */
-final class ServerMetrics implements RequestMetrics {
+public final class ServerMetrics implements RequestMetrics {
 
     /** The operation label of each request type, in the order of {@link #opIndex}. */
     static final List<String> OPS = List.of("create", "delete", "exists", "getData", "setData", "getChildren",
@@ -70,7 +70,8 @@ final class ServerMetrics implements RequestMetrics {
      * @param leaderChanges how many times the leader it knows changed
      * @param outstanding   client requests read and not yet answered, summed over the connections at scrape time
      */
-    ServerMetrics(Supplier<Long> elections, Supplier<Long> leaderChanges, java.util.function.LongSupplier outstanding) {
+    public ServerMetrics(Supplier<Long> elections, Supplier<Long> leaderChanges,
+                         java.util.function.LongSupplier outstanding) {
         this.outstanding = outstanding;
         Histogram requests = Histogram.builder().name("zkr_request_duration_seconds")
                 .help("Client requests by operation: time from reading the request to writing its reply (the "
@@ -136,10 +137,10 @@ final class ServerMetrics implements RequestMetrics {
     }
 
     /** The outstanding-requests source, set once the connections exist (they need the metrics first). */
-    static final class Outstanding implements java.util.function.LongSupplier {
+    public static final class Outstanding implements java.util.function.LongSupplier {
         private volatile NettyServer connections;
 
-        void from(NettyServer c) {
+        public void from(NettyServer c) {
             this.connections = c;
         }
 
@@ -187,16 +188,16 @@ final class ServerMetrics implements RequestMetrics {
     }
 
     /** One fsync (log writer thread). */
-    void fsynced(long nanos, int records) {
+    public void fsynced(long nanos, int records) {
         fsync.observe(nanos / 1e9);
         batchSize.observe(records);
     }
 
-    void snapshotWritten(long nanos) {
+    public void snapshotWritten(long nanos) {
         snapshot.observe(nanos / 1e9);
     }
 
-    void committed(long nanos) {
+    public void committed(long nanos) {
         commit.observe(nanos / 1e9);
     }
 

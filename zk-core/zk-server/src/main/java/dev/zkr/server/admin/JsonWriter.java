@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
 import java.util.ArrayDeque;
 

@@ -1,5 +1,6 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
+import dev.zkr.server.ServerConfig;
 import dev.zkr.server.port.NettyServer;
 import dev.zkr.server.round.Core;
 import dev.zkr.server.round.ReadAccess;

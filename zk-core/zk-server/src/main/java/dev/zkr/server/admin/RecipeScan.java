@@ -1,4 +1,4 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
 import dev.zkr.client.Children;
 import dev.zkr.client.NodeData;

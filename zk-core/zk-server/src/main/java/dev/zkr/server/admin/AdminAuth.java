@@ -1,5 +1,6 @@
-package dev.zkr.server;
+package dev.zkr.server.admin;
 
+import dev.zkr.server.ServerConfig;
 import dev.zkr.auth.AuthAttempts;
 import dev.zkr.auth.AuthProvider;
 import dev.zkr.auth.Authorizer;
