@@ -14,6 +14,8 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
+import dev.zkr.consensus.Role;
+import dev.zkr.consensus.RoleInfo;
 import dev.zkr.consensus.Zxid;
 import dev.zkr.server.peer.LinkFilter;
 import dev.zkr.server.peer.PeerConfig;
@@ -206,29 +208,15 @@ public final class ZkServer implements AutoCloseable {
                 .withMaxFrameSize(Math.max(PeerConfig.DEFAULT_MAX_FRAME_SIZE, config.maxTxnBytes() + (64 << 10)));
     }
 
-    /** What a server is in its ensemble. */
-    public enum Role {
-        /** It sequences writes (a standalone server always leads). */
-        LEADER,
-        /** It follows a leader (or waits for one to be elected). */
-        FOLLOWER,
-        /** It campaigns to lead. */
-        CANDIDATE
-    }
-
     /** This server's role as of its last round. */
     public Role role() {
-        return switch (core.role().role()) {
-            case LEADER -> Role.LEADER;
-            case FOLLOWER -> Role.FOLLOWER;
-            case CANDIDATE -> Role.CANDIDATE;
-        };
+        return core.role().role();
     }
 
     /** True if this server leads and may sequence writes (its EPOCH record committed). */
     public boolean isLeading() {
-        dev.zkr.consensus.RoleInfo r = core.role();
-        return r.role() == dev.zkr.consensus.Role.LEADER && r.inService();
+        RoleInfo r = core.role();
+        return r.role() == Role.LEADER && r.inService();
     }
 
     /** The id of the leader this server knows of (its own when it leads), -1 if none. */
@@ -424,8 +412,8 @@ public final class ZkServer implements AutoCloseable {
         core.execute(stage::transferLeadership);
         long deadline = System.nanoTime() + config.electionTimeout().toNanos() * 2;
         while (System.nanoTime() < deadline) {
-            dev.zkr.consensus.RoleInfo r = core.role();
-            if (r.role() != dev.zkr.consensus.Role.LEADER) {
+            RoleInfo r = core.role();
+            if (r.role() != Role.LEADER) {
                 return;
             }
             java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);

@@ -118,7 +118,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             case "/health" -> {
                 ServerState s = view.state();
                 String body = new JsonWriter().beginObject().field("status", s.serving() ? "serving" : "not serving")
-                        .field("role", s.role()).endObject().toString();
+                        .field("role", s.roleName()).endObject().toString();
                 send(ctx, s.serving() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, JSON,
                         body.getBytes(StandardCharsets.UTF_8));
             }

@@ -92,7 +92,7 @@ final class AdminView {
             round = new RoundState(-1, List.of());
         }
         return new ServerState(version(), config.serverId(), config.isEnsemble(),
-                role.role().name().toLowerCase(java.util.Locale.ROOT), role.leaderId(), role.epoch(),
+                role.role(), role.leaderId(), role.epoch(),
                 tree.lastZxid(), core.servingNow(), tree.nodeCount(), tree.approximateBytes(), tree.sessionCount(),
                 round.watches(), tree.ephemeralTotal(), connections.open(), metrics.outstanding(),
                 round.followers());
@@ -117,7 +117,7 @@ final class AdminView {
                 .field("version", s.version())
                 .field("serverId", s.serverId())
                 .field("mode", s.ensemble() ? "ensemble" : "standalone")
-                .field("role", s.role())
+                .field("role", s.roleName())
                 .field("leaderId", s.leaderId())
                 .field("epoch", s.epoch())
                 .field("zxid", "0x" + Long.toHexString(s.zxid()))
@@ -151,7 +151,7 @@ final class AdminView {
         JsonWriter w = new JsonWriter().beginObject()
                 .field("serverId", s.serverId())
                 .field("mode", s.ensemble() ? "ensemble" : "standalone")
-                .field("role", s.role())
+                .field("role", s.roleName())
                 .field("leaderId", s.leaderId())
                 .field("epoch", s.epoch())
                 .field("serving", s.serving())
@@ -159,10 +159,10 @@ final class AdminView {
         List<ServerConfig.Member> members = config.members();
         if (members.isEmpty()) {
             w.beginObject().field("id", s.serverId()).field("host", config.bindAddress().getHostAddress())
-                    .field("clientPort", config.port()).field("role", s.role()).field("self", true).endObject();
+                    .field("clientPort", config.port()).field("role", s.roleName()).field("self", true).endObject();
         }
         for (ServerConfig.Member m : members) {
-            String role = m.id() == s.serverId() ? s.role() : m.id() == s.leaderId() ? "leader"
+            String role = m.id() == s.serverId() ? s.roleName() : m.id() == s.leaderId() ? "leader"
                     : s.leaderId() == s.serverId() ? "follower" : "unknown";
             w.beginObject().field("id", m.id()).field("host", m.host()).field("clientPort", m.clientPort())
                     .field("peerPort", m.peerPort()).field("role", role).field("self", m.id() == s.serverId());

@@ -116,7 +116,7 @@ public final class ServerMetrics implements RequestMetrics {
                     ServerState s = state;
                     if (s != null) {
                         for (String r : List.of("leader", "follower", "candidate")) {
-                            cb.call(r.equals(s.role()) ? 1 : 0, r);
+                            cb.call(r.equals(s.roleName()) ? 1 : 0, r);
                         }
                     }
                 }).register(registry);

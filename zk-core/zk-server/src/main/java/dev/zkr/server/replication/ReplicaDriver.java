@@ -5,7 +5,7 @@ import dev.zkr.server.round.PeerLink;
 import dev.zkr.server.round.Replication;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.Envelope;
-import dev.zkr.consensus.Message;
+import dev.zkr.consensus.ReplicaMessage;
 import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.ReadState;
 import dev.zkr.consensus.Ready;
@@ -254,7 +254,7 @@ public final class ReplicaDriver implements Replication {
     }
 
     @Override
-    public void step(int from, Message m) {
+    public void step(int from, ReplicaMessage m) {
         replica.step(from, m);
     }
 

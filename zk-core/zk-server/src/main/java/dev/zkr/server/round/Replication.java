@@ -1,6 +1,6 @@
 package dev.zkr.server.round;
 
-import dev.zkr.consensus.Message;
+import dev.zkr.consensus.ReplicaMessage;
 import dev.zkr.consensus.RoleInfo;
 import dev.zkr.server.peer.SnapshotChunk;
 import dev.zkr.server.peer.SnapshotRequest;
@@ -81,7 +81,7 @@ public interface Replication {
     }
 
     /** A consensus message from a peer. */
-    default void step(int from, Message m) {
+    default void step(int from, ReplicaMessage m) {
     }
 
     /** A snapshot transfer message from a peer ({@code SnapshotRequest} or {@code SnapshotChunk}). */
@@ -93,7 +93,7 @@ public interface Replication {
      * transfer's ({@link #snapshotMessage}). False for any other (a server-level message).
      */
     default boolean peerMessage(int from, Object m, Stream stream) {
-        if (m instanceof Message cm) {
+        if (m instanceof ReplicaMessage cm) {
             step(from, cm);
             return true;
         }

@@ -553,7 +553,7 @@ final class ServerSim {
         long arrival = Math.max(linkLast[from][to], now + delay);
         linkLast[from][to] = arrival;
         SimServer target = server(to);
-        if (m instanceof dev.zkr.consensus.Message.SyncStart ss) {
+        if (m instanceof dev.zkr.consensus.ReplicaMessage.SyncStart ss) {
             switch (ss.mode()) {
                 case DIFF -> stats.diffSyncs++;
                 case TRUNC -> stats.truncSyncs++;

@@ -3,14 +3,16 @@ package dev.zkr.consensus;
 import java.util.Arrays;
 
 /**
- * Peer messages of the consensus core (docs/replication.md, Messages). Every message carries the sender's epoch; the
- * sender's id comes with it from the transport ({@link Replica#step}). Zxids print as "e.c".
+ * The messages replicas send each other (docs/replication.md, Messages), named apart from {@code dev.zkr.wire.Message}
+ * (the client protocol's records) and {@code dev.zkr.server.peer.ServerMessage} (the server-level peer messages).
+ * Every message carries the sender's epoch; the sender's id comes with it from the transport ({@link Replica#step}).
+ * Zxids print as "e.c".
  */
-public sealed interface Message {
+public sealed interface ReplicaMessage {
     long epoch();
 
     /** Candidate asks whether it could win {@code epoch} (nothing persisted). */
-    record PreVote(long epoch, long lastZxid) implements Message {
+    record PreVote(long epoch, long lastZxid) implements ReplicaMessage {
         @Override
         public String toString() {
             return "PreVote(" + epoch + "," + Zxid.str(lastZxid) + ")";
@@ -18,7 +20,7 @@ public sealed interface Message {
     }
 
     /** Answer to a {@link PreVote} for {@code forEpoch}; {@code epoch} is the voter's accepted epoch. */
-    record PreVoteAck(long epoch, long forEpoch, boolean granted) implements Message {
+    record PreVoteAck(long epoch, long forEpoch, boolean granted) implements ReplicaMessage {
         @Override
         public String toString() {
             return "PreVoteAck(" + epoch + "," + forEpoch + "," + (granted ? "yes" : "no") + ")";
@@ -29,7 +31,7 @@ public sealed interface Message {
      * Candidate of {@code epoch} with its last durable zxid; a grant is persisted before it is sent (P1). A
      * {@code transfer} vote follows the leader's {@link TimeoutNow}: voters that still hear that leader consider it.
      */
-    record Vote(long epoch, long lastZxid, boolean transfer) implements Message {
+    record Vote(long epoch, long lastZxid, boolean transfer) implements ReplicaMessage {
         public Vote(long epoch, long lastZxid) {
             this(epoch, lastZxid, false);
         }
@@ -41,7 +43,7 @@ public sealed interface Message {
     }
 
     /** Leader to its most up-to-date follower: campaign now (leadership hand-over, Raft thesis §3.10). */
-    record TimeoutNow(long epoch) implements Message {
+    record TimeoutNow(long epoch) implements ReplicaMessage {
         @Override
         public String toString() {
             return "TimeoutNow(" + epoch + ")";
@@ -49,7 +51,7 @@ public sealed interface Message {
     }
 
     /** Answer to a {@link Vote}; a refusal from a higher epoch carries that epoch. */
-    record VoteAck(long epoch, boolean granted) implements Message {
+    record VoteAck(long epoch, boolean granted) implements ReplicaMessage {
         @Override
         public String toString() {
             return "VoteAck(" + epoch + "," + (granted ? "yes" : "no") + ")";
@@ -60,7 +62,7 @@ public sealed interface Message {
      * Follower to leader: its last durable zxid, its commit point and the last durable zxid of each epoch it holds
      * above its commit point; {@code syncId} names this request so a stale {@link SyncStart} is ignored.
      */
-    record FollowerInfo(long epoch, long syncId, long lastZxid, long commitZxid, EpochTable table) implements Message {
+    record FollowerInfo(long epoch, long syncId, long lastZxid, long commitZxid, EpochTable table) implements ReplicaMessage {
         @Override
         public String toString() {
             return "FollowerInfo(" + epoch + ",s" + syncId + "," + Zxid.str(lastZxid) + ",c" + Zxid.str(commitZxid)
@@ -69,7 +71,7 @@ public sealed interface Message {
     }
 
     /** Leader to follower: DIFF / TRUNC / SNAP at {@code zxid}; {@link Propose}s after {@code zxid} follow. */
-    record SyncStart(long epoch, long syncId, SyncMode mode, long zxid) implements Message {
+    record SyncStart(long epoch, long syncId, SyncMode mode, long zxid) implements ReplicaMessage {
         @Override
         public String toString() {
             return "SyncStart(" + epoch + ",s" + syncId + "," + mode + "," + Zxid.str(zxid) + ")";
@@ -77,7 +79,7 @@ public sealed interface Message {
     }
 
     /** One entry, accepted only right after {@code prevZxid} (contiguity). Used for sync and live proposals. */
-    record Propose(long epoch, long prevZxid, long zxid, byte[] payload) implements Message {
+    record Propose(long epoch, long prevZxid, long zxid, byte[] payload) implements ReplicaMessage {
         Entry entry() {
             return new Entry(zxid, payload);
         }
@@ -90,7 +92,7 @@ public sealed interface Message {
     }
 
     /** Follower's log is durable through {@code zxid} (cumulative). */
-    record Ack(long epoch, long zxid) implements Message {
+    record Ack(long epoch, long zxid) implements ReplicaMessage {
         @Override
         public String toString() {
             return "Ack(" + epoch + "," + Zxid.str(zxid) + ")";
@@ -98,7 +100,7 @@ public sealed interface Message {
     }
 
     /** Everything through {@code zxid} is committed. */
-    record Commit(long epoch, long zxid) implements Message {
+    record Commit(long epoch, long zxid) implements ReplicaMessage {
         @Override
         public String toString() {
             return "Commit(" + epoch + "," + Zxid.str(zxid) + ")";
@@ -109,7 +111,7 @@ public sealed interface Message {
      * Leader's liveness beat: commit point, read round (ReadIndex), and the last zxid sent to this follower in sync
      * {@code syncId} (a follower behind it lost a message and asks for a new sync).
      */
-    record Heartbeat(long epoch, long commitZxid, long round, long syncId, long lastSent) implements Message {
+    record Heartbeat(long epoch, long commitZxid, long round, long syncId, long lastSent) implements ReplicaMessage {
         @Override
         public String toString() {
             return "Heartbeat(" + epoch + ",c" + Zxid.str(commitZxid) + ",r" + round + ",s" + syncId + ","
@@ -122,7 +124,7 @@ public sealed interface Message {
      * synced follower repeats its durable point as {@code ackZxid} (else {@link Zxid#NONE}), so a lost {@link Ack}
      * costs one heartbeat, not liveness.
      */
-    record HeartbeatAck(long epoch, long round, long ackZxid) implements Message {
+    record HeartbeatAck(long epoch, long round, long ackZxid) implements ReplicaMessage {
         public HeartbeatAck(long epoch, long round) {
             this(epoch, round, Zxid.NONE);
         }
