@@ -2,7 +2,8 @@ package dev.zkr.auth;
 
 /**
  * One connection's authentication attempts, so that guessing costs the guesser time and the server nothing more
- * than any other request. Pure (the caller passes the time); core thread only.
+ * than any other request. Pure (the caller passes the time); not thread-safe: a client connection's is touched only inside rounds, the
+ * admin endpoint's on its one thread.
  * <ul>
  *   <li>The first {@link #FREE_FAILURES} refused attempts are answered at once. From then on each refusal opens a
  *       wait — {@link #FIRST_WAIT_MS} ms, doubling up to {@link #MAX_WAIT_MS} ms — during which every attempt is

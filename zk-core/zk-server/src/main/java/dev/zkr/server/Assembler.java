@@ -37,11 +37,13 @@ import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
 /**
- * Wires the parts of a server's request pipeline for its role, so that roles differ in how the parts are put
- * together, not in the parts (as ZooKeeper's roles each build their own processor chain). Today there is one role,
- * standalone (an ensemble of one), in two assemblies: {@link #standaloneReplica} (the default: a single-member
- * consensus replica, the code path an ensemble runs) and {@link #standalone} ({@link QuorumOfOne}, the fast path
- * kept for comparison, chosen with {@code -Dzkr.server.quorum=one}).
+ * Wires a server's parts — the round ({@link Core#assemble}), its {@link Replication} and the replica's view of the
+ * log — so that servers differ in how the parts are put together, not in the parts (ZooKeeper's roles each build
+ * their own processor chain). Two assemblies: {@link #replica}, a consensus replica driven by a
+ * {@link ReplicaDriver} — a member of an ensemble, or a standalone server as an ensemble of one (the default), the
+ * same code path — and {@link #standalone}, {@link QuorumOfOne}, the standalone fast path kept for comparison,
+ * chosen with {@code -Dzkr.server.quorum=one}. A member's role (leader, follower, candidate) is the replica's to
+ * decide at run time, not the assembly's.
  */
 final class Assembler {
 
@@ -87,24 +89,6 @@ final class Assembler {
         return assemble(config, tree, sessions, snapshotter, logStage, new QuorumOfOne(logStage, tree.lastZxid(),
                 config.serverId(), STANDALONE_EPOCH), STANDALONE_EPOCH, lastZxid, PeerLink.NONE, null,
                 new TxnClock(wallClock, 0));
-    }
-
-    /**
-     * A standalone server as a single-member replica: it elects itself in the epoch after its accepted one
-     * (persisting that in {@code consensus.meta} before anything else), logs its {@code EPOCH} record and commits on
-     * local durability. Recovery applied the log up to the commit mark (P7); the rest, {@code tail}, is committed
-     * with the new EPOCH record and applied then.
-     *
-     * @param tree             the tree recovered up to the commit mark
-     * @param tail             the logged records after the tree's state, decoded ({@link #readTail})
-     * @param snapshotZxid     the zxid of the snapshot recovery used (0 for none)
-     * @param wallClock        the wall clock txn times come from ({@code System::currentTimeMillis})
-     */
-    static Parts standaloneReplica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail,
-                                   SessionTable sessions, TxnLog txnLog, SnapshotStore snapshots, long snapshotZxid,
-                                   Snapshotter snapshotter, LongSupplier wallClock) {
-        return replica(config, tree, tail, sessions, txnLog, snapshots, snapshotZxid, snapshotter, PeerLink.NONE,
-                wallClock);
     }
 
     private static long newest(SnapshotStore snapshots) {

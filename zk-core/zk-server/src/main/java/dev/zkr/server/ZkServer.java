@@ -35,10 +35,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A standalone zkr server (an ensemble of one): recovers its data directory, then serves clients on its port until
- * {@link #close()}. Start with {@link #start(ServerConfig)}.
+ * A zkr server — standalone (an ensemble of one) or a member of an ensemble ({@link ServerConfig#members()}):
+ * recovers its data directory, then serves clients on its port until {@link #close()}. Start with
+ * {@link #start(ServerConfig)}. Its parts, by package: the client port ({@code dev.zkr.server.port}), the round
+ * ({@code dev.zkr.server.round}), replication ({@code dev.zkr.server.replication}, {@code dev.zkr.server.peer}) and
+ * the admin endpoint ({@code dev.zkr.server.admin}), wired by {@code Assembler} (docs/architecture.md, Code map).
  *
- * <p>Data directory layout: {@code log/} (transaction log segments) and {@code snapshots/}.
+ * <p>Data directory layout: {@code log/} (transaction log segments), {@code snapshots/} and, for a replica,
+ * {@code consensus.meta} (docs/storage.md).
  */
 public final class ZkServer implements AutoCloseable {
 

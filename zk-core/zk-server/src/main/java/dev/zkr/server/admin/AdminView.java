@@ -98,7 +98,7 @@ final class AdminView {
                 round.followers());
     }
 
-    /** Round thread: the leader's followers and their lag (empty elsewhere). */
+    /** Inside a round: the leader's followers and their lag (empty elsewhere). */
     private List<ServerState.Follower> followers() {
         if (stage == null || !config.isEnsemble()) {
             return List.of();

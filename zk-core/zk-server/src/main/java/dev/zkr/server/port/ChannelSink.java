@@ -9,7 +9,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The socket side of a {@link Connection}: takes each round's messages from the round thread and writes them on the
+ * The socket side of a {@link Connection}: takes each round's messages from the thread that ran it and writes them on the
  * channel's event loop, a bounded number per turn, running the {@link Connection.Control} steps in order with them
  * (start serving after the handshake, close after the last message) and telling the {@link ConnectionHandler} how
  * many replies went out (backpressure, outbound bounds).
@@ -24,7 +24,7 @@ final class ChannelSink implements Connection.Sink {
         this.handler = handler;
     }
 
-    /** One task for the event loop (round thread). */
+    /** One task for the event loop (called at the end of a round). */
     @Override
     public void deliver(List<Object> batch, int replies) {
         try {

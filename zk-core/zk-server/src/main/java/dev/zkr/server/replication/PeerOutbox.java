@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The {@link PeerLink} of a server: collects a round's messages per peer and hands each peer's to the
  * {@link PeerTransport} in one piece when the round ends (one event-loop task and one flush per peer and round, as
- * {@code Outbox} does for clients). Round thread only. A message that cannot be sent is dropped with one WARN line:
+ * {@code Outbox} does for clients). Round state (docs/architecture.md, Threads). A message that cannot be sent is dropped with one WARN line:
  * the protocol recovers from lost messages.
  */
 public final class PeerOutbox implements PeerLink {

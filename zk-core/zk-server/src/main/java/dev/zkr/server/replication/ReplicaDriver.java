@@ -290,7 +290,7 @@ public final class ReplicaDriver implements Replication {
 
     /**
      * Leader: each follower's acked zxid and lag in txns behind this server's last appended zxid (a lag across epochs
-     * counts the txns of this epoch only: approximate); empty on a follower. Round thread.
+     * counts the txns of this epoch only: approximate); empty on a follower. Inside a round.
      */
     public java.util.List<long[]> followerLag() {
         long last = replica.lastAppendedZxid();

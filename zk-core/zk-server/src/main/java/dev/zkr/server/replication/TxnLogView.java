@@ -17,7 +17,8 @@ import java.util.function.LongSupplier;
  * The consensus core's {@link LogView} over the real {@link TxnLog}. The log's readers see only durable records, so
  * the view keeps the records handed to the log but not yet reported durable ({@link #appended}, dropped again by
  * {@link #durable}); the epoch table is built by one scan at open and kept up to date by the driver's calls.
- * Round thread only (the driver tells it of appends, durability and truncations, in that thread).
+ * Round state: the driver tells it of appends, durability and truncations inside rounds (docs/architecture.md,
+ * Threads).
  */
 public final class TxnLogView implements DrivenLogView {
 
@@ -32,7 +33,7 @@ public final class TxnLogView implements DrivenLogView {
     private final ArrayDeque<Entry> undurable = new ArrayDeque<>();
     /**
      * The most recent records handed to the log (durable or not), contiguous, in zxid order: a follower a little
-     * behind is sent them from memory, not by scanning a log segment from its start on the round thread (ZooKeeper
+     * behind is sent them from memory, not by scanning a log segment from its start inside a round (ZooKeeper
      * keeps its committedLog for the same reason). Holds every record after {@link #recentBase}.
      */
     private final ArrayDeque<Entry> recent = new ArrayDeque<>();
@@ -65,7 +66,7 @@ public final class TxnLogView implements DrivenLogView {
         this.last = Math.max(lastRead, log.lastZxid());
     }
 
-    // ---- what the driver tells it (round thread) -----------------------------------------------------------------
+    // ---- what the driver tells it (inside a round) ---------------------------------------------------------------
 
     @Override
     public void appended(Entry e) {

@@ -12,7 +12,7 @@ import dev.zkr.wire.Message;
 import java.util.List;
 
 /**
- * The Apply stage (core thread): applies a committed txn to the tree, releases its pending changes, queues the
+ * The Apply stage (inside a round): applies a committed txn to the tree, releases its pending changes, queues the
  * watch events it fired to their sessions' connections — before the caller queues any reply, so a client sees
  * the event before a response that reflects the change — and registers or forgets the session of a
  * CreateSession / CloseSession txn, so every server that applies the log holds the same sessions.

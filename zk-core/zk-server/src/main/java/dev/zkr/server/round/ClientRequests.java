@@ -17,9 +17,8 @@ import java.util.List;
  * an ordered request is routed only when no read of its connection still waits, so a read never sees a write its
  * session sent after it. Requests that waited in a queue or were held come back here when their turn comes.
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class ClientRequests implements ReplyQueue.Router {
 

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The server side of one client connection, as the round thread sees it: the connection's session and held reads,
+ * The server side of one client connection, as the round sees it: the connection's session and held reads,
  * and the messages a round queues for it, handed once per round ({@link #flush}) to its {@link Sink} — the socket's
  * event loop ({@code ChannelSink}, which writes them, counts requests in flight and applies backpressure) or, in the
  * simulator, a simulated client.
@@ -27,7 +27,7 @@ public final class Connection {
     public interface Sink {
         /**
          * Takes one round's messages in order: {@link Message}s and {@link Control} steps, {@code replies} of them
-         * replies to requests (round thread; the sink owns the list from now on).
+         * replies to requests (inside a round; the sink owns the list from now on).
          */
         void deliver(List<Object> batch, int replies);
 
@@ -49,17 +49,17 @@ public final class Connection {
     private final Sink sink;
     private final Outbox outbox;
 
-    // ---- core thread only ----
+    // ---- round state (docs/architecture.md, Threads); the two volatiles are also set on the event loop ----
     /**
      * The subject (RFC 2253 X.500 name) of the verified TLS client certificate this connection presented, or null;
      * set before its ConnectRequest is handed to the core. What an {@code x509} ACL scheme authenticates as.
      */
-    public volatile String certificateSubject;
+    volatile String certificateSubject;
     /** The attached session, 0 before the handshake completes. */
     volatile long sessionId;
     /** Negotiated session timeout, set at attach. */
     int timeoutMs;
-    /** True once the core thread has seen this connection close (or its session re-attached elsewhere). */
+    /** True once a round has seen this connection close (or its session re-attached elsewhere). */
     boolean closed;
     /**
      * This connection's requests still owed a reply, in request order: the places of those sequenced, forwarded or
@@ -70,14 +70,15 @@ public final class Connection {
     private int outgoingReplies;
     boolean dirty;
     /**
-     * The ids this connection authenticated as (core thread): {@code ip:<address>} from the start (see
-     * {@link #remoteAddress}), plus what its {@link Message.AuthRequest}s gained. They live and die with the
-     * connection: a client re-sends its authentication on every reconnect.
+     * The ids this connection authenticated as: {@code ip:<address>} from the start (see {@link #remoteAddress}) and
+     * its certificate's {@code x509} ids, both set on the event loop before its first message reaches a round, plus
+     * what its {@link Message.AuthRequest}s gained in rounds. They live and die with the connection: a client re-sends
+     * its authentication on every reconnect.
      */
     final List<dev.zkr.client.Id> authIds = new ArrayList<>();
     /** The client's address, or null (simulated connections). */
     private String remoteAddress;
-    /** Refused authentications and the wait they imposed (core thread). */
+    /** Refused authentications and the wait they imposed (round state). */
     final AuthAttempts authAttempts = new AuthAttempts();
 
     Connection(Sink sink, Outbox outbox) {
@@ -119,11 +120,11 @@ public final class Connection {
         }
     }
 
-    public String remoteAddress() {
+    String remoteAddress() {
         return remoteAddress;
     }
 
-    // ---- core thread ----
+    // ---- inside a round ----
 
     /** Queues a reply (counted against the requests in flight). */
     void reply(Message.Reply reply) {

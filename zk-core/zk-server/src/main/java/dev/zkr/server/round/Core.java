@@ -6,7 +6,6 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnPreparer;
 import dev.zkr.tree.WatchTable;
-import dev.zkr.tree.Request;
 import dev.zkr.wire.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,19 +18,18 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The driver of the request pipeline: it holds the locks and threads, the {@link Pipeline} holds the round logic.
- * The pipeline's state is only touched inside a round, one round at a time (the {@link #round} lock), so none of it
- * needs a lock of its own. Each round takes every event queued (requests from the event loops, durability notices
- * from the log, timer ticks, tasks) and hands them to the pipeline, which runs them through the stages, lets the
- * {@link Replication} turn durability into commits, hands the round's txns to the log at once, and flushes each touched
- * connection once.
+ * The driver of the request pipeline: it holds the event queue, the round lock and the {@code zkr-core} thread; the
+ * {@link Pipeline} holds the round logic. Each round takes every event queued (requests from the event loops,
+ * durability notices from the log, peer messages, timer ticks, tasks) and hands them to the pipeline, which runs them
+ * through the stages, lets the {@link Replication} turn durability into commits, hands the round's txns to the log at
+ * once, and flushes each touched connection once.
  *
- * <p>Who runs a round: the core thread, or — when no round is running — the thread that brings the event: an
- * event loop with the requests it just read, the log writer with its durability notice when it has nothing else
- * to write. So a lone write costs two thread hand-offs (event loop → log writer → event loop) instead of four, while
- * under load the core thread takes the rounds and the writer keeps fsyncing.
+ * <p>The round state is not owned by a thread but guarded by the {@link #round} lock: a round is run by the
+ * {@code zkr-core} thread or — when no round is running — by the thread that brings the event (an event loop, the
+ * peer I/O thread, the log writer), one round at a time, so none of the round's classes takes a lock of its own.
+ * Who runs a round and why, what else is shared and how: docs/architecture.md, Threads.
  */
-public final class Core implements Sequencer {
+public final class Core {
 
     private static final Logger log = LoggerFactory.getLogger(Core.class);
 
@@ -62,7 +60,7 @@ public final class Core implements Sequencer {
     private final Pipeline pipeline;
     private final Outbox outbox = new Outbox();
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
-    /** Held by whichever thread runs a round: the core state below is only touched under it. */
+    /** Held by whichever thread runs a round: the round state is only touched under it. */
     private final ReentrantLock round = new ReentrantLock();
     private volatile boolean coreParked;
     /** The core thread ended: no more rounds. */
@@ -84,8 +82,8 @@ public final class Core implements Sequencer {
     private volatile long leaderChanges;
 
     /**
-     * A core over parts assembled for its role ({@code Assembler}): it takes the log's durability notices and
-     * failures as events, and is the {@link Sequencer} of the gate and housekeeping.
+     * A core over parts assembled for its role ({@link #assemble}): it takes the log's durability notices and
+     * failures as events.
      */
     Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication quorum,
          ApplyStage apply, Housekeeping housekeeping, ServerConfig config, PeerLink peers) {
@@ -165,7 +163,7 @@ public final class Core implements Sequencer {
         offer(new PeerDown(id));
     }
 
-    /** Expires a session now (test hook; round thread): false unless this server leads in service. */
+    /** Expires a session now (test hook; inside a round): false unless this server leads in service. */
     public boolean expireNow(long sessionId) {
         return pipeline.expireNow(sessionId);
     }
@@ -175,7 +173,7 @@ public final class Core implements Sequencer {
         return role;
     }
 
-    /** Runs a task on the core thread (server hooks such as expireSession). */
+    /** Runs a task inside a round (server hooks such as expireSession; whichever thread runs the round). */
     public void execute(Runnable r) {
         offer(new Task(r));
     }
@@ -268,7 +266,7 @@ public final class Core implements Sequencer {
         }
     }
 
-    // ---- rounds (the core thread, or an event loop / the log writer while the core thread is idle) ------------
+    // ---- rounds (the core thread, or an event loop / the peer I/O thread / the log writer while it is idle) -----
 
     private void run() {
         try {
@@ -411,16 +409,6 @@ public final class Core implements Sequencer {
         } else if (e instanceof PeerDown d) {
             pipeline.peerDown(d.id());
         }
-    }
-
-    @Override
-    public Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
-        return pipeline.prepare(kind, c, r, request, sessionId);
-    }
-
-    @Override
-    public void sequence(Pending p) {
-        pipeline.sequence(p);
     }
 
     /** What to run (once, on the core thread as it ends) when the pipeline fails: the server stops. */

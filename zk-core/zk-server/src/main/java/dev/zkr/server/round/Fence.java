@@ -16,9 +16,8 @@ import java.util.Map;
  * that reads to learn whether its write happened gets the true answer (ZooKeeper closes such connections instead).
  * Fence rounds: a connection fenced in generation g is released by the first fence read issued after it.
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class Fence {
 

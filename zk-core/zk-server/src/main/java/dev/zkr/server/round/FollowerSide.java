@@ -29,9 +29,8 @@ import java.util.Set;
  * leader change, a reset of the link to it, or no answer for 2T — what it forwarded, and every sync waiting for a
  * read point, is answered CONNECTION_LOSS (a write's connection fenced first, {@link Fence}).
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class FollowerSide {
 

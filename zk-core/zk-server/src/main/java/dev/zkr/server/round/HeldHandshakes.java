@@ -14,9 +14,8 @@ import java.util.Iterator;
  * existing one once the leader confirmed it live ({@code Attach}, {@code AttachReply}) and this server applied what
  * the client and the leader saw. A handshake held longer than 2T (no leader meanwhile) is refused CONNECTION_LOSS.
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class HeldHandshakes {
 

@@ -11,7 +11,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Periodic work of the core thread: session expiry on every tick, container cleanup (empty containers become
+ * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container cleanup (empty containers become
  * delete txns), and telling the snapshotter how much was applied.
  */
 final class Housekeeping {

@@ -8,9 +8,8 @@ import dev.zkr.server.peer.ServerMessage;
  * entrusted with a forward, a new session or a read point, so that losing that leader — a leader change, or a reset
  * of the link to it — can be told apart from events that leave the work where it is.
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class LeaderLink {
 

@@ -27,9 +27,8 @@ import java.util.Map;
  * SESSION_MOVED to a straggler elsewhere. When it steps down, everything it sequenced and did not apply is answered
  * CONNECTION_LOSS and its followers' requests are dropped.
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class LeaderSide {
 

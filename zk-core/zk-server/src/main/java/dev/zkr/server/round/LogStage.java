@@ -14,8 +14,8 @@ import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
- * Appends prepared txns to the group-commit log. The core thread encodes every txn of one round, then
- * {@link #endRound()} hands them to the log in one piece; the log's writer tells the core the last zxid of each
+ * Appends prepared txns to the group-commit log. A round encodes every txn it sequences or receives, then
+ * {@link #endRound()} hands them to the log in one piece; the log's writer tells {@link Core} the last zxid of each
  * fsync straight from its own thread (no future per record or per round, no extra thread in between).
  */
 public final class LogStage {
@@ -43,12 +43,12 @@ public final class LogStage {
         });
     }
 
-    /** Queues one txn for this round (core thread). */
+    /** Queues one txn for this round (inside a round). */
     public void append(TxnHeader header, Txn txn) {
         round.add(new LogRecord(header.zxid(), TxnCodec.encode(header, txn)));
     }
 
-    /** Queues one already encoded record for this round (core thread). */
+    /** Queues one already encoded record for this round (inside a round). */
     public void append(long zxid, byte[] payload) {
         round.add(new LogRecord(zxid, payload));
     }
@@ -58,7 +58,7 @@ public final class LogStage {
         return !log.hasQueued();
     }
 
-    /** Hands the round's txns to the log (core thread). */
+    /** Hands the round's txns to the log (at the end of a round, or before a truncation or an install). */
     public void endRound() {
         if (round.isEmpty()) {
             return;

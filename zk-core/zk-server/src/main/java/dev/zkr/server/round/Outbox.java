@@ -8,10 +8,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The connections that have messages queued in this round of the core thread; flushed once per round. The flush
+ * The connections that have messages queued in this round; flushed once per round. The flush
  * hands each event loop the batches of all its connections in one task: a round that fans out (a write whose watch
- * events go to many sessions) wakes each loop once, rather than once per connection, and the round thread, which
- * holds the round lock meanwhile, makes one hand-off per loop (each may cost it its CPU to the loop it wakes).
+ * events go to many sessions) wakes each loop once, rather than once per connection, and the thread running the round,
+ * which holds the round lock meanwhile, makes one hand-off per loop (each may cost it its CPU to the loop it wakes).
  */
 final class Outbox {
 
@@ -22,11 +22,11 @@ final class Outbox {
     static final int CONNECTIONS_PER_TASK = 64;
 
     private List<Connection> dirty = new ArrayList<>();
-    /** Per loop touched by the flush in progress: the loop, then its connections' steps (round thread only). */
+    /** Per loop touched by the flush in progress: the loop, then its connections' steps (round state). */
     private final List<Executor> loops = new ArrayList<>();
     private final List<List<Runnable>> steps = new ArrayList<>();
 
-    /** Notes that the connection has something to send (core thread). */
+    /** Notes that the connection has something to send (inside a round). */
     void mark(Connection c) {
         if (!c.dirty) {
             c.dirty = true;
@@ -34,7 +34,7 @@ final class Outbox {
         }
     }
 
-    /** Hands every queued message to its event loop: one task per loop, one flush per connection (core thread). */
+    /** Hands every queued message to its event loop: one task per loop, one flush per connection (at the end of a round). */
     void flush() {
         if (dirty.isEmpty()) {
             return;

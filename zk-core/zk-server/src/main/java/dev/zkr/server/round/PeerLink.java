@@ -1,7 +1,7 @@
 package dev.zkr.server.round;
 
 /**
- * Where the pipeline sends peer messages (round thread, never blocks): the {@code PeerTransport} in a server, the
+ * Where the pipeline sends peer messages (inside a round; never blocks): the {@code PeerTransport} in a server, the
  * simulated network in the simulator. A message to a peer that is down is dropped (the protocol recovers).
  */
 public interface PeerLink {

@@ -13,9 +13,8 @@ import dev.zkr.wire.Message;
  * connection's reply order ({@link ReplyQueue.Slot}, which a Pending with a connection has), a follower's forwarded
  * request ({@code FollowerSide.Forward}), a sync waiting for its read point ({@link ReadPoints.ClientSync}).
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class Pending {
 

@@ -36,9 +36,8 @@ import java.util.List;
  * {@link HeldHandshakes}, {@link HeldRequests} and the {@link Fence} hold what cannot be answered yet;
  * {@link ReadPoints} maps each ctx handed out to what waits for its answer.
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state, or that of its parts —
- * the core thread, or an event loop, the log writer or a peer's I/O thread running a round while the core thread is
- * idle; never two at once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class Pipeline implements Sequencer {
 

@@ -23,8 +23,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Serves reads and watch management from the applied tree (core thread, so the tree cannot change between the
- * read and the watch registration) and queues the reply on the connection.
+ * Serves reads and watch management from the applied tree (inside a round, so the tree cannot change between
+ * the read and the watch registration) and queues the reply on the connection.
  */
 final class ReadStage {
 

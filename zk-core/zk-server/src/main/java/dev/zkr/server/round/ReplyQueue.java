@@ -16,9 +16,8 @@ import java.util.List;
  * so a client reads its own writes. Once the head of a queue is answered, the replies behind it go out and the
  * requests not yet routed are routed again, in order ({@link Router}).
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state and the connections'
- * queues — the core thread, or an event loop, the log writer or a peer's I/O thread running a round while the core
- * thread is idle; never two at once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class ReplyQueue {
 

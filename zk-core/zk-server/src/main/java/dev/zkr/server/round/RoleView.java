@@ -9,9 +9,8 @@ import dev.zkr.tree.DataTree;
  * quorum's new role once per round, when it handles the change) and what that role lets it do now — sequence writes
  * ({@link #leaderReady}) or forward them to a leader ({@link #following}).
  *
- * <p>Guarded by {@link Core}'s round lock: only the thread holding it touches this state — the core thread, or an
- * event loop, the log writer or a peer's I/O thread running a round while the core thread is idle; never two at
- * once, so none of it needs a lock of its own. In the simulator, its one thread.
+ * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
+ * (docs/architecture.md, Threads); in the simulator, by its one thread.
  */
 final class RoleView {
 

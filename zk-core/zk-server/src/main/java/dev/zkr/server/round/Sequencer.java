@@ -4,9 +4,11 @@ import dev.zkr.tree.Request;
 import dev.zkr.wire.Message;
 
 /**
- * What the session gate and housekeeping need of the pipeline (round thread): turn a request into a sequenced item
- * (its txn validated and given the next zxid), and put an item into the write order. {@link Core} is the one
- * implementation; a follower will sequence by forwarding instead.
+ * What the parts of the round need of the pipeline to put a write in order (inside a round): turn a request into a
+ * sequenced item (its txn validated and given the next zxid), and put an item into the write order. {@link Pipeline}
+ * is the one implementation; {@link ClientRequests}, {@link LeaderSide}, {@link HeldHandshakes}, the
+ * {@link SessionGate} and {@link Housekeeping} sequence through it. A follower does not sequence: its
+ * {@link FollowerSide} forwards writes to the leader.
  */
 interface Sequencer {
 

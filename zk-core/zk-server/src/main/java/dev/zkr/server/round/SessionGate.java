@@ -15,7 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The session gate (core thread): the handshake (new session through a CreateSession txn, re-attach by id and
+ * The session gate (round state): the session side of the handshake (new session through a CreateSession txn, re-attach by id and
  * password, refusal), which connection serves which session, heartbeats, and expiry through a CloseSession txn.
  */
 final class SessionGate {

@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
  * with its jumps in tests), never below the newest txn time this server logged or applied. So txn times never go
  * back — across a backward jump of the leader's clock, a new leader whose clock is behind the old one's, or the
  * {@code EPOCH} record of a restarted server. Only txn times come from it: round time (timers, session deadlines,
- * election ticks) is {@link Core}'s monotonic clock. Core thread only.
+ * election ticks) is {@link Core}'s monotonic clock. Round state (docs/architecture.md, Threads).
  */
 public final class TxnClock {
 
