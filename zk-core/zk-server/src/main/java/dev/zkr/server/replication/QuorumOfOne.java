@@ -10,7 +10,10 @@ import dev.zkr.tree.TxnHeader;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The quorum of a standalone server without a replica (the fast path): locally durable means committed. */
+/**
+ * The {@link Replication} of a standalone server without a replica (the fast path, {@code -Dzkr.server.quorum=one}):
+ * locally durable means committed. Round state (docs/architecture.md, Threads).
+ */
 public final class QuorumOfOne implements Replication {
 
     private final LogStage logStage;

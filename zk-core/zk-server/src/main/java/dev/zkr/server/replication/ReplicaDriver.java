@@ -36,8 +36,8 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The {@link Replication} that drives a consensus {@link Replica} inside {@code Core}'s rounds (docs/replication.md, The
- * core and its driver): sequenced txns go in through {@code propose}, the log's durability notices through
+ * The {@link Replication} that drives a consensus {@link Replica} inside the rounds (docs/replication.md, The core and
+ * its driver; named a driver, not a stage: it is the round's replication, not one of its stages): sequenced txns go in through {@code propose}, the log's durability notices through
  * {@code localDurable}, peer messages through {@code step}, time through {@code tick}, and each round executes the
  * replica's {@link Ready} in its order — meta persisted first (P1), truncation, records to the {@link LogStage}
  * (async: their durability comes back as a notice, P4), messages to the peers, the commit point to the core and,
