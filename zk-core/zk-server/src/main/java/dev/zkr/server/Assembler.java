@@ -7,7 +7,7 @@ import dev.zkr.server.round.Replication;
 import dev.zkr.server.round.TxnClock;
 import dev.zkr.server.replication.QuorumOfOne;
 import dev.zkr.server.replication.ReplicaDriver;
-import dev.zkr.server.replication.TxnLogView;
+import dev.zkr.server.replication.DrivenLogView;
 import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.Replica;
 import dev.zkr.consensus.ReplicaConfig;
@@ -114,7 +114,7 @@ final class Assembler {
         Path dataDir = config.dataDir();
         // the newest snapshot file is what a follower behind the log's start is sent
         // (docs/replication.md, SNAP transfer)
-        TxnLogView view = new TxnLogView(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
+        DrivenLogView view = DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
         int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));
@@ -123,21 +123,21 @@ final class Assembler {
         Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
         TxnClock txnClock = new TxnClock(wallClock, Math.max(TxnClock.lastTime(view), tree.lastTxnTime()));
-        ReplicaDriver stage = new ReplicaDriver(replica, view, logStage, txnLog,
+        ReplicaDriver driver = new ReplicaDriver(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
                 tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
                 new ReplicaDriver.Snapshots(snapshots, txnLog));
-        long epoch = stage.epoch();
+        long epoch = driver.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "
                     + "committed)", id, members, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
-            return assemble(config, tree, sessions, snapshotter, logStage, stage, -1, Zxid.of(epoch, 0), peers,
-                    stage, txnClock);
+            return assemble(config, tree, sessions, snapshotter, logStage, driver, -1, Zxid.of(epoch, 0), peers,
+                    driver, txnClock);
         }
         log.info("server {} leads epoch {} (accepted epoch was {}; log ends at {}, {} record(s) to commit)", id,
                 epoch, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
-        return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0),
-                PeerLink.NONE, stage, txnClock);
+        return assemble(config, tree, sessions, snapshotter, logStage, driver, epoch, Zxid.of(epoch, 0),
+                PeerLink.NONE, driver, txnClock);
     }
 
     /**
@@ -188,7 +188,7 @@ final class Assembler {
      * refuses a data directory written by a member of another ensemble (other member lines); a standalone server's
      * directory may join an ensemble.
      */
-    private static Meta loadMeta(Path dataDir, TxnLogView view, ServerConfig config, long ensembleId) {
+    private static Meta loadMeta(Path dataDir, DrivenLogView view, ServerConfig config, long ensembleId) {
         boolean fresh = view.lastZxid() == 0 && view.snapshotZxid() == 0;
         Optional<ConsensusMeta> stored = ConsensusMeta.loadAtStart(dataDir, fresh, !config.isEnsemble());
         if (stored.isEmpty()) {

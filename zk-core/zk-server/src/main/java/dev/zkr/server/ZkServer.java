@@ -53,7 +53,7 @@ public final class ZkServer implements AutoCloseable {
     private final Snapshotter snapshotter;
     private final DataTree tree;
     private final Core core;
-    private final ReplicaDriver stage;
+    private final ReplicaDriver driver;
     private final LinkFilter linkFilter;
     private final PeerTransport peers;
     private final NettyServer netty;
@@ -121,7 +121,7 @@ public final class ZkServer implements AutoCloseable {
             throw e;
         }
         this.core = parts.core();
-        this.stage = parts.driver();
+        this.driver = parts.driver();
         this.peers = config.isEnsemble() ? new PeerTransport(peerConfig(config), new PeerTransport.Listener() {
             @Override
             public void received(int from, Object message) {
@@ -140,10 +140,10 @@ public final class ZkServer implements AutoCloseable {
         }, linkFilter, config.quorumTls(), config.tlsReloadInterval().toMillis()) : null;
         link.connect(peers);
         ServerMetrics.Outstanding outstanding = new ServerMetrics.Outstanding();
-        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage, outstanding) : null;
+        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, driver, outstanding) : null;
         this.netty = new NettyServer(config, core, metrics);
         outstanding.from(netty);
-        this.admin = metrics == null ? null : AdminServer.of(config, core, tree, parts.watches(), stage, netty,
+        this.admin = metrics == null ? null : AdminServer.of(config, core, tree, parts.watches(), driver, netty,
                 metrics);
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
@@ -181,14 +181,14 @@ public final class ZkServer implements AutoCloseable {
         }
     }
 
-    /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replication stage. */
+    /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replica driver. */
     private static ServerMetrics newMetrics(Core core, TxnLog txnLog, Snapshotter snapshotter,
-                                            ReplicaDriver stage, ServerMetrics.Outstanding outstanding) {
+                                            ReplicaDriver driver, ServerMetrics.Outstanding outstanding) {
         ServerMetrics m = new ServerMetrics(core::elections, core::leaderChanges, outstanding);
         txnLog.observeFsyncs(m::fsynced);
         snapshotter.onWritten(m::snapshotWritten);
-        if (stage != null) {
-            stage.timeCommits(m::committed);
+        if (driver != null) {
+            driver.timeCommits(m::committed);
         }
         return m;
     }
@@ -235,17 +235,17 @@ public final class ZkServer implements AutoCloseable {
 
     /** Snapshots this server installed from a leader (SNAP syncs) since it started: for tests and metrics. */
     public int snapshotInstalls() {
-        return stage == null ? 0 : stage.installs();
+        return driver == null ? 0 : driver.installs();
     }
 
     /** Snapshot transfers this server gave up since it started (its sender stopped leading or went silent). */
     public int snapshotInstallsAborted() {
-        return stage == null ? 0 : stage.abortedInstalls();
+        return driver == null ? 0 : driver.abortedInstalls();
     }
 
     /** Whether this server is fetching a snapshot from its leader (a SNAP sync) right now: for tests. */
     public boolean installingSnapshot() {
-        return stage != null && stage.installing();
+        return driver != null && driver.installing();
     }
 
     /** This server's id ({@code server.N}; 1 for a standalone server unless configured). */
@@ -413,7 +413,7 @@ public final class ZkServer implements AutoCloseable {
      * write gap); waits up to the election timeout for another server to lead.
      */
     private void handOverLeadership() {
-        core.execute(stage::transferLeadership);
+        core.execute(driver::transferLeadership);
         long deadline = System.nanoTime() + config.electionTimeout().toNanos() * 2;
         while (System.nanoTime() < deadline) {
             RoleInfo r = core.role();

@@ -45,18 +45,18 @@ final class AdminView {
     private final Core core;
     private final DataTree tree;
     private final WatchTable watches;
-    private final ReplicaDriver stage;
+    private final ReplicaDriver driver;
     private final NettyServer connections;
     private final ServerMetrics metrics;
     private final ReadAccess access;
 
     AdminView(ServerConfig config, Core core, DataTree tree, WatchTable watches,
-              ReplicaDriver stage, NettyServer connections, ServerMetrics metrics) {
+              ReplicaDriver driver, NettyServer connections, ServerMetrics metrics) {
         this.config = config;
         this.core = core;
         this.tree = tree;
         this.watches = watches;
-        this.stage = stage;
+        this.driver = driver;
         this.connections = connections;
         this.metrics = metrics;
         this.access = new ReadAccess(tree, config.authorizer());
@@ -100,11 +100,11 @@ final class AdminView {
 
     /** Inside a round: the leader's followers and their lag (empty elsewhere). */
     private List<ServerState.Follower> followers() {
-        if (stage == null || !config.isEnsemble()) {
+        if (driver == null || !config.isEnsemble()) {
             return List.of();
         }
         List<ServerState.Follower> out = new ArrayList<>();
-        for (long[] f : stage.followerLag()) {
+        for (long[] f : driver.followerLag()) {
             out.add(new ServerState.Follower((int) f[0], f[1], f[2]));
         }
         return out;

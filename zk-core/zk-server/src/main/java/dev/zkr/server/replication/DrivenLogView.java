@@ -2,6 +2,9 @@ package dev.zkr.server.replication;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.LogView;
+import dev.zkr.storage.TxnLog;
+
+import java.util.function.LongSupplier;
 
 /**
  * The replica's {@link LogView} as {@link ReplicaDriver} keeps it current: a log's readers see only what is
@@ -10,6 +13,14 @@ import dev.zkr.consensus.LogView;
  * thread only.
  */
 public interface DrivenLogView extends LogView {
+
+    /**
+     * The view over the real log ({@link TxnLogView}), as opened (everything in it durable); {@code newestSnapshot}
+     * gives the zxid of the newest snapshot on disk (0 for none).
+     */
+    static DrivenLogView of(TxnLog log, LongSupplier newestSnapshot) {
+        return new TxnLogView(log, newestSnapshot);
+    }
 
     /** {@code e} was handed to the log (after every earlier record). */
     void appended(Entry e);

@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * Round state: the driver tells it of appends, durability and truncations inside rounds (docs/architecture.md,
  * Threads).
  */
-public final class TxnLogView implements DrivenLogView {
+final class TxnLogView implements DrivenLogView {
 
     private final TxnLog log;
     private final LongSupplier newestSnapshot;
@@ -46,7 +46,7 @@ public final class TxnLogView implements DrivenLogView {
      * A view of {@code log} as opened (everything in it durable). {@code newestSnapshot} gives the zxid of the newest
      * snapshot on disk (0 for none).
      */
-    public TxnLogView(TxnLog log, LongSupplier newestSnapshot) {
+    TxnLogView(TxnLog log, LongSupplier newestSnapshot) {
         this.log = log;
         this.newestSnapshot = newestSnapshot;
         this.commitMark = log.commitMarkAtOpen();

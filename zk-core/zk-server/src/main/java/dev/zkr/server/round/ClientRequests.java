@@ -26,7 +26,7 @@ final class ClientRequests implements ReplyQueue.Router {
     private final SessionGate gate;
     private final ReadStage reads;
     private final PrepStage prep;
-    private final Replication quorum;
+    private final Replication replication;
     private final RoleView role;
     private final ReplyQueue replies;
     private final ReadPoints readPoints;
@@ -41,7 +41,7 @@ final class ClientRequests implements ReplyQueue.Router {
     /** The time of the round being ended, or of the last one ended (what is routed in between counts from it). */
     private long lastRoundAt;
 
-    ClientRequests(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, Replication quorum, RoleView role,
+    ClientRequests(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, Replication replication, RoleView role,
                    ReplyQueue replies, ReadPoints readPoints, HeldRequests held, Fence fence,
                    HeldHandshakes handshakes, LeaderSide leader, FollowerSide follower, LeaderLink leaderLink,
                    Sequencer sequencer, boolean ensemble) {
@@ -49,7 +49,7 @@ final class ClientRequests implements ReplyQueue.Router {
         this.gate = gate;
         this.reads = reads;
         this.prep = prep;
-        this.quorum = quorum;
+        this.replication = replication;
         this.role = role;
         this.replies = replies;
         this.readPoints = readPoints;
@@ -155,7 +155,7 @@ final class ClientRequests implements ReplyQueue.Router {
         ReplyQueue.enqueue(sync.slot());
         long ctx = readPoints.add(sync);
         if (role.leaderReady()) {
-            quorum.readIndex(ctx);
+            replication.readIndex(ctx);
         } else {
             leaderLink.send(new ServerMessage.SyncRead(ctx));
         }

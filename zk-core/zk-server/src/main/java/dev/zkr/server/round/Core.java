@@ -71,7 +71,7 @@ public final class Core {
     private volatile boolean killed;
     private volatile Throwable failure;
     private volatile Runnable onFatal = () -> { };
-    /** Completes once the quorum is in service (the server may take clients), or fails if the core ends first. */
+    /** Completes once the replication is in service (the server may take clients), or fails if the core ends first. */
     private final CompletableFuture<Void> serving = new CompletableFuture<>();
     /** The role as of the last round (read by any thread). */
     private volatile dev.zkr.consensus.RoleInfo role;
@@ -85,11 +85,11 @@ public final class Core {
      * A core over parts assembled for its role ({@link #assemble}): it takes the log's durability notices and
      * failures as events.
      */
-    Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication quorum,
+    Core(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication replication,
          ApplyStage apply, Housekeeping housekeeping, ServerConfig config, PeerLink peers) {
         this.logStage = logStage;
         this.gate = gate;
-        this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, outbox, peers,
+        this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, replication, apply, housekeeping, outbox, peers,
                 config.serverId(), config.isEnsemble(), config.electionTimeout().toMillis(),
                 config.heartbeatInterval().toMillis());
         this.role = pipeline.role();
@@ -430,7 +430,7 @@ public final class Core {
         return System.nanoTime() / 1_000_000;
     }
 
-    /** Completes once the server may take clients (its quorum in service); fails if the core ends before. */
+    /** Completes once the server may take clients (its replication in service); fails if the core ends before. */
     public CompletableFuture<Void> serving() {
         return serving;
     }

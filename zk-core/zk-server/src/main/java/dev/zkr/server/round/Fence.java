@@ -22,7 +22,7 @@ import java.util.Map;
 final class Fence {
 
     private final DataTree tree;
-    private final Replication quorum;
+    private final Replication replication;
     private final RoleView role;
     private final LeaderLink leader;
     private final ReplyQueue replies;
@@ -41,10 +41,10 @@ final class Fence {
     private long readZxid = -1;
     private long readGeneration;
 
-    Fence(DataTree tree, Replication quorum, RoleView role, LeaderLink leader, ReplyQueue replies,
+    Fence(DataTree tree, Replication replication, RoleView role, LeaderLink leader, ReplyQueue replies,
           ReadPoints readPoints, long holdMs) {
         this.tree = tree;
-        this.quorum = quorum;
+        this.replication = replication;
         this.role = role;
         this.leader = leader;
         this.replies = replies;
@@ -130,7 +130,7 @@ final class Fence {
         sentAt = now;
         issued = generation;
         if (role.leaderReady()) {
-            quorum.readIndex(ctx);
+            replication.readIndex(ctx);
         } else {
             leader.entrust();
             leader.send(new ServerMessage.SyncRead(ctx));

@@ -41,7 +41,7 @@ final class LeaderSide {
     private final DataTree tree;
     private final SessionGate gate;
     private final PrepStage prep;
-    private final Replication quorum;
+    private final Replication replication;
     private final Housekeeping housekeeping;
     private final PeerLink peers;
     private final RoleView role;
@@ -54,12 +54,12 @@ final class LeaderSide {
     /** Peer requests that arrived before this leader could sequence. */
     private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
 
-    LeaderSide(DataTree tree, SessionGate gate, PrepStage prep, Replication quorum, Housekeeping housekeeping,
+    LeaderSide(DataTree tree, SessionGate gate, PrepStage prep, Replication replication, Housekeeping housekeeping,
                PeerLink peers, RoleView role, ReadPoints readPoints, Fence fence, Sequencer sequencer, int selfId) {
         this.tree = tree;
         this.gate = gate;
         this.prep = prep;
-        this.quorum = quorum;
+        this.replication = replication;
         this.housekeeping = housekeeping;
         this.peers = peers;
         this.role = role;
@@ -98,7 +98,7 @@ final class LeaderSide {
             p.sessionId = f.sessionId();
             sequencer.sequence(p);
         } else if (m instanceof ServerMessage.SyncRead s) {
-            quorum.readIndex(readPoints.add(new ReadPoints.PeerSync(from, s.ctx())));
+            replication.readIndex(readPoints.add(new ReadPoints.PeerSync(from, s.ctx())));
         } else if (m instanceof ServerMessage.Attach a) {
             boolean live = gate.live(a.sessionId(), a.password());
             if (live) {

@@ -27,7 +27,7 @@ import java.util.List;
  * sessions through its stages. The time is passed in. One caller at a time.
  *
  * <p>It keeps the round's inputs and the sequence that ends a round: prepare and sequence (on the leader, and a
- * standalone server, writes are sequenced in {@link #inFlight} in prepare order), drive the quorum, apply what it
+ * standalone server, writes are sequenced in {@link #inFlight} in prepare order), drive the replication, apply what it
  * committed, complete the items the applied txns name (strictly in write order, each when the applied txn names its
  * request: session id and xid in the txn header), handle a role change, then the ensemble's per-round work. The
  * rest has a class each: {@link ClientRequests} routes client requests in their connection's order;
@@ -47,7 +47,7 @@ final class Pipeline implements Sequencer {
     static final Prepared.Failed SESSION_GONE =
             Prepared.Failed.of(ZkException.Code.SESSION_EXPIRED, null, "session is closed or expired");
 
-    /** A read point the quorum handed back during a drive: {@code readZxid} for {@code ctx} (0: refused). */
+    /** A read point the replication handed back during a drive: {@code readZxid} for {@code ctx} (0: refused). */
     private record ReadState(long ctx, long readZxid) {
     }
 
@@ -56,7 +56,7 @@ final class Pipeline implements Sequencer {
     private final ReadStage reads;
     private final PrepStage prep;
     private final LogStage logStage;
-    private final Replication quorum;
+    private final Replication replication;
     private final ApplyStage apply;
     private final Housekeeping housekeeping;
     private final Outbox outbox;
@@ -69,7 +69,7 @@ final class Pipeline implements Sequencer {
     private long lastRoundAt;
     /** Local items in write order, each waiting for its txn to be applied or (txn-less) for the items before it. */
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-    /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the quorum's own). */
+    /** The apply stream: txns in zxid order, applied once committed (those sequenced here and the replication's own). */
     private final ArrayDeque<TxnCodec.Entry> toApply = new ArrayDeque<>();
     private long committedZxid;
     private final Stream stream = new Stream();
@@ -101,7 +101,7 @@ final class Pipeline implements Sequencer {
     private long leaderlessMs;
     private boolean letGo;
 
-    Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication quorum,
+    Pipeline(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, LogStage logStage, Replication replication,
              ApplyStage apply, Housekeeping housekeeping, Outbox outbox, PeerLink peers, int selfId, boolean ensemble,
              long electionTimeoutMs, long heartbeatMs) {
         this.tree = tree;
@@ -109,7 +109,7 @@ final class Pipeline implements Sequencer {
         this.reads = reads;
         this.prep = prep;
         this.logStage = logStage;
-        this.quorum = quorum;
+        this.replication = replication;
         this.apply = apply;
         this.housekeeping = housekeeping;
         this.outbox = outbox;
@@ -118,16 +118,16 @@ final class Pipeline implements Sequencer {
         this.ensemble = ensemble;
         this.holdMs = 2 * electionTimeoutMs;
         this.committedZxid = tree.lastZxid();
-        this.role = new RoleView(quorum, prep, tree);
+        this.role = new RoleView(replication, prep, tree);
         this.leaderLink = new LeaderLink(peers, role);
-        this.fence = new Fence(tree, quorum, role, leaderLink, replies, readPoints, holdMs);
+        this.fence = new Fence(tree, replication, role, leaderLink, replies, readPoints, holdMs);
         this.follower = new FollowerSide(tree, gate, replies, readPoints, fence, leaderLink, holdMs,
                 Math.max(10, heartbeatMs));
-        this.leader = new LeaderSide(tree, gate, prep, quorum, housekeeping, peers, role, readPoints, fence, this,
+        this.leader = new LeaderSide(tree, gate, prep, replication, housekeeping, peers, role, readPoints, fence, this,
                 selfId);
         this.handshakes = new HeldHandshakes(tree, gate, role, readPoints, leaderLink, leader, follower, this, selfId,
                 holdMs);
-        this.requests = new ClientRequests(tree, gate, reads, prep, quorum, role, replies, readPoints, held, fence,
+        this.requests = new ClientRequests(tree, gate, reads, prep, replication, role, replies, readPoints, held, fence,
                 handshakes, leader, follower, leaderLink, this, ensemble);
         replies.routeWith(requests);
     }
@@ -146,7 +146,7 @@ final class Pipeline implements Sequencer {
 
     /** The local log reported every record up to {@code zxid} durable. */
     void durable(long zxid) {
-        quorum.durable(zxid);
+        replication.durable(zxid);
     }
 
     /** A connection closed. */
@@ -160,13 +160,13 @@ final class Pipeline implements Sequencer {
 
     /** A message from peer {@code from}: the consensus core's (snapshot transfers too), or a server-level one. */
     void peerMessage(int from, Object m, long now) {
-        if (!quorum.peerMessage(from, m, stream) && m instanceof ServerMessage sm) {
+        if (!replication.peerMessage(from, m, stream) && m instanceof ServerMessage sm) {
             onServerMessage(from, sm, now);
         }
     }
 
     void peerUp(int id) {
-        quorum.peerUp(id);
+        replication.peerUp(id);
     }
 
     /**
@@ -175,7 +175,7 @@ final class Pipeline implements Sequencer {
      * until a sync through the next link shows their fate) rather than waiting for a leader change that may not come.
      */
     void peerDown(int id) {
-        quorum.peerDown(id);
+        replication.peerDown(id);
         if (ensemble && leaderLink.entrusted(id)) {
             follower.loseForwards("the link to the leader was reset before this request was decided");
             handshakes.linkLost(); // their attach checks are asked again on the next link
@@ -189,7 +189,7 @@ final class Pipeline implements Sequencer {
     void endRound(long now, boolean timers) {
         lastRoundAt = now;
         requests.roundAt(now);
-        int ticks = quorum.tick(now);
+        int ticks = replication.tick(now);
         leaderlessMs += ticks * (long) Replication.TICK_MS;
         if (now >= nextTick) {
             if (timers && role.leaderReady()) {
@@ -201,8 +201,8 @@ final class Pipeline implements Sequencer {
         drive();
         completeReady(now);
         drive();
-        if (!quorum.role().equals(role.get())) {
-            roleChanged(role.get(), quorum.role(), now);
+        if (!replication.role().equals(role.get())) {
+            roleChanged(role.get(), replication.role(), now);
             completeReady(now);
         }
         if (ensemble) {
@@ -215,7 +215,7 @@ final class Pipeline implements Sequencer {
 
     /** When the next timer is due (millis). */
     long nextTick() {
-        return Math.min(nextTick, quorum.nextTick());
+        return Math.min(nextTick, replication.nextTick());
     }
 
     /**
@@ -230,9 +230,9 @@ final class Pipeline implements Sequencer {
         return !serving() || (inFlight.isEmpty() && !follower.hasForwards());
     }
 
-    /** True while the quorum lets this server sequence writes. */
+    /** True while the replication lets this server sequence writes. */
     boolean inService() {
-        return quorum.inService();
+        return replication.inService();
     }
 
     /** True once this server may take clients: it leads in service, or follows a leader. */
@@ -267,7 +267,7 @@ final class Pipeline implements Sequencer {
         }
     }
 
-    /** A read point came back (from the quorum, or the leader): {@code readZxid} for {@code ctx} (0: refused). */
+    /** A read point came back (from the replication, or the leader): {@code readZxid} for {@code ctx} (0: refused). */
     private void onReadState(long ctx, long readZxid) {
         ReadPoints.Waiter w = readPoints.takeRead(ctx);
         if (w instanceof ReadPoints.PeerSync remote) {
@@ -356,19 +356,19 @@ final class Pipeline implements Sequencer {
         }
         if (p.txn != null) {
             toApply.addLast(new TxnCodec.Entry(p.header, p.txn));
-            quorum.append(p.header, p.txn);
+            replication.append(p.header, p.txn);
         }
     }
 
     private void drive() {
-        committedZxid = Math.max(committedZxid, quorum.drive(stream));
+        committedZxid = Math.max(committedZxid, replication.drive(stream));
         while (!readStates.isEmpty()) { // after the drive: answering may route requests, which are replica inputs
             ReadState r = readStates.pollFirst();
             onReadState(r.ctx(), r.readZxid());
         }
     }
 
-    /** What the quorum hands back in a round. */
+    /** What the replication hands back in a round. */
     private final class Stream implements Replication.Stream {
         @Override
         public void add(TxnCodec.Entry e) {

@@ -18,7 +18,7 @@ import dev.zkr.client.Id;
  * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
  * pending changes by the {@link TxnPreparer}, stamped with the next zxid of its epoch and the time of its {@link TxnClock}. A request that fails
  * validation becomes a txn-less item that answers with its error in order — or, on an ensemble member, an error txn
- * that goes through the quorum like a write.
+ * that goes through the replication like a write.
  */
 final class PrepStage {
 

@@ -11,7 +11,7 @@ import java.util.function.Predicate;
 
 /**
  * The contexts ({@code ctx}) this server hands out, and what waits for each answer: one counter, one map from ctx to
- * a typed waiter. A ctx names a read point asked of the quorum ({@link Replication#readIndex}, answered through
+ * a typed waiter. A ctx names a read point asked of the replication ({@link Replication#readIndex}, answered through
  * {@link Replication.Stream#readState}) or of the leader ({@code SyncRead}, answered by {@code SyncReadReply}) — for a
  * client's sync, a follower's sync (on the leader) or the fence — or an attach check sent to the leader
  * ({@code Attach}, answered by {@code AttachReply}). Each ctx is used once; an answer nobody waits for any more is

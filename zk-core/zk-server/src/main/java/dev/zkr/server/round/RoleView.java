@@ -6,7 +6,7 @@ import dev.zkr.tree.DataTree;
 
 /**
  * What this server is and may do, as the pipeline sees it: the role it acts in (the {@link Pipeline} takes the
- * quorum's new role once per round, when it handles the change) and what that role lets it do now — sequence writes
+ * replication's new role once per round, when it handles the change) and what that role lets it do now — sequence writes
  * ({@link #leaderReady}) or forward them to a leader ({@link #following}).
  *
  * <p>Round state: touched only inside a round, under {@link Core}'s round lock, by whichever thread runs it
@@ -14,19 +14,19 @@ import dev.zkr.tree.DataTree;
  */
 final class RoleView {
 
-    private final Replication quorum;
+    private final Replication replication;
     private final PrepStage prep;
     private final DataTree tree;
     private RoleInfo role;
 
-    RoleView(Replication quorum, PrepStage prep, DataTree tree) {
-        this.quorum = quorum;
+    RoleView(Replication replication, PrepStage prep, DataTree tree) {
+        this.replication = replication;
         this.prep = prep;
         this.tree = tree;
-        this.role = quorum.role();
+        this.role = replication.role();
     }
 
-    /** The role the pipeline acts in (the quorum's as of the last role change the pipeline handled). */
+    /** The role the pipeline acts in (the replication's as of the last role change the pipeline handled). */
     RoleInfo get() {
         return role;
     }
@@ -46,7 +46,7 @@ final class RoleView {
 
     /** An in-service leader whose tree applied its EPOCH record: it may sequence writes. */
     boolean leaderReady() {
-        return quorum.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= quorum.serviceStart()
+        return replication.inService() && prep.epoch() == role.epoch() && tree.lastZxid() >= replication.serviceStart()
                 && role.role() == Role.LEADER;
     }
 

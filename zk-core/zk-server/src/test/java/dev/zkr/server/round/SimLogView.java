@@ -1,7 +1,6 @@
 package dev.zkr.server.round;
 
 import dev.zkr.server.replication.DrivenLogView;
-import dev.zkr.server.replication.TxnLogView;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
 
@@ -9,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The replica's {@link DrivenLogView} of a {@link SimLog} in one incarnation, as {@link TxnLogView} is over a
+ * The replica's {@link DrivenLogView} of a {@link SimLog} in one incarnation, as {@code TxnLogView} is over a
  * {@link dev.zkr.storage.TxnLog}: the durable records at open, then every record the stage announces
  * ({@link #appended}) as it hands it to the log stage, and its truncations; its start follows the log's purges
  * and snapshot installs (base).
