@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The server's web console (zk-server's {@code dev/zkr/server/console}) in a real headless browser on a 3-server
+ * The server's web console (zk-server's {@code dev/zkr/server/admin/console}) in a real headless browser on a 3-server
  * ensemble, showing what the real recipes wrote: the leader's console lists the three members with their roles, and
  * under {@code /app} a fair leader election with two participants (leader and the one in line), a double barrier
  * both members entered, a group with two members and a queue with three items, each with its participants' sessions

@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.consensus.Role;
 import dev.zkr.client.ZkClient;
 import dev.zkr.server.ZkServer;
 import dev.zkr.testkit.TestEnsemble;
@@ -164,7 +165,7 @@ final class ZkrEnsembleBackend implements EnsembleBackend {
             boolean inStep = true;
             for (int i = 0; i < SERVERS && inStep; i++) {
                 inStep = ensemble.isRunning(i) && ensemble.server(i).leaderId() == id
-                        && (i == leader || ensemble.server(i).role() == ZkServer.Role.FOLLOWER);
+                        && (i == leader || ensemble.server(i).role() == Role.FOLLOWER);
             }
             if (inStep) {
                 return;

@@ -1,13 +1,13 @@
 package dev.zkr.consensus;
 
-import dev.zkr.consensus.Message.Commit;
-import dev.zkr.consensus.Message.Heartbeat;
-import dev.zkr.consensus.Message.PreVote;
-import dev.zkr.consensus.Message.PreVoteAck;
-import dev.zkr.consensus.Message.Propose;
-import dev.zkr.consensus.Message.SyncStart;
-import dev.zkr.consensus.Message.Vote;
-import dev.zkr.consensus.Message.VoteAck;
+import dev.zkr.consensus.ReplicaMessage.Commit;
+import dev.zkr.consensus.ReplicaMessage.Heartbeat;
+import dev.zkr.consensus.ReplicaMessage.PreVote;
+import dev.zkr.consensus.ReplicaMessage.PreVoteAck;
+import dev.zkr.consensus.ReplicaMessage.Propose;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Vote;
+import dev.zkr.consensus.ReplicaMessage.VoteAck;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -76,7 +76,7 @@ final class Candidate extends RoleState {
     }
 
     @Override
-    void step(int from, Message m) {
+    void step(int from, ReplicaMessage m) {
         if (m instanceof PreVoteAck a && preVote && a.forEpoch() == epoch) {
             (a.granted() ? grants : refusals).add(from);
             if (r.quorum.reached(grants)) {
@@ -97,7 +97,7 @@ final class Candidate extends RoleState {
         }
     }
 
-    private void followLeader(int from, Message m) {
+    private void followLeader(int from, ReplicaMessage m) {
         r.becomeFollower(from);
         r.state.step(from, m);
     }

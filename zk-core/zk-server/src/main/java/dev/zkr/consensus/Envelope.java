@@ -1,7 +1,7 @@
 package dev.zkr.consensus;
 
 /** A message for peer {@code to}. */
-public record Envelope(int to, Message message) {
+public record Envelope(int to, ReplicaMessage message) {
     @Override
     public String toString() {
         return "->" + to + " " + message;

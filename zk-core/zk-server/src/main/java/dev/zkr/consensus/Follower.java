@@ -1,12 +1,12 @@
 package dev.zkr.consensus;
 
-import dev.zkr.consensus.Message.Ack;
-import dev.zkr.consensus.Message.Commit;
-import dev.zkr.consensus.Message.FollowerInfo;
-import dev.zkr.consensus.Message.Heartbeat;
-import dev.zkr.consensus.Message.HeartbeatAck;
-import dev.zkr.consensus.Message.Propose;
-import dev.zkr.consensus.Message.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Ack;
+import dev.zkr.consensus.ReplicaMessage.Commit;
+import dev.zkr.consensus.ReplicaMessage.FollowerInfo;
+import dev.zkr.consensus.ReplicaMessage.Heartbeat;
+import dev.zkr.consensus.ReplicaMessage.HeartbeatAck;
+import dev.zkr.consensus.ReplicaMessage.Propose;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
 
 /**
  * Follower of the accepted epoch's leader (or waiting to learn it). It syncs with the leader (FollowerInfo →
@@ -50,7 +50,7 @@ final class Follower extends RoleState {
     }
 
     @Override
-    void step(int from, Message m) {
+    void step(int from, ReplicaMessage m) {
         if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart || m instanceof Commit) {
             if (leaderId < 0) {
                 leaderId = from;
@@ -71,7 +71,7 @@ final class Follower extends RoleState {
             advanceCommit();
         } else if (m instanceof SyncStart s) {
             onSyncStart(s);
-        } else if (m instanceof Message.TimeoutNow && from == leaderId && synced && r.installing == Zxid.NONE) {
+        } else if (m instanceof ReplicaMessage.TimeoutNow && from == leaderId && synced && r.installing == Zxid.NONE) {
             r.campaignFor(r.acceptedEpoch + 1, true); // the leader hands over: no pre-vote
         }
     }

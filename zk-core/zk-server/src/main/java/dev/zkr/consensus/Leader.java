@@ -1,12 +1,12 @@
 package dev.zkr.consensus;
 
-import dev.zkr.consensus.Message.Ack;
-import dev.zkr.consensus.Message.Commit;
-import dev.zkr.consensus.Message.FollowerInfo;
-import dev.zkr.consensus.Message.Heartbeat;
-import dev.zkr.consensus.Message.HeartbeatAck;
-import dev.zkr.consensus.Message.Propose;
-import dev.zkr.consensus.Message.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Ack;
+import dev.zkr.consensus.ReplicaMessage.Commit;
+import dev.zkr.consensus.ReplicaMessage.FollowerInfo;
+import dev.zkr.consensus.ReplicaMessage.Heartbeat;
+import dev.zkr.consensus.ReplicaMessage.HeartbeatAck;
+import dev.zkr.consensus.ReplicaMessage.Propose;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -106,7 +106,7 @@ final class Leader extends RoleState {
     private void maybeSendTimeoutNow() {
         if (transferTo >= 0 && !timeoutNowSent && progress.get(transferTo).match >= r.lastAppended) {
             timeoutNowSent = true;
-            r.send(transferTo, new Message.TimeoutNow(epoch));
+            r.send(transferTo, new ReplicaMessage.TimeoutNow(epoch));
         }
     }
 
@@ -149,7 +149,7 @@ final class Leader extends RoleState {
     }
 
     @Override
-    void step(int from, Message m) {
+    void step(int from, ReplicaMessage m) {
         if (m instanceof FollowerInfo fi) {
             active.add(from);
             sync(from, fi);

@@ -1,14 +1,14 @@
 package dev.zkr.consensus;
 
-import dev.zkr.consensus.Message.Commit;
-import dev.zkr.consensus.Message.Heartbeat;
-import dev.zkr.consensus.Message.HeartbeatAck;
-import dev.zkr.consensus.Message.PreVote;
-import dev.zkr.consensus.Message.PreVoteAck;
-import dev.zkr.consensus.Message.Propose;
-import dev.zkr.consensus.Message.SyncStart;
-import dev.zkr.consensus.Message.Vote;
-import dev.zkr.consensus.Message.VoteAck;
+import dev.zkr.consensus.ReplicaMessage.Commit;
+import dev.zkr.consensus.ReplicaMessage.Heartbeat;
+import dev.zkr.consensus.ReplicaMessage.HeartbeatAck;
+import dev.zkr.consensus.ReplicaMessage.PreVote;
+import dev.zkr.consensus.ReplicaMessage.PreVoteAck;
+import dev.zkr.consensus.ReplicaMessage.Propose;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Vote;
+import dev.zkr.consensus.ReplicaMessage.VoteAck;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -93,7 +93,7 @@ public final class Replica {
     // ---------------------------------------------------------------- inputs
 
     /** A message from peer {@code from}. */
-    public void step(int from, Message m) {
+    public void step(int from, ReplicaMessage m) {
         checkInput();
         if (from == id || !quorum.isMember(from)) {
             return;
@@ -399,11 +399,11 @@ public final class Replica {
         l.start();
     }
 
-    void send(int to, Message m) {
+    void send(int to, ReplicaMessage m) {
         outbox.add(new Envelope(to, m));
     }
 
-    void broadcast(Message m) {
+    void broadcast(ReplicaMessage m) {
         for (int p : peers) {
             send(p, m);
         }

@@ -19,7 +19,7 @@ abstract class RoleState {
     abstract boolean hasLiveLeader();
 
     /** A message of the replica's accepted epoch (lower ones are dropped, higher ones adopted before). */
-    abstract void step(int from, Message m);
+    abstract void step(int from, ReplicaMessage m);
 
     abstract void tick();
 

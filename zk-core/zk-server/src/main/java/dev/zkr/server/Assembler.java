@@ -1,5 +1,13 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.Core;
+import dev.zkr.server.round.LogStage;
+import dev.zkr.server.round.PeerLink;
+import dev.zkr.server.round.Replication;
+import dev.zkr.server.round.TxnClock;
+import dev.zkr.server.replication.QuorumOfOne;
+import dev.zkr.server.replication.ReplicaDriver;
+import dev.zkr.server.replication.DrivenLogView;
 import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.Replica;
 import dev.zkr.consensus.ReplicaConfig;
@@ -15,7 +23,6 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
-import dev.zkr.tree.TxnPreparer;
 import dev.zkr.tree.WatchTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,21 +37,23 @@ import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
 /**
- * Wires the parts of a server's request pipeline for its role, so that roles differ in how the parts are put
- * together, not in the parts (as ZooKeeper's roles each build their own processor chain). Today there is one role,
- * standalone (an ensemble of one), in two assemblies: {@link #standaloneReplica} (the default: a single-member
- * consensus replica, the code path an ensemble runs) and {@link #standalone} ({@link QuorumOfOne}, the fast path
- * kept for comparison, chosen with {@code -Dzkr.server.quorum=one}).
+ * Wires a server's parts — the round ({@link Core#assemble}), its {@link Replication} and the replica's view of the
+ * log — so that servers differ in how the parts are put together, not in the parts (ZooKeeper's roles each build
+ * their own processor chain). Two assemblies: {@link #replica}, a consensus replica driven by a
+ * {@link ReplicaDriver} — a member of an ensemble, or a standalone server as an ensemble of one (the default), the
+ * same code path — and {@link #standalone}, {@link QuorumOfOne}, the standalone fast path kept for comparison,
+ * chosen with {@code -Dzkr.server.quorum=one}. A member's role (leader, follower, candidate) is the replica's to
+ * decide at run time, not the assembly's.
  */
 final class Assembler {
 
     private static final Logger log = LoggerFactory.getLogger(Assembler.class);
 
     /**
-     * An assembled pipeline: the core that drives it, the gate that holds its sessions, its replication stage, its
-     * watch table (read by the admin endpoint inside rounds).
+     * An assembled pipeline: the core that drives it, its replica driver (null for {@link QuorumOfOne}), its watch
+     * table (read by the admin endpoint inside rounds).
      */
-    record Parts(Core core, SessionGate gate, ReplicationStage stage, WatchTable watches) {
+    record Parts(Core core, ReplicaDriver driver, WatchTable watches) {
     }
 
     /**
@@ -82,24 +91,6 @@ final class Assembler {
                 new TxnClock(wallClock, 0));
     }
 
-    /**
-     * A standalone server as a single-member replica: it elects itself in the epoch after its accepted one
-     * (persisting that in {@code consensus.meta} before anything else), logs its {@code EPOCH} record and commits on
-     * local durability. Recovery applied the log up to the commit mark (P7); the rest, {@code tail}, is committed
-     * with the new EPOCH record and applied then.
-     *
-     * @param tree             the tree recovered up to the commit mark
-     * @param tail             the logged records after the tree's state, decoded ({@link #readTail})
-     * @param snapshotZxid     the zxid of the snapshot recovery used (0 for none)
-     * @param wallClock        the wall clock txn times come from ({@code System::currentTimeMillis})
-     */
-    static Parts standaloneReplica(ServerConfig config, DataTree tree, List<TxnCodec.Entry> tail,
-                                   SessionTable sessions, TxnLog txnLog, SnapshotStore snapshots, long snapshotZxid,
-                                   Snapshotter snapshotter, LongSupplier wallClock) {
-        return replica(config, tree, tail, sessions, txnLog, snapshots, snapshotZxid, snapshotter, PeerLink.NONE,
-                wallClock);
-    }
-
     private static long newest(SnapshotStore snapshots) {
         List<Long> zxids = snapshots.list();
         return zxids.isEmpty() ? 0 : zxids.get(0);
@@ -123,7 +114,7 @@ final class Assembler {
         Path dataDir = config.dataDir();
         // the newest snapshot file is what a follower behind the log's start is sent
         // (docs/replication.md, SNAP transfer)
-        TxnLogView view = new TxnLogView(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
+        DrivenLogView view = DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
         int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));
@@ -131,35 +122,22 @@ final class Assembler {
                 ensemble ? new SplittableRandom() : new SplittableRandom(id));
         Replica replica = new Replica(rc, view, meta);
         LogStage logStage = new LogStage(txnLog);
-        TxnClock txnClock = new TxnClock(wallClock, Math.max(lastTime(view), tree.lastTxnTime()));
-        ReplicationStage stage = new ReplicationStage(replica, view, logStage, txnLog,
+        TxnClock txnClock = new TxnClock(wallClock, Math.max(TxnClock.lastTime(view), tree.lastTxnTime()));
+        ReplicaDriver driver = new ReplicaDriver(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
                 tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
-                new ReplicationStage.Snapshots(snapshots, txnLog));
-        long epoch = stage.epoch();
+                new ReplicaDriver.Snapshots(snapshots, txnLog));
+        long epoch = driver.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "
                     + "committed)", id, members, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
-            return assemble(config, tree, sessions, snapshotter, logStage, stage, -1, Zxid.of(epoch, 0), peers,
-                    stage, txnClock);
+            return assemble(config, tree, sessions, snapshotter, logStage, driver, -1, Zxid.of(epoch, 0), peers,
+                    driver, txnClock);
         }
         log.info("server {} leads epoch {} (accepted epoch was {}; log ends at {}, {} record(s) to commit)", id,
                 epoch, meta.acceptedEpoch(), Zxid.str(view.lastZxid()), tail.size());
-        return assemble(config, tree, sessions, snapshotter, logStage, stage, epoch, Zxid.of(epoch, 0),
-                PeerLink.NONE, stage, txnClock);
-    }
-
-    /** The time of the last logged record (0 for none): a restarted server's next txn or EPOCH record is not older. */
-    static long lastTime(dev.zkr.consensus.LogView view) {
-        long last = view.lastZxid();
-        if (last <= 0 || last <= view.baseZxid()) {
-            return 0;
-        }
-        List<dev.zkr.consensus.Entry> entries = view.entriesAfter(last - 1);
-        if (entries.isEmpty() || entries.get(0).payload().length == 0) {
-            return 0;
-        }
-        return TxnCodec.decode(entries.get(0).payload()).header().time();
+        return assemble(config, tree, sessions, snapshotter, logStage, driver, epoch, Zxid.of(epoch, 0),
+                PeerLink.NONE, driver, txnClock);
     }
 
     /**
@@ -189,7 +167,7 @@ final class Assembler {
     }
 
     private static int ticks(long millis) {
-        return (int) Math.max(1, millis / ReplicationStage.TICK_MS);
+        return (int) Math.max(1, millis / ReplicaDriver.TICK_MS);
     }
 
     /** The records of {@code txnLog} after {@code appliedZxid}, decoded, in zxid order. */
@@ -210,7 +188,7 @@ final class Assembler {
      * refuses a data directory written by a member of another ensemble (other member lines); a standalone server's
      * directory may join an ensemble.
      */
-    private static Meta loadMeta(Path dataDir, TxnLogView view, ServerConfig config, long ensembleId) {
+    private static Meta loadMeta(Path dataDir, DrivenLogView view, ServerConfig config, long ensembleId) {
         boolean fresh = view.lastZxid() == 0 && view.snapshotZxid() == 0;
         Optional<ConsensusMeta> stored = ConsensusMeta.loadAtStart(dataDir, fresh, !config.isEnsemble());
         if (stored.isEmpty()) {
@@ -231,17 +209,11 @@ final class Assembler {
     }
 
     private static Parts assemble(ServerConfig config, DataTree tree, SessionTable sessions, Snapshotter snapshotter,
-                                  LogStage logStage, Quorum quorum, long epoch, long lastZxid, PeerLink peers,
-                                  ReplicationStage stage, TxnClock txnClock) {
+                                  LogStage logStage, Replication replication, long epoch, long lastZxid,
+                                  PeerLink peers, ReplicaDriver driver, TxnClock txnClock) {
         WatchTable watches = new WatchTable();
-        SessionGate gate = new SessionGate(config, sessions, tree, watches);
-        PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes(), config.authorizer()), txnClock, epoch,
-                lastZxid, config.isEnsemble());
-        ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
-        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer());
-        Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
-        Core core = new Core(tree, gate, reads, prep, logStage, quorum, apply, housekeeping, config, peers);
-        return new Parts(core, gate, stage, watches);
+        Core core = Core.assemble(config, tree, sessions, watches, snapshotter, logStage, replication, epoch,
+                lastZxid, peers, txnClock);
+        return new Parts(core, driver, watches);
     }
 }

@@ -11,10 +11,10 @@ import java.util.function.LongSupplier;
  * problem so that a flood of bad connections cannot fill the disk — at most {@link #LINES_PER_WINDOW} lines of a
  * kind per {@link #WINDOW_SECONDS} s, then one line "N more &lt;kind&gt; in the last T s, suppressed".
  */
-final class ProblemLog {
+public final class ProblemLog {
 
-    static final int LINES_PER_WINDOW = 10;
-    static final int WINDOW_SECONDS = 10;
+    public static final int LINES_PER_WINDOW = 10;
+    public static final int WINDOW_SECONDS = 10;
 
     private final Logger log;
     private final LongSupplier nanoClock;
@@ -27,12 +27,12 @@ final class ProblemLog {
     }
 
     /** The server's: {@link #LINES_PER_WINDOW} lines per kind per {@link #WINDOW_SECONDS} s, wall clock. */
-    static ProblemLog server(Logger log) {
+    public static ProblemLog server(Logger log) {
         return new ProblemLog(log, System::nanoTime, LINES_PER_WINDOW, WINDOW_SECONDS * 1_000_000_000L);
     }
 
     /** Logs one WARN line of this kind ({@code slf4j} format) unless the kind is over its rate. */
-    void warn(String kind, String format, Object... args) {
+    public void warn(String kind, String format, Object... args) {
         List<LogThrottle.Suppressed> summaries = new ArrayList<>(0);
         boolean admitted = throttle.admit(kind, nanoClock.getAsLong(), summaries);
         summaries.forEach(this::summary);
@@ -42,7 +42,7 @@ final class ProblemLog {
     }
 
     /** Logs the summary of every kind whose window is over and held lines back (a periodic task calls this). */
-    void flush() {
+    public void flush() {
         throttle.due(nanoClock.getAsLong()).forEach(this::summary);
     }
 

@@ -1,5 +1,11 @@
 package dev.zkr.server;
 
+import dev.zkr.server.admin.AdminServer;
+import dev.zkr.server.admin.ServerMetrics;
+import dev.zkr.server.port.NettyServer;
+import dev.zkr.server.round.Core;
+import dev.zkr.server.replication.PeerOutbox;
+import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.session.SessionTable;
 import dev.zkr.storage.LogConfig;
 import dev.zkr.storage.Recovery;
@@ -8,6 +14,8 @@ import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.TxnCodec;
+import dev.zkr.consensus.Role;
+import dev.zkr.consensus.RoleInfo;
 import dev.zkr.consensus.Zxid;
 import dev.zkr.server.peer.LinkFilter;
 import dev.zkr.server.peer.PeerConfig;
@@ -27,10 +35,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A standalone zkr server (an ensemble of one): recovers its data directory, then serves clients on its port until
- * {@link #close()}. Start with {@link #start(ServerConfig)}.
+ * A zkr server — standalone (an ensemble of one) or a member of an ensemble ({@link ServerConfig#members()}):
+ * recovers its data directory, then serves clients on its port until {@link #close()}. Start with
+ * {@link #start(ServerConfig)}. Its parts, by package: the client port ({@code dev.zkr.server.port}), the round
+ * ({@code dev.zkr.server.round}), replication ({@code dev.zkr.server.replication}, {@code dev.zkr.server.peer}) and
+ * the admin endpoint ({@code dev.zkr.server.admin}), wired by {@code Assembler} (docs/architecture.md, Code map).
  *
- * <p>Data directory layout: {@code log/} (transaction log segments) and {@code snapshots/}.
+ * <p>Data directory layout: {@code log/} (transaction log segments), {@code snapshots/} and, for a replica,
+ * {@code consensus.meta} (docs/storage.md).
  */
 public final class ZkServer implements AutoCloseable {
 
@@ -40,9 +52,8 @@ public final class ZkServer implements AutoCloseable {
     private final TxnLog txnLog;
     private final Snapshotter snapshotter;
     private final DataTree tree;
-    private final SessionGate gate;
     private final Core core;
-    private final ReplicationStage stage;
+    private final ReplicaDriver driver;
     private final LinkFilter linkFilter;
     private final PeerTransport peers;
     private final NettyServer netty;
@@ -109,9 +120,8 @@ public final class ZkServer implements AutoCloseable {
             txnLog.close();
             throw e;
         }
-        this.gate = parts.gate();
         this.core = parts.core();
-        this.stage = parts.stage();
+        this.driver = parts.driver();
         this.peers = config.isEnsemble() ? new PeerTransport(peerConfig(config), new PeerTransport.Listener() {
             @Override
             public void received(int from, Object message) {
@@ -130,12 +140,11 @@ public final class ZkServer implements AutoCloseable {
         }, linkFilter, config.quorumTls(), config.tlsReloadInterval().toMillis()) : null;
         link.connect(peers);
         ServerMetrics.Outstanding outstanding = new ServerMetrics.Outstanding();
-        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, stage, outstanding) : null;
-        ServerChannelInitializer initializer = new ServerChannelInitializer(config, core, metrics);
-        outstanding.from(initializer);
-        this.netty = new NettyServer(initializer);
-        this.admin = metrics == null ? null : new AdminServer(new AdminHandler(new AdminView(config, core, tree, gate,
-                parts.watches(), stage, initializer, metrics), metrics, new AdminAuth(config)), config);
+        this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, driver, outstanding) : null;
+        this.netty = new NettyServer(config, core, metrics);
+        outstanding.from(netty);
+        this.admin = metrics == null ? null : AdminServer.of(config, core, tree, parts.watches(), driver, netty,
+                metrics);
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();
@@ -172,14 +181,14 @@ public final class ZkServer implements AutoCloseable {
         }
     }
 
-    /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replication stage. */
+    /** The metrics of a server with an admin endpoint, hooked to its log, snapshotter and replica driver. */
     private static ServerMetrics newMetrics(Core core, TxnLog txnLog, Snapshotter snapshotter,
-                                            ReplicationStage stage, ServerMetrics.Outstanding outstanding) {
+                                            ReplicaDriver driver, ServerMetrics.Outstanding outstanding) {
         ServerMetrics m = new ServerMetrics(core::elections, core::leaderChanges, outstanding);
         txnLog.observeFsyncs(m::fsynced);
         snapshotter.onWritten(m::snapshotWritten);
-        if (stage != null) {
-            stage.timeCommits(m::committed);
+        if (driver != null) {
+            driver.timeCommits(m::committed);
         }
         return m;
     }
@@ -203,29 +212,15 @@ public final class ZkServer implements AutoCloseable {
                 .withMaxFrameSize(Math.max(PeerConfig.DEFAULT_MAX_FRAME_SIZE, config.maxTxnBytes() + (64 << 10)));
     }
 
-    /** What a server is in its ensemble. */
-    public enum Role {
-        /** It sequences writes (a standalone server always leads). */
-        LEADER,
-        /** It follows a leader (or waits for one to be elected). */
-        FOLLOWER,
-        /** It campaigns to lead. */
-        CANDIDATE
-    }
-
     /** This server's role as of its last round. */
     public Role role() {
-        return switch (core.role().role()) {
-            case LEADER -> Role.LEADER;
-            case FOLLOWER -> Role.FOLLOWER;
-            case CANDIDATE -> Role.CANDIDATE;
-        };
+        return core.role().role();
     }
 
     /** True if this server leads and may sequence writes (its EPOCH record committed). */
     public boolean isLeading() {
-        dev.zkr.consensus.RoleInfo r = core.role();
-        return r.role() == dev.zkr.consensus.Role.LEADER && r.inService();
+        RoleInfo r = core.role();
+        return r.role() == Role.LEADER && r.inService();
     }
 
     /** The id of the leader this server knows of (its own when it leads), -1 if none. */
@@ -240,17 +235,17 @@ public final class ZkServer implements AutoCloseable {
 
     /** Snapshots this server installed from a leader (SNAP syncs) since it started: for tests and metrics. */
     public int snapshotInstalls() {
-        return stage == null ? 0 : stage.installs();
+        return driver == null ? 0 : driver.installs();
     }
 
     /** Snapshot transfers this server gave up since it started (its sender stopped leading or went silent). */
     public int snapshotInstallsAborted() {
-        return stage == null ? 0 : stage.abortedInstalls();
+        return driver == null ? 0 : driver.abortedInstalls();
     }
 
     /** Whether this server is fetching a snapshot from its leader (a SNAP sync) right now: for tests. */
     public boolean installingSnapshot() {
-        return stage != null && stage.installing();
+        return driver != null && driver.installing();
     }
 
     /** This server's id ({@code server.N}; 1 for a standalone server unless configured). */
@@ -266,9 +261,9 @@ public final class ZkServer implements AutoCloseable {
         return linkFilter;
     }
 
-    /** The client connections' shared state: budgets and problem log (tests read its counters). */
-    ServerChannelInitializer connections() {
-        return netty.initializer();
+    /** The client port (tests in its package read its budgets through {@code ServerFixture.clientPort}). */
+    NettyServer connections() {
+        return netty;
     }
 
     /**
@@ -354,12 +349,12 @@ public final class ZkServer implements AutoCloseable {
 
     /** Client connections open now (accepted and counted against the connection limits). */
     public int clientConnections() {
-        return netty.initializer().open();
+        return netty.open();
     }
 
     /** Subjects of the verified client certificates of the open client connections (test access). */
     List<String> clientCertificateSubjects() {
-        return netty.initializer().clientCertificateSubjects();
+        return netty.clientCertificateSubjects();
     }
 
     /** True while the server serves (not closed, not killed, log healthy). */
@@ -418,11 +413,11 @@ public final class ZkServer implements AutoCloseable {
      * write gap); waits up to the election timeout for another server to lead.
      */
     private void handOverLeadership() {
-        core.execute(stage::transferLeadership);
+        core.execute(driver::transferLeadership);
         long deadline = System.nanoTime() + config.electionTimeout().toNanos() * 2;
         while (System.nanoTime() < deadline) {
-            dev.zkr.consensus.RoleInfo r = core.role();
-            if (r.role() != dev.zkr.consensus.Role.LEADER) {
+            RoleInfo r = core.role();
+            if (r.role() != Role.LEADER) {
                 return;
             }
             java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);

@@ -9,7 +9,7 @@ import java.util.Objects;
  * pulled transfer reads one chunk from an already checked, open file (opening checks the whole file: doing it per
  * request would read the snapshot once per chunk). A sender is opened on the first request of a transfer (or one for
  * another snapshot), closed after its last chunk is served and by {@link #drop} (the follower's link went down).
- * Round thread only.
+ * Not thread-safe: the server uses it inside its rounds only (docs/architecture.md, Threads).
  */
 public final class SnapshotSenders implements AutoCloseable {
 

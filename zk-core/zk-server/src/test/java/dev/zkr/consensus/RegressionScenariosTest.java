@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.zkr.consensus.Message.Ack;
-import dev.zkr.consensus.Message.Commit;
-import dev.zkr.consensus.Message.Heartbeat;
-import dev.zkr.consensus.Message.Propose;
-import dev.zkr.consensus.Message.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Ack;
+import dev.zkr.consensus.ReplicaMessage.Commit;
+import dev.zkr.consensus.ReplicaMessage.Heartbeat;
+import dev.zkr.consensus.ReplicaMessage.Propose;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -333,8 +333,8 @@ class RegressionScenariosTest {
         long x2 = s.write("x2");
         s.until(() -> s.r(2).durableZxid() >= x2, "n2 logs x2 alone");
         s.sim.crash(2);
-        s.sim.dropFilter = (from, to, msg) -> from == 1 && to == 0 && !(msg instanceof Message.VoteAck)
-                && !(msg instanceof Message.PreVote) && !(msg instanceof Message.Vote);
+        s.sim.dropFilter = (from, to, msg) -> from == 1 && to == 0 && !(msg instanceof ReplicaMessage.VoteAck)
+                && !(msg instanceof ReplicaMessage.PreVote) && !(msg instanceof ReplicaMessage.Vote);
         s.sim.campaign(1);
         s.until(() -> s.isLeader(1), "n1 leads epoch 2");
         long e2 = Zxid.of(s.sim.role(1).epoch(), 0);

@@ -8,16 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.zkr.consensus.Message.Ack;
-import dev.zkr.consensus.Message.FollowerInfo;
-import dev.zkr.consensus.Message.Heartbeat;
-import dev.zkr.consensus.Message.HeartbeatAck;
-import dev.zkr.consensus.Message.PreVote;
-import dev.zkr.consensus.Message.PreVoteAck;
-import dev.zkr.consensus.Message.Propose;
-import dev.zkr.consensus.Message.SyncStart;
-import dev.zkr.consensus.Message.Vote;
-import dev.zkr.consensus.Message.VoteAck;
+import dev.zkr.consensus.ReplicaMessage.Ack;
+import dev.zkr.consensus.ReplicaMessage.FollowerInfo;
+import dev.zkr.consensus.ReplicaMessage.Heartbeat;
+import dev.zkr.consensus.ReplicaMessage.HeartbeatAck;
+import dev.zkr.consensus.ReplicaMessage.PreVote;
+import dev.zkr.consensus.ReplicaMessage.PreVoteAck;
+import dev.zkr.consensus.ReplicaMessage.Propose;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Vote;
+import dev.zkr.consensus.ReplicaMessage.VoteAck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -75,7 +75,7 @@ class ReplicaTest {
             return rd;
         }
 
-        Ready step(int from, Message m) {
+        Ready step(int from, ReplicaMessage m) {
             r.step(from, m);
             return next();
         }
@@ -105,7 +105,7 @@ class ReplicaTest {
         }
     }
 
-    static <T extends Message> List<T> sent(Ready rd, Class<T> type) {
+    static <T extends ReplicaMessage> List<T> sent(Ready rd, Class<T> type) {
         List<T> out = new ArrayList<>();
         for (Envelope e : rd.messages()) {
             if (type.isInstance(e.message())) {
@@ -271,7 +271,7 @@ class ReplicaTest {
         rd = f.step(2, new Propose(2, z(1, 1), z(2, 0), new byte[0]));
         assertEquals(Zxid.NONE, rd.truncateAfter());
         f.fsync();
-        f.step(2, new Message.Commit(2, z(2, 0)));
+        f.step(2, new ReplicaMessage.Commit(2, z(2, 0)));
         assertEquals(z(2, 0), f.r.commitZxid());
         FollowerInfo again = sent(f.step(2, new Propose(2, z(2, 5), z(2, 6), P)), FollowerInfo.class).get(0);
         assertThrows(ConsensusViolation.class,

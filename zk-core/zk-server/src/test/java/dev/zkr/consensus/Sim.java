@@ -1,7 +1,7 @@
 package dev.zkr.consensus;
 
-import dev.zkr.consensus.Message.Ack;
-import dev.zkr.consensus.Message.SyncStart;
+import dev.zkr.consensus.ReplicaMessage.Ack;
+import dev.zkr.consensus.ReplicaMessage.SyncStart;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -179,7 +179,7 @@ final class Sim {
     private String current = "";
 
     interface MessageFilter {
-        boolean test(int from, int to, Message m);
+        boolean test(int from, int to, ReplicaMessage m);
     }
 
     Sim(long seed, Options options) {
@@ -412,11 +412,11 @@ final class Sim {
                 n.ackEpoch = a.epoch();
                 n.lastAck = a.zxid();
             }
-            if (e.message() instanceof Message.HeartbeatAck h && h.ackZxid() != Zxid.NONE
+            if (e.message() instanceof ReplicaMessage.HeartbeatAck h && h.ackZxid() != Zxid.NONE
                     && !n.disk.durableImage().covers(h.ackZxid())) {
                 throw fail("n" + n.id + " acks " + Zxid.str(h.ackZxid()) + " (heartbeat) which is not durable");
             }
-            if (e.message() instanceof Message.FollowerInfo fi) {
+            if (e.message() instanceof ReplicaMessage.FollowerInfo fi) {
                 if (n.infoEpoch == fi.epoch()) {
                     stats.resyncs++;
                 }
@@ -612,7 +612,7 @@ final class Sim {
 
     // ---------------------------------------------------------------- network
 
-    private void send(int from, int to, Message m) {
+    private void send(int from, int to, ReplicaMessage m) {
         if (!nodes[to].up || blocked[from][to] || dropFilter.test(from, to, m)
                 || dropRate > 0 && random.nextDouble() < dropRate) {
             return;
@@ -634,7 +634,7 @@ final class Sim {
         }
     }
 
-    private void deliver(int from, int to, Message m, long gen) {
+    private void deliver(int from, int to, ReplicaMessage m, long gen) {
         Node n = nodes[to];
         if (gen != linkGen[from][to] || !n.up || blocked[from][to]) {
             return;
@@ -656,7 +656,7 @@ final class Sim {
         MessageFilter keep = holdFilter;
         holdFilter = (f, t, m) -> false;
         for (Object[] x : h) {
-            send((Integer) x[0], (Integer) x[1], (Message) x[2]);
+            send((Integer) x[0], (Integer) x[1], (ReplicaMessage) x[2]);
         }
         holdFilter = keep;
     }
@@ -666,7 +666,7 @@ final class Sim {
         List<Object[]> picked = new ArrayList<>();
         for (java.util.Iterator<Object[]> it = held.iterator(); it.hasNext(); ) {
             Object[] x = it.next();
-            if (which.test((Integer) x[0], (Integer) x[1], (Message) x[2])) {
+            if (which.test((Integer) x[0], (Integer) x[1], (ReplicaMessage) x[2])) {
                 picked.add(x);
                 it.remove();
             }
@@ -674,7 +674,7 @@ final class Sim {
         MessageFilter keep = holdFilter;
         holdFilter = (f, t, m) -> false;
         for (Object[] x : picked) {
-            send((Integer) x[0], (Integer) x[1], (Message) x[2]);
+            send((Integer) x[0], (Integer) x[1], (ReplicaMessage) x[2]);
         }
         holdFilter = keep;
     }

@@ -1,6 +1,6 @@
 package dev.zkr.consensus;
 
-import dev.zkr.server.TraceHashFixture;
+import dev.zkr.server.round.TraceHashFixture;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.auth.AuthAttempts;
 import dev.zkr.auth.AuthProvider;
 import dev.zkr.client.Acls;
 import dev.zkr.client.CreateMode;

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.round.TraceHashFixture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -16,21 +16,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 /** A blocking test client speaking the raw wire protocol over a plain socket (and able to send anything). */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
 
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
     private int xid;
-    long sessionId;
+    public long sessionId;
     byte[] password;
 
-    RawClient(int port) {
+    public RawClient(int port) {
         this(port, 0);
     }
 
     /** Connects with the given socket receive buffer (0: the system's default). */
-    RawClient(int port, int receiveBuffer) {
+    public RawClient(int port, int receiveBuffer) {
         try {
             socket = new Socket();
             if (receiveBuffer > 0) {
@@ -47,18 +47,18 @@ final class RawClient implements AutoCloseable {
     }
 
     /** Connects and opens a new session. */
-    static RawClient session(int port, int timeoutMs) {
+    public static RawClient session(int port, int timeoutMs) {
         return session(port, timeoutMs, 0);
     }
 
     /** Connects with the given socket receive buffer and opens a new session. */
-    static RawClient session(int port, int timeoutMs, int receiveBuffer) {
+    public static RawClient session(int port, int timeoutMs, int receiveBuffer) {
         RawClient c = new RawClient(port, receiveBuffer);
         c.handshake(0, null, timeoutMs);
         return c;
     }
 
-    Message.ConnectResponse handshake(long sessionId, byte[] password, int timeoutMs) {
+    public Message.ConnectResponse handshake(long sessionId, byte[] password, int timeoutMs) {
         send(new Message.ConnectRequest(Message.PROTOCOL_VERSION, sessionId, password == null ? new byte[16]
                 : password, timeoutMs, 0));
         Message m = receive();
@@ -68,16 +68,16 @@ final class RawClient implements AutoCloseable {
         return r;
     }
 
-    int nextXid() {
+    public int nextXid() {
         return ++xid;
     }
 
-    void send(Message m) {
+    public void send(Message m) {
         byte[] body = MessageCodec.encode(m);
         sendRaw(frame(body));
     }
 
-    static byte[] frame(byte[] body) {
+    public static byte[] frame(byte[] body) {
         byte[] f = new byte[body.length + 4];
         f[0] = (byte) (body.length >>> 24);
         f[1] = (byte) (body.length >>> 16);
@@ -87,7 +87,7 @@ final class RawClient implements AutoCloseable {
         return f;
     }
 
-    void sendRaw(byte[] bytes) {
+    public void sendRaw(byte[] bytes) {
         try {
             out.write(bytes);
             out.flush();
@@ -97,7 +97,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** The next message; fails on timeout or EOF. */
-    Message receive() {
+    public Message receive() {
         try {
             int len = in.readInt();
             byte[] body = new byte[len];
@@ -109,21 +109,21 @@ final class RawClient implements AutoCloseable {
     }
 
     /** The next reply, skipping nothing: fails if the next message is not a reply to this xid. */
-    Message.Reply reply(int expectedXid) {
+    public Message.Reply reply(int expectedXid) {
         Message.Reply r = assertInstanceOf(Message.Reply.class, receive());
         assertEquals(expectedXid, r.xid(), "reply out of order");
         return r;
     }
 
     /** Sends a request and returns its reply. */
-    Message.Reply call(java.util.function.IntFunction<Message.Request> request) {
+    public Message.Reply call(java.util.function.IntFunction<Message.Request> request) {
         int x = nextXid();
         send(request.apply(x));
         return reply(x);
     }
 
     /** True if the server closes the connection within the timeout (messages before the close are skipped). */
-    boolean closedByServer(int timeoutMs) {
+    public boolean closedByServer(int timeoutMs) {
         try {
             socket.setSoTimeout(timeoutMs);
             while (true) {
@@ -147,7 +147,7 @@ final class RawClient implements AutoCloseable {
      * Reads and discards bytes until the server closes the connection; returns how many were read. Fails if
      * nothing arrives for {@code quietMs} while the connection stays open.
      */
-    long drainUntilClosed(int quietMs) {
+    public long drainUntilClosed(int quietMs) {
         long total = 0;
         byte[] buf = new byte[64 * 1024];
         try {
@@ -172,7 +172,7 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    java.util.List<Message> readUntilClosed(int timeoutMs) {
+    public java.util.List<Message> readUntilClosed(int timeoutMs) {
         java.util.List<Message> messages = new java.util.ArrayList<>();
         try {
             socket.setSoTimeout(timeoutMs);

@@ -9,19 +9,19 @@ import java.util.Comparator;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
-/** Test helpers: temp data dirs and polling with a deadline. */
-final class ServerFixture {
+/** Test helpers: temp data dirs and polling with a deadline; public for the tests of zk-server's other packages. */
+public final class ServerFixture {
 
     private ServerFixture() {
     }
 
-    static ServerConfig.Builder config(Path dir) {
+    public static ServerConfig.Builder config(Path dir) {
         return ServerConfig.builder(dir).port(0).tickTime(Duration.ofMillis(100))
                 .minSessionTimeout(Duration.ofMillis(300)).maxSessionTimeout(Duration.ofSeconds(30));
     }
 
     /** Polls until the condition holds; fails after the timeout. */
-    static void await(String what, Duration timeout, BooleanSupplier condition) {
+    public static void await(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -34,6 +34,11 @@ final class ServerFixture {
                 throw new AssertionError("interrupted waiting for " + what);
             }
         }
+    }
+
+    /** The server's client port (its connections' budgets are package-private to {@code dev.zkr.server.port}). */
+    public static dev.zkr.server.port.NettyServer clientPort(ZkServer server) {
+        return server.connections();
     }
 
     static void deleteRecursively(Path dir) {

@@ -1,5 +1,6 @@
 package dev.zkr.server;
 
+import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.client.CreateMode;
 import dev.zkr.consensus.ConsensusViolation;
 import dev.zkr.storage.ConsensusMeta;
@@ -30,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A standalone server runs as a single-member replica ({@link ReplicationStage}): it elects itself (its vote durable
+ * A standalone server runs as a single-member replica ({@link ReplicaDriver}): it elects itself (its vote durable
  * in consensus.meta first), logs an EPOCH record per start, commits on local durability, carries the commit mark on
  * its batches and, at restart, applies the log up to the mark and commits the rest with its new EPOCH record.
  */

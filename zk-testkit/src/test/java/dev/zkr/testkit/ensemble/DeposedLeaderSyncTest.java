@@ -1,5 +1,6 @@
 package dev.zkr.testkit.ensemble;
 
+import dev.zkr.consensus.Role;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
@@ -71,7 +72,7 @@ class DeposedLeaderSyncTest {
             leaderAmong(e, MAJORITY);
             Ensembles.setRetrying(setup, "/k", new byte[] {1});
             Stat w = setup.exists("/k");
-            boolean window = e.server(OLD).role() == ZkServer.Role.LEADER
+            boolean window = e.server(OLD).role() == Role.LEADER
                     && e.server(FOLLOWER).leaderId() == OLD + 1;
             Assumptions.assumeTrue(window, "the old leader stepped down before the majority's write was acked "
                     + "(roles " + e.roles() + ")");

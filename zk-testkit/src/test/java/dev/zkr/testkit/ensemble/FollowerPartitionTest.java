@@ -1,5 +1,6 @@
 package dev.zkr.testkit.ensemble;
 
+import dev.zkr.consensus.Role;
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
@@ -49,7 +50,7 @@ class FollowerPartitionTest {
             createAll(onFollower, "/k/moved-", 0, 5);
             assertTrue(onFollower.exists("/eph") != null, "the moved client's ephemeral is gone");
             await(() -> "the partitioned follower stops following (roles " + e.roles() + ")",
-                    () -> e.server(follower).role() != ZkServer.Role.FOLLOWER
+                    () -> e.server(follower).role() != Role.FOLLOWER
                             || e.server(follower).leaderId() < 0);
 
             e.heal();

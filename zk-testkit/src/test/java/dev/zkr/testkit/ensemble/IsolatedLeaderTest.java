@@ -1,5 +1,6 @@
 package dev.zkr.testkit.ensemble;
 
+import dev.zkr.consensus.Role;
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Created;
@@ -57,7 +58,7 @@ class IsolatedLeaderTest {
                         "a write sent to an isolated leader was not failed as CONNECTION_LOSS");
             }
             await(() -> "the isolated leader steps down (roles " + e.roles() + ")",
-                    () -> e.server(leader).role() != ZkServer.Role.LEADER);
+                    () -> e.server(leader).role() != Role.LEADER);
 
             int next = leaderAmong(e, majority);
             createAll(onMajority, "/k/majority-", 0, 20);

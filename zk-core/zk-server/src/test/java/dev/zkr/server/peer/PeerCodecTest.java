@@ -2,7 +2,7 @@ package dev.zkr.server.peer;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
-import dev.zkr.consensus.Message;
+import dev.zkr.consensus.ReplicaMessage;
 import dev.zkr.consensus.SyncMode;
 import dev.zkr.consensus.Zxid;
 import dev.zkr.wire.Frames;
@@ -31,29 +31,29 @@ class PeerCodecTest {
                 new Entry(Zxid.of(1, 7), new byte[0]), new Entry(Zxid.of(3, 2), new byte[0])));
         List<Object> all = new ArrayList<>(List.of(
                 new Hello(PeerTransport.PROTOCOL_VERSION, 0x1234_5678_9abcL, 2),
-                new Message.PreVote(4, Zxid.of(3, 9)),
-                new Message.PreVoteAck(3, 4, true),
-                new Message.Vote(4, Zxid.of(3, 9), true),
-                new Message.Vote(5, Zxid.NONE),
-                new Message.TimeoutNow(6),
-                new Message.VoteAck(4, false),
-                new Message.FollowerInfo(4, 17, Zxid.of(3, 2), Zxid.of(1, 7), table),
-                new Message.FollowerInfo(4, 18, 0, 0, EpochTable.EMPTY),
-                new Message.SyncStart(4, 17, SyncMode.DIFF, Zxid.of(1, 7)),
-                new Message.SyncStart(4, 17, SyncMode.TRUNC, Zxid.of(1, 7)),
-                new Message.SyncStart(4, 17, SyncMode.SNAP, Zxid.of(1, 7)),
-                new Message.Propose(4, Zxid.of(4, 0), Zxid.of(4, 1), new byte[] {1, 2, 3}),
-                new Message.Propose(4, Zxid.of(3, 2), Zxid.of(4, 0), new byte[0]),
-                new Message.Ack(4, Zxid.of(4, 1)),
-                new Message.Commit(4, Zxid.of(4, 1)),
-                new Message.Heartbeat(4, Zxid.of(4, 1), 99, 17, Zxid.of(4, 1)),
-                new Message.HeartbeatAck(4, 99, Zxid.of(4, 1)),
-                new Message.HeartbeatAck(5, -1)));
+                new ReplicaMessage.PreVote(4, Zxid.of(3, 9)),
+                new ReplicaMessage.PreVoteAck(3, 4, true),
+                new ReplicaMessage.Vote(4, Zxid.of(3, 9), true),
+                new ReplicaMessage.Vote(5, Zxid.NONE),
+                new ReplicaMessage.TimeoutNow(6),
+                new ReplicaMessage.VoteAck(4, false),
+                new ReplicaMessage.FollowerInfo(4, 17, Zxid.of(3, 2), Zxid.of(1, 7), table),
+                new ReplicaMessage.FollowerInfo(4, 18, 0, 0, EpochTable.EMPTY),
+                new ReplicaMessage.SyncStart(4, 17, SyncMode.DIFF, Zxid.of(1, 7)),
+                new ReplicaMessage.SyncStart(4, 17, SyncMode.TRUNC, Zxid.of(1, 7)),
+                new ReplicaMessage.SyncStart(4, 17, SyncMode.SNAP, Zxid.of(1, 7)),
+                new ReplicaMessage.Propose(4, Zxid.of(4, 0), Zxid.of(4, 1), new byte[] {1, 2, 3}),
+                new ReplicaMessage.Propose(4, Zxid.of(3, 2), Zxid.of(4, 0), new byte[0]),
+                new ReplicaMessage.Ack(4, Zxid.of(4, 1)),
+                new ReplicaMessage.Commit(4, Zxid.of(4, 1)),
+                new ReplicaMessage.Heartbeat(4, Zxid.of(4, 1), 99, 17, Zxid.of(4, 1)),
+                new ReplicaMessage.HeartbeatAck(4, 99, Zxid.of(4, 1)),
+                new ReplicaMessage.HeartbeatAck(5, -1)));
         return all;
     }
 
     static void assertSameMessage(Object expected, Object actual) {
-        if (expected instanceof Message.Propose p && actual instanceof Message.Propose q) {
+        if (expected instanceof ReplicaMessage.Propose p && actual instanceof ReplicaMessage.Propose q) {
             assertEquals(p.toString(), q.toString());
             assertArrayEquals(p.payload(), q.payload());
         } else {
@@ -70,9 +70,9 @@ class PeerCodecTest {
             assertSameMessage(m, ch.readInbound());
         }
         // every consensus message type is covered
-        long types = everyType().stream().map(Object::getClass).filter(c -> c.getEnclosingClass() == Message.class)
+        long types = everyType().stream().map(Object::getClass).filter(c -> c.getEnclosingClass() == ReplicaMessage.class)
                 .distinct().count();
-        assertEquals(Message.class.getPermittedSubclasses().length, types);
+        assertEquals(ReplicaMessage.class.getPermittedSubclasses().length, types);
     }
 
     @Test
@@ -94,7 +94,7 @@ class PeerCodecTest {
 
     @Test
     void unknownClassIdTruncatedAndTrailingBytesAreMalformed() {
-        byte[] ack = PeerKryo.CODEC.encode(new Message.Ack(4, Zxid.of(4, 1)));
+        byte[] ack = PeerKryo.CODEC.encode(new ReplicaMessage.Ack(4, Zxid.of(4, 1)));
         assertThrows(MalformedMessageException.class, () -> PeerKryo.CODEC.decode(Arrays.copyOf(ack, 3)));
         assertThrows(MalformedMessageException.class, () -> PeerKryo.CODEC.decode(Arrays.copyOf(ack, ack.length + 1)));
         assertThrows(MalformedMessageException.class, () -> PeerKryo.CODEC.decode(new byte[] {(byte) 0xf0, 1}));
@@ -105,7 +105,7 @@ class PeerCodecTest {
 
     @Test
     void hostileLengthsAndDisorderedEpochTablesAreMalformed() {
-        Message.FollowerInfo info = new Message.FollowerInfo(4, 1, 0, 0,
+        ReplicaMessage.FollowerInfo info = new ReplicaMessage.FollowerInfo(4, 1, 0, 0,
                 EpochTable.of(List.of(new Entry(Zxid.of(1, 1), new byte[0]), new Entry(Zxid.of(2, 1), new byte[0]))));
         byte[] bytes = PeerKryo.CODEC.encode(info);
         // the table is written last (components by name: commitZxid, epoch, lastZxid, syncId, table): count, zxids
@@ -135,7 +135,7 @@ class PeerCodecTest {
         assertTrue(e.getCause() instanceof MalformedMessageException, e.toString());
         EmbeddedChannel small = channel(64);
         ByteBuf big = PeerKryo.CODEC.encodeFramed(small.alloc(),
-                new Message.Propose(1, 0, Zxid.of(1, 1), new byte[100]));
+                new ReplicaMessage.Propose(1, 0, Zxid.of(1, 1), new byte[100]));
         assertThrows(TooLongFrameException.class, () -> small.writeInbound(big));
     }
 

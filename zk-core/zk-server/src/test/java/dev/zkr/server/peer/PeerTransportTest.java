@@ -1,7 +1,7 @@
 package dev.zkr.server.peer;
 
 import dev.zkr.consensus.Envelope;
-import dev.zkr.consensus.Message;
+import dev.zkr.consensus.ReplicaMessage;
 import dev.zkr.consensus.Zxid;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -128,9 +128,9 @@ class PeerTransportTest {
         PeerTransport t2 = start(PeerConfig.of(2, m), r2, f);
         r1.awaitEvent("up 2");
         r2.awaitEvent("up 1");
-        List<Object> types = PeerCodecTest.everyType().stream().filter(o -> o instanceof Message).toList();
+        List<Object> types = PeerCodecTest.everyType().stream().filter(o -> o instanceof ReplicaMessage).toList();
         for (Object msg : types) {
-            t1.send(new Envelope(2, (Message) msg));
+            t1.send(new Envelope(2, (ReplicaMessage) msg));
             t2.send(1, msg);
         }
         for (Object msg : types) {
@@ -144,19 +144,19 @@ class PeerTransportTest {
         int n = 50_000;
         Thread other = new Thread(() -> {
             for (int i = 0; i < n; i++) {
-                t2.send(1, new Message.Ack(2, i));
+                t2.send(1, new ReplicaMessage.Ack(2, i));
             }
         });
         other.start();
         for (int i = 0; i < n; i++) {
-            t1.send(2, new Message.Propose(1, i, i + 1, new byte[i % 100]));
+            t1.send(2, new ReplicaMessage.Propose(1, i, i + 1, new byte[i % 100]));
         }
         other.join();
         for (int i = 0; i < n; i++) {
-            Message.Propose p = (Message.Propose) r2.next()[1];
+            ReplicaMessage.Propose p = (ReplicaMessage.Propose) r2.next()[1];
             assertEquals(i + 1, p.zxid());
             assertEquals(i % 100, p.payload().length);
-            assertEquals(new Message.Ack(2, i), r1.next()[1]);
+            assertEquals(new ReplicaMessage.Ack(2, i), r1.next()[1]);
         }
     }
 
@@ -174,10 +174,10 @@ class PeerTransportTest {
         PeerTransport again = start(PeerConfig.of(2, m), r2, new LinkFilter());
         r1.awaitEvent("up 2");
         r2.awaitEvent("up 1");
-        t1.send(2, new Message.Commit(3, Zxid.of(3, 4)));
-        assertEquals(new Message.Commit(3, Zxid.of(3, 4)), r2.next()[1]);
-        again.send(1, new Message.Ack(3, Zxid.of(3, 4)));
-        assertEquals(new Message.Ack(3, Zxid.of(3, 4)), r1.next()[1]);
+        t1.send(2, new ReplicaMessage.Commit(3, Zxid.of(3, 4)));
+        assertEquals(new ReplicaMessage.Commit(3, Zxid.of(3, 4)), r2.next()[1]);
+        again.send(1, new ReplicaMessage.Ack(3, Zxid.of(3, 4)));
+        assertEquals(new ReplicaMessage.Ack(3, Zxid.of(3, 4)), r1.next()[1]);
     }
 
     /** The transport has no heartbeat: a link that goes down on kill -9 was seen by its socket (FIN/RST). */
@@ -230,10 +230,10 @@ class PeerTransportTest {
         Recorder r3 = new Recorder();
         start(PeerConfig.of(3, m).withEnsembleId(ens ^ 0x5a5a), r3, new LinkFilter());
         // the acceptor answering at server 3's address with another id is refused by the dialer
-        t1.send(2, new Message.TimeoutNow(8));
-        assertEquals(new Message.TimeoutNow(8), r2.next()[1]);
-        t2.send(1, new Message.VoteAck(8, true));
-        assertEquals(new Message.VoteAck(8, true), r1.next()[1]);
+        t1.send(2, new ReplicaMessage.TimeoutNow(8));
+        assertEquals(new ReplicaMessage.TimeoutNow(8), r2.next()[1]);
+        t2.send(1, new ReplicaMessage.VoteAck(8, true));
+        assertEquals(new ReplicaMessage.VoteAck(8, true), r1.next()[1]);
         assertTrue(!t1.isUp(3) && r3.noEvents());
     }
 
@@ -264,7 +264,7 @@ class PeerTransportTest {
         r2.awaitEvent("up 1");
         byte[] garbage = new byte[256];
         new SplittableRandom(7).nextBytes(garbage);
-        byte[] ack = PeerKryo.CODEC.encode(new Message.Ack(1, 5));
+        byte[] ack = PeerKryo.CODEC.encode(new ReplicaMessage.Ack(1, 5));
         byte[] truncated = java.util.Arrays.copyOf(ack, ack.length - 1);
         Hello hello3 = new Hello(PeerTransport.PROTOCOL_VERSION, c1.ensembleId(), 3);
         int round = 0;
@@ -285,10 +285,10 @@ class PeerTransportTest {
                     raw.assertClosed();
                 }
                 round++;
-                t1.send(2, new Message.Commit(1, round));
-                assertEquals(new Message.Commit(1, round), r2.next()[1]);
-                t2.send(1, new Message.Ack(1, round));
-                assertEquals(new Message.Ack(1, round), r1.next()[1]);
+                t1.send(2, new ReplicaMessage.Commit(1, round));
+                assertEquals(new ReplicaMessage.Commit(1, round), r2.next()[1]);
+                t2.send(1, new ReplicaMessage.Ack(1, round));
+                assertEquals(new ReplicaMessage.Ack(1, round), r1.next()[1]);
             }
         }
         assertTrue(r1.noEvents() && r2.noEvents(), "the good link never went down");
@@ -304,15 +304,15 @@ class PeerTransportTest {
         try (RawPeer first = RawPeer.connect(m.get(1)); RawPeer second = RawPeer.connect(m.get(1))) {
             first.write(hello2);
             assertEquals(c1.hello(), first.read());
-            first.write(new Message.Ack(1, 1));
-            assertEquals(new Message.Ack(1, 1), r1.next()[1]);
+            first.write(new ReplicaMessage.Ack(1, 1));
+            assertEquals(new ReplicaMessage.Ack(1, 1), r1.next()[1]);
             second.write(hello2);
             assertEquals(c1.hello(), second.read());
             first.assertClosed();
-            second.write(new Message.Ack(1, 2));
+            second.write(new ReplicaMessage.Ack(1, 2));
             Object[] got = r1.next();
             assertEquals(2, got[0]);
-            assertEquals(new Message.Ack(1, 2), got[1]);
+            assertEquals(new ReplicaMessage.Ack(1, 2), got[1]);
         }
     }
 
@@ -333,24 +333,24 @@ class PeerTransportTest {
             }
         }
         f.isolate(1);
-        t[1].send(2, new Message.Commit(1, 1)); // dropped
-        t[2].send(1, new Message.Commit(1, 1)); // dropped
-        t[2].send(3, new Message.Commit(1, 1)); // passes
-        assertEquals(new Message.Commit(1, 1), r[3].next()[1]);
+        t[1].send(2, new ReplicaMessage.Commit(1, 1)); // dropped
+        t[2].send(1, new ReplicaMessage.Commit(1, 1)); // dropped
+        t[2].send(3, new ReplicaMessage.Commit(1, 1)); // passes
+        assertEquals(new ReplicaMessage.Commit(1, 1), r[3].next()[1]);
         f.heal();
-        t[1].send(2, new Message.Commit(1, 2));
-        t[2].send(1, new Message.Commit(1, 2));
+        t[1].send(2, new ReplicaMessage.Commit(1, 2));
+        t[2].send(1, new ReplicaMessage.Commit(1, 2));
         // FIFO per link: the first message after the heal arriving first proves the earlier one was dropped
-        assertEquals(new Message.Commit(1, 2), r[2].next()[1]);
-        assertEquals(new Message.Commit(1, 2), r[1].next()[1]);
+        assertEquals(new ReplicaMessage.Commit(1, 2), r[2].next()[1]);
+        assertEquals(new ReplicaMessage.Commit(1, 2), r[1].next()[1]);
 
         f.cut(1, 2);
-        t[1].send(2, new Message.Commit(1, 3)); // dropped
-        t[2].send(1, new Message.Commit(1, 3)); // the other way passes
-        assertEquals(new Message.Commit(1, 3), r[1].next()[1]);
+        t[1].send(2, new ReplicaMessage.Commit(1, 3)); // dropped
+        t[2].send(1, new ReplicaMessage.Commit(1, 3)); // the other way passes
+        assertEquals(new ReplicaMessage.Commit(1, 3), r[1].next()[1]);
         f.heal();
-        t[1].send(2, new Message.Commit(1, 4));
-        assertEquals(new Message.Commit(1, 4), r[2].next()[1]);
+        t[1].send(2, new ReplicaMessage.Commit(1, 4));
+        assertEquals(new ReplicaMessage.Commit(1, 4), r[2].next()[1]);
         // the sockets stayed up: no link went down
         for (int id = 1; id <= 3; id++) {
             assertTrue(r[id].noEvents(), "events at " + id + ": " + r[id].events);
@@ -372,7 +372,7 @@ class PeerTransportTest {
                 r1.awaitEvent("up 2");
                 byte[] payload = new byte[64 * 1024];
                 for (int i = 0; i < 10_000 && t1.isUp(2); i++) {
-                    t1.send(2, new Message.Propose(1, i, i + 1, payload));
+                    t1.send(2, new ReplicaMessage.Propose(1, i, i + 1, payload));
                 }
                 r1.awaitEvent("down 2");
             }

@@ -1,0 +1,201 @@
+package dev.zkr.server.port;
+
+import dev.zkr.server.ProblemLog;
+import dev.zkr.server.ServerConfig;
+import dev.zkr.server.round.Connection;
+import dev.zkr.server.round.Core;
+import dev.zkr.wire.Frames;
+import dev.zkr.wire.MessageCodec;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+
+/**
+ * Pipeline order of a client connection: connection limits (in total and per client IP), outbound water marks,
+ * inbound metering, framing + codec, then the connection handler. Also owns what the connections share: the
+ * outbound and inbound budgets and the rate-limited problem log.
+ */
+@ChannelHandler.Sharable
+final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    static final String REFUSED_TOTAL = "connections refused at maxConnections";
+    static final String REFUSED_PER_HOST = "connections refused at maxConnectionsPerHost";
+
+    private final ServerConfig config;
+    private final Core core;
+    private final ChannelGroup channels = new DefaultChannelGroup("zkr-clients", GlobalEventExecutor.INSTANCE);
+    private final HostConnections perHost;
+    private final OutboundBudget outbound;
+    private final InboundBudget inbound;
+    private final ProblemLog problems = ProblemLog.server(LoggerFactory.getLogger("dev.zkr.server.connections"));
+    private final WriteBufferWaterMark waterMark;
+    private final AcceptGate acceptGate = new AcceptGate();
+    /** Frames replies, refusing one larger than a client accepts (shared by every connection). */
+    private final ReplyFrameEncoder replyEncoder;
+
+    /** TLS of the client port, null when it is plaintext only. */
+    private final ClientPortTls tls;
+
+    /** The server's metrics, or null when it keeps none (no admin endpoint). */
+    private final RequestMetrics metrics;
+
+    ServerChannelInitializer(ServerConfig config, Core core, RequestMetrics metrics) {
+        this.metrics = metrics;
+        this.config = config;
+        this.core = core;
+        this.perHost = new HostConnections(config.maxConnectionsPerHost());
+        this.replyEncoder = new ReplyFrameEncoder(MessageCodec.maxFrameSize(config.maxDataSize()), problems);
+        this.outbound = new OutboundBudget(config.maxOutboundBytesTotal());
+        this.inbound = new InboundBudget(config.maxInboundBytesTotal());
+        this.waterMark = new WriteBufferWaterMark(config.outboundHighWaterMark() / 2, config.outboundHighWaterMark());
+        this.tls = config.tls() == null ? null : new ClientPortTls(config, problems);
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        if (channels.size() >= config.maxConnections()) {
+            refuseTotal(ch);
+            ch.close();
+            return;
+        }
+        InetAddress host = ch.remoteAddress() == null ? null : ch.remoteAddress().getAddress();
+        if (host != null) {
+            int open = perHost.tryOpen(host);
+            if (open < 0) {
+                refusePerHost(ch.remoteAddress());
+                ch.close();
+                return;
+            }
+            ch.closeFuture().addListener(f -> perHost.closed(host));
+        }
+        channels.add(ch);
+        ch.config().setWriteBufferWaterMark(waterMark);
+        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics);
+        ch.pipeline().addLast("inboundMeter", handler.rawMeter());
+        Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
+        ch.pipeline().replace("messageEncoder", "messageEncoder", replyEncoder);
+        ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
+        ch.pipeline().addLast("connection", handler);
+        if (tls != null) {
+            tls.install(ch.pipeline());
+        }
+    }
+
+    /** Checks the TLS files for renewed certificates (no-op on a plaintext port). */
+    void checkTlsFiles() {
+        if (tls != null) {
+            tls.checkFiles();
+        }
+    }
+
+    /**
+     * The subjects of the client certificates of the open connections that presented one (test access; a future
+     * x509 ACL scheme reads {@link Connection#certificateSubject()} instead).
+     */
+    java.util.List<String> clientCertificateSubjects() {
+        java.util.List<String> subjects = new java.util.ArrayList<>();
+        for (Channel ch : channels) {
+            ConnectionHandler h = ch.pipeline().get(ConnectionHandler.class);
+            String s = h == null ? null : h.certificateSubject();
+            if (s != null) {
+                subjects.add(s);
+            }
+        }
+        return subjects;
+    }
+
+    private void refuseTotal(Channel ch) {
+        problems.warn(REFUSED_TOTAL, "refusing connection from {}: {} connections open (maxConnections)",
+                ch.remoteAddress(), channels.size());
+    }
+
+    private void refusePerHost(InetSocketAddress from) {
+        problems.warn(REFUSED_PER_HOST, "refusing connection from {}: {} connections open from {} "
+                + "(maxConnectionsPerHost)", from, config.maxConnectionsPerHost(), from.getAddress().getHostAddress());
+    }
+
+    /** The handler of the listening socket: refuses connections over the limits on the accept thread. */
+    ChannelHandler acceptGate() {
+        return acceptGate;
+    }
+
+    /** Logs the summaries of problem lines held back (called every second). */
+    void flushProblems() {
+        problems.flush();
+    }
+
+    java.time.Duration tlsReloadInterval() {
+        return config.tlsReloadInterval();
+    }
+
+    /**
+     * Requests read and not yet answered, summed over the open connections (each count read without
+     * synchronisation from its event loop: for the metrics gauge, a moment stale at worst).
+     */
+    long outstandingRequests() {
+        long n = 0;
+        for (Channel ch : channels) {
+            ChannelHandler h = ch.pipeline().get("connection");
+            if (h instanceof ConnectionHandler c) {
+                n += c.inFlightForMetrics();
+            }
+        }
+        return n;
+    }
+
+    /** Client connections open now. */
+    int open() {
+        return channels.size();
+    }
+
+    OutboundBudget outbound() {
+        return outbound;
+    }
+
+    InboundBudget inbound() {
+        return inbound;
+    }
+
+    /** Closes every open client connection (no goodbye: clients see a dropped connection). */
+    void closeAll() {
+        channels.close().awaitUninterruptibly();
+    }
+
+    /**
+     * Refuses an accepted connection over {@code maxConnections} or {@code maxConnectionsPerHost} before it is
+     * registered with an event loop, so a connection flood costs the accept thread a close per socket and never
+     * touches the event loops that serve the clients. (The count is checked again in {@link #initChannel}, which
+     * owns it.)
+     */
+    @ChannelHandler.Sharable
+    private final class AcceptGate extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof SocketChannel ch) {
+                InetSocketAddress from = ch.remoteAddress();
+                if (channels.size() >= config.maxConnections()) {
+                    refuseTotal(ch);
+                    ch.unsafe().closeForcibly();
+                    return;
+                }
+                if (from != null && perHost.open(from.getAddress()) >= config.maxConnectionsPerHost()) {
+                    refusePerHost(from);
+                    ch.unsafe().closeForcibly();
+                    return;
+                }
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+}

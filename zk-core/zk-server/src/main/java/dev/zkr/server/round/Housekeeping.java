@@ -1,0 +1,73 @@
+package dev.zkr.server.round;
+
+import dev.zkr.server.ServerConfig;
+import dev.zkr.storage.Snapshotter;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnHeader;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container cleanup (empty containers become
+ * delete txns), and telling the snapshotter how much was applied.
+ */
+final class Housekeeping {
+
+    private final ServerConfig config;
+    private final DataTree tree;
+    private final SessionGate gate;
+    private final Snapshotter snapshotter;
+    private final Set<String> containerDeletes = new HashSet<>();
+    private long nextContainerCheck;
+
+    Housekeeping(ServerConfig config, DataTree tree, SessionGate gate, Snapshotter snapshotter) {
+        this.config = config;
+        this.tree = tree;
+        this.gate = gate;
+        this.snapshotter = snapshotter;
+    }
+
+    /** How often {@link #tick} runs: a fraction of the tick time, so expiry is prompt. */
+    long tickIntervalMs() {
+        return Math.max(10, Math.min(config.tickTimeMs() / 4, 250));
+    }
+
+    void tick(long now, Sequencer sequencer) {
+        gate.expireDue(now, sequencer);
+        if (now >= nextContainerCheck) {
+            nextContainerCheck = now + config.containerCheckInterval().toMillis();
+            for (String path : tree.containersToDelete()) {
+                if (containerDeletes.contains(path)) {
+                    continue;
+                }
+                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
+                        0);
+                if (p.txn != null) {
+                    containerDeletes.add(path);
+                    sequencer.sequence(p);
+                }
+            }
+        }
+    }
+
+    /** This server stopped leading: the container deletes it sequenced may never be applied; retry them later. */
+    void reset() {
+        containerDeletes.clear();
+    }
+
+    /**
+     * A txn was applied (and its item, if any, answered): a container delete is no longer in flight, and every txn
+     * counts towards the next snapshot.
+     */
+    void applied(TxnHeader header, Txn txn) {
+        if (header.sessionId() == 0 && txn instanceof Txn.DeleteNode d) {
+            containerDeletes.remove(d.path());
+        }
+        if (snapshotter != null) {
+            snapshotter.afterApply(header.zxid(), 1, 0);
+        }
+    }
+}

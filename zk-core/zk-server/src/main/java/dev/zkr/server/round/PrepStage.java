@@ -1,0 +1,192 @@
+package dev.zkr.server.round;
+
+import dev.zkr.client.Op;
+import dev.zkr.client.ZkException;
+import dev.zkr.tree.Prepared;
+import dev.zkr.tree.Request;
+import dev.zkr.tree.Txn;
+import dev.zkr.tree.TxnHeader;
+import dev.zkr.tree.TxnPreparer;
+import dev.zkr.consensus.Zxid;
+import dev.zkr.wire.Message;
+
+import java.util.Arrays;
+import java.util.List;
+import dev.zkr.client.Id;
+
+/**
+ * The Prep stage: turns a write into a sequenced {@link Pending} — validated against the applied tree plus the
+ * pending changes by the {@link TxnPreparer}, stamped with the next zxid of its epoch and the time of its {@link TxnClock}. A request that fails
+ * validation becomes a txn-less item that answers with its error in order — or, on an ensemble member, an error txn
+ * that goes through the replication like a write.
+ */
+final class PrepStage {
+
+    private final TxnPreparer preparer;
+    /** The txn times: the injected wall clock, never below the newest txn time applied, logged or handed out. */
+    private final TxnClock clock;
+    private long epoch;
+    private long lastZxid;
+    private final boolean failuresThroughLog;
+
+    /**
+     * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
+     * @param lastZxid the last zxid in the tree or the log: the next txn gets {@code Zxid.next(lastZxid, epoch)}
+     * @param clock    the txn times (a server passes the system clock; the simulator its own, with jumps)
+     */
+    PrepStage(TxnPreparer preparer, TxnClock clock, long epoch, long lastZxid) {
+        this(preparer, clock, epoch, lastZxid, false);
+    }
+
+    /**
+     * @param failuresThroughLog an ensemble member's stage: a client write that fails validation against the tree
+     *                           becomes an error txn ({@link Txn.Error}), logged and committed like any write and
+     *                           answered when applied — ZooKeeper's way. Answered at once, a refusal from a leader
+     *                           that was deposed without knowing it yet could contradict what the new leader had
+     *                           committed (server simulator seed 21680: BAD_VERSION for a node already deleted).
+     *                           A standalone server cannot be deposed and answers at once.
+     */
+    PrepStage(TxnPreparer preparer, TxnClock clock, long epoch, long lastZxid, boolean failuresThroughLog) {
+        this.preparer = preparer;
+        this.clock = clock;
+        this.epoch = epoch;
+        this.lastZxid = lastZxid;
+        this.failuresThroughLog = failuresThroughLog;
+    }
+
+    /** A client write (create, delete, setData, multi). */
+    Pending write(Connection c, Message.Request r) {
+        return write(Pending.Kind.CLIENT, c, r, c.sessionId, c.authIds);
+    }
+
+    /**
+     * A write of session {@code sessionId} (a local client's, or forwarded: {@code c} null), checked against the
+     * ACLs with the ids its connection authenticated as.
+     */
+    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId, List<Id> authIds) {
+        Request request;
+        try {
+            request = toRequest(r);
+        } catch (RuntimeException e) {
+            return new Pending(kind, c, r, null, null,
+                    Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
+        }
+        return prepare(kind, c, r, request, sessionId, authIds);
+    }
+
+    /** This server leads {@code epoch} from now on: its txns are (epoch, 1), (epoch, 2), ... */
+    void startEpoch(long newEpoch) {
+        if (newEpoch != epoch || Zxid.epoch(lastZxid) != newEpoch) {
+            epoch = newEpoch;
+            lastZxid = Zxid.of(newEpoch, 0);
+        }
+    }
+
+    /** The epoch whose zxids this stage hands out. */
+    long epoch() {
+        return epoch;
+    }
+
+    /** This server stopped leading: the pending changes of its undecided txns are forgotten. */
+    void reset() {
+        preparer.applied(Long.MAX_VALUE);
+    }
+
+    /**
+     * Any request, for the given kind; a failure yields a txn-less item carrying the error. The txn's header names
+     * the client request ({@code sessionId}, {@code r.xid()}), or carries {@link TxnHeader#NO_XID} when the server
+     * made the request itself ({@code r} null).
+     */
+    Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
+        return prepare(kind, c, r, request, sessionId, null);
+    }
+
+    /** As above; {@code authIds} null for the server's own (trusted) requests. */
+    Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId,
+                    List<Id> authIds) {
+        long zxid = Zxid.next(lastZxid, epoch);
+        long time = clock.now();
+        TxnHeader header = new TxnHeader(zxid, time, sessionId,
+                r == null ? TxnHeader.NO_XID : r.xid());
+        Prepared prepared = preparer.prepare(request, sessionId, authIds, zxid);
+        if (prepared instanceof Prepared.Ok ok) {
+            lastZxid = zxid;
+            clock.observe(time);
+            return new Pending(kind, c, r, header, ok.txn(), null);
+        }
+        Prepared.Failed failed = (Prepared.Failed) prepared;
+        if (failuresThroughLog && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
+            lastZxid = zxid;
+            clock.observe(time);
+            return new Pending(kind, c, r, header, failed.toTxn(), null);
+        }
+        return new Pending(kind, c, r, null, null, failed);
+    }
+
+    /** Releases the pending changes of an applied txn (and remembers its time: the next txn's is not older). */
+    void applied(long zxid, long time) {
+        preparer.applied(zxid);
+        clock.observe(time);
+    }
+
+    /** A record this server did not sequence reached its apply stream (a leader's, the recovered tail, EPOCH). */
+    void logged(long time) {
+        clock.observe(time);
+    }
+
+    long lastZxid() {
+        return lastZxid;
+    }
+
+    static boolean isWrite(Message.Request r) {
+        return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
+                || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest
+                || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest;
+    }
+
+    private static Request toRequest(Message.Request r) {
+        if (r instanceof Message.CreateRequest c) {
+            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+        } else if (r instanceof Message.CreateAclRequest c) {
+            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()),
+                    c.acls() == null ? List.of() : Arrays.asList(c.acls()));
+        } else if (r instanceof Message.SetAclRequest s) {
+            return new Request.SetAcl(s.path(), s.acls() == null ? List.of() : Arrays.asList(s.acls()),
+                    s.aversion());
+        } else if (r instanceof Message.DeleteRequest d) {
+            return new Request.Delete(d.path(), d.version());
+        } else if (r instanceof Message.SetDataRequest s) {
+            return new Request.SetData(s.path(), s.data() == null ? new byte[0] : s.data(), s.version());
+        } else if (r instanceof Message.MultiRequest m) {
+            if (m.ops() == null) {
+                throw new IllegalArgumentException("multi without ops");
+            }
+            return Request.multi(Arrays.asList(m.ops()).stream().map(PrepStage::nonNullOp).map(PrepStage::fixOp)
+                    .toList());
+        }
+        throw new IllegalArgumentException("not a write: " + r.getClass().getSimpleName());
+    }
+
+    private static Op nonNullOp(Op op) {
+        if (op == null) {
+            throw new IllegalArgumentException("null op in multi");
+        }
+        return op;
+    }
+
+    private static Op fixOp(Op op) {
+        if (op instanceof Op.Create c) {
+            return Op.create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()), c.acls());
+        } else if (op instanceof Op.SetData s && s.data() == null) {
+            return Op.setData(s.path(), new byte[0], s.version());
+        }
+        return op;
+    }
+
+    private static <T> T require(T mode) {
+        if (mode == null) {
+            throw new IllegalArgumentException("create mode missing");
+        }
+        return mode;
+    }
+}

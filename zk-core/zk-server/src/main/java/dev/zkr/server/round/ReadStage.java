@@ -1,0 +1,224 @@
+package dev.zkr.server.round;
+
+import dev.zkr.auth.AuthAttempts;
+import dev.zkr.server.ProblemLog;
+import dev.zkr.server.ZkServer;
+import dev.zkr.auth.AuthProvider;
+import dev.zkr.auth.Authorizer;
+import dev.zkr.client.Acl;
+import dev.zkr.client.Children;
+import dev.zkr.client.Id;
+import dev.zkr.client.NodeAcl;
+import dev.zkr.client.Perms;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Stat;
+import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Prepared;
+import dev.zkr.tree.WatchTable;
+import dev.zkr.wire.Message;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Serves reads and watch management from the applied tree (inside a round, so the tree cannot change between
+ * the read and the watch registration) and queues the reply on the connection.
+ */
+final class ReadStage {
+
+    private final DataTree tree;
+    private final WatchTable watches;
+    /** The problem-log kind of refused authentications (rate limited: a guesser cannot flood the log). */
+    static final String AUTH_FAILURES = "authentication failures";
+    private final ProblemLog problems = ProblemLog.server(org.slf4j.LoggerFactory.getLogger(ZkServer.class));
+
+    private final ApplyStage apply;
+    private final Authorizer authorizer;
+    private final ReadAccess access;
+
+    ReadStage(DataTree tree, WatchTable watches, ApplyStage apply) {
+        this(tree, watches, apply, Authorizer.defaults());
+    }
+
+    ReadStage(DataTree tree, WatchTable watches, ApplyStage apply, Authorizer authorizer) {
+        this.tree = tree;
+        this.watches = watches;
+        this.apply = apply;
+        this.authorizer = authorizer;
+        this.access = new ReadAccess(tree, authorizer);
+    }
+
+    /** As ZooKeeper's FinalRequestProcessor: checked after the node was found, before a watch is left. */
+    private boolean mayRead(Connection c, String path) {
+        return access.mayRead(path, c.authIds);
+    }
+
+    void serve(Connection c, Message.Request r) {
+        Message.Reply reply;
+        try {
+            reply = read(c, r);
+        } catch (InvalidPath e) {
+            reply = Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(ZkException.Code.INVALID_PATH, e.path,
+                    null));
+        }
+        c.reply(reply);
+    }
+
+    private Message.Reply read(Connection c, Message.Request r) {
+        long sid = c.sessionId;
+        long zxid = tree.lastZxid();
+        int xid = r.xid();
+        if (r instanceof Message.GetDataRequest g) {
+            String path = valid(g.path());
+            NodeData nd = tree.getData(path);
+            if (nd == null) { // like ZooKeeper, no watch is left on a missing node
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            if (!mayRead(c, path)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            if (g.watch()) {
+                watches.addDataWatch(sid, path);
+            }
+            return Replies.ok(xid, zxid, new Message.DataBody(nd.data(), nd.stat()));
+        } else if (r instanceof Message.ExistsRequest e) {
+            String path = valid(e.path());
+            Stat stat = tree.exists(path);
+            if (stat != null && !mayRead(c, path)) {
+                // ZooKeeper 3.9 (FinalRequestProcessor): READ on an existing node, checked before the watch is set
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            if (e.watch()) {
+                if (stat != null) {
+                    watches.addDataWatch(sid, path);
+                } else {
+                    watches.addExistsWatch(sid, path);
+                }
+            }
+            return Replies.ok(xid, zxid, new Message.StatBody(stat));
+        } else if (r instanceof Message.GetChildrenRequest g) {
+            String path = valid(g.path());
+            Children ch = tree.getChildren(path);
+            if (ch == null) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            if (!mayRead(c, path)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            if (g.watch()) {
+                watches.addChildWatch(sid, path);
+            }
+            return Replies.ok(xid, zxid, new Message.ChildrenBody(ch.names().toArray(new String[0]), ch.stat()));
+        } else if (r instanceof Message.GetAclRequest g) {
+            String path = valid(g.path());
+            NodeAcl acl = tree.getAcl(path);
+            if (acl == null) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            // ZooKeeper 3.9: READ or ADMIN may read the ACL; without ADMIN the digest hashes are masked
+            if (!authorizer.allowed(acl.acls(), Perms.READ | Perms.ADMIN, c.authIds)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            List<Acl> shown = authorizer.allowed(acl.acls(), Perms.ADMIN, c.authIds) ? acl.acls()
+                    : Authorizer.masked(acl.acls());
+            return Replies.ok(xid, zxid, new Message.AclBody(shown.toArray(new Acl[0]), acl.stat()));
+        } else if (r instanceof Message.AuthRequest a) {
+            return authenticate(c, a, zxid);
+        } else if (r instanceof Message.PingRequest) {
+            return Replies.ok(xid, zxid, null);
+        } else if (r instanceof Message.AddWatchRequest a) {
+            String path = valid(a.path());
+            if (a.mode() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watch mode missing");
+            }
+            watches.addPersistentWatch(sid, path, a.mode());
+            return Replies.ok(xid, zxid, null);
+        } else if (r instanceof Message.RemoveWatchesRequest rw) {
+            String path = valid(rw.path());
+            if (rw.type() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watcher type missing");
+            }
+            return watches.remove(sid, path, rw.type()) ? Replies.ok(xid, zxid, null)
+                    : Replies.error(xid, zxid, ZkException.Code.NO_WATCHER, null);
+        } else if (r instanceof Message.SetWatchesRequest s) {
+            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, list(s.dataWatches()),
+                    list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
+                    list(s.persistentRecursiveWatches())));
+            return Replies.ok(xid, zxid, null);
+        }
+        return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    /**
+     * Adds the ids the scheme grants to the connection, or answers AUTH_FAILED (one log line, no secret, rate
+     * limited); repeated refusals make the connection wait ({@link AuthAttempts}).
+     */
+    private Message.Reply authenticate(Connection c, Message.AuthRequest a, long zxid) {
+        String scheme = a.scheme() != null && a.scheme().matches("[A-Za-z0-9_.-]{1,32}") ? a.scheme() : "(bad name)";
+        long now = System.nanoTime();
+        long wait = c.authAttempts.waitNanos(now);
+        if (wait > 0) {
+            return Replies.error(a.xid(), zxid, ZkException.Code.AUTH_FAILED, "not evaluated: "
+                    + c.authAttempts.failures() + " refused authentications on this connection, retry in "
+                    + (wait + 999_999) / 1_000_000 + " ms");
+        }
+        List<Id> ids = authorizer.authenticate(a.scheme(), new AuthProvider.ClientInfo(c.remoteAddress(),
+                c.certificateSubject()), a.auth());
+        String why = ids.isEmpty() ? (authorizer.provider(a.scheme()) == null ? "no provider for scheme"
+                : "refused for scheme") : null;
+        int added = 0;
+        for (Id id : ids) {
+            added += c.authIds.contains(id) ? 0 : 1;
+        }
+        if (why == null && c.authIds.size() + added > AuthAttempts.MAX_IDS) {
+            why = "the connection holds " + c.authIds.size() + " ids (at most " + AuthAttempts.MAX_IDS + "), scheme";
+        }
+        if (why != null) {
+            c.authAttempts.refused(now);
+            problems.warn(AUTH_FAILURES, "authentication failed for session 0x{} from {}: {} {}",
+                    Long.toHexString(c.sessionId), c.remoteAddress(), why, scheme);
+            return Replies.error(a.xid(), zxid, ZkException.Code.AUTH_FAILED, why + " " + scheme);
+        }
+        c.authAttempts.succeeded();
+        for (Id id : ids) {
+            if (!c.authIds.contains(id)) {
+                c.authIds.add(id);
+            }
+        }
+        return Replies.ok(a.xid(), zxid, null);
+    }
+
+    /** Logs the summary of authentication failures held back, if their window is over (called every tick). */
+    void flushProblems() {
+        problems.flush();
+    }
+
+    private static List<String> list(String[] paths) {
+        if (paths == null) {
+            return List.of();
+        }
+        for (String p : paths) {
+            valid(p);
+        }
+        return Arrays.asList(paths);
+    }
+
+    private static String valid(String path) {
+        if (path == null || !ZkPaths.isValid(path)) {
+            throw new InvalidPath(path);
+        }
+        return path;
+    }
+
+    /** A request named an invalid path (control flow only: no stack trace; the reply carries code and path). */
+    private static final class InvalidPath extends RuntimeException {
+        final String path;
+
+        InvalidPath(String path) {
+            super(null, null, false, false);
+            this.path = path;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.zkr.server.round;
+
+import dev.zkr.client.OpResult;
+import dev.zkr.client.ZkException;
+import dev.zkr.tree.ApplyResult;
+import dev.zkr.tree.Prepared;
+import dev.zkr.wire.Message;
+
+import java.util.List;
+
+/** Builds wire replies from results and failures (code and text: the client builds the exception). */
+final class Replies {
+
+    private Replies() {
+    }
+
+    static Message.Reply ok(int xid, long zxid, Message.Body body) {
+        return new Message.Reply(xid, zxid, ZkException.Code.OK.intValue(), body, null);
+    }
+
+    static Message.Reply error(int xid, long zxid, ZkException.Code code, String message) {
+        return new Message.Reply(xid, zxid, code.intValue(), null, message);
+    }
+
+    static Message.Reply error(int xid, long zxid, Prepared.Failed f) {
+        return failed(xid, zxid, f.code(), f.message(), f.multiResults());
+    }
+
+    private static Message.Reply failed(int xid, long zxid, ZkException.Code code, String message,
+                                        List<OpResult> multiResults) {
+        Message.Body body = multiResults.isEmpty() ? null
+                : new Message.MultiBody(multiResults.toArray(new OpResult[0]));
+        return new Message.Reply(xid, zxid, code.intValue(), body, message);
+    }
+
+    /** The reply to a write request from what applying its txn produced. */
+    static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid) {
+        int xid = request.xid();
+        if (!result.ok()) {
+            return failed(xid, zxid, result.code(), new Prepared.Failed(result.code(), result.path(), List.of())
+                    .message(), result.results());
+        }
+        if (request instanceof Message.MultiRequest) {
+            return ok(xid, zxid, new Message.MultiBody(result.results().toArray(new OpResult[0])));
+        }
+        if (result.results().isEmpty()) {
+            return ok(xid, zxid, null);
+        }
+        OpResult r = result.single();
+        if (r instanceof OpResult.CreateResult c) {
+            return ok(xid, zxid, new Message.CreateBody(c.path(), c.stat()));
+        } else if (r instanceof OpResult.SetDataResult s) {
+            return ok(xid, zxid, new Message.StatBody(s.stat()));
+        }
+        return ok(xid, zxid, null);
+    }
+}
