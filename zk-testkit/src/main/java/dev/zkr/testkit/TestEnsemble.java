@@ -9,7 +9,6 @@ import dev.zkr.server.peer.LinkFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,9 +28,10 @@ import java.util.stream.Stream;
  * Servers are numbered from 0 (server {@code i} has server id {@code i + 1}).
  *
  * <p>One server runs standalone. Three or five form a replicated ensemble: each gets a client port and a peer port
- * (free ports, kept across {@link #restart(int)}), short timers (election timeout 1 s by default, as a server's) and its own
- * data directory; {@link #partition(int...)}, {@link #isolate(int)} and {@link #heal()} drop peer messages
- * silently both ways while every socket stays up, as a real partition does; client connections are not cut.
+ * (free ports below the ephemeral range, see {@link LoopbackPorts}, kept across {@link #restart(int)}), short timers
+ * (election timeout 1 s by default, as a server's) and its own data directory; {@link #partition(int...)},
+ * {@link #isolate(int)} and {@link #heal()} drop peer messages silently both ways while every socket stays up, as a
+ * real partition does; client connections are not cut.
  *
  * <p>With {@link Builder#tls()} the client ports and (for an ensemble) the peer ports speak TLS only, with throwaway
  * {@link TlsMaterial}, and {@link #newClient()} hands out clients that trust it.
@@ -62,31 +62,62 @@ public final class TestEnsemble implements AutoCloseable {
             throw new UncheckedIOException("cannot create the ensemble's data directory", e);
         }
         try {
-            if (b.servers == 1) {
-                Slot slot = new Slot();
-                ServerConfig config = serverConfig(b, 0).port(0).build();
-                slot.server = ZkServer.start(config, linkFilter);
-                slot.config = config.withPort(slot.server.port());
-                slots.add(slot);
-            } else {
-                int[] ports = freePorts(2 * b.servers);
-                List<ServerConfig.Member> members = new ArrayList<>();
-                for (int i = 0; i < b.servers; i++) {
-                    members.add(new ServerConfig.Member(i + 1, InetAddress.getLoopbackAddress().getHostAddress(),
-                            ports[2 * i], ports[2 * i + 1]));
-                }
-                for (int i = 0; i < b.servers; i++) {
-                    Slot slot = new Slot();
-                    slot.config = serverConfig(b, i).port(members.get(i).clientPort()).members(members).build();
-                    slots.add(slot);
-                }
-                for (Slot slot : slots) {
-                    slot.server = ZkServer.start(slot.config, linkFilter);
-                }
-            }
+            startServers(b);
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /** Attempts at starting the servers on other ports when one of theirs was taken between the probe and the bind. */
+    private static final int BIND_ATTEMPTS = 10;
+
+    /**
+     * Starts every server on ports from {@link LoopbackPorts} (below the ephemeral range, so a restart finds its port
+     * free). If another process took one of them between the probe and the bind, the servers started so far are
+     * killed, their directories deleted, and all start again on other ports (only in a temporary base directory of
+     * our own: a caller's {@link Builder#baseDir} is never wiped).
+     */
+    private void startServers(Builder b) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                startServersOn(b, LoopbackPorts.take(b.servers == 1 ? 1 : 2 * b.servers));
+                return;
+            } catch (RuntimeException e) {
+                if (!LoopbackPorts.bindFailure(e) || !deleteBaseDir || attempt == BIND_ATTEMPTS) {
+                    throw e;
+                }
+                for (Slot slot : slots) {
+                    if (slot.server != null) {
+                        slot.server.kill();
+                    }
+                    deleteRecursively(slot.config.dataDir());
+                }
+                slots.clear();
+            }
+        }
+    }
+
+    private void startServersOn(Builder b, int[] ports) {
+        if (b.servers == 1) {
+            Slot slot = new Slot();
+            slot.config = serverConfig(b, 0).port(ports[0]).build();
+            slots.add(slot);
+            slot.server = ZkServer.start(slot.config, linkFilter);
+        } else {
+            List<ServerConfig.Member> members = new ArrayList<>();
+            for (int i = 0; i < b.servers; i++) {
+                members.add(new ServerConfig.Member(i + 1, InetAddress.getLoopbackAddress().getHostAddress(),
+                        ports[2 * i], ports[2 * i + 1]));
+            }
+            for (int i = 0; i < b.servers; i++) {
+                Slot slot = new Slot();
+                slot.config = serverConfig(b, i).port(members.get(i).clientPort()).members(members).build();
+                slots.add(slot);
+            }
+            for (Slot slot : slots) {
+                slot.server = ZkServer.start(slot.config, linkFilter);
+            }
         }
     }
 
@@ -118,31 +149,6 @@ public final class TestEnsemble implements AutoCloseable {
             b.configurer.accept(cb);
         }
         return cb;
-    }
-
-    /** Distinct free ports (bound, then released together, so none is handed out twice). */
-    private static int[] freePorts(int n) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-                s.setReuseAddress(true);
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find free ports", e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // released either way
-                }
-            }
-        }
     }
 
     /**

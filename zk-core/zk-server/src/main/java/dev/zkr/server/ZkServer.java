@@ -199,7 +199,7 @@ public final class ZkServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding the peer port", e);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows a BindException unchecked
             throw new IllegalStateException("cannot bind the peer port: " + e.getMessage(), e);
         }
     }

@@ -69,7 +69,7 @@ public final class NettyServer {
             boss.next().scheduleAtFixedRate(initializer::flushProblems, 1, 1, TimeUnit.SECONDS);
             long reloadMs = initializer.tlsReloadInterval().toMillis();
             boss.next().scheduleWithFixedDelay(initializer::checkTlsFiles, reloadMs, reloadMs, TimeUnit.MILLISECONDS);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows a BindException unchecked
             shutdown(false);
             throw new IllegalStateException("cannot bind " + address + ": " + e.getMessage(), e);
         }
