@@ -53,6 +53,9 @@ final class ProtocolSwitch extends ByteToMessageDecoder {
                 String w = FirstFrame.fourLetterWord(in);
                 in.skipBytes(in.readableBytes());
                 ctx.channel().config().setAutoRead(false); // as ZooKeeper: nothing more is read from it
+                // a client may shut its side down after the word (ZooKeeper's FourLetterWordMain does): keep ours
+                // open until the answer, which is written once gathered, is out
+                ctx.channel().config().setOption(io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE, true);
                 protocols.answerWord(ctx, w);
             }
         }
