@@ -36,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The real Apache ZooKeeper 3.9.3 client against a 3-server zkr ensemble on loopback: a session moves to another
  * member when its server dies, and is resumed by id and password on another member, with its ephemerals and
- * watches; a session's requests through a follower keep their order across the forwarding to the leader.
+ * watches; a session's requests through a follower keep their order across the forwarding to the leader; a
+ * read-only-capable client gets no session from a member without a quorum, and a read-write one once there is one.
  */
 @Timeout(180)
 class ApacheClientEnsembleTest {
@@ -208,6 +209,30 @@ class ApacheClientEnsembleTest {
                 }
                 assertEquals(expected, order);
                 assertArrayEquals(ByteBuffer.allocate(4).putInt(n - 1).array(), zk.getData("/fifo", false, null));
+            } finally {
+                zk.close(5_000);
+            }
+        }
+    }
+
+    @Test
+    void aReadOnlyCapableClientGetsNoSessionWithoutAQuorumAndAReadWriteOneOnceThereIsOne() throws Exception {
+        try (TestEnsemble e = TestEnsemble.builder().servers(3).start()) {
+            int leader = Ensembles.settledLeader(e);
+            int[] followers = others(3, leader);
+            e.kill(leader);
+            e.kill(followers[1]); // followers[0] is alone: no quorum
+            Events events = new Events();
+            ZooKeeper zk = new ZooKeeper(e.connectString(followers[0]) + "," + e.connectString(followers[1]), 10_000,
+                    events, true, config());
+            try {
+                // zkr is never read-only (as ZooKeeper with readonlymode.enabled=false, its default): the lone member
+                // holds the handshake, then closes it, and the client keeps trying
+                e.restart(followers[1]);
+                await("connected once a quorum is back", () -> zk.getState() == ZooKeeper.States.CONNECTED);
+                zk.create("/rw", new byte[0], OPEN, CreateMode.PERSISTENT); // a read-write session
+                assertFalse(events.states.contains(Watcher.Event.KeeperState.ConnectedReadOnly),
+                        "states " + events.states);
             } finally {
                 zk.close(5_000);
             }

@@ -48,7 +48,8 @@ class ZooKeeperMeteringTest {
                 // every answered request's bytes are released while the connection stays open
                 ServerFixture.await("the requests' bytes released (held " + inbound.held() + ")", PATIENCE,
                         () -> inbound.held() == 0);
-                assertEquals(0, ServerFixture.clientPort(server).outstandingRequests());
+                ServerFixture.await("no request outstanding", PATIENCE,
+                        () -> ServerFixture.clientPort(server).outstandingRequests() == 0);
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(server.adminUrl() + "metrics")).build(), HttpResponse.BodyHandlers.ofString());
                 assertTrue(metrics.body().contains("zkr_request_duration_seconds_count{op=\"create\"} 50"),
