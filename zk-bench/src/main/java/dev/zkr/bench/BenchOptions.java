@@ -20,7 +20,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
 
     /** The scenarios of an ensemble run ({@code --ensemble N}), in the order they run. */
     static final List<String> ENSEMBLE_SCENARIOS = List.of(
-            "create", "setdata", "heap", "getdata", "lock", "kill", "sigstop");
+            "create", "setdata", "heap", "getdata", "lock", "zkclient", "kill", "sigstop");
 
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]
