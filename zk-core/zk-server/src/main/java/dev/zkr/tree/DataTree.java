@@ -190,8 +190,13 @@ public final class DataTree {
         if (prefix == null || prefix.isBlank() || "/".equals(prefix.trim())) {
             return all;
         }
-        all.removeIf(p -> !p.startsWith(prefix));
-        return all;
+        List<String> matching = new ArrayList<>(all.size());
+        for (String p : all) {
+            if (p.startsWith(prefix)) {
+                matching.add(p);
+            }
+        }
+        return matching;
     }
 
     /**
