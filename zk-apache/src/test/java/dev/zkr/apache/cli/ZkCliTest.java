@@ -93,7 +93,7 @@ class ZkCliTest {
             l("create /cli/deep/er r", 1),
             l("set /cli/deep/er r2", 1),
             l("delete /cli/deep/er", 1),
-            l("removewatches /cli -a"),
+            l("removewatches /cli -a", 1),
             l("set /cli/deep unwatched"),
             l("getEphemerals /cli"),
             l("getEphemerals"),
