@@ -133,6 +133,11 @@ public final class DataTree {
         }
     }
 
+    /** Whether a node exists at {@code path} (cheaper than {@link #exists}: no Stat). */
+    public boolean contains(String path) {
+        return nodes.containsKey(path);
+    }
+
     /** The zxid of the last applied txn (or the snapshot's zxid after a restore). */
     public long lastZxid() {
         return lastZxid;
