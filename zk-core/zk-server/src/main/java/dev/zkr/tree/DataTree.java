@@ -617,9 +617,6 @@ public final class DataTree {
             long owner = in.readLong();
             boolean container = in.readBoolean();
             byte[] data = TxnCodec.readBytes(in);
-            if (data == null) {
-                throw new IOException("corrupt snapshot: null data for " + path);
-            }
             Node n = Node.create(path, data, czxid, ctime, owner, container);
             if (withAcls) {
                 n.aversion = in.readInt();
@@ -811,7 +808,7 @@ public final class DataTree {
                 Collections.sort(names);
                 sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
                         .append(" acl=").append(n.acls())
-                        .append(" data=").append(java.util.HexFormat.of().formatHex(n.data))
+                        .append(" data=").append(n.data == null ? "null" : java.util.HexFormat.of().formatHex(n.data))
                         .append(" children=").append(names).append('\n');
             }
         }

@@ -369,11 +369,9 @@ public final class TxnPreparer {
         }
     }
 
+    /** Data within the limit; null is ZooKeeper's null data (stored and read back as null, dataLength 0). */
     private void checkData(byte[] data, String path) throws Failure {
-        if (data == null) {
-            throw new Failure(Code.BAD_ARGUMENTS, path);
-        }
-        if (data.length > maxDataSize) {
+        if (data != null && data.length > maxDataSize) {
             throw new Failure(Code.DATA_TOO_LARGE, path);
         }
     }
