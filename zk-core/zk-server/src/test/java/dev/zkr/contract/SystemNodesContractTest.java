@@ -86,6 +86,14 @@ class SystemNodesContractTest {
         client.create("/root-kid2", null, CreateMode.PERSISTENT);
         client.delete("/root-kid2", -1);
         assertEquals(root.stat().cversion() + 2, client.exists("/").cversion());
+        // a write's reply shows the root as reads do
+        Stat set = client.setData("/", bytes("r"), -1);
+        assertEquals(client.exists("/"), set);
+        assertEquals(set.numChildren(), client.getChildren("/").size());
+        List<OpResult> multi = client.multi(List.of(Op.setData("/", bytes("s"), -1)));
+        assertEquals(client.exists("/"), assertInstanceOf(OpResult.SetDataResult.class, multi.get(0)).stat());
+        Stat acl = client.setAcl("/", Acls.OPEN_UNSAFE, -1);
+        assertEquals(client.exists("/"), acl);
         int all = client.getAllChildrenNumber("/");
         client.create("/root-kid/deeper", null, CreateMode.PERSISTENT);
         assertEquals(all + 1, client.getAllChildrenNumber("/"));
