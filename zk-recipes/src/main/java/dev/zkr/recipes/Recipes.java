@@ -77,6 +77,14 @@ public final class Recipes {
         return new LeaderLatchBuilder(client, ZkPaths.validate(path), executor);
     }
 
+    /**
+     * The take-leadership form of election at {@code path}: a callback runs while this participant leads; set it,
+     * then {@link LeaderSelectorBuilder#start()}.
+     */
+    public LeaderSelectorBuilder leaderSelector(String path) {
+        return new LeaderSelectorBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A fair, herd-free lock at {@code path}. */
     public DistributedLock lock(String path) {
         return SequentialLock.mutex(client, ZkPaths.validate(path), executor);

@@ -1444,6 +1444,188 @@ public abstract class RecipeProperties {
         assertTrue(leaders <= 1, "at most one leader, have " + leaders);
     }
 
+    // ---- leader selector: one valid term at a time, arrival order, lost terms interrupted -------------------------
+
+    /** A take-leadership callback that leads until released or interrupted. */
+    private static final class SelectorUser implements TakeLeadership {
+        volatile Leadership current;
+        private volatile CompletableFuture<Void> release = new CompletableFuture<>();
+
+        @Override
+        public void takeLeadership(Leadership l) {
+            current = l;
+            try {
+                release.get();
+            } catch (InterruptedException e) {
+                // leadership lost, interrupted or closed
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                current = null;
+                release = new CompletableFuture<>();
+            }
+        }
+
+        /** Ends the current term (the callback returns). */
+        void release() {
+            release.complete(null);
+        }
+
+        boolean leadsValidly() {
+            Leadership l = current;
+            return l != null && l.isValid();
+        }
+
+        /** True unless the callback still runs in a term that is over (lost terms must be interrupted). */
+        boolean notInALostTerm() {
+            Leadership l = current;
+            return l == null || l.isValid();
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Step>> selectorSteps() {
+        return steps(3, 10, w(5, Kind.JOIN), w(1, Kind.TRY), w(3, Kind.RELEASE), w(2, Kind.LEAVE),
+                w(1, Kind.EXPIRE), w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The fair leader selector: at most one callback runs with a valid term and it is the earliest arrival's; a
+     * released term requeues its selector at the end (auto requeue); expiry, a crash, and a server restart (the
+     * connection suspended: the default bound is zero) end the term, interrupt its callback (none stays in a lost
+     * term) and requeue; fencing tokens of successive terms increase; no node is left over (also after a lost
+     * create response, {@code TRY}: a join whose first create's response is lost). On an ensemble, a server fault
+     * may cut the leader's connection (or not): the order is then taken from the server.
+     */
+    @Property
+    void leaderSelectorRunsOneTermAtATimeInArrivalOrder(@ForAll("selectorSteps") List<Step> steps) {
+        String p = freshPath("selector");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
+        List<LeaderSelector> sels = new ArrayList<>(Collections.nCopies(3, null));
+        List<SelectorUser> users = new ArrayList<>(Collections.nCopies(3, null));
+        Deque<Integer> model = new ArrayDeque<>();
+        Fencing fencing = new Fencing();
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case JOIN, TRY -> {
+                    if (sels.get(w) == null) {
+                        SelectorUser u = new SelectorUser();
+                        ZkClient c = procs.get(w).client();
+                        if (s.kind() == Kind.TRY) {
+                            c = new LostResponseClient(c).loseCreates(1, x -> x.contains("/_c_"));
+                        }
+                        users.set(w, u);
+                        sels.set(w, Recipes.using(c).leaderSelector(p).id("p" + w).takeLeadership(u).start());
+                        model.addLast(w);
+                    }
+                }
+                case RELEASE -> {
+                    if (!model.isEmpty() && model.peekFirst() == w) {
+                        users.get(w).release();
+                        model.addLast(model.removeFirst());
+                    }
+                }
+                case LEAVE -> {
+                    if (sels.get(w) != null) {
+                        sels.get(w).close();
+                        sels.set(w, null);
+                        users.set(w, null);
+                        model.remove(w);
+                    }
+                }
+                case EXPIRE -> {
+                    expire(procs.get(w));
+                    if (sels.get(w) != null) {
+                        model.remove(w);
+                        model.addLast(w); // its term (or place) went with the session: queued again at the end
+                    }
+                }
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    if (sels.get(w) != null) {
+                        sels.get(w).close();
+                    }
+                    sels.set(w, null);
+                    users.set(w, null);
+                    model.remove(w);
+                }
+                case RESTART -> {
+                    restart();
+                    if (!model.isEmpty()) {
+                        model.addLast(model.removeFirst()); // the leader lost its term at SUSPENDED and requeued
+                    }
+                }
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> {
+                    ensembleFault(s.kind(), w);
+                    if (!model.isEmpty()) {
+                        int leader = model.peekFirst();
+                        // the leader requeued if its own connection was cut (its term lost): wait for either
+                        settle("the leader keeps its term or requeues", () -> oneTerm(users, model, fencing),
+                                () -> users.get(leader).leadsValidly()
+                                        || queueOrder(observer, p, procs, sels).indexOf(leader) == model.size() - 1);
+                        if (!users.get(leader).leadsValidly()) {
+                            model.addLast(model.removeFirst());
+                        }
+                    }
+                }
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(procs.get(i).sessionId());
+            }
+            settle("the earliest of " + model + " leads, nobody else, no lost term running",
+                    () -> oneTerm(users, model, fencing),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && users.stream().allMatch(u -> u == null || u.notInALostTerm())
+                            && (model.isEmpty() || users.get(model.peekFirst()).leadsValidly()
+                                    && sels.get(model.peekFirst()).hasLeadership()),
+                    () -> describe(observer, p));
+        }
+        sels.stream().filter(x -> x != null).forEach(LeaderSelector::close);
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+        settle("no node left", () -> { }, () -> children(observer, p).isEmpty());
+    }
+
+    /** The selectors in the server's queue order (by sequence), as indexes; -1 for a node of no live selector. */
+    private static List<Integer> queueOrder(ZkClient observer, String p, List<Participant> procs,
+                                            List<LeaderSelector> sels) {
+        List<Integer> order = new ArrayList<>();
+        for (String child : dev.zkr.recipes.internal.ProtectedNames.sortBySequence(children(observer, p))) {
+            Stat stat = observer.exists(p + "/" + child);
+            int who = -1;
+            for (int i = 0; i < procs.size(); i++) {
+                if (stat != null && sels.get(i) != null && procs.get(i).sessionId() == stat.ephemeralOwner()) {
+                    who = i;
+                }
+            }
+            order.add(who);
+        }
+        return order;
+    }
+
+    /** At most one callback runs with a valid term, the earliest arrival's, with increasing fencing tokens. */
+    private static void oneTerm(List<SelectorUser> users, Deque<Integer> model, Fencing fencing) {
+        int leaders = 0;
+        for (int i = 0; i < users.size(); i++) {
+            SelectorUser u = users.get(i);
+            Leadership l = u == null ? null : u.current;
+            if (l != null && l.isValid()) {
+                leaders++;
+                assertEquals(model.peekFirst(), i, "the leader is the earliest arrival " + model);
+                long token = l.fencingToken();
+                if (token >= 0) { // still valid: the token belongs to this term
+                    fencing.observe(l, token);
+                }
+            }
+        }
+        assertTrue(leaders <= 1, "at most one valid term, have " + leaders);
+    }
+
     // ---- counter --------------------------------------------------------------------------------------------------
 
     /** op: ADD delta, CAS (right or wrong expectation by the sign of delta), GET, INCREMENT_ALL, or a fault. */
