@@ -263,8 +263,23 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
     @Test
     void sameSessionBackAfterTheLeaderLostItDeletesItsNode_CURATOR_202_CURATOR_104() throws Exception {
         String p = path("curator-202");
-        ZkClient a = client(Duration.ofSeconds(30));
+        ZkClient real = client(Duration.ofSeconds(30));
         ZkClient b = client(Duration.ofSeconds(30));
+        // as in Curator's report, the first delete of a's node fails (not sent) while the connection is down
+        AtomicBoolean failDelete = new AtomicBoolean(true);
+        ZkClient a = (ZkClient) Proxy.newProxyInstance(ZkClient.class.getClassLoader(),
+                new Class<?>[] {ZkClient.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("deleteAsync") && !real.state().isConnected()
+                            && failDelete.getAndSet(false)) {
+                        return CompletableFuture.failedFuture(
+                                new dev.zkr.client.ZkException.ConnectionLoss((String) args[0], "not sent"));
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
         Candidate ca = candidate("a");
         Candidate cb = candidate("b");
         LeaderSelector sa = selector(a, p, ca, true);
@@ -277,6 +292,7 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
         assertEquals(-1, la.fencingToken());
         Leadership lb = cb.nextTerm(); // a's node deleted after the reconnect: b is next
         assertEquals(sessionA, a.sessionId(), "the same session came back");
+        assertFalse(failDelete.get(), "a's first delete failed");
         assertTrue(lb.fencingToken() > la.token());
         eventually("a requeued behind b", () -> sa.participants().equals(List.of("b", "a")));
         sb.close(); // CURATOR-104: the leader goes, the other takes over
