@@ -255,6 +255,26 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
         other.close();
     }
 
+    /**
+     * A follower closed while it is still finding out whether its lost create was applied (the node is there, the
+     * follower has not found it yet): the node must still go, or it would block everyone queued after it for as
+     * long as the session lives (found by the leader selector property, shared with every fair recipe).
+     */
+    @Test
+    void followerClosedWhileRecoveringALostCreateLeavesNoNode() {
+        String p = path("lost-create-closed");
+        ZkClient observer = client();
+        LeaderLatch a = latch(client(), p, "a", true);
+        assertTrue(a.await(WAIT));
+        LostResponseClient flaky = new LostResponseClient(client()).loseCreates(1, x -> x.contains("/_c_"));
+        LeaderLatch f = latch(flaky, p, "f", true);
+        eventually("f's create applied", () -> flaky.lost() == 1 && children(observer, p).size() == 2);
+        f.close();
+        eventually("only a's node left", () -> children(observer, p).size() == 1);
+        a.close();
+        eventually("nothing left", () -> children(observer, p).isEmpty());
+    }
+
     @Test
     void unfairLeaderWhoseDeleteResponseIsLostNeverDeletesTheNextLeadersNode() throws Exception {
         String p = path("unfair-lost-delete");

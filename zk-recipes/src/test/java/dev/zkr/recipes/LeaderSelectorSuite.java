@@ -492,6 +492,23 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
     }
 
     @Test
+    void aQueuedSelectorWhoseCreateResponseWasLostLeavesNothingOnClose() throws Exception {
+        String p = path("lost-create-queued");
+        ZkClient observer = client();
+        Candidate ca = candidate("a");
+        LeaderSelector sa = selector(client(), p, ca, true);
+        ca.nextTerm();
+        LostResponseClient flaky = new LostResponseClient(client()).loseCreates(1, x -> x.contains("/_c_"));
+        LeaderSelector sf = selector(flaky, p, candidate("f"), true);
+        eventually("f queued once", () -> flaky.lost() == 1 && children(observer, p).size() == 2);
+        sf.close();
+        eventually("only a's node left", () -> children(observer, p).size() == 1);
+        ca.release();
+        sa.close();
+        eventually("nothing left", () -> children(observer, p).isEmpty());
+    }
+
+    @Test
     void lostCreateResponseLeavesNoOrphan() throws Exception {
         String p = path("lost-create");
         ZkClient observer = client();
