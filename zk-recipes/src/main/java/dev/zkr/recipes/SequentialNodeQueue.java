@@ -48,6 +48,14 @@ final class SequentialNodeQueue {
         return path;
     }
 
+    String base() {
+        return base;
+    }
+
+    NodePredicate predicate() {
+        return predicate;
+    }
+
     /** The participants' names, sorted by arrival (sequence). */
     List<String> sortedChildren() {
         try {

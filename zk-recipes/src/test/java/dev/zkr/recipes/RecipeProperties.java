@@ -443,11 +443,18 @@ public abstract class RecipeProperties {
         Thread waiter;
         volatile AtomicInteger revocations = new AtomicInteger(); // requests told to the current acquire's lease
 
+        final DistributedLock asyncLock; // non-null: acquires with acquireAsync (no thread), gives up by cancel
+
         LockUser(Participant proc, String path) {
+            this(proc, Recipes.using(proc.client()).lock(path), false);
+        }
+
+        /** A mutex user; {@code async}: through {@link DistributedLock#acquireAsync()}. */
+        LockUser(Participant proc, DistributedLock lock, boolean async) {
             this.proc = proc;
-            DistributedLock lock = Recipes.using(proc.client()).lock(path);
             this.acquirer = lock::acquire;
             this.write = true;
+            this.asyncLock = async ? lock : null;
         }
 
         LockUser(Participant proc, String path, boolean write) {
@@ -456,6 +463,7 @@ public abstract class RecipeProperties {
             DistributedLock lock = write ? rw.writeLock() : rw.readLock();
             this.acquirer = lock::acquire;
             this.write = write;
+            this.asyncLock = null;
         }
 
         /** A semaphore user asking for {@code permits} ({@link #write} is false: it never excludes by itself). */
@@ -463,6 +471,7 @@ public abstract class RecipeProperties {
             this.proc = proc;
             this.acquirer = listener -> semaphore.acquire(permits, listener);
             this.write = false;
+            this.asyncLock = null;
         }
 
         /** A multi-lock user. */
@@ -470,6 +479,7 @@ public abstract class RecipeProperties {
             this.proc = proc;
             this.acquirer = listener -> multi.acquire();
             this.write = true;
+            this.asyncLock = null;
         }
 
         /** True once the acquire returned (the lease may since have become uncertain or lost). */
@@ -487,6 +497,10 @@ public abstract class RecipeProperties {
          * never reused cannot be interrupted in someone else's task.
          */
         void acquire() {
+            if (asyncLock != null) {
+                pending = asyncLock.acquireAsync();
+                return;
+            }
             CompletableFuture<LockLease> f = new CompletableFuture<>();
             AtomicInteger told = new AtomicInteger();
             revocations = told;
@@ -545,10 +559,16 @@ public abstract class RecipeProperties {
                 return;
             }
             if (!pending.isDone()) {
-                waiter.interrupt();
+                if (asyncLock != null) {
+                    pending.cancel(false); // gives up: the acquire deletes its node
+                } else {
+                    waiter.interrupt();
+                }
             }
             try {
                 pending.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
+            } catch (java.util.concurrent.CancellationException e) {
+                // an asynchronous acquire given up
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof ZkException.Interrupted)) {
                     throw new AssertionError("acquire of " + proc + " failed: " + e.getCause(), e.getCause());
@@ -586,11 +606,31 @@ public abstract class RecipeProperties {
      */
     @Property
     void lockIsExclusiveAndFifo(@ForAll("lockSteps") List<Step> steps) throws Exception {
-        String p = freshPath("lock");
+        runLock(steps, false);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> asyncLockSteps() {
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(2, Kind.LEAVE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The lock through {@link DistributedLock#acquireAsync()} (no thread waits): the same invariants as
+     * {@link #lockIsExclusiveAndFifo}; {@code LEAVE} cancels a waiting acquire (its node must go) or releases.
+     */
+    @Property
+    void asyncLockIsExclusiveAndFifo(@ForAll("asyncLockSteps") List<Step> steps) throws Exception {
+        runLock(steps, true);
+    }
+
+    private void runLock(List<Step> steps, boolean async) throws Exception {
+        String p = freshPath(async ? "async-lock" : "lock");
         ZkClient observer = participant("observer").client();
         List<LockUser> users = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            users.add(new LockUser(participant("p" + i), p));
+            Participant proc = participant("p" + i);
+            users.add(new LockUser(proc, Recipes.using(proc.client()).lock(p), async));
         }
         Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
         Map<Integer, Integer> requests = new HashMap<>(); // revocation requests made to each queued user's lease
@@ -619,6 +659,12 @@ public abstract class RecipeProperties {
                         model.removeFirst();
                     }
                 }
+                case LEAVE -> {
+                    if (u.pending != null) {
+                        u.finish(); // cancels a waiting acquire, releases a held lease
+                        model.remove(w);
+                    }
+                }
                 case EXPIRE -> {
                     boolean holder = u.pending != null && model.peekFirst() == w;
                     expire(u.proc);
@@ -632,7 +678,8 @@ public abstract class RecipeProperties {
                 }
                 case CRASH -> {
                     model.remove(w);
-                    users.set(w, new LockUser(crash(u.proc), p));
+                    Participant fresh = crash(u.proc);
+                    users.set(w, new LockUser(fresh, Recipes.using(fresh.client()).lock(p), async));
                 }
                 case RESTART -> restart();
                 case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
@@ -1523,7 +1570,10 @@ public abstract class RecipeProperties {
                 }
                 case RELEASE -> {
                     if (!model.isEmpty() && model.peekFirst() == w) {
+                        Leadership term = users.get(w).current;
                         users.get(w).release();
+                        // it leads until its callback has returned: only then is the model's order the truth
+                        settle("p" + w + "'s callback returned", () -> { }, () -> term == null || !term.isValid());
                         model.addLast(model.removeFirst());
                     }
                 }

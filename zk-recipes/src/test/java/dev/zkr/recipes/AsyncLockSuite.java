@@ -1,0 +1,223 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@link DistributedLock#acquireAsync()}: many waiters, no thread each, handoffs in arrival order; cancel, timeout,
+ * expiry, restart, lost create responses, a closed client. The number of waiters of the handoff test is
+ * {@code zkr.recipes.asyncWaiters} (default 200; {@code -Plong}: 10,000).
+ */
+public abstract class AsyncLockSuite extends RecipeSuite {
+
+    private static final long TIMEOUT_S = 20;
+
+    private static int waiters() {
+        return Integer.getInteger("zkr.recipes.asyncWaiters", 200);
+    }
+
+    private static <T> T get(CompletableFuture<T> f) throws Exception {
+        return f.get(TIMEOUT_S, TimeUnit.SECONDS);
+    }
+
+    /**
+     * N waiters on one lock path through one client and a recipes executor of two threads: the JVM's thread count
+     * does not grow with N while they wait, and the lock passes through them one at a time in the order they
+     * asked (each holder releases from its completion callback), with increasing fencing tokens.
+     */
+    @Test
+    void manyWaitersHoldNoThreadAndAreServedInOrder() throws Exception {
+        int n = waiters();
+        String p = path("many");
+        ZkClient c = client(Duration.ofSeconds(30));
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            DistributedLock lock = Recipes.using(c, two).lock(p);
+            LockLease first = get(lock.acquireAsync());
+            int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+            AtomicInteger next = new AtomicInteger();
+            AtomicInteger holders = new AtomicInteger();
+            AtomicLong lastToken = new AtomicLong(first.fencingToken());
+            List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<CompletableFuture<Void>> done = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int me = i;
+                done.add(lock.acquireAsync().thenAccept(lease -> {
+                    if (holders.incrementAndGet() != 1) {
+                        errors.add("two holders at " + me);
+                    }
+                    if (next.getAndIncrement() != me) {
+                        errors.add("waiter " + me + " served out of order");
+                    }
+                    if (lease.fencingToken() <= lastToken.getAndSet(lease.fencingToken())) {
+                        errors.add("token of " + me + " did not increase");
+                    }
+                    holders.decrementAndGet();
+                    lease.close();
+                }));
+            }
+            ZkClient observer = client();
+            eventually("every waiter queued", () -> children(observer, p).size() == n + 1);
+            int threadsWaiting = ManagementFactory.getThreadMXBean().getThreadCount();
+            assertTrue(threadsWaiting - threadsBefore < 10, "threads grew from " + threadsBefore + " to "
+                    + threadsWaiting + " with " + n + " waiters");
+            long start = System.nanoTime();
+            first.close();
+            CompletableFuture.allOf(done.toArray(new CompletableFuture[0])).get(Math.max(60, n / 20), TimeUnit.SECONDS);
+            long ms = Math.max(1, (System.nanoTime() - start) / 1_000_000);
+            System.out.printf("async lock: %d waiters, %d handoffs in %d ms (%.0f/s), threads %d -> %d%n", n, n, ms,
+                    n * 1000.0 / ms, threadsBefore, threadsWaiting);
+            assertEquals(List.of(), errors);
+            assertEquals(n, next.get());
+            eventually("no node left", () -> children(observer, p).isEmpty());
+            assertNoWatches(c);
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    @Test
+    void cancellingAWaiterDeletesItsNodeAndPassesTheLockOn() throws Exception {
+        String p = path("cancel");
+        ZkClient a = client();
+        ZkClient b = client();
+        ZkClient observer = client();
+        LockLease held = get(Recipes.using(a).lock(p).acquireAsync());
+        CompletableFuture<LockLease> cancelled = Recipes.using(b).lock(p).acquireAsync();
+        CompletableFuture<LockLease> third = Recipes.using(observer).lock(p).acquireAsync();
+        eventually("both queued", () -> children(observer, p).size() == 3);
+        assertTrue(cancelled.cancel(false));
+        eventually("the cancelled node is gone", () -> children(observer, p).size() == 2);
+        assertNoWatches(b);
+        assertFalse(third.isDone());
+        held.close();
+        LockLease l3 = get(third);
+        assertTrue(l3.isValid());
+        assertTrue(l3.fencingToken() > held.fencingToken());
+        l3.close();
+        assertThrows(CancellationException.class, cancelled::join);
+    }
+
+    @Test
+    void tryAcquireAsyncTimesOutEmptyAndLeavesNothing() throws Exception {
+        String p = path("timeout");
+        ZkClient a = client();
+        ZkClient b = client();
+        ZkClient observer = client();
+        LockLease held = get(Recipes.using(a).lock(p).acquireAsync());
+        Optional<LockLease> none = get(Recipes.using(b).lock(p).tryAcquireAsync(Duration.ofMillis(300)));
+        assertTrue(none.isEmpty());
+        eventually("the timed-out node is gone", () -> children(observer, p).size() == 1);
+        assertNoWatches(b);
+        held.close();
+        Optional<LockLease> some = get(Recipes.using(b).lock(p).tryAcquireAsync(Duration.ofSeconds(5)));
+        assertTrue(some.isPresent() && some.get().isValid());
+        some.get().close();
+    }
+
+    @Test
+    void aWaiterWhoseSessionExpiresQueuesAgainAndHolds() throws Exception {
+        String p = path("expire");
+        ZkClient a = client();
+        ZkClient b = client();
+        ZkClient observer = client();
+        LockLease held = get(Recipes.using(a).lock(p).acquireAsync());
+        CompletableFuture<LockLease> waiting = Recipes.using(b).lock(p).acquireAsync();
+        eventually("b queued", () -> children(observer, p).size() == 2);
+        long old = b.sessionId();
+        backend.expireSession(b);
+        eventually("b queued again with its new session", () -> b.sessionId() != old
+                && children(observer, p).size() == 2 && ownersAre(observer, p, a.sessionId(), b.sessionId()));
+        assertFalse(waiting.isDone());
+        held.close();
+        LockLease lb = get(waiting);
+        assertTrue(lb.isValid());
+        assertEquals(b.sessionId(), observer.exists(lb.nodePath()).ephemeralOwner());
+        lb.close();
+        assertNoWatches(b);
+    }
+
+    private static boolean ownersAre(ZkClient c, String p, long... sessions) {
+        List<Long> owners = new ArrayList<>();
+        for (String child : dev.zkr.recipes.internal.ProtectedNames.sortBySequence(children(c, p))) {
+            dev.zkr.client.Stat s = c.exists(p + "/" + child);
+            owners.add(s == null ? 0 : s.ephemeralOwner());
+        }
+        List<Long> want = new ArrayList<>();
+        for (long s : sessions) {
+            want.add(s);
+        }
+        return owners.equals(want);
+    }
+
+    @Test
+    void aServerRestartWhileWaitingChangesNothing() throws Exception {
+        String p = path("restart");
+        ZkClient a = client(Duration.ofSeconds(30));
+        ZkClient b = client(Duration.ofSeconds(30));
+        LockLease held = get(Recipes.using(a).lock(p).acquireAsync());
+        CompletableFuture<LockLease> waiting = Recipes.using(b).lock(p).acquireAsync();
+        eventually("b queued", () -> children(a, p).size() == 2);
+        backend.restartServer();
+        eventually("both back", () -> a.state().isConnected() && b.state().isConnected());
+        assertFalse(waiting.isDone());
+        held.close();
+        LockLease lb = get(waiting);
+        assertTrue(lb.fencingToken() > held.fencingToken());
+        lb.close();
+        eventually("no node left", () -> children(a, p).isEmpty());
+    }
+
+    @Test
+    void aLostCreateResponseLeavesNoOrphan() throws Exception {
+        String p = path("lost-create");
+        ZkClient observer = client();
+        LostResponseClient flaky = new LostResponseClient(client()).loseCreates(1, x -> x.contains("/_c_"));
+        LockLease l = get(Recipes.using(flaky).lock(p).acquireAsync());
+        assertEquals(1, flaky.lost());
+        assertEquals(1, children(observer, p).size());
+        CompletableFuture<LockLease> other = Recipes.using(observer).lock(p).acquireAsync();
+        l.close();
+        get(other).close();
+        eventually("no node left", () -> children(observer, p).isEmpty());
+    }
+
+    @Test
+    void aClosedClientFailsTheWaitWithClosed() throws Exception {
+        String p = path("closed");
+        LockLease held = get(Recipes.using(client()).lock(p).acquireAsync());
+        ZkClient b = client();
+        CompletableFuture<LockLease> waiting = Recipes.using(b).lock(p).acquireAsync();
+        eventually("b queued", () -> children(client(), p).size() == 2);
+        b.close();
+        try {
+            get(waiting);
+            fail("acquired on a closed client");
+        } catch (ExecutionException e) {
+            assertInstanceOf(ZkException.Closed.class, e.getCause());
+        }
+        held.close();
+    }
+}
