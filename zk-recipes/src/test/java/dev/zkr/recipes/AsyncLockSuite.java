@@ -79,7 +79,11 @@ public abstract class AsyncLockSuite extends RecipeSuite {
                 }));
             }
             ZkClient observer = client();
-            eventually("every waiter queued", () -> children(observer, p).size() == n + 1);
+            long queueBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(20, n / 50));
+            while (children(observer, p).size() != n + 1) { // polling with a deadline that grows with n
+                assertTrue(System.nanoTime() - queueBy < 0, "every waiter queued in time");
+                Thread.sleep(20);
+            }
             int threadsWaiting = ManagementFactory.getThreadMXBean().getThreadCount();
             assertTrue(threadsWaiting - threadsBefore < 10, "threads grew from " + threadsBefore + " to "
                     + threadsWaiting + " with " + n + " waiters");
