@@ -20,6 +20,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void persistentNode() {
+        assertDoesNotThrow(() -> PersistentNodeSample.main(NO_ARGS));
+    }
+
+    @Test
     void lock() {
         assertDoesNotThrow(() -> LockSample.main(NO_ARGS));
     }

@@ -115,6 +115,8 @@ public abstract class AsyncLockSuite extends RecipeSuite {
         assertTrue(cancelled.cancel(false));
         eventually("the cancelled node is gone", () -> children(observer, p).size() == 2);
         assertNoWatches(b);
+        // the third waiter, woken by the cancelled node's deletion, must see that a still holds and wait for it
+        eventually("the third waiter watches the holder", () -> observer.watchedPaths().contains(held.nodePath()));
         assertFalse(third.isDone());
         held.close();
         LockLease l3 = get(third);

@@ -1676,6 +1676,126 @@ public abstract class RecipeProperties {
         assertTrue(leaders <= 1, "at most one valid term, have " + leaders);
     }
 
+    // ---- persistent node: present with the latest data, one copy, owned by the current session --------------------
+
+    @Provide
+    Arbitrary<List<Step>> persistentNodeSteps() {
+        return steps(2, 10, w(3, Kind.SET), w(3, Kind.DELETE), w(2, Kind.LEAVE), w(2, Kind.JOIN), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * Two persistent ephemeral nodes (p0 a fixed name, p1 sequential), each kept by its own process: after every
+     * step the node of each started keeper is there exactly once (never two copies), owned by the keeper's current
+     * session, with the data set last; a closed or crashed keeper's node is gone. {@code DELETE}: someone else
+     * deletes the node; {@code SET}: new data; {@code JOIN}/{@code LEAVE}: start/close the keeper.
+     */
+    @Property
+    void persistentNodesArePresentOnceWithTheLatestData(@ForAll("persistentNodeSteps") List<Step> steps) {
+        String p = freshPath("persistent");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1")));
+        List<PersistentNode> nodes = new ArrayList<>(Collections.nCopies(2, null));
+        List<String> values = new ArrayList<>(Collections.nCopies(2, null));
+        AtomicInteger version = new AtomicInteger();
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case JOIN -> {
+                    if (nodes.get(w) == null) {
+                        String v = "v" + version.incrementAndGet();
+                        PersistentNodeBuilder b = Recipes.using(procs.get(w).client())
+                                .persistentNode(p + "/" + (w == 0 ? "fixed" : "seq-"))
+                                .data(v.getBytes(StandardCharsets.UTF_8));
+                        nodes.set(w, (w == 1 ? b.mode(dev.zkr.client.CreateMode.EPHEMERAL_SEQUENTIAL) : b).start());
+                        values.set(w, v);
+                    }
+                }
+                case SET -> {
+                    if (nodes.get(w) != null) {
+                        String v = "v" + version.incrementAndGet();
+                        nodes.get(w).setData(v.getBytes(StandardCharsets.UTF_8));
+                        values.set(w, v);
+                    }
+                }
+                case DELETE -> {
+                    for (String child : children(observer, p)) {
+                        if (child.startsWith(w == 0 ? "fixed" : "_c_")) {
+                            try {
+                                observer.delete(p + "/" + child, -1);
+                            } catch (ZkException.NoNode gone) {
+                                // not there
+                            }
+                        }
+                    }
+                }
+                case LEAVE -> {
+                    if (nodes.get(w) != null) {
+                        nodes.get(w).close();
+                        nodes.set(w, null);
+                        values.set(w, null);
+                    }
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    if (nodes.get(w) != null) {
+                        nodes.get(w).close();
+                    }
+                    nodes.set(w, null);
+                    values.set(w, null);
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("each started keeper's node is there once, its own, with " + values,
+                    () -> atMostOneCopy(observer, p),
+                    () -> keptAsModelled(observer, p, procs, values),
+                    () -> describe(observer, p));
+        }
+        nodes.stream().filter(n -> n != null).forEach(PersistentNode::close);
+        settle("no node left", () -> { }, () -> children(observer, p).isEmpty(), () -> describe(observer, p));
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+    }
+
+    /** Never two copies of the sequential node (the fixed name cannot have two). */
+    private static void atMostOneCopy(ZkClient observer, String p) {
+        long seq = children(observer, p).stream().filter(c -> c.startsWith("_c_")).count();
+        assertTrue(seq <= 1, "two copies of the sequential node: " + children(observer, p));
+    }
+
+    private static boolean keptAsModelled(ZkClient observer, String p, List<Participant> procs, List<String> values) {
+        observer.sync("/");
+        List<String> names = children(observer, p);
+        for (int w = 0; w < 2; w++) {
+            String prefix = w == 0 ? "fixed" : "_c_";
+            List<String> mine = names.stream().filter(c -> c.startsWith(prefix)).toList();
+            if (values.get(w) == null) {
+                if (!mine.isEmpty()) {
+                    return false;
+                }
+                continue;
+            }
+            if (mine.size() != 1) {
+                return false;
+            }
+            dev.zkr.client.NodeData d;
+            try {
+                d = observer.getData(p + "/" + mine.get(0));
+            } catch (ZkException.NoNode gone) {
+                return false;
+            }
+            if (d.stat().ephemeralOwner() != procs.get(w).sessionId()
+                    || !values.get(w).equals(new String(d.data(), StandardCharsets.UTF_8))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     // ---- counter --------------------------------------------------------------------------------------------------
 
     /** op: ADD delta, CAS (right or wrong expectation by the sign of delta), GET, INCREMENT_ALL, or a fault. */
