@@ -107,7 +107,7 @@ final class AsyncAcquire {
         try {
             created = client.createAsync(ZkPaths.join(queue.path(), prefix + queue.base()), data,
                     CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER);
-            listing = client.getChildrenAsync(queue.path(), null); // answered after the create
+            listing = queue.listings().submit(() -> client.getChildrenAsync(queue.path(), null)); // after the create
         } catch (RuntimeException err) {
             failed(e, err, true);
             return;
@@ -198,7 +198,7 @@ final class AsyncAcquire {
     private void list(long e, CompletableFuture<Children> sent) {
         CompletableFuture<Children> listing;
         try {
-            listing = sent != null ? sent : client.getChildrenAsync(queue.path(), null);
+            listing = sent != null ? sent : queue.listings().submit(() -> client.getChildrenAsync(queue.path(), null));
         } catch (RuntimeException err) {
             failed(e, err, false);
             return;
@@ -295,6 +295,10 @@ final class AsyncAcquire {
      */
     private void withoutAndDecide(long e, List<String> sorted, String gone) {
         List<String> rest = new ArrayList<>(sorted);
+        if (queue.predicate() == NodePredicate.EXCLUSIVE && queue.heldHere(gone)) {
+            // it held: everything before it was gone by then, and stays gone
+            rest = new ArrayList<>(sorted.subList(sorted.indexOf(gone) + 1, sorted.size()));
+        }
         rest.remove(gone);
         int index = rest.indexOf(ours.name());
         if (index >= 0 && queue.predicate().decide(rest, index).acquired()) {
@@ -312,6 +316,7 @@ final class AsyncAcquire {
         }
         holding = true;
         OwnedNode node = ours;
+        queue.noteHeld(node.name());
         try {
             executor.execute(() -> {
                 if (!result.complete(node)) {

@@ -127,6 +127,55 @@ public abstract class AsyncLockSuite extends RecipeSuite {
     }
 
     @Test
+    void readWriteLockSidesAcquireAsynchronously() throws Exception {
+        String p = path("rw");
+        ReadWriteLock rw1 = Recipes.using(client()).readWriteLock(p);
+        ReadWriteLock rw2 = Recipes.using(client()).readWriteLock(p);
+        ReadWriteLock rw3 = Recipes.using(client()).readWriteLock(p);
+        LockLease r1 = get(rw1.readLock().acquireAsync());
+        LockLease r2 = get(rw2.readLock().acquireAsync()); // readers share
+        CompletableFuture<LockLease> w = rw3.writeLock().acquireAsync();
+        ZkClient observer = client();
+        eventually("the writer queued", () -> children(observer, p).size() == 3);
+        CompletableFuture<LockLease> r3 = rw1.readLock().acquireAsync(); // behind the writer
+        eventually("the late reader queued", () -> children(observer, p).size() == 4);
+        r1.close();
+        assertFalse(w.isDone());
+        r2.close();
+        LockLease lw = get(w);
+        assertTrue(lw.isValid());
+        assertFalse(r3.isDone());
+        lw.close();
+        get(r3).close();
+    }
+
+    @Test
+    void multiLocksAcquireAsynchronouslyAllOrNothing() throws Exception {
+        String a = path("m/a");
+        String b = path("m/b");
+        String c = path("m/c");
+        ZkClient observer = client();
+        LockLease ab = get(Recipes.using(client()).multiLock(List.of(b, a)).acquireAsync());
+        ZkClient waiterClient = client();
+        CompletableFuture<LockLease> bc = Recipes.using(waiterClient).multiLock(List.of(c, b)).acquireAsync();
+        // one global order (sorted paths): bc waits for b before it takes c
+        eventually("bc waits for b, holding nothing", () -> children(observer, b).size() == 2
+                && children(observer, c).isEmpty());
+        CompletableFuture<LockLease> given = Recipes.using(client()).multiLock(List.of(a, c)).acquireAsync();
+        eventually("the third waits for a", () -> children(observer, a).size() == 2);
+        assertTrue(given.cancel(false));
+        eventually("the cancelled one's node is gone", () -> children(observer, a).size() == 1);
+        assertFalse(bc.isDone());
+        ab.close();
+        LockLease both = get(bc);
+        assertTrue(both.isValid());
+        both.close();
+        eventually("no node left", () -> children(observer, a).isEmpty() && children(observer, b).isEmpty()
+                && children(observer, c).isEmpty());
+        assertNoWatches(waiterClient);
+    }
+
+    @Test
     void tryAcquireAsyncTimesOutEmptyAndLeavesNothing() throws Exception {
         String p = path("timeout");
         ZkClient a = client();

@@ -125,6 +125,31 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
     }
 
     @Test
+    void awaitAsyncCompletesWhenLeadingAndFailsWhenClosed() throws Exception {
+        String p = path("await-async");
+        LeaderLatch leader = latch(client(), p, "a", true);
+        leader.awaitAsync().get(WAIT.toMillis(), TimeUnit.MILLISECONDS); // at once, or once it leads
+        assertTrue(leader.isLeader());
+        LeaderLatch follower = latch(client(), p, "b", true);
+        LeaderLatch other = latch(client(), p, "c", true);
+        CompletableFuture<Void> bLeads = follower.awaitAsync();
+        CompletableFuture<Void> cancelled = follower.awaitAsync();
+        CompletableFuture<Void> cLeads = other.awaitAsync();
+        eventually("all queued", () -> leader.participants().size() == 3);
+        assertFalse(bLeads.isDone());
+        assertTrue(cancelled.cancel(false));
+        leader.close();
+        bLeads.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertTrue(follower.isLeader());
+        assertFalse(cLeads.isDone());
+        other.close();
+        java.util.concurrent.ExecutionException closed = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> cLeads.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        org.junit.jupiter.api.Assertions.assertInstanceOf(IllegalStateException.class, closed.getCause());
+        follower.close();
+    }
+
+    @Test
     void leaderSessionExpiryElectsAnotherAndNeverTwo() {
         for (boolean fair : new boolean[] {true, false}) {
             String p = path("expire-leader-" + fair);

@@ -124,6 +124,9 @@ public abstract class PersistentNodeSuite extends RecipeSuite {
     void aSequentialNodeHasOneCopyAndTakesItsData_CURATOR_155_CURATOR_483() {
         String p = path("seq");
         ZkClient observer = client(Duration.ofSeconds(30));
+        // the parent exists, so the create whose response is lost is really applied (a create that first fails
+        // NoNode for a missing parent would lose nothing)
+        observer.create(p, new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
         LostResponseClient flaky = new LostResponseClient(client(Duration.ofSeconds(30)))
                 .loseCreates(1, x -> x.contains("/_c_"));
         PersistentNode node = Recipes.using(flaky).persistentNode(p + "/member-").mode(CreateMode.EPHEMERAL_SEQUENTIAL)
@@ -146,6 +149,7 @@ public abstract class PersistentNodeSuite extends RecipeSuite {
         });
         node.close();
         eventually("gone", () -> children(observer, p).isEmpty());
+        observer.delete(p, -1);
     }
 
     /** CURATOR-53: started while the server is down, the node is made once it is up. */
