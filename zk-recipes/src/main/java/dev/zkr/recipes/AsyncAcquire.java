@@ -27,8 +27,9 @@ import java.util.concurrent.Executor;
  * One acquire of a {@link SequentialNodeQueue} that holds no thread while it waits: the same steps as the blocking
  * {@link SequentialNodeQueue#acquire} (a protected ephemeral-sequential node, the listing pipelined behind its
  * create, a data watch on the one node to wait for, the decision on the cached listing when that node goes, a new
- * listing otherwise), each sent from the callback of the one before, on the client's event thread. Only for
- * predicates that wait for one node (the mutex, both sides of the read/write lock).
+ * listing otherwise), each sent from the callback of the one before, on the client's event thread. For every
+ * predicate: the semaphore's first waiter lists with a child watch instead, and a holder of the semaphore marks its
+ * node as the blocking call does.
  *
  * <p>Failure semantics are the blocking call's: after a lost connection it goes on once connected (a create whose
  * response was lost is looked for by its UUID, after a sync, before creating again); after session expiry it queues
@@ -56,6 +57,7 @@ final class AsyncAcquire {
     private boolean creating; // a create is on its way: its callback carries the chain on
     private String watchedPath;
     private Watcher watcher;
+    private WatcherType watchType = WatcherType.DATA;
 
     private AsyncAcquire(ZkClient client, SequentialNodeQueue queue, byte[] data, Executor executor) {
         this.client = client;
@@ -242,9 +244,47 @@ final class AsyncAcquire {
         if (d.acquired()) {
             hold();
         } else if (d.watchesChildren()) {
-            fail(new UnsupportedOperationException("asynchronous acquire of a children-watching queue"));
+            watchChildren(e);
         } else {
             watch(e, d.watch(), sorted);
+        }
+    }
+
+    /**
+     * The semaphore's first waiter: lists with a child watch; decides on that listing, and on any change of the
+     * children (a holder's release may let it in) starts over.
+     */
+    private void watchChildren(long e) {
+        dropWatch();
+        Watcher w = event -> childrenChanged(e);
+        watchedPath = queue.path();
+        watcher = w;
+        watchType = WatcherType.CHILDREN;
+        queue.listings().submit(() -> client.getChildrenAsync(queue.path(), w)).whenComplete((children, err) -> {
+            synchronized (this) {
+                if (e != epoch || result.isDone()) {
+                    return;
+                }
+                if (err != null) {
+                    failed(e, err, false);
+                    return;
+                }
+                List<String> sorted = ProtectedNames.sortBySequence(children.names());
+                int index = sorted.indexOf(ours.name());
+                if (index >= 0 && queue.predicate().decide(sorted, index).watchesChildren()) {
+                    return; // still the first waiter: the child watch wakes us
+                }
+                decide(e, sorted);
+            }
+        });
+    }
+
+    private synchronized void childrenChanged(long e) {
+        if (watchType == WatcherType.CHILDREN) {
+            watcher = null;
+        }
+        if (e == epoch && !result.isDone()) {
+            next();
         }
     }
 
@@ -255,12 +295,16 @@ final class AsyncAcquire {
         Watcher w = event -> watchFired(e, event, name, sorted);
         watchedPath = path;
         watcher = w;
+        watchType = WatcherType.DATA;
         client.getDataAsync(path, w).whenComplete((d, err) -> {
             synchronized (this) {
                 if (e != epoch || result.isDone()) {
                     return;
                 }
                 if (err == null) {
+                    if (queue.predicate().marksHolders() && d.stat().version() > 0) {
+                        next(); // it holds now (the semaphore's mark): look again
+                    }
                     return; // wait for the watch
                 }
                 if (ClientSupport.unwrap(err) instanceof ZkException.NoNode) {
@@ -276,7 +320,8 @@ final class AsyncAcquire {
     }
 
     private synchronized void watchFired(long e, WatchedEvent event, String name, List<String> sorted) {
-        if (watcher != null && event.path() != null && event.path().equals(watchedPath)) {
+        if (watcher != null && watchType == WatcherType.DATA && event.path() != null
+                && event.path().equals(watchedPath)) {
             watcher = null;
         }
         if (e != epoch || result.isDone()) {
@@ -317,6 +362,10 @@ final class AsyncAcquire {
         holding = true;
         OwnedNode node = ours;
         queue.noteHeld(node.name());
+        dropWatch(); // the semaphore's first waiter's child watch, if it let us in
+        if (queue.predicate().marksHolders()) {
+            queue.markHeld(node); // wakes a successor that watches this node (it looks again)
+        }
         try {
             executor.execute(() -> {
                 if (!result.complete(node)) {
@@ -365,7 +414,7 @@ final class AsyncAcquire {
             String p = watchedPath;
             watcher = null;
             try {
-                client.removeWatchesAsync(p, w, WatcherType.DATA, true).exceptionally(x -> null);
+                client.removeWatchesAsync(p, w, watchType, true).exceptionally(x -> null);
             } catch (RuntimeException ignored) {
                 // the client is closing: its watches go with it
             }

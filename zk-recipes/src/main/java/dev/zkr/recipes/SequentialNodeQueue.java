@@ -344,6 +344,10 @@ final class SequentialNodeQueue {
      * change at version 0 wakes a successor that watches it. Sent now, retried after a lost connection while the
      * session lasts; BadVersion means the node was written already (which woke the successor just as well).
      */
+    void markHeld(OwnedNode node) {
+        markHeld(node, MARK_ATTEMPTS);
+    }
+
     private void markHeld(OwnedNode node, int attempts) {
         if (client.sessionId() != node.owner()) {
             return;

@@ -175,6 +175,62 @@ public abstract class AsyncLockSuite extends RecipeSuite {
         assertNoWatches(waiterClient);
     }
 
+    /**
+     * 24 asynchronous acquirers of a 3-permit semaphore through one client and two threads, some asking for 2
+     * permits: never more than 3 permits held, every one served, in arrival order when they do not fit at once.
+     */
+    @Test
+    void semaphoreAcquiresAsynchronouslyWithinItsPermits() throws Exception {
+        String p = path("sem");
+        ZkClient c = client();
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Semaphore sem = Recipes.using(c, two).semaphore(p).permits(3).build();
+            SemaphoreLease first = get(sem.acquireAsync(3)); // everything held: the others queue
+            AtomicInteger held = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            AtomicInteger served = new AtomicInteger();
+            List<CompletableFuture<Void>> done = new ArrayList<>();
+            for (int i = 0; i < 24; i++) {
+                int want = i % 4 == 0 ? 2 : 1;
+                done.add(sem.acquireAsync(want).thenAccept(lease -> {
+                    most.accumulateAndGet(held.addAndGet(want), Math::max);
+                    served.incrementAndGet();
+                    held.addAndGet(-want);
+                    lease.close();
+                }));
+            }
+            ZkClient observer = client();
+            eventually("all queued", () -> children(observer, p).size() == 25);
+            first.close();
+            CompletableFuture.allOf(done.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+            assertEquals(24, served.get());
+            assertTrue(most.get() <= 3, "at most 3 permits held at once, saw " + most.get());
+            eventually("no node left", () -> children(observer, p).isEmpty());
+            assertNoWatches(c);
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCancelledSemaphoreWaiterLeavesNothing() throws Exception {
+        String p = path("sem-cancel");
+        ZkClient c = client();
+        ZkClient observer = client();
+        Semaphore sem = Recipes.using(c).semaphore(p).permits(1).build();
+        SemaphoreLease held = get(sem.acquireAsync());
+        CompletableFuture<SemaphoreLease> first = sem.acquireAsync(); // the first waiter: watches the children
+        CompletableFuture<SemaphoreLease> second = sem.acquireAsync(); // watches the first
+        eventually("both queued", () -> children(observer, p).size() == 3);
+        assertTrue(first.cancel(false));
+        eventually("the cancelled node is gone", () -> children(observer, p).size() == 2);
+        held.close();
+        get(second).close();
+        eventually("no node left", () -> children(observer, p).isEmpty());
+        assertNoWatches(c);
+    }
+
     @Test
     void tryAcquireAsyncTimesOutEmptyAndLeavesNothing() throws Exception {
         String p = path("timeout");
