@@ -246,7 +246,10 @@ final class AsyncAcquire {
         } else if (d.watchesChildren()) {
             watchChildren(e);
         } else {
-            watch(e, d.watch(), sorted);
+            // the mutex keeps no listing while it waits (thousands of waiters would each hold one: memory grows
+            // with the square of their number); what it needs is whether only the watched node was ahead
+            watch(e, d.watch(), queue.predicate() == NodePredicate.EXCLUSIVE
+                    ? (index == 1 ? List.of(d.watch(), ours.name()) : null) : sorted);
         }
     }
 
@@ -339,6 +342,16 @@ final class AsyncAcquire {
      * without that node, we do; otherwise list again.
      */
     private void withoutAndDecide(long e, List<String> sorted, String gone) {
+        if (sorted == null) {
+            // the mutex, with more than the watched node ahead when it looked: we hold if that node held (all
+            // before it were gone then, and stay gone); else list again
+            if (queue.heldHere(gone)) {
+                hold();
+            } else {
+                list(e, null);
+            }
+            return;
+        }
         List<String> rest = new ArrayList<>(sorted);
         if (queue.predicate() == NodePredicate.EXCLUSIVE && queue.heldHere(gone)) {
             // it held: everything before it was gone by then, and stays gone
