@@ -1,5 +1,6 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.CreateMode;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import org.junit.jupiter.api.Test;
@@ -187,7 +188,7 @@ public abstract class AsyncLockSuite extends RecipeSuite {
         try {
             Semaphore sem = Recipes.using(c, two).semaphore(p).permits(3).build();
             SemaphoreLease first = get(sem.acquireAsync(3)); // everything held: the others queue
-            AtomicInteger held = new AtomicInteger();
+            AtomicInteger held = new AtomicInteger(3); // the permits held, the first lease's counted
             AtomicInteger most = new AtomicInteger();
             AtomicInteger served = new AtomicInteger();
             List<CompletableFuture<Void>> done = new ArrayList<>();
@@ -202,6 +203,8 @@ public abstract class AsyncLockSuite extends RecipeSuite {
             }
             ZkClient observer = client();
             eventually("all queued", () -> children(observer, p).size() == 25);
+            assertEquals(0, served.get(), "nobody served while the first lease holds every permit");
+            held.addAndGet(-3); // nobody can hold before the first lease's node is deleted, which comes next
             first.close();
             CompletableFuture.allOf(done.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
             assertEquals(24, served.get());
@@ -211,6 +214,30 @@ public abstract class AsyncLockSuite extends RecipeSuite {
         } finally {
             two.shutdownNow();
         }
+    }
+
+    /**
+     * The first waiter of a full semaphore waits on a child watch: a change among the children (here a foreign node
+     * made and deleted) makes it look again and wait again, never take a permit that is held.
+     */
+    @Test
+    void aFullSemaphoresFirstWaiterWaitsThroughChildChanges() throws Exception {
+        String p = path("sem-full");
+        ZkClient c = client();
+        ZkClient observer = client();
+        Semaphore sem = Recipes.using(c).semaphore(p).permits(1).build();
+        SemaphoreLease held = get(sem.acquireAsync());
+        CompletableFuture<SemaphoreLease> waiter = sem.acquireAsync();
+        eventually("the first waiter watches the children", () -> c.watchedPaths().contains(p));
+        for (int i = 0; i < 3; i++) {
+            observer.create(p + "/x", new byte[0], CreateMode.PERSISTENT, dev.zkr.client.Parents.NONE);
+            observer.delete(p + "/x", -1);
+            eventually("it watches the children again", () -> c.watchedPaths().contains(p));
+        }
+        assertFalse(waiter.isDone(), "a permit that is held was taken");
+        held.close();
+        get(waiter).close();
+        eventually("no node left", () -> children(observer, p).isEmpty());
     }
 
     @Test
