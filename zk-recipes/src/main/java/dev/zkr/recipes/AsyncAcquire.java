@@ -266,6 +266,9 @@ final class AsyncAcquire {
         queue.listings().submit(() -> client.getChildrenAsync(queue.path(), w)).whenComplete((children, err) -> {
             synchronized (this) {
                 if (e != epoch || result.isDone()) {
+                    if (err == null && watcher != w) {
+                        forget(queue.path(), w, WatcherType.CHILDREN);
+                    }
                     return;
                 }
                 if (err != null) {
@@ -302,6 +305,9 @@ final class AsyncAcquire {
         client.getDataAsync(path, w).whenComplete((d, err) -> {
             synchronized (this) {
                 if (e != epoch || result.isDone()) {
+                    if (err == null && watcher != w) {
+                        forget(path, w, WatcherType.DATA); // set after we stopped caring (cancel, a new chain)
+                    }
                     return;
                 }
                 if (err == null) {
@@ -424,13 +430,17 @@ final class AsyncAcquire {
     private synchronized void dropWatch() {
         if (watcher != null) {
             Watcher w = watcher;
-            String p = watchedPath;
             watcher = null;
-            try {
-                client.removeWatchesAsync(p, w, watchType, true).exceptionally(x -> null);
-            } catch (RuntimeException ignored) {
-                // the client is closing: its watches go with it
-            }
+            forget(watchedPath, w, watchType);
+        }
+    }
+
+    /** Removes a watch of ours (a watch that already fired, or is not there yet, is no error). */
+    private void forget(String path, Watcher w, WatcherType type) {
+        try {
+            client.removeWatchesAsync(path, w, type, true).exceptionally(x -> null);
+        } catch (RuntimeException ignored) {
+            // the client is closing: its watches go with it
         }
     }
 

@@ -131,6 +131,7 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
         leader.awaitAsync().get(WAIT.toMillis(), TimeUnit.MILLISECONDS); // at once, or once it leads
         assertTrue(leader.isLeader());
         LeaderLatch follower = latch(client(), p, "b", true);
+        eventually("b queued second", () -> leader.participants().size() == 2);
         LeaderLatch other = latch(client(), p, "c", true);
         CompletableFuture<Void> bLeads = follower.awaitAsync();
         CompletableFuture<Void> cancelled = follower.awaitAsync();

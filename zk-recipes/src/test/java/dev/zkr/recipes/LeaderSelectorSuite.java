@@ -162,6 +162,8 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
             token = l.fencingToken();
             cands.get(who).release();
             assertNotNull(cands.get(who).ended.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+            // the callback has returned; the term is over once the selector says so (not a leader seen next round)
+            eventually("the term is over", () -> l.state() == LeaseState.RELEASED);
         }
         sels.forEach(LeaderSelector::close);
         assertEquals(1, mostInside.get(), "never two callbacks with valid leadership at once");
