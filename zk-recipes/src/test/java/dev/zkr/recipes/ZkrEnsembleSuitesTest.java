@@ -62,6 +62,14 @@ class ZkrEnsembleSuitesTest {
     }
 
     @Nested
+    class PersistentNode extends PersistentNodeSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
     class AsyncLock extends AsyncLockSuite {
         @Override
         protected RecipeBackend createBackend() {
