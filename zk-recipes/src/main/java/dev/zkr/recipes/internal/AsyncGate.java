@@ -8,12 +8,16 @@ import java.util.function.Supplier;
  * At most {@code permits} asynchronous calls in flight; the others wait in a queue (no thread waits) and are sent as
  * earlier ones complete. For requests whose answers are large (listings of a queue with thousands of waiters): sent
  * all at once they would keep the server busy past the client's ping deadline.
+ *
+ * <p>A call that completes at once (e.g. fails because the client is closed) passes its permit on without recursion:
+ * one caller drains the queue in a loop, so thousands of queued calls failing at once cannot overflow the stack.
  */
 public final class AsyncGate {
 
     private final int permits;
     private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     private int inFlight; // guarded by this
+    private boolean draining; // guarded by this: a caller is sending queued calls
 
     public AsyncGate(int permits) {
         this.permits = permits;
@@ -38,31 +42,43 @@ public final class AsyncGate {
                 }
             });
         };
-        boolean now;
         synchronized (this) {
-            now = inFlight < permits;
-            if (now) {
-                inFlight++;
-            } else {
-                waiting.add(send);
-            }
+            waiting.add(send);
         }
-        if (now) {
-            send.run();
-        }
+        pump();
         return out;
     }
 
     private void release() {
-        Runnable next;
         synchronized (this) {
-            next = waiting.poll();
-            if (next == null) {
-                inFlight--;
-            }
+            inFlight--;
         }
-        if (next != null) {
-            next.run(); // the permit passes on
+        pump();
+    }
+
+    /**
+     * Sends queued calls while permits are free. One caller pumps at a time; another (or the same thread, re-entered
+     * by a call that completed at once) returns at once and the pumping loop sees its change at its next look, which
+     * is made under the same lock as giving up the pumping, so no freed permit is missed.
+     */
+    private void pump() {
+        synchronized (this) {
+            if (draining) {
+                return;
+            }
+            draining = true;
+        }
+        while (true) {
+            Runnable next;
+            synchronized (this) {
+                if (inFlight >= permits || waiting.isEmpty()) {
+                    draining = false;
+                    return;
+                }
+                inFlight++;
+                next = waiting.poll();
+            }
+            next.run();
         }
     }
 }
