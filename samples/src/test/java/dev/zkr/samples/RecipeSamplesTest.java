@@ -15,6 +15,16 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void leaderSelector() {
+        assertDoesNotThrow(() -> LeaderSelectorSample.main(NO_ARGS));
+    }
+
+    @Test
+    void persistentNode() {
+        assertDoesNotThrow(() -> PersistentNodeSample.main(NO_ARGS));
+    }
+
+    @Test
     void lock() {
         assertDoesNotThrow(() -> LockSample.main(NO_ARGS));
     }

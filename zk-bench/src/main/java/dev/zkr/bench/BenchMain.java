@@ -101,6 +101,8 @@ public final class BenchMain {
                     RecipeScenarios::readWriteLock);
             recipe("election", "leader election handover p50, 5 participants (fair)", "ms", false,
                     RecipeScenarios::election);
+            recipe("selector", "leader selector handover p50, 5 participants (fair)", "ms", false,
+                    RecipeScenarios::selector);
             recipe("barrier", "double barrier enter + leave p50, 10 parties", "ms", false,
                     RecipeScenarios::doubleBarrier);
             recipe("counter", "counter increments, 8 contenders", "increments/s", true, RecipeScenarios::counter);

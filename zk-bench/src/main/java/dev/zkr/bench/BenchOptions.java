@@ -12,7 +12,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     Set<String> systems, boolean admin) {
 
     static final List<String> SCENARIOS = List.of(
-            "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
+            "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
             "semaphore", "cache", "cachemem", "million", "zkclient");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */

@@ -10,6 +10,8 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
@@ -139,6 +141,22 @@ final class CuratorSession implements RecipeSession {
         });
         latch.start();
         return latch::close;
+    }
+
+    @Override
+    public Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) {
+        LeaderSelector selector = new LeaderSelector(client, path, new LeaderSelectorListenerAdapter() {
+            @Override
+            public void takeLeadership(CuratorFramework c) throws Exception {
+                java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+                onTerm.accept(() -> ended.complete(null));
+                ended.get(); // until ended (or interrupted: leadership lost)
+            }
+        });
+        selector.setId(id);
+        selector.autoRequeue();
+        selector.start();
+        return selector::close;
     }
 
     @Override

@@ -159,6 +159,52 @@ final class RecipeScenarios {
         });
     }
 
+    /**
+     * Leader selector handover: 5 participants in a fair selector with auto requeue; the leader's term is ended (its
+     * callback returns) and the time until the next participant's callback starts is one sample.
+     */
+    static Measurement selector(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return withSessions(factory, cs, ELECTION_PARTICIPANTS, sessions -> {
+            String path = root + "/selector";
+            Latencies latencies = new Latencies();
+            BlockingQueue<Object[]> terms = new LinkedBlockingQueue<>();
+            List<RecipeSession.Participant> participants = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < ELECTION_PARTICIPANTS; i++) {
+                    participants.add(sessions.get(i).selector(path, "p" + i,
+                            term -> terms.add(new Object[] {term, System.nanoTime()})));
+                }
+                Workers.run("selector", 1, window, unused -> {
+                    Object[] term = nextTerm(terms);
+                    while (!window.stopped()) {
+                        long t0 = System.nanoTime();
+                        ((RecipeSession.Term) term[0]).end();
+                        Object[] next = nextTerm(terms);
+                        if (window.measuring()) {
+                            latencies.record((long) next[1] - t0);
+                        }
+                        term = next;
+                    }
+                    ((RecipeSession.Term) term[0]).end();
+                });
+            } finally {
+                for (RecipeSession.Participant p : participants) {
+                    p.close();
+                }
+            }
+            return p50(window, latencies);
+        });
+    }
+
+    private static Object[] nextTerm(BlockingQueue<Object[]> terms) throws InterruptedException {
+        Object[] t = terms.poll(RecipeSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (t == null) {
+            throw new IllegalStateException("no term started within " + RecipeSession.TIMEOUT);
+        }
+        return t;
+    }
+
     private static RecipeSession.Participant join(RecipeSession s, String path, int i, BlockingQueue<long[]> elected)
             throws Exception {
         return s.join(path, "p" + i, () -> elected.add(new long[] {i, System.nanoTime()}));

@@ -29,6 +29,11 @@ interface RecipeSession extends AutoCloseable {
         void close() throws Exception;
     }
 
+    /** A term of a leader selector, running until {@link #end()}. */
+    interface Term {
+        void end();
+    }
+
     /** A double barrier for one round. */
     interface Barrier {
         void enter() throws Exception;
@@ -77,6 +82,12 @@ interface RecipeSession extends AutoCloseable {
     Lock writeLock(String path);
 
     Participant join(String path, String id, Runnable onElected) throws Exception;
+
+    /**
+     * Starts a leader selector (fair, auto requeue): each time it leads, {@code onTerm} gets the term, whose callback
+     * runs until the term is ended.
+     */
+    Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) throws Exception;
 
     Barrier doubleBarrier(String path, int parties, String memberId);
 

@@ -7,6 +7,7 @@ import dev.zkr.recipes.DistributedLock;
 import dev.zkr.recipes.DistributedQueue;
 import dev.zkr.recipes.DoubleBarrier;
 import dev.zkr.recipes.LeaderLatch;
+import dev.zkr.recipes.LeaderSelector;
 import dev.zkr.recipes.LockLease;
 import dev.zkr.recipes.CacheEvent;
 import dev.zkr.recipes.Recipes;
@@ -113,6 +114,16 @@ final class ZkrRecipeSession implements RecipeSession {
     public Participant join(String path, String id, Runnable onElected) {
         LeaderLatch latch = recipes.leaderLatch(path).id(id).fair().onElected(l -> onElected.run()).start();
         return latch::close;
+    }
+
+    @Override
+    public Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) {
+        LeaderSelector selector = recipes.leaderSelector(path).id(id).takeLeadership(l -> {
+            java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+            onTerm.accept(() -> ended.complete(null));
+            ended.get(); // until ended (or interrupted: leadership lost)
+        }).start();
+        return selector::close;
     }
 
     @Override

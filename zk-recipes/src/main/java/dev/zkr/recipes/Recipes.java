@@ -77,6 +77,22 @@ public final class Recipes {
         return new LeaderLatchBuilder(client, ZkPaths.validate(path), executor);
     }
 
+    /**
+     * The take-leadership form of election at {@code path}: a callback runs while this participant leads; set it,
+     * then {@link LeaderSelectorBuilder#start()}.
+     */
+    public LeaderSelectorBuilder leaderSelector(String path) {
+        return new LeaderSelectorBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /**
+     * A node kept present with its data across connection loss, session expiry and deletion by others; set its
+     * mode and data, then {@link PersistentNodeBuilder#start()}.
+     */
+    public PersistentNodeBuilder persistentNode(String path) {
+        return new PersistentNodeBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A fair, herd-free lock at {@code path}. */
     public DistributedLock lock(String path) {
         return SequentialLock.mutex(client, ZkPaths.validate(path), executor);

@@ -443,11 +443,18 @@ public abstract class RecipeProperties {
         Thread waiter;
         volatile AtomicInteger revocations = new AtomicInteger(); // requests told to the current acquire's lease
 
+        final DistributedLock asyncLock; // non-null: acquires with acquireAsync (no thread), gives up by cancel
+
         LockUser(Participant proc, String path) {
+            this(proc, Recipes.using(proc.client()).lock(path), false);
+        }
+
+        /** A mutex user; {@code async}: through {@link DistributedLock#acquireAsync()}. */
+        LockUser(Participant proc, DistributedLock lock, boolean async) {
             this.proc = proc;
-            DistributedLock lock = Recipes.using(proc.client()).lock(path);
             this.acquirer = lock::acquire;
             this.write = true;
+            this.asyncLock = async ? lock : null;
         }
 
         LockUser(Participant proc, String path, boolean write) {
@@ -456,6 +463,7 @@ public abstract class RecipeProperties {
             DistributedLock lock = write ? rw.writeLock() : rw.readLock();
             this.acquirer = lock::acquire;
             this.write = write;
+            this.asyncLock = null;
         }
 
         /** A semaphore user asking for {@code permits} ({@link #write} is false: it never excludes by itself). */
@@ -463,6 +471,7 @@ public abstract class RecipeProperties {
             this.proc = proc;
             this.acquirer = listener -> semaphore.acquire(permits, listener);
             this.write = false;
+            this.asyncLock = null;
         }
 
         /** A multi-lock user. */
@@ -470,6 +479,7 @@ public abstract class RecipeProperties {
             this.proc = proc;
             this.acquirer = listener -> multi.acquire();
             this.write = true;
+            this.asyncLock = null;
         }
 
         /** True once the acquire returned (the lease may since have become uncertain or lost). */
@@ -487,6 +497,10 @@ public abstract class RecipeProperties {
          * never reused cannot be interrupted in someone else's task.
          */
         void acquire() {
+            if (asyncLock != null) {
+                pending = asyncLock.acquireAsync();
+                return;
+            }
             CompletableFuture<LockLease> f = new CompletableFuture<>();
             AtomicInteger told = new AtomicInteger();
             revocations = told;
@@ -545,10 +559,16 @@ public abstract class RecipeProperties {
                 return;
             }
             if (!pending.isDone()) {
-                waiter.interrupt();
+                if (asyncLock != null) {
+                    pending.cancel(false); // gives up: the acquire deletes its node
+                } else {
+                    waiter.interrupt();
+                }
             }
             try {
                 pending.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
+            } catch (java.util.concurrent.CancellationException e) {
+                // an asynchronous acquire given up
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof ZkException.Interrupted)) {
                     throw new AssertionError("acquire of " + proc + " failed: " + e.getCause(), e.getCause());
@@ -586,11 +606,31 @@ public abstract class RecipeProperties {
      */
     @Property
     void lockIsExclusiveAndFifo(@ForAll("lockSteps") List<Step> steps) throws Exception {
-        String p = freshPath("lock");
+        runLock(steps, false);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> asyncLockSteps() {
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(2, Kind.LEAVE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The lock through {@link DistributedLock#acquireAsync()} (no thread waits): the same invariants as
+     * {@link #lockIsExclusiveAndFifo}; {@code LEAVE} cancels a waiting acquire (its node must go) or releases.
+     */
+    @Property
+    void asyncLockIsExclusiveAndFifo(@ForAll("asyncLockSteps") List<Step> steps) throws Exception {
+        runLock(steps, true);
+    }
+
+    private void runLock(List<Step> steps, boolean async) throws Exception {
+        String p = freshPath(async ? "async-lock" : "lock");
         ZkClient observer = participant("observer").client();
         List<LockUser> users = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            users.add(new LockUser(participant("p" + i), p));
+            Participant proc = participant("p" + i);
+            users.add(new LockUser(proc, Recipes.using(proc.client()).lock(p), async));
         }
         Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
         Map<Integer, Integer> requests = new HashMap<>(); // revocation requests made to each queued user's lease
@@ -619,6 +659,12 @@ public abstract class RecipeProperties {
                         model.removeFirst();
                     }
                 }
+                case LEAVE -> {
+                    if (u.pending != null) {
+                        u.finish(); // cancels a waiting acquire, releases a held lease
+                        model.remove(w);
+                    }
+                }
                 case EXPIRE -> {
                     boolean holder = u.pending != null && model.peekFirst() == w;
                     expire(u.proc);
@@ -632,7 +678,8 @@ public abstract class RecipeProperties {
                 }
                 case CRASH -> {
                     model.remove(w);
-                    users.set(w, new LockUser(crash(u.proc), p));
+                    Participant fresh = crash(u.proc);
+                    users.set(w, new LockUser(fresh, Recipes.using(fresh.client()).lock(p), async));
                 }
                 case RESTART -> restart();
                 case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
@@ -1442,6 +1489,317 @@ public abstract class RecipeProperties {
             }
         }
         assertTrue(leaders <= 1, "at most one leader, have " + leaders);
+    }
+
+    // ---- leader selector: one valid term at a time, arrival order, lost terms interrupted -------------------------
+
+    /** A take-leadership callback that leads until released or interrupted. */
+    private static final class SelectorUser implements TakeLeadership {
+        volatile Leadership current;
+        private volatile CompletableFuture<Void> release = new CompletableFuture<>();
+
+        @Override
+        public void takeLeadership(Leadership l) {
+            current = l;
+            try {
+                release.get();
+            } catch (InterruptedException e) {
+                // leadership lost, interrupted or closed
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                current = null;
+                release = new CompletableFuture<>();
+            }
+        }
+
+        /** Ends the current term (the callback returns). */
+        void release() {
+            release.complete(null);
+        }
+
+        boolean leadsValidly() {
+            Leadership l = current;
+            return l != null && l.isValid();
+        }
+
+        /** True unless the callback still runs in a term that is over (lost terms must be interrupted). */
+        boolean notInALostTerm() {
+            Leadership l = current;
+            return l == null || l.isValid();
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Step>> selectorSteps() {
+        return steps(3, 10, w(5, Kind.JOIN), w(1, Kind.TRY), w(3, Kind.RELEASE), w(2, Kind.LEAVE),
+                w(1, Kind.EXPIRE), w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The fair leader selector: at most one callback runs with a valid term and it is the earliest arrival's; a
+     * released term requeues its selector at the end (auto requeue); expiry, a crash, and a server restart (the
+     * connection suspended: the default bound is zero) end the term, interrupt its callback (none stays in a lost
+     * term) and requeue; fencing tokens of successive terms increase; no node is left over (also after a lost
+     * create response, {@code TRY}: a join whose first create's response is lost). On an ensemble, a server fault
+     * may cut the leader's connection (or not): the order is then taken from the server.
+     */
+    @Property
+    void leaderSelectorRunsOneTermAtATimeInArrivalOrder(@ForAll("selectorSteps") List<Step> steps) {
+        String p = freshPath("selector");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
+        List<LeaderSelector> sels = new ArrayList<>(Collections.nCopies(3, null));
+        List<SelectorUser> users = new ArrayList<>(Collections.nCopies(3, null));
+        Deque<Integer> model = new ArrayDeque<>();
+        Fencing fencing = new Fencing();
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case JOIN, TRY -> {
+                    if (sels.get(w) == null) {
+                        SelectorUser u = new SelectorUser();
+                        ZkClient c = procs.get(w).client();
+                        if (s.kind() == Kind.TRY) {
+                            c = new LostResponseClient(c).loseCreates(1, x -> x.contains("/_c_"));
+                        }
+                        users.set(w, u);
+                        sels.set(w, Recipes.using(c).leaderSelector(p).id("p" + w).takeLeadership(u).start());
+                        model.addLast(w);
+                    }
+                }
+                case RELEASE -> {
+                    if (!model.isEmpty() && model.peekFirst() == w) {
+                        Leadership term = users.get(w).current;
+                        users.get(w).release();
+                        // it leads until its callback has returned: only then is the model's order the truth
+                        settle("p" + w + "'s callback returned", () -> { }, () -> term == null || !term.isValid());
+                        model.addLast(model.removeFirst());
+                    }
+                }
+                case LEAVE -> {
+                    if (sels.get(w) != null) {
+                        sels.get(w).close();
+                        sels.set(w, null);
+                        users.set(w, null);
+                        model.remove(w);
+                    }
+                }
+                case EXPIRE -> {
+                    expire(procs.get(w));
+                    if (sels.get(w) != null) {
+                        model.remove(w);
+                        model.addLast(w); // its term (or place) went with the session: queued again at the end
+                    }
+                }
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    if (sels.get(w) != null) {
+                        sels.get(w).close();
+                    }
+                    sels.set(w, null);
+                    users.set(w, null);
+                    model.remove(w);
+                }
+                case RESTART -> {
+                    restart();
+                    if (!model.isEmpty()) {
+                        model.addLast(model.removeFirst()); // the leader lost its term at SUSPENDED and requeued
+                    }
+                }
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> {
+                    ensembleFault(s.kind(), w);
+                    if (!model.isEmpty()) {
+                        int leader = model.peekFirst();
+                        // the leader requeued if its own connection was cut (its term lost): wait for either
+                        // the order is what this settle finds out: meanwhile check only one valid term at a time
+                        settle("the leader keeps its term or requeues", () -> oneTerm(users, null, fencing),
+                                () -> users.get(leader).leadsValidly()
+                                        || queueOrder(observer, p, procs, sels).indexOf(leader) == model.size() - 1);
+                        if (!users.get(leader).leadsValidly()) {
+                            model.addLast(model.removeFirst());
+                        }
+                    }
+                }
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(procs.get(i).sessionId());
+            }
+            settle("the earliest of " + model + " leads, nobody else, no lost term running",
+                    () -> oneTerm(users, model, fencing),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && users.stream().allMatch(u -> u == null || u.notInALostTerm())
+                            && (model.isEmpty() || users.get(model.peekFirst()).leadsValidly()
+                                    && sels.get(model.peekFirst()).hasLeadership()),
+                    () -> describe(observer, p));
+        }
+        sels.stream().filter(x -> x != null).forEach(LeaderSelector::close);
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+        settle("no node left", () -> { }, () -> children(observer, p).isEmpty());
+    }
+
+    /** The selectors in the server's queue order (by sequence), as indexes; -1 for a node of no live selector. */
+    private static List<Integer> queueOrder(ZkClient observer, String p, List<Participant> procs,
+                                            List<LeaderSelector> sels) {
+        List<Integer> order = new ArrayList<>();
+        for (String child : dev.zkr.recipes.internal.ProtectedNames.sortBySequence(children(observer, p))) {
+            Stat stat = observer.exists(p + "/" + child);
+            int who = -1;
+            for (int i = 0; i < procs.size(); i++) {
+                if (stat != null && sels.get(i) != null && procs.get(i).sessionId() == stat.ephemeralOwner()) {
+                    who = i;
+                }
+            }
+            order.add(who);
+        }
+        return order;
+    }
+
+    /**
+     * At most one callback runs with a valid term, the earliest arrival's (unless {@code model} is null: the order
+     * is being found out), with increasing fencing tokens.
+     */
+    private static void oneTerm(List<SelectorUser> users, Deque<Integer> model, Fencing fencing) {
+        int leaders = 0;
+        for (int i = 0; i < users.size(); i++) {
+            SelectorUser u = users.get(i);
+            Leadership l = u == null ? null : u.current;
+            if (l != null && l.isValid()) {
+                leaders++;
+                if (model != null) {
+                    assertEquals(model.peekFirst(), i, "the leader is the earliest arrival " + model);
+                }
+                long token = l.fencingToken();
+                if (token >= 0) { // still valid: the token belongs to this term
+                    fencing.observe(l, token);
+                }
+            }
+        }
+        assertTrue(leaders <= 1, "at most one valid term, have " + leaders);
+    }
+
+    // ---- persistent node: present with the latest data, one copy, owned by the current session --------------------
+
+    @Provide
+    Arbitrary<List<Step>> persistentNodeSteps() {
+        return steps(2, 10, w(3, Kind.SET), w(3, Kind.DELETE), w(2, Kind.LEAVE), w(2, Kind.JOIN), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * Two persistent ephemeral nodes (p0 a fixed name, p1 sequential), each kept by its own process: after every
+     * step the node of each started keeper is there exactly once (never two copies), owned by the keeper's current
+     * session, with the data set last; a closed or crashed keeper's node is gone. {@code DELETE}: someone else
+     * deletes the node; {@code SET}: new data; {@code JOIN}/{@code LEAVE}: start/close the keeper.
+     */
+    @Property
+    void persistentNodesArePresentOnceWithTheLatestData(@ForAll("persistentNodeSteps") List<Step> steps) {
+        String p = freshPath("persistent");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1")));
+        List<PersistentNode> nodes = new ArrayList<>(Collections.nCopies(2, null));
+        List<String> values = new ArrayList<>(Collections.nCopies(2, null));
+        AtomicInteger version = new AtomicInteger();
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case JOIN -> {
+                    if (nodes.get(w) == null) {
+                        String v = "v" + version.incrementAndGet();
+                        PersistentNodeBuilder b = Recipes.using(procs.get(w).client())
+                                .persistentNode(p + "/" + (w == 0 ? "fixed" : "seq-"))
+                                .data(v.getBytes(StandardCharsets.UTF_8));
+                        nodes.set(w, (w == 1 ? b.mode(dev.zkr.client.CreateMode.EPHEMERAL_SEQUENTIAL) : b).start());
+                        values.set(w, v);
+                    }
+                }
+                case SET -> {
+                    if (nodes.get(w) != null) {
+                        String v = "v" + version.incrementAndGet();
+                        nodes.get(w).setData(v.getBytes(StandardCharsets.UTF_8));
+                        values.set(w, v);
+                    }
+                }
+                case DELETE -> {
+                    for (String child : children(observer, p)) {
+                        if (child.startsWith(w == 0 ? "fixed" : "_c_")) {
+                            try {
+                                observer.delete(p + "/" + child, -1);
+                            } catch (ZkException.NoNode gone) {
+                                // not there
+                            }
+                        }
+                    }
+                }
+                case LEAVE -> {
+                    if (nodes.get(w) != null) {
+                        nodes.get(w).close();
+                        nodes.set(w, null);
+                        values.set(w, null);
+                    }
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    if (nodes.get(w) != null) {
+                        nodes.get(w).close();
+                    }
+                    nodes.set(w, null);
+                    values.set(w, null);
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("each started keeper's node is there once, its own, with " + values,
+                    () -> atMostOneCopy(observer, p),
+                    () -> keptAsModelled(observer, p, procs, values),
+                    () -> describe(observer, p));
+        }
+        nodes.stream().filter(n -> n != null).forEach(PersistentNode::close);
+        settle("no node left", () -> { }, () -> children(observer, p).isEmpty(), () -> describe(observer, p));
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+    }
+
+    /** Never two copies of the sequential node (the fixed name cannot have two). */
+    private static void atMostOneCopy(ZkClient observer, String p) {
+        long seq = children(observer, p).stream().filter(c -> c.startsWith("_c_")).count();
+        assertTrue(seq <= 1, "two copies of the sequential node: " + children(observer, p));
+    }
+
+    private static boolean keptAsModelled(ZkClient observer, String p, List<Participant> procs, List<String> values) {
+        observer.sync("/");
+        List<String> names = children(observer, p);
+        for (int w = 0; w < 2; w++) {
+            String prefix = w == 0 ? "fixed" : "_c_";
+            List<String> mine = names.stream().filter(c -> c.startsWith(prefix)).toList();
+            if (values.get(w) == null) {
+                if (!mine.isEmpty()) {
+                    return false;
+                }
+                continue;
+            }
+            if (mine.size() != 1) {
+                return false;
+            }
+            dev.zkr.client.NodeData d;
+            try {
+                d = observer.getData(p + "/" + mine.get(0));
+            } catch (ZkException.NoNode gone) {
+                return false;
+            }
+            if (d.stat().ephemeralOwner() != procs.get(w).sessionId()
+                    || !values.get(w).equals(new String(d.data(), StandardCharsets.UTF_8))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     // ---- counter --------------------------------------------------------------------------------------------------

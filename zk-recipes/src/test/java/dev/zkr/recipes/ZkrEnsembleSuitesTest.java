@@ -54,6 +54,30 @@ class ZkrEnsembleSuitesTest {
     }
 
     @Nested
+    class LeaderSelector extends LeaderSelectorSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
+    class PersistentNode extends PersistentNodeSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
+    class AsyncLock extends AsyncLockSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
     class Lock extends LockSuite {
         @Override
         protected RecipeBackend createBackend() {
