@@ -59,6 +59,7 @@ public final class ServerConfig {
     private final InetAddress adminAddress;
     private final List<dev.zkr.client.Id> adminAuth;
     private final boolean adminTls;
+    private final java.util.Set<String> fourLetterWords;
 
     /**
      * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
@@ -143,6 +144,9 @@ public final class ServerConfig {
             }
         }
         this.adminTls = b.adminTls;
+        java.util.Set<String> words = new java.util.TreeSet<>(b.fourLetterWords);
+        words.add("srvr"); // as ZooKeeper: its scripts (zkServer.sh status) need it
+        this.fourLetterWords = java.util.Collections.unmodifiableSet(words);
         if (adminTls && b.tls == null) {
             throw new IllegalArgumentException("admin.tls needs the client port's TLS settings (ssl.*): the admin "
                     + "endpoint serves TLS with the client port's key, trust and client-certificate settings");
@@ -446,6 +450,15 @@ public final class ServerConfig {
         return adminTls;
     }
 
+    /**
+     * The four-letter words the client port answers ({@code 4lw.commands.whitelist}): by default {@code srvr} alone,
+     * as ZooKeeper 3.9, which always adds {@code srvr}; any other known word gets ZooKeeper's "not in the whitelist"
+     * line.
+     */
+    public java.util.Set<String> fourLetterWords() {
+        return fourLetterWords;
+    }
+
     static Duration defaultElectionTimeout(int tickTimeMs) {
         return Duration.ofMillis(Math.max(200, tickTimeMs / 2));
     }
@@ -495,6 +508,7 @@ public final class ServerConfig {
         b.adminAddress = adminAddress;
         b.adminAuth = new ArrayList<>(adminAuth);
         b.adminTls = adminTls;
+        b.fourLetterWords = new java.util.TreeSet<>(fourLetterWords);
         return b;
     }
 
@@ -549,6 +563,7 @@ public final class ServerConfig {
         private InetAddress adminAddress = InetAddress.getLoopbackAddress();
         private List<dev.zkr.client.Id> adminAuth = new ArrayList<>();
         private boolean adminTls;
+        private java.util.Set<String> fourLetterWords = new java.util.TreeSet<>(List.of("srvr"));
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -788,6 +803,24 @@ public final class ServerConfig {
         public Builder tlsReloadInterval(Duration interval) {
             positiveMillis(interval, "tlsReloadInterval");
             this.tlsReloadInterval = interval;
+            return this;
+        }
+
+        /**
+         * The four-letter words the client port answers (ZooKeeper's {@code 4lw.commands.whitelist}; {@code srvr} is
+         * always among them). Each must be one ZooKeeper 3.9 knows ({@code ruok}, {@code mntr}, ...).
+         */
+        public Builder fourLetterWords(java.util.Collection<String> words) {
+            java.util.Set<String> set = new java.util.TreeSet<>();
+            for (String w : words) {
+                if (!dev.zkr.server.zookeeper.FirstFrame.knownWords().contains(w)) {
+                    throw new IllegalArgumentException("4lw.commands.whitelist: unknown four-letter word '" + w
+                            + "' (known: " + String.join(", ", dev.zkr.server.zookeeper.FirstFrame.knownWords())
+                            + ", or * for all)");
+                }
+                set.add(w);
+            }
+            this.fourLetterWords = set;
             return this;
         }
 

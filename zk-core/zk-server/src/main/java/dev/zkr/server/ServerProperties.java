@@ -21,6 +21,24 @@ final class ServerProperties {
     }
 
     /**
+     * ZooKeeper's {@code 4lw.commands.whitelist}: words separated by commas, blanks ignored, {@code *} for every word
+     * ZooKeeper 3.9 knows.
+     */
+    static List<String> parseWords(String v) {
+        List<String> words = new ArrayList<>();
+        for (String w : v.split(",")) {
+            String t = w.trim();
+            if (t.equals("*")) {
+                return new ArrayList<>(dev.zkr.server.zookeeper.FirstFrame.knownWords());
+            }
+            if (!t.isEmpty()) {
+                words.add(t);
+            }
+        }
+        return words;
+    }
+
+    /**
      * Reads the settings of a {@code zkr.properties} file: {@code dataDir} (required), {@code port} (or
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
@@ -28,7 +46,7 @@ final class ServerProperties {
      * {@code ensembleName}, {@code adminPort}, {@code adminAddress}, {@code admin.auth} and {@code admin.tls} (the
      * admin HTTP endpoint: off unless {@code adminPort} is set), the member lines {@code server.N=host:peerPort:clientPort} and the TLS keys
      * ({@code ssl.*}, {@code sslQuorum}, {@code ssl.quorum.*}, {@code portUnification}, {@code ssl.reloadInterval};
-     * see docs/security.md, TLS).
+     * see docs/security.md, TLS) and ZooKeeper's {@code 4lw.commands.whitelist}.
      *
      * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
      * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last
@@ -127,6 +145,9 @@ final class ServerProperties {
         }
         if ((v = p.getProperty("admin.tls")) != null) {
             b.adminTls(parseBoolean("admin.tls", v));
+        }
+        if ((v = p.getProperty("4lw.commands.whitelist")) != null) {
+            b.fourLetterWords(parseWords(v));
         }
         List<ServerConfig.Member> members = MemberList.parse(p);
         if (!members.isEmpty()) {

@@ -141,7 +141,7 @@ public final class ZkServer implements AutoCloseable {
         link.connect(peers);
         ServerMetrics.Outstanding outstanding = new ServerMetrics.Outstanding();
         this.metrics = config.adminEnabled() ? newMetrics(core, txnLog, snapshotter, driver, outstanding) : null;
-        this.netty = new NettyServer(config, core, metrics);
+        this.netty = new NettyServer(config, core, metrics, tree, parts.watches());
         outstanding.from(netty);
         this.admin = metrics == null ? null : AdminServer.of(config, core, tree, parts.watches(), driver, netty,
                 metrics);

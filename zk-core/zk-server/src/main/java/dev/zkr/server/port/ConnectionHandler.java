@@ -77,6 +77,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final RequestTimer timer;
     /** When the last socket read arrived (nanoTime; only kept with metrics): the arrival time of its requests. */
     private long readAt;
+    /** Requests read and replies written on this connection (the four-letter words' counts; event loop). */
+    private long received;
+    private long sent;
+    /** When the session attached (epoch ms), 0 before. */
+    private long established;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
                       ProblemLog problems, RequestMetrics metrics) {
@@ -110,6 +115,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
+        received++;
         switch (state) {
             case AWAIT_CONNECT -> {
                 if (!(m instanceof Message.ConnectRequest cr)) {
@@ -244,6 +250,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         state = State.ATTACHED;
+        established = System.currentTimeMillis();
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
         }
@@ -264,6 +271,29 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         return c == null ? null : c.certificateSubject();
     }
 
+    /**
+     * The connection asked a four-letter word: it speaks no protocol, is answered and closed (no handshake timeout,
+     * nothing more read).
+     */
+    void answeringWord() {
+        state = State.CLOSING;
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+    }
+
+    /** This connection as {@code stat} and {@code cons} list it (from any thread: counts a moment stale at worst). */
+    dev.zkr.server.zookeeper.FourLetterReplies.Client describe() {
+        Channel ch = channel;
+        Connection c = connection;
+        if (ch == null) {
+            return null; // not active yet
+        }
+        return new dev.zkr.server.zookeeper.FourLetterReplies.Client(String.valueOf(ch.remoteAddress()),
+                ch.config().isAutoRead() ? 1 : 0, inFlight, received, sent, c == null ? 0 : c.sessionId(),
+                established, c == null ? 0 : c.timeoutMs());
+    }
+
     /** The core decided to close this connection (session closed, expired or refused). */
     void closing() {
         state = State.CLOSING;
@@ -279,6 +309,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             checkOutbound(ctx);
         }
         inFlight -= replies;
+        sent += replies;
         if (timer != null && replies > 0) {
             timer.replied(replies, System.nanoTime());
         }

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 /** Netty bootstrap of the client port: binds, accepts, and closes everything on stop. */
 public final class NettyServer {
 
+    /** The listening socket's backlog (the four-letter word {@code conf} reports it). */
+    static final int BACKLOG = 1024;
+
     private final ServerChannelInitializer initializer;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
@@ -24,10 +27,12 @@ public final class NettyServer {
 
     /**
      * The client port of a server whose requests go to {@code core}; {@code metrics} is told of every answered
-     * request, or null when the server keeps no metrics. Nothing is bound before {@link #bind}.
+     * request, or null when the server keeps no metrics; the four-letter words read {@code tree} and (inside a round)
+     * {@code watches}. Nothing is bound before {@link #bind}.
      */
-    public NettyServer(ServerConfig config, Core core, RequestMetrics metrics) {
-        this.initializer = new ServerChannelInitializer(config, core, metrics);
+    public NettyServer(ServerConfig config, Core core, RequestMetrics metrics, dev.zkr.tree.DataTree tree,
+                       dev.zkr.tree.WatchTable watches) {
+        this.initializer = new ServerChannelInitializer(config, core, metrics, tree, watches);
         this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("zkr-accept", true));
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()),
                 new DefaultThreadFactory("zkr-io", true));
@@ -58,7 +63,7 @@ public final class NettyServer {
         ServerBootstrap b = new ServerBootstrap()
                 .group(boss, workers)
                 .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_BACKLOG, BACKLOG)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
@@ -66,6 +71,7 @@ public final class NettyServer {
                 .childHandler(initializer);
         try {
             serverChannel = b.bind(address).syncUninterruptibly().channel();
+            initializer.bound(((InetSocketAddress) serverChannel.localAddress()).getPort());
             boss.next().scheduleAtFixedRate(initializer::flushProblems, 1, 1, TimeUnit.SECONDS);
             long reloadMs = initializer.tlsReloadInterval().toMillis();
             boss.next().scheduleWithFixedDelay(initializer::checkTlsFiles, reloadMs, reloadMs, TimeUnit.MILLISECONDS);

@@ -4,14 +4,20 @@ import dev.zkr.server.ProblemLog;
 import dev.zkr.server.ServerConfig;
 import dev.zkr.server.round.Connection;
 import dev.zkr.server.round.Core;
-import dev.zkr.wire.Frames;
+import dev.zkr.server.zookeeper.FourLetterReplies;
+import dev.zkr.server.zookeeper.ZooKeeperFrameDecoder;
+import dev.zkr.server.zookeeper.ZooKeeperTranslator;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.MessageCodec;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -23,8 +29,9 @@ import java.net.InetSocketAddress;
 
 /**
  * Pipeline order of a client connection: connection limits (in total and per client IP), outbound water marks,
- * inbound metering, framing + codec, then the connection handler. Also owns what the connections share: the
- * outbound and inbound budgets and the rate-limited problem log.
+ * inbound metering, the protocol switch (which, on the first bytes, installs zkr's framing + codec, ZooKeeper's
+ * framing + codec, or answers a four-letter word), then the connection handler. Also owns what the connections
+ * share: the outbound and inbound budgets and the rate-limited problem log.
  */
 @ChannelHandler.Sharable
 final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
@@ -41,6 +48,8 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ProblemLog problems = ProblemLog.server(LoggerFactory.getLogger("dev.zkr.server.connections"));
     private final WriteBufferWaterMark waterMark;
     private final AcceptGate acceptGate = new AcceptGate();
+    /** The inbound frame limit of both protocols, and the outbound one of zkr's. */
+    private final int maxFrame;
     /** Frames replies, refusing one larger than a client accepts (shared by every connection). */
     private final ReplyFrameEncoder replyEncoder;
 
@@ -49,13 +58,21 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     /** The server's metrics, or null when it keeps none (no admin endpoint). */
     private final RequestMetrics metrics;
+    /** The four-letter words' answers. */
+    private final FourLetterAnswers words;
+    /** Requests read and replies written on connections closed since the start (the words' totals). */
+    private final java.util.concurrent.atomic.LongAdder closedReceived = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder closedSent = new java.util.concurrent.atomic.LongAdder();
 
-    ServerChannelInitializer(ServerConfig config, Core core, RequestMetrics metrics) {
+    ServerChannelInitializer(ServerConfig config, Core core, RequestMetrics metrics, DataTree tree,
+                             WatchTable watches) {
         this.metrics = metrics;
+        this.words = new FourLetterAnswers(config, core, tree, watches, this);
         this.config = config;
         this.core = core;
         this.perHost = new HostConnections(config.maxConnectionsPerHost());
-        this.replyEncoder = new ReplyFrameEncoder(MessageCodec.maxFrameSize(config.maxDataSize()), problems);
+        this.maxFrame = MessageCodec.maxFrameSize(config.maxDataSize());
+        this.replyEncoder = new ReplyFrameEncoder(maxFrame, problems);
         this.outbound = new OutboundBudget(config.maxOutboundBytesTotal());
         this.inbound = new InboundBudget(config.maxInboundBytesTotal());
         this.waterMark = new WriteBufferWaterMark(config.outboundHighWaterMark() / 2, config.outboundHighWaterMark());
@@ -82,14 +99,75 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         channels.add(ch);
         ch.config().setWriteBufferWaterMark(waterMark);
         ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics);
+        ch.closeFuture().addListener(f -> {
+            FourLetterReplies.Client c = handler.describe();
+            if (c != null) {
+                closedReceived.add(c.received());
+                closedSent.add(c.sent());
+            }
+        });
         ch.pipeline().addLast("inboundMeter", handler.rawMeter());
-        Frames.install(ch.pipeline(), MessageCodec.maxFrameSize(config.maxDataSize()));
-        ch.pipeline().replace("messageEncoder", "messageEncoder", replyEncoder);
-        ch.pipeline().addAfter("frameDecoder", "frameMeter", handler.frameMeter());
+        ch.pipeline().addLast("protocolSwitch", new ProtocolSwitch(new ProtocolSwitch.Protocols() {
+            @Override
+            public void installNative(ChannelHandlerContext ctx) {
+                // exactly the pipeline zkr's port had before ZooKeeper's protocol (wire.Frames' framing and codec)
+                ChannelPipeline p = ctx.pipeline();
+                p.addBefore("connection", "frameDecoder", new LengthFieldBasedFrameDecoder(maxFrame, 0, 4, 0, 4));
+                p.addBefore("connection", "frameMeter", handler.frameMeter());
+                p.addBefore("connection", "messageDecoder", MessageCodec.Decoder.INSTANCE);
+                p.addBefore("connection", "messageEncoder", replyEncoder);
+            }
+
+            @Override
+            public void installZooKeeper(ChannelHandlerContext ctx) {
+                ChannelPipeline p = ctx.pipeline();
+                p.addBefore("connection", "frameDecoder", new ZooKeeperFrameDecoder(maxFrame));
+                p.addBefore("connection", "frameMeter", handler.frameMeter());
+                p.addBefore("connection", "zooKeeperCodec", new ZooKeeperCodec(new ZooKeeperTranslator(
+                        ZooKeeperTranslator.CLIENT_MAX_FRAME, bytes -> problems.warn(
+                                ReplyFrameEncoder.OVERSIZED_REPLIES, "reply of {} bytes to {} refused: over the "
+                                        + "frame limit of {} bytes (a ZooKeeper client's jute.maxbuffer)", bytes,
+                                ctx.channel().remoteAddress(), ZooKeeperTranslator.CLIENT_MAX_FRAME))));
+            }
+
+            @Override
+            public void answerWord(ChannelHandlerContext ctx, String word) {
+                handler.answeringWord();
+                words.answer(ctx, word);
+            }
+        }));
         ch.pipeline().addLast("connection", handler);
         if (tls != null) {
             tls.install(ch.pipeline());
         }
+    }
+
+    /** Every open connection as {@code stat} and {@code cons} list it (any thread). */
+    java.util.List<FourLetterReplies.Client> describeAll() {
+        java.util.List<FourLetterReplies.Client> out = new java.util.ArrayList<>();
+        for (Channel ch : channels) {
+            ChannelHandler h = ch.pipeline().get("connection");
+            if (h instanceof ConnectionHandler c) {
+                FourLetterReplies.Client d = c.describe();
+                if (d != null) {
+                    out.add(d);
+                }
+            }
+        }
+        return out;
+    }
+
+    long closedReceived() {
+        return closedReceived.sum();
+    }
+
+    long closedSent() {
+        return closedSent.sum();
+    }
+
+    /** The port is bound on {@code port} (the four-letter words report it). */
+    void bound(int port) {
+        words.bound(port);
     }
 
     /** Checks the TLS files for renewed certificates (no-op on a plaintext port). */

@@ -86,6 +86,11 @@ public final class Connection {
         this.outbox = outbox;
     }
 
+    /** The attached session's id, 0 before the handshake completes (any thread: for operators' listings). */
+    public long sessionId() {
+        return sessionId;
+    }
+
     /** The negotiated session timeout, set when the handshake attached a session (0 before). */
     public int timeoutMs() {
         return timeoutMs;

@@ -58,6 +58,11 @@ public final class FirstFrame {
         return in.getByte(i + 4) == 0 ? Kind.ZOOKEEPER : Kind.NATIVE;
     }
 
+    /** Every four-letter word ZooKeeper 3.9 knows (without telnet's close sequence), sorted. */
+    public static java.util.SortedSet<String> knownWords() {
+        return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(FourLetterWords.WORDS));
+    }
+
     /** The four-letter word the first 4 readable bytes spell, or null. */
     public static String fourLetterWord(ByteBuf in) {
         return in.readableBytes() < 4 ? null : FourLetterWords.word(in.getInt(in.readerIndex()));

@@ -15,9 +15,12 @@ final class FourLetterWords {
     /** What telnet sends on Ctrl-C (IAC IP IAC DO), which ZooKeeper counts among the words ("telnet close"). */
     static final int TELNET_CLOSE = 0xfff4fffd;
 
+    /** The words, in ZooKeeper's order. */
+    static final java.util.List<String> WORDS = java.util.List.of("conf", "cons", "crst", "dirs", "dump", "envi",
+            "gtmk", "ruok", "stmk", "srst", "srvr", "stat", "wchc", "wchp", "wchs", "mntr", "isro", "hash");
+
     private static final Map<Integer, String> BY_INT = Stream.concat(
-            Stream.of("conf", "cons", "crst", "dirs", "dump", "envi", "gtmk", "ruok", "stmk", "srst", "srvr", "stat",
-                    "wchc", "wchp", "wchs", "mntr", "isro", "hash").map(w -> Map.entry(asInt(w), w)),
+            WORDS.stream().map(w -> Map.entry(asInt(w), w)),
             Stream.of(Map.entry(TELNET_CLOSE, "telnet close")))
             .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
 

@@ -16,7 +16,15 @@ import java.util.ArrayDeque;
  */
 public final class ZooKeeperTranslator {
 
+    /**
+     * The largest frame (without its length) ZooKeeper's client reads: its {@code jute.maxbuffer}, 0xfffff bytes by
+     * default; a longer one makes it drop the connection ("Packet len is out of range").
+     */
+    public static final int CLIENT_MAX_FRAME = 0xfffff;
+
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+    private final int maxReplyFrame;
+    private final java.util.function.IntConsumer oversized;
     private final Jute.Writer writer = new Jute.Writer();
     private boolean connected;
     /** Whether the client's ConnectRequest carried the readOnly byte (its ConnectResponse then does). */
@@ -24,6 +32,21 @@ public final class ZooKeeperTranslator {
     private boolean readOnly;
     /** A request was answered with a closing answer: the connection closes after it, later frames are dropped. */
     private boolean closing;
+
+    /** A translator whose replies are never refused for their size. */
+    public ZooKeeperTranslator() {
+        this(Integer.MAX_VALUE, bytes -> { });
+    }
+
+    /**
+     * A translator that answers a request whose reply frame would exceed {@code maxReplyFrame} bytes (without its
+     * length) with an error instead ({@code DATA_TOO_LARGE}, which a ZooKeeper client sees as {@code BADARGUMENTS}),
+     * so the client keeps its connection and its other requests; {@code oversized} is told the refused frame's size.
+     */
+    public ZooKeeperTranslator(int maxReplyFrame, java.util.function.IntConsumer oversized) {
+        this.maxReplyFrame = maxReplyFrame;
+        this.oversized = oversized;
+    }
 
     /**
      * The message for one client frame (without its length): the handshake for the first, a request for the others;
@@ -67,7 +90,18 @@ public final class ZooKeeperTranslator {
             if (p == null) {
                 throw new IllegalStateException("reply to xid " + r.xid() + " with no request in flight");
             }
-            return ReplyEncoder.reply(r, p, writer, out);
+            int start = out.writerIndex();
+            boolean close = ReplyEncoder.reply(r, p, writer, out);
+            int length = out.writerIndex() - start - 4;
+            if (length > maxReplyFrame) {
+                out.writerIndex(start);
+                close = ReplyEncoder.reply(new Message.Reply(r.xid(), r.zxid(),
+                        dev.zkr.client.ZkException.Code.DATA_TOO_LARGE.intValue(), null,
+                        "the reply is " + length + " bytes, over the " + maxReplyFrame + " a client accepts"),
+                        p, writer, out);
+                oversized.accept(length);
+            }
+            return close;
         } else if (message instanceof Message.WatchEvent e) {
             ReplyEncoder.event(e, writer, out);
             return false;
