@@ -26,7 +26,10 @@ public final class ZkClientBuilder {
     ZkClientBuilder() {
     }
 
-    /** Servers to try, {@code host:port,host:port,...} (required). */
+    /**
+     * Servers to try, {@code host:port,host:port,...} (required), optionally followed by a chroot, as in ZooKeeper:
+     * {@code host:port,host:port/app} makes every path of the client relative to {@code /app} (which must exist).
+     */
     public ZkClientBuilder connectString(String connectString) {
         this.connectString = Objects.requireNonNull(connectString, "connectString");
         if (connectString.isBlank()) {
@@ -100,14 +103,22 @@ public final class ZkClientBuilder {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException(
                         "no zkr client implementation on the class path: add the dependency dev.zkr:zk-client"));
-        return factory.open(config());
+        String[] serversAndChroot = ChrootedZkClient.split(connectString);
+        if (serversAndChroot[1] == null) {
+            return factory.open(config(serversAndChroot[0]));
+        }
+        return new ChrootedZkClient(factory.open(config(serversAndChroot[0])), serversAndChroot[1]);
     }
 
-    /** The settings as they are now, fixed. */
+    /** The settings as they are now, fixed (the connect string as given, with its chroot if it has one). */
     public ZkClientConfig config() {
         if (connectString == null) {
             throw new IllegalStateException("connectString is required");
         }
+        return config(connectString);
+    }
+
+    private ZkClientConfig config(String connectString) {
         return new ZkClientConfig(connectString, sessionTimeout, connectTimeout, requestTimeout, maxDataSize,
                 renewSessionOnExpiry, tls, authInfo);
     }

@@ -35,6 +35,9 @@ public final class ServerMetrics implements RequestMetrics {
             String name = type.getSimpleName();
             String op = name.endsWith("Request") ? name.substring(0, name.length() - "Request".length()) : name;
             op = Character.toLowerCase(op.charAt(0)) + op.substring(1);
+            if (op.equals("createAcl")) {
+                op = "create"; // a create with its ACL (every ZooKeeper client's create) is a create
+            }
             int i = OPS.indexOf(op);
             return i < 0 ? OPS.size() - 1 : i;
         }

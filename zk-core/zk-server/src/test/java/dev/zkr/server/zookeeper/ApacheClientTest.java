@@ -159,6 +159,29 @@ class ApacheClientTest {
     }
 
     @Test
+    void digestAuthAndAclsAsZooKeeperChecksThem() throws Exception {
+        ZooKeeper owner = client(new ApacheClients.Events());
+        owner.addAuthInfo("digest", "alice:secret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        owner.create("/secret", new byte[] {1}, ZooDefs.Ids.CREATOR_ALL_ACL, CreateMode.PERSISTENT);
+        List<org.apache.zookeeper.data.ACL> acl = owner.getACL("/secret", new Stat());
+        assertEquals(1, acl.size());
+        assertEquals("digest", acl.get(0).getId().getScheme());
+        assertTrue(acl.get(0).getId().getId().startsWith("alice:"), acl.toString());
+        assertArrayEquals(new byte[] {1}, owner.getData("/secret", false, null));
+
+        ZooKeeper stranger = client(new ApacheClients.Events());
+        assertThrows(KeeperException.NoAuthException.class, () -> stranger.getData("/secret", false, null));
+        stranger.addAuthInfo("digest", "alice:secret".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertArrayEquals(new byte[] {1}, stranger.getData("/secret", false, null));
+
+        // an authentication the server refuses: ZooKeeper's client reports AuthFailed (the server drops it)
+        ApacheClients.Events events = new ApacheClients.Events();
+        ZooKeeper refused = client(events);
+        refused.addAuthInfo("no-such-scheme", new byte[] {1});
+        events.awaitState(Watcher.Event.KeeperState.AuthFailed);
+    }
+
+    @Test
     void theTimeoutIsNegotiatedWithinTheServersBounds() {
         assertEquals(300, client(new ApacheClients.Events(), 50).getSessionTimeout());
         assertEquals(30_000, client(new ApacheClients.Events(), 3_600_000).getSessionTimeout());
