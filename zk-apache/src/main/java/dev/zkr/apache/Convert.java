@@ -68,16 +68,13 @@ final class Convert {
         };
     }
 
-    /**
-     * ZooKeeper's watcher types for a zkr type. zkr's PERSISTENT covers both of ZooKeeper's persistent kinds, so it
-     * maps to two types that are removed one after the other.
-     */
+    /** ZooKeeper's watcher types for a zkr type: one each, the same kinds. */
     static List<org.apache.zookeeper.Watcher.WatcherType> watcherTypes(WatcherType type) {
         return switch (type) {
             case CHILDREN -> List.of(org.apache.zookeeper.Watcher.WatcherType.Children);
             case DATA -> List.of(org.apache.zookeeper.Watcher.WatcherType.Data);
-            case PERSISTENT -> List.of(org.apache.zookeeper.Watcher.WatcherType.Persistent,
-                    org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive);
+            case PERSISTENT -> List.of(org.apache.zookeeper.Watcher.WatcherType.Persistent);
+            case PERSISTENT_RECURSIVE -> List.of(org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive);
             case ANY -> List.of(org.apache.zookeeper.Watcher.WatcherType.Any);
         };
     }
@@ -173,6 +170,10 @@ final class Convert {
             return org.apache.zookeeper.Op.setData(s.path(), nonNull(s.data()), s.version());
         } else if (op instanceof Op.Check k) {
             return org.apache.zookeeper.Op.check(k.path(), k.version());
+        } else if (op instanceof Op.GetData g) {
+            return org.apache.zookeeper.Op.getData(g.path());
+        } else if (op instanceof Op.GetChildren g) {
+            return org.apache.zookeeper.Op.getChildren(g.path());
         }
         throw new ZkException.BadArguments(op.path(), "unknown operation " + op);
     }
@@ -197,6 +198,10 @@ final class Convert {
             return new OpResult.CheckResult();
         } else if (r instanceof org.apache.zookeeper.OpResult.ErrorResult e) {
             return new OpResult.ErrorResult(code(e.getErr()));
+        } else if (r instanceof org.apache.zookeeper.OpResult.GetDataResult d) {
+            return new OpResult.GetDataResult(nonNull(d.getData()), stat(d.getStat()));
+        } else if (r instanceof org.apache.zookeeper.OpResult.GetChildrenResult c) {
+            return new OpResult.GetChildrenResult(c.getChildren());
         }
         throw new ZkException.SystemError(null, "unexpected multi result " + r);
     }

@@ -424,6 +424,92 @@ sealed interface Step {
         }
     }
 
+    // ---- ZooKeeper 3.6+ reads ---------------------------------------------------------------------------------
+
+    /**
+     * getEphemerals of the main client or the second session, with a prefix under the root (a plain string prefix:
+     * {@code a} also matches {@code ab}); the paths sorted, relative to the root.
+     */
+    record GetEphemerals(PathRef prefix, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "ephemerals " + c.getEphemerals(s.abs(prefix)).stream().map(s::rel).sorted()
+                    .toList());
+        }
+
+        @Override
+        public String toString() {
+            return "getEphemerals(" + prefix + (byOther ? ", other session" : "") + ")";
+        }
+    }
+
+    /** getAllChildrenNumber: every descendant, READ checked. */
+    record AllChildrenNumber(PathRef path, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "descendants " + c.getAllChildrenNumber(s.abs(path)));
+        }
+
+        @Override
+        public String toString() {
+            return "getAllChildrenNumber(" + path + (byOther ? ", other session" : "") + ")";
+        }
+    }
+
+    /**
+     * whoAmI: the connection's ids, sorted (ZooKeeper keeps them in a hash set, zkr in the order gained: the
+     * order is not compared).
+     */
+    record WhoAmI(boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "ids " + c.whoAmI().stream().map(i -> i.authScheme() + ":" + i.user())
+                    .sorted().toList());
+        }
+
+        @Override
+        public String toString() {
+            return "whoAmI(" + (byOther ? "other session" : "main") + ")";
+        }
+    }
+
+    /** multiRead of getData and getChildren ops ({@code children[i]}): each op's outcome alone. */
+    record MultiRead(List<PathRef> paths, List<Boolean> children) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                List<Op> ops = new ArrayList<>();
+                for (int i = 0; i < paths.size(); i++) {
+                    String p = s.abs(paths.get(i));
+                    ops.add(children.get(i) ? Op.getChildren(p) : Op.getData(p));
+                }
+                List<String> out = new ArrayList<>();
+                for (OpResult r : s.main.multiRead(ops)) {
+                    if (r instanceof OpResult.GetDataResult d) {
+                        out.add(Side.data(d.data()) + " " + s.stat(d.stat(), "multiRead@" + index));
+                    } else if (r instanceof OpResult.GetChildrenResult c) {
+                        out.add(c.children().stream().sorted().toList().toString());
+                    } else {
+                        out.add("error " + ((OpResult.ErrorResult) r).code());
+                    }
+                }
+                return "read " + out;
+            });
+        }
+
+        @Override
+        public String toString() {
+            List<String> ops = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                ops.add((children.get(i) ? "getChildren " : "getData ") + paths.get(i));
+            }
+            return "multiRead(" + ops + ")";
+        }
+    }
+
     // ---- multi operations -------------------------------------------------------------------------------------
 
     /** One operation of a {@link Multi}, resolved against a side (paths, current versions) before the multi runs. */

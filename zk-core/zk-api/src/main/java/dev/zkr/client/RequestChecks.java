@@ -53,9 +53,15 @@ public final class RequestChecks {
         return java.util.List.copyOf(acls);
     }
 
-    /** Checks one operation of a multi; returns it with null data replaced by empty data. */
+    /**
+     * Checks one operation of a multi; returns it with null data replaced by empty data. A read operation fails with
+     * BadArguments (ZooKeeper's client refuses to mix reads and writes in one transaction too).
+     */
     public static Op op(Op op, int maxDataSize) {
         required(op, null, "operation in multi");
+        if (op.isRead()) {
+            throw new ZkException.BadArguments(op.path(), "a read operation in a multi (use multiRead)");
+        }
         if (op instanceof Op.Create c) {
             create(c.path(), c.mode());
             byte[] data = data(c.path(), c.data(), maxDataSize);
@@ -66,6 +72,16 @@ public final class RequestChecks {
             byte[] data = data(s.path(), s.data(), maxDataSize);
             return data == s.data() ? s : new Op.SetData(s.path(), data, s.version());
         }
+        return op;
+    }
+
+    /** Checks one operation of a multiRead: a getData or getChildren with a valid path, else BadArguments. */
+    public static Op readOp(Op op) {
+        required(op, null, "operation in multiRead");
+        if (!op.isRead()) {
+            throw new ZkException.BadArguments(op.path(), "a write operation in a multiRead (use multi)");
+        }
+        ZkPaths.validate(op.path());
         return op;
     }
 }

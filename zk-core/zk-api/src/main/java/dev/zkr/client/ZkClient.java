@@ -113,6 +113,55 @@ public interface ZkClient extends AutoCloseable {
      */
     CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local);
 
+    // ---- more reads (ZooKeeper 3.6+ requests) --------------------------------------------------------------
+
+    /**
+     * Runs read operations ({@link Op#getData}, {@link Op#getChildren}) in one request, served together from one
+     * state of the tree: one result per operation, each failing alone ({@link OpResult.ErrorResult} with its code,
+     * e.g. NO_NODE or NO_AUTH) without failing the others. Sets no watches. A write operation fails the call with
+     * {@link ZkException.BadArguments}.
+     */
+    default CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "multiRead is not supported by this client"));
+    }
+
+    /**
+     * The paths of the ephemeral nodes this session owns whose path starts with {@code prefix} (a plain string
+     * prefix, as ZooKeeper's: {@code /app} also matches {@code /app2/x}; {@code /} means all), sorted.
+     */
+    default CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        return ClientSupport.failed(new ZkException.Unimplemented(prefix, "getEphemerals is not supported"));
+    }
+
+    /** The number of all descendants of the node (children, their children, ...); needs READ on the node. */
+    default CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "getAllChildrenNumber is not supported"));
+    }
+
+    /**
+     * The identities the server holds for this client's connection (its {@code ip}, {@code x509} and what
+     * {@link #addAuthInfo} added), in the order it gained them.
+     */
+    default CompletableFuture<List<ClientInfo>> whoAmIAsync() {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "whoAmI is not supported"));
+    }
+
+    default List<OpResult> multiRead(List<Op> ops) {
+        return ClientSupport.await(multiReadAsync(ops));
+    }
+
+    default List<String> getEphemerals(String prefix) {
+        return ClientSupport.await(getEphemeralsAsync(prefix));
+    }
+
+    default int getAllChildrenNumber(String path) {
+        return ClientSupport.await(getAllChildrenNumberAsync(path));
+    }
+
+    default List<ClientInfo> whoAmI() {
+        return ClientSupport.await(whoAmIAsync());
+    }
+
     // ---- ACLs and authentication ------------------------------------------------------------------------------
 
     /**

@@ -181,6 +181,49 @@ public final class DataTree {
         return set == null ? List.of() : new ArrayList<>(new TreeSet<>(set));
     }
 
+    /**
+     * The session's ephemeral paths that start with {@code prefix}, sorted: ZooKeeper's {@code getEphemerals}, whose
+     * prefix is a plain string prefix ({@code /a} also matches {@code /ab}); null, blank or {@code /} means all.
+     */
+    public List<String> ephemerals(long sessionId, String prefix) {
+        List<String> all = ephemerals(sessionId);
+        if (prefix == null || prefix.isBlank() || "/".equals(prefix.trim())) {
+            return all;
+        }
+        all.removeIf(p -> !p.startsWith(prefix));
+        return all;
+    }
+
+    /**
+     * The number of all descendants of the node (ZooKeeper's {@code getAllChildrenNumber}), or -1 if it does not
+     * exist. Walks the subtree: its cost grows with the answer.
+     */
+    public int allChildrenNumber(String path) {
+        Node start = nodes.get(path);
+        if (start == null) {
+            return -1;
+        }
+        int count = 0;
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        todo.push(start);
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            List<Node> kids;
+            synchronized (n) {
+                if (n.deleted) {
+                    if (n == start) {
+                        return -1;
+                    }
+                    continue;
+                }
+                kids = n.children == null ? List.of() : n.children.nodes();
+            }
+            count += kids.size();
+            kids.forEach(todo::push);
+        }
+        return count;
+    }
+
     /** The number of ephemeral nodes the session owns. */
     public int ephemeralCount(long sessionId) {
         Set<String> set = ephemerals.get(sessionId);

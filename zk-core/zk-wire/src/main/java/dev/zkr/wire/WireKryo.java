@@ -9,6 +9,7 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import dev.zkr.client.Acl;
 import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.ClientInfo;
 import dev.zkr.client.Id;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
@@ -98,6 +99,21 @@ final class WireKryo {
         kryo.register(Message.SetAclRequest.class, 165);
         kryo.register(Message.AuthRequest.class, 166);
         kryo.register(Message.AclBody.class, 177);
+        // ZooKeeper 3.6+ requests (appended; WatcherType gained PERSISTENT_RECURSIVE last: ordinals unchanged)
+        kryo.register(ClientInfo[].class, new BoundedArraySerializer<>(ClientInfo.class), 105);
+        kryo.register(ClientInfo.class, 132);
+        kryo.register(Op.GetData.class, 133);
+        kryo.register(Op.GetChildren.class, 134);
+        kryo.register(OpResult.GetDataResult.class, 135);
+        kryo.register(OpResult.GetChildrenResult.class, new GetChildrenResultSerializer(), 136);
+        kryo.register(Message.MultiReadRequest.class, 167);
+        kryo.register(Message.GetEphemeralsRequest.class, 168);
+        kryo.register(Message.GetAllChildrenNumberRequest.class, 169);
+        kryo.register(Message.WhoAmIRequest.class, 180);
+        kryo.register(Message.CheckWatchesRequest.class, 181);
+        kryo.register(Message.PathsBody.class, 178);
+        kryo.register(Message.CountBody.class, 179);
+        kryo.register(Message.ClientInfoBody.class, 182);
         return kryo;
     }
 
@@ -121,6 +137,23 @@ final class WireKryo {
                 throw new KryoException("null ACL entry");
             }
             return new Op.Create(path, data, mode, acls == null ? null : java.util.List.of(acls));
+        }
+    }
+
+    /** {@link OpResult.GetChildrenResult}: its names as a String array (null = none). */
+    static final class GetChildrenResultSerializer extends Serializer<OpResult.GetChildrenResult> {
+        @Override
+        public void write(Kryo kryo, Output output, OpResult.GetChildrenResult r) {
+            kryo.writeObjectOrNull(output, r.children().toArray(new String[0]), String[].class);
+        }
+
+        @Override
+        public OpResult.GetChildrenResult read(Kryo kryo, Input input, Class<? extends OpResult.GetChildrenResult> t) {
+            String[] names = kryo.readObjectOrNull(input, String[].class);
+            if (names != null && java.util.Arrays.asList(names).contains(null)) {
+                throw new KryoException("null child name");
+            }
+            return new OpResult.GetChildrenResult(names == null ? null : java.util.List.of(names));
         }
     }
 

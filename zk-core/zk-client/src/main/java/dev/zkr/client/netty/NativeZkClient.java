@@ -361,6 +361,45 @@ public final class NativeZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        OutstandingRequest p;
+        try {
+            checkOpen(null);
+            RequestChecks.required(ops, null, "ops");
+            if (ops.isEmpty()) {
+                return CompletableFuture.completedFuture(List.of());
+            }
+            Op[] checked = new Op[ops.size()];
+            for (int i = 0; i < checked.length; i++) {
+                checked[i] = RequestChecks.readOp(ops.get(i));
+            }
+            p = pending(OutstandingRequest.Kind.MULTI_READ, null);
+            p.ops = checked;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        return submit(() -> pending(OutstandingRequest.Kind.GET_EPHEMERALS, checkPath(prefix)));
+    }
+
+    @Override
+    public CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return submit(() -> pending(OutstandingRequest.Kind.GET_ALL_CHILDREN_NUMBER, checkPath(path)));
+    }
+
+    @Override
+    public CompletableFuture<List<dev.zkr.client.ClientInfo>> whoAmIAsync() {
+        return submit(() -> {
+            checkOpen(null);
+            return pending(OutstandingRequest.Kind.WHO_AM_I, null);
+        });
+    }
+
+    @Override
     public CompletableFuture<Void> syncAsync(String path) {
         return submit(() -> pending(OutstandingRequest.Kind.SYNC, checkPath(path)));
     }

@@ -56,6 +56,16 @@ final class ReplyDecoder {
                 yield new dev.zkr.client.NodeAcl(b.acls() == null ? List.of() : List.of(b.acls()), b.stat());
             }
             case SET_ACL -> body(p, body, Message.StatBody.class).stat();
+            case MULTI_READ -> List.of(body(p, body, Message.MultiBody.class).results());
+            case GET_EPHEMERALS -> {
+                String[] paths = body(p, body, Message.PathsBody.class).paths();
+                yield paths == null ? List.of() : List.of(paths);
+            }
+            case GET_ALL_CHILDREN_NUMBER -> body(p, body, Message.CountBody.class).count();
+            case WHO_AM_I -> {
+                dev.zkr.client.ClientInfo[] infos = body(p, body, Message.ClientInfoBody.class).infos();
+                yield infos == null ? List.of() : List.of(infos);
+            }
             default -> null;
         };
     }

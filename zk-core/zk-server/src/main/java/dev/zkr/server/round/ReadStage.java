@@ -7,6 +7,9 @@ import dev.zkr.auth.AuthProvider;
 import dev.zkr.auth.Authorizer;
 import dev.zkr.client.Acl;
 import dev.zkr.client.Children;
+import dev.zkr.client.ClientInfo;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
 import dev.zkr.client.Id;
 import dev.zkr.client.NodeAcl;
 import dev.zkr.client.Perms;
@@ -142,6 +145,30 @@ final class ReadStage {
             }
             return watches.remove(sid, path, rw.type()) ? Replies.ok(xid, zxid, null)
                     : Replies.error(xid, zxid, ZkException.Code.NO_WATCHER, null);
+        } else if (r instanceof Message.CheckWatchesRequest cw) {
+            String path = valid(cw.path());
+            if (cw.type() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watcher type missing");
+            }
+            return watches.contains(sid, path, cw.type()) ? Replies.ok(xid, zxid, null)
+                    : Replies.error(xid, zxid, ZkException.Code.NO_WATCHER, null);
+        } else if (r instanceof Message.MultiReadRequest m) {
+            return multiRead(c, m, zxid);
+        } else if (r instanceof Message.GetEphemeralsRequest g) {
+            // ZooKeeper's prefix is a plain string prefix, not validated as a path; the session's own nodes only
+            return Replies.ok(xid, zxid, new Message.PathsBody(tree.ephemerals(sid, g.prefix())
+                    .toArray(new String[0])));
+        } else if (r instanceof Message.GetAllChildrenNumberRequest g) {
+            String path = valid(g.path());
+            if (tree.exists(path) == null) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            if (!mayRead(c, path)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            return Replies.ok(xid, zxid, new Message.CountBody(tree.allChildrenNumber(path)));
+        } else if (r instanceof Message.WhoAmIRequest) {
+            return Replies.ok(xid, zxid, new Message.ClientInfoBody(whoAmI(c)));
         } else if (r instanceof Message.SetWatchesRequest s) {
             apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, list(s.dataWatches()),
                     list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
@@ -149,6 +176,62 @@ final class ReadStage {
             return Replies.ok(xid, zxid, null);
         }
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    /**
+     * ZooKeeper's multiRead: every op read from this one state of the tree, each failing alone with its code (no
+     * node, no READ, an invalid path), no watch set. Anything but getData and getChildren fails the whole request.
+     */
+    private Message.Reply multiRead(Connection c, Message.MultiReadRequest m, long zxid) {
+        if (m.ops() == null) {
+            return Replies.error(m.xid(), zxid, ZkException.Code.BAD_ARGUMENTS, "multiRead without ops");
+        }
+        OpResult[] results = new OpResult[m.ops().length];
+        for (int i = 0; i < results.length; i++) {
+            Op op = m.ops()[i];
+            if (op == null || !op.isRead()) {
+                return Replies.error(m.xid(), zxid, ZkException.Code.BAD_ARGUMENTS,
+                        "multiRead takes getData and getChildren only");
+            }
+            results[i] = readOp(c, op);
+        }
+        return Replies.ok(m.xid(), zxid, new Message.MultiBody(results));
+    }
+
+    private OpResult readOp(Connection c, Op op) {
+        String path = op.path();
+        if (path == null || !ZkPaths.isValid(path)) {
+            return new OpResult.ErrorResult(ZkException.Code.INVALID_PATH);
+        }
+        if (op instanceof Op.GetData) {
+            NodeData nd = tree.getData(path);
+            if (nd == null) {
+                return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
+            }
+            return mayRead(c, path) ? new OpResult.GetDataResult(nd.data(), nd.stat())
+                    : new OpResult.ErrorResult(ZkException.Code.NO_AUTH);
+        }
+        Children ch = tree.getChildren(path);
+        if (ch == null) {
+            return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
+        }
+        return mayRead(c, path) ? new OpResult.GetChildrenResult(ch.names())
+                : new OpResult.ErrorResult(ZkException.Code.NO_AUTH);
+    }
+
+    /**
+     * The connection's ids as ZooKeeper's whoAmI lists them: scheme, and the user its provider names (the empty
+     * string for a scheme without a provider, such as {@code super}).
+     */
+    private ClientInfo[] whoAmI(Connection c) {
+        ClientInfo[] infos = new ClientInfo[c.authIds.size()];
+        for (int i = 0; i < infos.length; i++) {
+            Id id = c.authIds.get(i);
+            AuthProvider provider = authorizer.provider(id.scheme());
+            String user = provider == null ? null : provider.userName(id.id());
+            infos[i] = new ClientInfo(id.scheme(), user == null ? "" : user);
+        }
+        return infos;
     }
 
     /**

@@ -13,6 +13,10 @@ import org.apache.zookeeper.proto.CreateRequest;
 import org.apache.zookeeper.proto.CreateResponse;
 import org.apache.zookeeper.proto.DeleteRequest;
 import org.apache.zookeeper.proto.ErrorResponse;
+import org.apache.zookeeper.proto.GetChildrenRequest;
+import org.apache.zookeeper.proto.GetChildrenResponse;
+import org.apache.zookeeper.proto.GetDataRequest;
+import org.apache.zookeeper.proto.GetDataResponse;
 import org.apache.zookeeper.proto.MultiHeader;
 import org.apache.zookeeper.proto.SetDataRequest;
 import org.apache.zookeeper.proto.SetDataResponse;
@@ -85,6 +89,30 @@ final class MultiRecords {
         return new Ops(ops.toArray(new Op[0]), types.stream().mapToInt(Integer::intValue).toArray());
     }
 
+    /**
+     * The ops of a multiRead request: getData and getChildren, each read without its watch flag (ZooKeeper's
+     * {@code Op.getData(path)} drops it). Anything else, or a record that does not decode, is MARSHALLINGERROR for
+     * the whole request, as ZooKeeper answers it (its record refuses mixed kinds, its server any write op).
+     */
+    static Op[] decodeReads(BinaryInputArchive in) throws CreateModes.Refusal {
+        List<Op> ops = new ArrayList<>();
+        MultiHeader h = new MultiHeader();
+        if (!Jute.read(in, h)) {
+            throw marshalling("multiRead header");
+        }
+        while (!h.getDone()) {
+            switch (h.getType()) {
+                case OpCode.GET_DATA -> ops.add(Op.getData(read(in, new GetDataRequest()).getPath()));
+                case OpCode.GET_CHILDREN -> ops.add(Op.getChildren(read(in, new GetChildrenRequest()).getPath()));
+                default -> throw marshalling("op " + OpCode.name(h.getType()) + " in a multiRead");
+            }
+            if (!Jute.read(in, h)) {
+                throw marshalling("multiRead header");
+            }
+        }
+        return ops.toArray(new Op[0]);
+    }
+
     private static <R extends Record> R read(BinaryInputArchive in, R record) throws CreateModes.Refusal {
         if (!Jute.read(in, record)) {
             throw marshalling(record.getClass().getSimpleName());
@@ -141,6 +169,12 @@ final class MultiRecords {
             new SetDataResponse(Records.stat(s.stat())).serialize(out, tag);
         } else if (r instanceof OpResult.CheckResult) {
             new MultiHeader(OpCode.CHECK, false, 0).serialize(out, tag);
+        } else if (r instanceof OpResult.GetDataResult d) {
+            new MultiHeader(OpCode.GET_DATA, false, 0).serialize(out, tag);
+            new GetDataResponse(d.data(), Records.stat(d.stat())).serialize(out, tag);
+        } else if (r instanceof OpResult.GetChildrenResult c) {
+            new MultiHeader(OpCode.GET_CHILDREN, false, 0).serialize(out, tag);
+            new GetChildrenResponse(c.children()).serialize(out, tag);
         } else {
             throw new IOException("unknown multi result " + r);
         }

@@ -253,14 +253,53 @@ class RequestTranslationTest {
     }
 
     @Test
-    void readsZkrHasNoRequestForAreAnsweredUnimplemented() {
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.GET_EPHEMERALS, new GetEphemeralsRequest("/"));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 2, OpCode.GET_ALL_CHILDREN_NUMBER,
-                new GetAllChildrenNumberRequest("/"));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 3, OpCode.WHO_AM_I, null);
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 4, OpCode.MULTI_READ, new MultiOperationRecord(List.of(
-                org.apache.zookeeper.Op.getData("/a"), org.apache.zookeeper.Op.getChildren("/"))));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 5, OpCode.CHECK_WATCHES, new CheckWatchesRequest("/a", 2));
+    void getEphemeralsGetAllChildrenNumberAndWhoAmI() {
+        assertEquals("/app", c.sent(1, OpCode.GET_EPHEMERALS, new GetEphemeralsRequest("/app"),
+                Message.GetEphemeralsRequest.class).prefix());
+        assertEquals("/", c.sent(2, OpCode.GET_EPHEMERALS, new GetEphemeralsRequest("/"),
+                Message.GetEphemeralsRequest.class).prefix());
+        assertEquals("/a/b", c.sent(3, OpCode.GET_ALL_CHILDREN_NUMBER, new GetAllChildrenNumberRequest("/a/b"),
+                Message.GetAllChildrenNumberRequest.class).path());
+        c.sent(4, OpCode.WHO_AM_I, null, Message.WhoAmIRequest.class); // the Apache client sends a header only
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, 5, OpCode.GET_EPHEMERALS, null);
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, 6, OpCode.GET_ALL_CHILDREN_NUMBER, null);
+    }
+
+    @Test
+    void multiReadAsTheApacheClientWritesIt() {
+        // ZooKeeper.multi sends read-only ops as multiRead; its Op.getData/getChildren carry no watch
+        Message.MultiReadRequest m = c.sent(1, OpCode.MULTI_READ, new MultiOperationRecord(List.of(
+                org.apache.zookeeper.Op.getData("/a"), org.apache.zookeeper.Op.getChildren("/"),
+                org.apache.zookeeper.Op.getData("/missing"))), Message.MultiReadRequest.class);
+        assertEquals(List.of(Op.getData("/a"), Op.getChildren("/"), Op.getData("/missing")), List.of(m.ops()));
+        assertEquals(0, c.sent(2, OpCode.MULTI_READ, new MultiOperationRecord(), Message.MultiReadRequest.class)
+                .ops().length);
+    }
+
+    @Test
+    void multiReadsZooKeeperCannotReadAreAnsweredWhole() {
+        // a write op (ZooKeeper's server: "Invalid type of readOp"; mixed kinds: its record refuses them)
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, 1, OpCode.MULTI_READ, new MultiOperationRecord(List.of(
+                org.apache.zookeeper.Op.delete("/a", -1))));
+        byte[] mixed = ApacheWire.bytes(new org.apache.zookeeper.proto.MultiHeader(OpCode.GET_DATA, false, -1),
+                new GetDataRequest("/a", false), new org.apache.zookeeper.proto.MultiHeader(OpCode.CHECK, false, -1),
+                new CheckVersionRequest("/a", 1), new org.apache.zookeeper.proto.MultiHeader(-1, true, -1));
+        Conversation conv = new Conversation();
+        Message m = conv.translator.decode(io.netty.buffer.Unpooled.wrappedBuffer(ApacheWire.bytes(
+                new org.apache.zookeeper.proto.RequestHeader(2, OpCode.MULTI_READ)), mixed));
+        assertInstanceOf(Message.PingRequest.class, m);
+        assertEquals(ErrorCodes.MARSHALLING_ERROR, conv.pingAnswer(2, 1, null).header().getErr());
+        // truncated
+        byte[] whole = ApacheWire.bytes(new MultiOperationRecord(List.of(org.apache.zookeeper.Op.getData("/a"))));
+        Conversation cut = new Conversation();
+        assertInstanceOf(Message.PingRequest.class, cut.translator.decode(io.netty.buffer.Unpooled.wrappedBuffer(
+                ApacheWire.bytes(new org.apache.zookeeper.proto.RequestHeader(3, OpCode.MULTI_READ)),
+                java.util.Arrays.copyOf(whole, whole.length - 3))));
+        assertEquals(ErrorCodes.MARSHALLING_ERROR, cut.pingAnswer(3, 1, null).header().getErr());
+    }
+
+    @Test
+    void deleteContainerIsZooKeepersOwn() {
         answeredWith(ErrorCodes.UNIMPLEMENTED, 6, OpCode.DELETE_CONTAINER, new DeleteRequest("/a", -1));
     }
 
@@ -304,7 +343,7 @@ class RequestTranslationTest {
                 {org.apache.zookeeper.Watcher.WatcherType.Data, WatcherType.DATA},
                 {org.apache.zookeeper.Watcher.WatcherType.Any, WatcherType.ANY},
                 {org.apache.zookeeper.Watcher.WatcherType.Persistent, WatcherType.PERSISTENT},
-                {org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive, WatcherType.PERSISTENT},
+                {org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive, WatcherType.PERSISTENT_RECURSIVE},
         };
         int xid = 1;
         for (Object[] k : cases) {
@@ -313,8 +352,14 @@ class RequestTranslationTest {
                     type), Message.RemoveWatchesRequest.class);
             assertEquals("/w", r.path());
             assertEquals(k[1], r.type(), k[0].toString());
+            // checkWatches (the Apache client's question before it removes one watcher of several) takes the same
+            Message.CheckWatchesRequest cw = c.sent(xid++, OpCode.CHECK_WATCHES, new CheckWatchesRequest("/w",
+                    type), Message.CheckWatchesRequest.class);
+            assertEquals("/w", cw.path());
+            assertEquals(k[1], cw.type(), k[0].toString());
         }
         answeredWith(ErrorCodes.MARSHALLING_ERROR, xid, OpCode.REMOVE_WATCHES, new RemoveWatchesRequest("/w", 9));
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, xid + 1, OpCode.CHECK_WATCHES, new CheckWatchesRequest("/w", 0));
     }
 
     // ---- session --------------------------------------------------------------------------------------------------
@@ -350,7 +395,7 @@ class RequestTranslationTest {
 
     @Test
     void aStandInTheServerRefusesIsAnsweredWithTheServersError() {
-        c.standIn(4, OpCode.WHO_AM_I, null);
+        c.standIn(4, OpCode.RECONFIG, new ReconfigRequest("server.4=h:1:2;3", null, null, -1));
         Conversation.Read r = c.answer(new Message.Reply(4, 0x31, dev.zkr.client.ZkException.Code.SESSION_EXPIRED
                 .intValue(), null, "expired"), null);
         assertEquals(org.apache.zookeeper.KeeperException.Code.SESSIONEXPIRED.intValue(), r.header().getErr());
