@@ -33,10 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  *       timeout range ZooKeeper derives from it: one tick (curator-test sets {@code minSessionTimeout=tickTime}) to
  *       20 ticks;</li>
  *   <li>an ensemble (more than one spec): server id, host and quorum port of each member (zkr has one peer port per
- *       member, the spec's quorum port; its election port is not used);</li>
+ *       member, the spec's quorum port; its election port is not used); election timeout a quarter tick (at least
+ *       200 ms), as zkr requires a minimum session timeout of 4 election timeouts (so at least 800 ms);</li>
  *   <li>{@code maxClientCnxns}: zkr's connections per client address (0, unlimited in ZooKeeper, is unlimited);</li>
- *   <li>the system property {@code znode.container.checkIntervalMs}, which Curator's container and TTL tests set:
- *       zkr's container check interval;</li>
+ *   <li>the system property {@code znode.container.checkIntervalMs} (which Curator's container and TTL tests set;
+ *       ZooKeeper's default, 60 s, otherwise): zkr's container check interval;</li>
  *   <li>every four-letter word answered (curator-test whitelists {@code *}).</li>
  * </ul>
  * A server that cannot bind its port fails with curator-test's {@link FailedServerStartException} (caused by the
@@ -46,6 +47,8 @@ public class TestingZooKeeperServer implements Closeable {
 
     /** How long a (re)start waits for its port to be released by the server it replaces. */
     private static final Duration PORT_RELEASE_PATIENCE = Duration.ofSeconds(10);
+    /** ZooKeeper's default {@code znode.container.checkIntervalMs}. */
+    private static final long ZOOKEEPER_CONTAINER_CHECK_MS = 60_000;
     /** The shortest leader-election timeout zkr accepts. */
     private static final long MIN_ELECTION_TIMEOUT_MS = 200;
 
@@ -157,10 +160,11 @@ public class TestingZooKeeperServer implements Closeable {
         if (spec.getMaxClientCnxns() >= 0) {
             b.maxConnectionsPerHost(spec.getMaxClientCnxns() == 0 ? Integer.MAX_VALUE : spec.getMaxClientCnxns());
         }
-        Long containerCheckMs = Long.getLong("znode.container.checkIntervalMs");
-        if (containerCheckMs != null && containerCheckMs > 0) {
-            b.containerCheckInterval(Duration.ofMillis(containerCheckMs));
-        }
+        // ZooKeeper's container reaper runs every znode.container.checkIntervalMs, 60 s unless a test sets it lower;
+        // zkr's would run every second, and deleting an emptied container that early makes a Curator test that
+        // reads the container back after a restart see NoNode where ZooKeeper still has it
+        b.containerCheckInterval(Duration.ofMillis(Math.max(1, Long.getLong("znode.container.checkIntervalMs",
+                ZOOKEEPER_CONTAINER_CHECK_MS))));
         if (specs.size() > 1) {
             List<ServerConfig.Member> members = new ArrayList<>();
             for (InstanceSpec member : specs) {
