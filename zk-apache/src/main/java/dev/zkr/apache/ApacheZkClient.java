@@ -412,7 +412,7 @@ public final class ApacheZkClient implements ZkClient {
         });
     }
 
-    /** ZooKeeper's client sends read-only ops as one multiRead (3.6+). */
+    /** ZooKeeper's client sends read-only ops as one multiRead (3.6+); each op's result, failed or not. */
     @Override
     public CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
         return request(null, f -> {
@@ -424,8 +424,15 @@ public final class ApacheZkClient implements ZkClient {
                 f.complete(List.of());
                 return;
             }
-            zk().multi(Convert.ops(ops), (rc, p, ctx, results) -> complete(f, rc, null,
-                    () -> Convert.results(results)), null);
+            // ZooKeeper's client reports the first failed read as the call's rc, with every op's result; the
+            // server answered them each alone, and so does this API
+            zk().multi(Convert.ops(ops), (rc, p, ctx, results) -> {
+                if (results != null && results.size() == ops.size()) {
+                    f.complete(Convert.results(results));
+                } else {
+                    f.completeExceptionally(failure(rc, null));
+                }
+            }, null);
         });
     }
 

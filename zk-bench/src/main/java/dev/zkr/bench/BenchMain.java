@@ -119,6 +119,9 @@ public final class BenchMain {
             if (options.runs("million")) {
                 bigTree();
             }
+            if (options.runs("zkclient")) {
+                zooKeeperClientRows();
+            }
         } finally {
             deleteTree(options.dataRoot());
             String report = report(Duration.ofNanos(System.nanoTime() - t0));
@@ -313,6 +316,33 @@ public final class BenchMain {
             Latencies l = ServerScenarios.syncSetData(flavor, ClientPlacement.single(cs), root, window());
             return new Measurement[] {Measurement.of(l.percentileMillis(50)), Measurement.of(l.percentileMillis(99))};
         });
+    }
+
+    /**
+     * The servers alone: the same stock ZooKeeper 3.9.3 client (and Curator's lock) drives the zkr server, over
+     * ZooKeeper's client protocol, and the ZooKeeper server, so the only difference is the server.
+     */
+    private void zooKeeperClientRows() {
+        String on = "stock ZooKeeper client on both servers: ";
+        ResultTable.Row creates = table.row(on + "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
+                "creates/s", true, false);
+        ResultTable.Row p50 = table.row(on + "sync setData 100 B, 1 client, p50", "ms", false, false);
+        ResultTable.Row p99 = table.row(on + "sync setData 100 B, 1 client, p99", "ms", false, false);
+        ResultTable.Row reads = table.row(on + "async getData 100 B, 4 clients × 200 in flight", "reads/s", true,
+                false);
+        ResultTable.Row handoffs = table.row("Curator on both servers: lock handoffs, 8 contenders", "handoffs/s",
+                true, false);
+        RecipeSession.Factory curator = RecipeBackends.factory(Column.ZOOKEEPER);
+        rounds("zkclient", List.of(creates, p50, p99, reads, handoffs), List.of(Column.ZKR, Column.ZOOKEEPER),
+                (column, flavor, cs, root) -> {
+                    ClientPlacement one = ClientPlacement.single(cs);
+                    Measurement c = ServerScenarios.asyncCreates(zookeeper, one, root + "/c", window());
+                    Latencies l = ServerScenarios.syncSetData(zookeeper, one, root + "/s", window());
+                    Measurement r = ServerScenarios.asyncReads(zookeeper, one, root + "/r", window());
+                    Measurement h = RecipeScenarios.lock(curator, cs, root + "/l", window());
+                    return new Measurement[] {c, Measurement.of(l.percentileMillis(50)),
+                        Measurement.of(l.percentileMillis(99)), r, h};
+                });
     }
 
     private void deleteNotify() {

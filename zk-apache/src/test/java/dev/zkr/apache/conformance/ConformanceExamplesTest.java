@@ -11,6 +11,7 @@ import dev.zkr.client.CreateMode;
 import dev.zkr.client.WatcherType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,24 +23,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on ZooKeeper side by side with the checks of {@link ConformanceProperties} (outcomes, Stats, zxid order, events,
  * final tree); each also asserts the outcome it is about, so that "both did nothing" cannot pass.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConformanceExamplesTest {
 
-    private static Backends backends;
+    private Backends backends;
+
+    /** The servers and clients compared; a subclass runs the same cases with Apache's client on zkr. */
+    Backends startBackends() {
+        return Backends.start();
+    }
 
     @BeforeAll
-    static void start() {
-        backends = Backends.start();
+    void start() {
+        backends = startBackends();
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         if (backends != null) {
             backends.close();
         }
     }
 
     /** Runs the steps on both backends; returns the history, line k = step k. */
-    private static History run(Step... steps) {
+    private History run(Step... steps) {
         return new History(Differential.run(backends, List.of(steps)));
     }
 

@@ -135,6 +135,10 @@ final class ChrootedZkClient implements ZkClient {
             return new Op.SetData(toServer(s.path()), s.data(), s.version());
         } else if (op instanceof Op.Check c) {
             return new Op.Check(toServer(c.path()), c.version());
+        } else if (op instanceof Op.GetData g) {
+            return new Op.GetData(toServer(g.path()));
+        } else if (op instanceof Op.GetChildren g) {
+            return new Op.GetChildren(toServer(g.path()));
         }
         return op; // a null op: the client under this one refuses it
     }
@@ -252,6 +256,41 @@ final class ChrootedZkClient implements ZkClient {
             }
             return out;
         }));
+    }
+
+    @Override
+    public CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        if (ops == null) {
+            return delegate.multiReadAsync(null);
+        }
+        List<Op> server = new ArrayList<>(ops.size());
+        for (Op op : ops) {
+            server.add(toServer(op));
+        }
+        return mapped(delegate.multiReadAsync(server));
+    }
+
+    /** The prefix goes under the chroot as a plain string, as ZooKeeper's client sends it; paths come back relative. */
+    @Override
+    public CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        String serverPrefix = prefix == null ? null : prefix.equals("/") ? chroot : chroot + prefix;
+        return mapped(delegate.getEphemeralsAsync(serverPrefix).thenApply(paths -> {
+            List<String> out = new ArrayList<>(paths.size());
+            for (String p : paths) {
+                out.add(toClient(p));
+            }
+            return out;
+        }));
+    }
+
+    @Override
+    public CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return mapped(delegate.getAllChildrenNumberAsync(toServer(path)));
+    }
+
+    @Override
+    public CompletableFuture<List<ClientInfo>> whoAmIAsync() {
+        return delegate.whoAmIAsync();
     }
 
     @Override

@@ -133,6 +133,11 @@ public final class DataTree {
         }
     }
 
+    /** Whether a node exists at {@code path} (cheaper than {@link #exists}: no Stat). */
+    public boolean contains(String path) {
+        return nodes.containsKey(path);
+    }
+
     /** The zxid of the last applied txn (or the snapshot's zxid after a restore). */
     public long lastZxid() {
         return lastZxid;
@@ -190,8 +195,13 @@ public final class DataTree {
         if (prefix == null || prefix.isBlank() || "/".equals(prefix.trim())) {
             return all;
         }
-        all.removeIf(p -> !p.startsWith(prefix));
-        return all;
+        List<String> matching = new ArrayList<>(all.size());
+        for (String p : all) {
+            if (p.startsWith(prefix)) {
+                matching.add(p);
+            }
+        }
+        return matching;
     }
 
     /**
@@ -607,9 +617,6 @@ public final class DataTree {
             long owner = in.readLong();
             boolean container = in.readBoolean();
             byte[] data = TxnCodec.readBytes(in);
-            if (data == null) {
-                throw new IOException("corrupt snapshot: null data for " + path);
-            }
             Node n = Node.create(path, data, czxid, ctime, owner, container);
             if (withAcls) {
                 n.aversion = in.readInt();
@@ -801,7 +808,7 @@ public final class DataTree {
                 Collections.sort(names);
                 sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
                         .append(" acl=").append(n.acls())
-                        .append(" data=").append(java.util.HexFormat.of().formatHex(n.data))
+                        .append(" data=").append(n.data == null ? "null" : java.util.HexFormat.of().formatHex(n.data))
                         .append(" children=").append(names).append('\n');
             }
         }

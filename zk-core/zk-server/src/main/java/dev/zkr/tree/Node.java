@@ -89,7 +89,7 @@ class Node {
     Stat statLocked() {
         int kids = numChildren();
         return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, aversion, ephemeralOwner(),
-                data.length, kids);
+                data == null ? 0 : data.length, kids);
     }
 
     int numChildren() {

@@ -21,7 +21,7 @@ public sealed interface Txn {
      * Create a node.
      *
      * @param path           the full path (sequence suffix already applied)
-     * @param data           the data (never null)
+     * @param data           the data; null as a ZooKeeper client may send it (logged as length -1, read back null)
      * @param ephemeralOwner the owning session for ephemeral nodes, else 0
      * @param container      true for CONTAINER nodes
      * @param parentCversion the parent's cversion after this create
@@ -31,7 +31,6 @@ public sealed interface Txn {
                       List<Acl> acls) implements Txn {
         public CreateNode {
             Objects.requireNonNull(path, "path");
-            Objects.requireNonNull(data, "data");
             acls = acls == null ? Acls.OPEN_UNSAFE : List.copyOf(acls);
         }
 
@@ -54,8 +53,8 @@ public sealed interface Txn {
 
         @Override
         public String toString() {
-            return "CreateNode[" + path + ", " + data.length + " B, owner=0x" + Long.toHexString(ephemeralOwner)
-                    + (container ? ", container" : "") + ", parentCversion=" + parentCversion
+            return "CreateNode[" + path + ", " + (data == null ? "null" : data.length + " B") + ", owner=0x"
+                    + Long.toHexString(ephemeralOwner) + (container ? ", container" : "") + ", parentCversion=" + parentCversion
                     + (acls.equals(Acls.OPEN_UNSAFE) ? "" : ", acl=" + acls) + "]";
         }
     }
@@ -88,13 +87,12 @@ public sealed interface Txn {
      * Replace a node's data.
      *
      * @param path    the node
-     * @param data    the new data (never null)
+     * @param data    the new data; null as a ZooKeeper client may send it
      * @param version the node's version after this change
      */
     record SetData(String path, byte[] data, int version) implements Txn {
         public SetData {
             Objects.requireNonNull(path, "path");
-            Objects.requireNonNull(data, "data");
         }
 
         @Override
@@ -109,7 +107,7 @@ public sealed interface Txn {
 
         @Override
         public String toString() {
-            return "SetData[" + path + ", " + data.length + " B, version=" + version + "]";
+            return "SetData[" + path + ", " + (data == null ? "null" : data.length + " B") + ", version=" + version + "]";
         }
     }
 

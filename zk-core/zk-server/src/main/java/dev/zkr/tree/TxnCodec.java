@@ -212,17 +212,17 @@ public final class TxnCodec {
         byte tag = in.readByte();
         switch (tag) {
             case CREATE:
-                return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
+                return new Txn.CreateNode(requirePath(in), readBytes(in), in.readLong(), in.readBoolean(),
                         in.readInt());
             case CREATE_ACL:
-                return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
+                return new Txn.CreateNode(requirePath(in), readBytes(in), in.readLong(), in.readBoolean(),
                         in.readInt(), readAcls(in));
             case SET_ACL:
                 return new Txn.SetAcl(requirePath(in), readAcls(in), in.readInt());
             case DELETE:
                 return new Txn.DeleteNode(requirePath(in));
             case SET_DATA:
-                return new Txn.SetData(requirePath(in), nonNull(readBytes(in)), in.readInt());
+                return new Txn.SetData(requirePath(in), readBytes(in), in.readInt());
             case CHECK:
                 return new Txn.Check(requirePath(in), in.readInt());
             case MULTI: {
@@ -324,9 +324,9 @@ public final class TxnCodec {
 
     private static int estimateSize(Txn txn) {
         if (txn instanceof Txn.CreateNode c) {
-            return c.path().length() + c.data().length;
+            return c.path().length() + (c.data() == null ? 0 : c.data().length);
         } else if (txn instanceof Txn.SetData s) {
-            return s.path().length() + s.data().length;
+            return s.path().length() + (s.data() == null ? 0 : s.data().length);
         }
         return 64;
     }

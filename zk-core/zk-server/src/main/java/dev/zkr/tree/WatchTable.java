@@ -185,12 +185,27 @@ public final class WatchTable {
                                           Collection<String> childWatches,
                                           Collection<String> persistentWatches,
                                           Collection<String> recursiveWatches) {
+        return setWatches(sessionId, lastZxid, tree, tree::exists, dataWatches, existWatches, childWatches,
+                persistentWatches, recursiveWatches);
+    }
+
+    /**
+     * As above, with the Stats as clients see them ({@code stats}: the tree's, plus what the server shows beside
+     * it, such as ZooKeeper's {@link SystemNodes}, which never change and so never fire here).
+     */
+    public List<WatchDelivery> setWatches(long sessionId, long lastZxid, DataTree tree,
+                                          java.util.function.Function<String, Stat> stats,
+                                          Collection<String> dataWatches,
+                                          Collection<String> existWatches,
+                                          Collection<String> childWatches,
+                                          Collection<String> persistentWatches,
+                                          Collection<String> recursiveWatches) {
         List<WatchDelivery> missed = new ArrayList<>();
         List<String> keepData = new ArrayList<>();
         List<String> keepChild = new ArrayList<>();
         long now = tree.lastZxid();
         for (String path : dataWatches) {
-            Stat st = tree.exists(path);
+            Stat st = stats.apply(path);
             if (st == null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DELETED, path, now));
             } else if (st.mzxid() > lastZxid) {
@@ -200,7 +215,7 @@ public final class WatchTable {
             }
         }
         for (String path : existWatches) {
-            Stat st = tree.exists(path);
+            Stat st = stats.apply(path);
             if (st != null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_CREATED, path, st.czxid()));
             } else {
@@ -208,7 +223,7 @@ public final class WatchTable {
             }
         }
         for (String path : childWatches) {
-            Stat st = tree.exists(path);
+            Stat st = stats.apply(path);
             if (st == null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DELETED, path, now));
             } else if (st.pzxid() > lastZxid) {

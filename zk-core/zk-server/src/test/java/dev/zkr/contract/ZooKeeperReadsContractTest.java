@@ -84,6 +84,19 @@ class ZooKeeperReadsContractTest {
     }
 
     @Test
+    void aSessionWithoutEphemeralsGetsNoneWhateverThePrefix() {
+        try (ZkClient fresh = server.client()) {
+            assertEquals(List.of(), fresh.getEphemerals("/"));
+            assertEquals(List.of(), fresh.getEphemerals("/eph"), "the conformance suite found this one: the server"
+                    + " failed on a prefix for a session that never had an ephemeral");
+            fresh.create("/eph-fresh", null, CreateMode.EPHEMERAL);
+            fresh.delete("/eph-fresh", -1);
+            assertEquals(List.of(), fresh.getEphemerals("/eph"), "all deleted again");
+        }
+        assertEquals(List.of(), client.multiRead(List.of()), "the server still serves");
+    }
+
+    @Test
     void getAllChildrenNumberCountsEveryDescendantReadChecked() throws Exception {
         client.create("/count/a/b/c", null, CreateMode.PERSISTENT, Parents.PERSISTENT);
         client.create("/count/a/d", null, CreateMode.PERSISTENT);

@@ -146,9 +146,9 @@ final class PrepStage {
 
     private static Request toRequest(Message.Request r) {
         if (r instanceof Message.CreateRequest c) {
-            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+            return new Request.Create(c.path(), c.data(), require(c.mode()));
         } else if (r instanceof Message.CreateAclRequest c) {
-            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()),
+            return new Request.Create(c.path(), c.data(), require(c.mode()),
                     c.acls() == null ? List.of() : Arrays.asList(c.acls()));
         } else if (r instanceof Message.SetAclRequest s) {
             return new Request.SetAcl(s.path(), s.acls() == null ? List.of() : Arrays.asList(s.acls()),
@@ -156,7 +156,7 @@ final class PrepStage {
         } else if (r instanceof Message.DeleteRequest d) {
             return new Request.Delete(d.path(), d.version());
         } else if (r instanceof Message.SetDataRequest s) {
-            return new Request.SetData(s.path(), s.data() == null ? new byte[0] : s.data(), s.version());
+            return new Request.SetData(s.path(), s.data(), s.version());
         } else if (r instanceof Message.MultiRequest m) {
             if (m.ops() == null) {
                 throw new IllegalArgumentException("multi without ops");
@@ -176,9 +176,7 @@ final class PrepStage {
 
     private static Op fixOp(Op op) {
         if (op instanceof Op.Create c) {
-            return Op.create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()), c.acls());
-        } else if (op instanceof Op.SetData s && s.data() == null) {
-            return Op.setData(s.path(), new byte[0], s.version());
+            return Op.create(c.path(), c.data(), require(c.mode()), c.acls());
         }
         return op;
     }

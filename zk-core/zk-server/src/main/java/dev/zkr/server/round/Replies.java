@@ -1,8 +1,11 @@
 package dev.zkr.server.round;
 
+import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.SystemNodes;
 import dev.zkr.tree.Prepared;
 import dev.zkr.wire.Message;
 
@@ -33,7 +36,40 @@ final class Replies {
         return new Message.Reply(xid, zxid, code.intValue(), body, message);
     }
 
-    /** The reply to a write request from what applying its txn produced. */
+    /**
+     * The reply to a write request from what applying its txn produced, the root's Stat shown as reads show it while
+     * ZooKeeper's system nodes are ({@code tree} has no /zookeeper of its own: {@code zookeeper} among its children).
+     */
+    static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid, DataTree tree) {
+        Message.Reply reply = fromApply(request, result, zxid);
+        if (reply.code() != ZkException.Code.OK.intValue() || tree.contains(SystemNodes.ZOOKEEPER)) {
+            return reply;
+        }
+        if (reply.body() instanceof Message.StatBody s && s.stat() != null
+                && ("/".equals(request instanceof Message.SetDataRequest sd ? sd.path() : null)
+                || "/".equals(request instanceof Message.SetAclRequest sa ? sa.path() : null))) {
+            return new Message.Reply(reply.xid(), reply.zxid(), reply.code(),
+                    new Message.StatBody(SystemNodes.root(s.stat())), reply.message());
+        }
+        if (request instanceof Message.MultiRequest m && reply.body() instanceof Message.MultiBody b) {
+            OpResult[] results = b.results().clone();
+            boolean changed = false;
+            for (int i = 0; i < results.length && i < m.ops().length; i++) {
+                if (m.ops()[i] instanceof Op.SetData op && "/".equals(op.path())
+                        && results[i] instanceof OpResult.SetDataResult r) {
+                    results[i] = new OpResult.SetDataResult(SystemNodes.root(r.stat()));
+                    changed = true;
+                }
+            }
+            if (changed) {
+                return new Message.Reply(reply.xid(), reply.zxid(), reply.code(), new Message.MultiBody(results),
+                        reply.message());
+            }
+        }
+        return reply;
+    }
+
+    /** The reply to a write request from what applying its txn produced (the tree's own Stats). */
     static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid) {
         int xid = request.xid();
         if (!result.ok()) {

@@ -102,11 +102,12 @@ final class SimServer {
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
+            dev.zkr.tree.SystemNodes system = Core.systemNodes(config, 0);
             PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, ensemble ? -1 : epoch,
-                    Zxid.of(epoch, 0), ensemble);
+                    config.maxEphemeralsPerSession(), config.maxTxnBytes(), dev.zkr.auth.Authorizer.defaults(),
+                    system), txnClock, ensemble ? -1 : epoch, Zxid.of(epoch, 0), ensemble);
             this.apply = new ApplyStage(tree, prep, watches, gate);
-            this.reads = new ReadStage(tree, watches, apply);
+            this.reads = new ReadStage(tree, watches, apply, dev.zkr.auth.Authorizer.defaults(), system);
             Housekeeping housekeeping = new Housekeeping(config, tree, gate, null);
             this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
                     id, ensemble, ELECTION_MS, HEARTBEAT_MS);

@@ -161,6 +161,18 @@ class ReplyTranslationTest {
     }
 
     @Test
+    void nullDataIsAnAbsentBufferAsZooKeeperWritesIt() {
+        c.send(1, OpCode.GET_DATA, new GetDataRequest("/n", false));
+        GetDataResponse r = new GetDataResponse(new byte[] {9}, null);
+        ok(1, new Message.DataBody(null, STAT), r);
+        assertNull(r.getData(), "the Apache client's getData returns null, as from ZooKeeper");
+        c.send(2, OpCode.MULTI_READ, new MultiOperationRecord(List.of(org.apache.zookeeper.Op.getData("/n"))));
+        MultiResponse m = new MultiResponse();
+        ok(2, new Message.MultiBody(new OpResult[] {new OpResult.GetDataResult(null, STAT)}), m);
+        assertNull(((org.apache.zookeeper.OpResult.GetDataResult) m.getResultList().get(0)).getData());
+    }
+
+    @Test
     void voidRepliesAreTheHeaderAlone() {
         c.send(1, OpCode.DELETE, new DeleteRequest("/d", -1));
         ok(1, null, null);

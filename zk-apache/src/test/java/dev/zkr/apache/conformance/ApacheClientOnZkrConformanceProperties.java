@@ -1,0 +1,13 @@
+package dev.zkr.apache.conformance;
+
+/**
+ * {@link ConformanceProperties} with Apache ZooKeeper's own client on both sides: on a zkr server (ZooKeeper's client
+ * protocol on zkr's client port) and on ZooKeeper. With the native client's run of the same properties this makes
+ * the three ways: zkr's client on zkr, Apache's client on ZooKeeper, Apache's client on zkr.
+ */
+class ApacheClientOnZkrConformanceProperties extends ConformanceProperties {
+    @Override
+    Backends startBackends() {
+        return Backends.startApacheClientOnZkr(1);
+    }
+}
