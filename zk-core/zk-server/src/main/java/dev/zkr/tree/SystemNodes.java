@@ -62,22 +62,24 @@ public final class SystemNodes {
     }
 
     /**
-     * ZooKeeper's text of a static membership: a {@code server.N=host:port:port:participant} line per member (zkr's
-     * one peer port stands for both of ZooKeeper's quorum and election ports; no client address, which ZooKeeper
-     * leaves out of a static configuration too, so Curator's EnsembleTracker keeps its connect string), then
+     * ZooKeeper's text of a static membership: a {@code server.N=host:peerPort:clientPort:participant} line per member
+     * (zkr's member line in ZooKeeper's shape: its peer port in the quorum field, and in the election field, which
+     * zkr has no use for, the member's client port: ZooKeeper's parser, which Curator's EnsembleTracker runs on this
+     * text on every connection, refuses a line whose quorum and election ports are equal; no client address, which
+     * ZooKeeper leaves out of a static configuration too, so EnsembleTracker keeps its connect string), then
      * {@code version=0}.
      */
     public static String membership(List<Member> members) {
         StringBuilder sb = new StringBuilder();
         for (Member m : members) {
             sb.append("server.").append(m.id()).append('=').append(m.host()).append(':').append(m.peerPort())
-                    .append(':').append(m.peerPort()).append(":participant\n");
+                    .append(':').append(m.clientPort()).append(":participant\n");
         }
         return sb.append("version=0").toString();
     }
 
     /** One member of an ensemble, as the membership text needs it. */
-    public record Member(int id, String host, int peerPort) {
+    public record Member(int id, String host, int peerPort, int clientPort) {
     }
 
     /** Whether the system nodes are shown over this tree (it has no {@code /zookeeper} of its own). */

@@ -129,7 +129,7 @@ public final class Core {
             return SystemNodes.standalone();
         }
         return SystemNodes.ensemble(SystemNodes.membership(config.members().stream()
-                .map(m -> new SystemNodes.Member(m.id(), m.host(), m.peerPort())).toList()), startTime);
+                .map(m -> new SystemNodes.Member(m.id(), m.host(), m.peerPort(), m.clientPort())).toList()), startTime);
     }
 
     public void start() {
