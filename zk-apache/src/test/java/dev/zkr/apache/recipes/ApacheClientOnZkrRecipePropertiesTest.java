@@ -12,6 +12,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * zkr), with the ensemble faults (leader and follower kills, partitions), at the tries of
  * {@link ApacheRecipePropertiesTest}: an Apache client's reconnects cost the same seconds on either server. One
  * ensemble for the class, as zk-recipes' {@code ZkrEnsembleRecipePropertiesTest} runs the native client.
+ * Under {@code -Plong} only (zk-apache's pom leaves it out of the default build, for its time).
  */
 @ScaledTries(1)
 class ApacheClientOnZkrRecipePropertiesTest extends RecipeProperties {

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * client on a 3-server zkr ensemble (ZooKeeper's client protocol on zkr's client port; one ensemble per suite, the
  * suites' server restarts take the whole ensemble down and up). Clients spread over the members, so requests are
  * forwarded from followers to the leader. A few minutes on a 2-core machine, so it runs under {@code -Plong}
- * ({@code -Dzkr.apache.onZkrSuites=true} runs it alone); the default build runs the recipe properties this way
+ * ({@code -Dzkr.apache.onZkrSuites=true} runs it alone), with the recipe properties run this way
  * ({@link ApacheClientOnZkrRecipePropertiesTest}).
  */
 @EnabledIfSystemProperty(named = "zkr.apache.onZkrSuites", matches = "true")
