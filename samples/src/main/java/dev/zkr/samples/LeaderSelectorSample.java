@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Leader selection: three workers take turns leading a {@code LeaderSelector}; each term does a few steps of work
  * stamped with its fencing token and gives leadership up, and the worker queues again at the end. Then the leader's
  * session expires in the middle of a term: its callback is interrupted, its token is invalid at once, and the next
- * worker leads with a larger token.
+ * worker leads with a larger token. (The next leader may start before the old one has heard of its expiry: the
+ * fencing token, larger for every term, is what makes the old leader's late writes refusable meanwhile.)
  */
 public final class LeaderSelectorSample {
 
@@ -27,6 +28,7 @@ public final class LeaderSelectorSample {
         try (TestEnsemble ensemble = TestEnsemble.builder().servers(1).start()) {
             BlockingQueue<String> terms = new LinkedBlockingQueue<>();
             BlockingQueue<Leadership> stalled = new LinkedBlockingQueue<>();
+            CountDownLatch interrupted = new CountDownLatch(1);
             List<ZkClient> clients = new ArrayList<>();
             List<LeaderSelector> selectors = new ArrayList<>();
             long[] lastToken = {-1};
@@ -50,6 +52,7 @@ public final class LeaderSelectorSample {
                         } catch (InterruptedException e) {
                             Samples.say("%s was interrupted: valid=%s, token now %d", id, l.isValid(),
                                     l.fencingToken());
+                            interrupted.countDown();
                         }
                         return;
                     }
@@ -70,8 +73,11 @@ public final class LeaderSelectorSample {
             Samples.say("%s's session expires while it leads", stuckId);
             ensemble.expireSession(clients.get(List.of("alice", "bob", "carol").indexOf(stuckId)).sessionId());
             String next = terms.poll(10, TimeUnit.SECONDS);
-            if (next == null || stuck.isValid()) {
+            if (next == null) {
                 throw new IllegalStateException("leadership did not move on after the expiry");
+            }
+            if (!interrupted.await(10, TimeUnit.SECONDS) || stuck.isValid()) {
+                throw new IllegalStateException("the expired leader's term was not interrupted and invalidated");
             }
             Samples.say("%s led next; every term had a larger token than the one before", next);
             for (LeaderSelector s : selectors) {
