@@ -69,6 +69,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
     }
 
+    /** ZooKeeper's switch for TTL nodes (its "extended types"). */
+    private static final String EXTENDED_TYPES = "zookeeper.extendedTypesEnabled";
+
     /**
      * Starts a server with tick time 100 ms, session timeouts negotiated within 200 ms .. 60 s, and container
      * cleanup every 100 ms.
@@ -77,9 +80,16 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return start(100, 200, 60_000, 100);
     }
 
-    /** Starts a server with the given tick time, session timeout bounds and container check interval (ms). */
+    /**
+     * Starts a server with the given tick time, session timeout bounds and container check interval (ms). TTL nodes
+     * are on, as in zkr: this sets ZooKeeper's JVM-wide {@code zookeeper.extendedTypesEnabled} (it is read on every
+     * create), unless it was set to something else before.
+     */
     public static EmbeddedZooKeeper start(int tickTimeMs, int minSessionTimeoutMs, int maxSessionTimeoutMs,
                                           int containerCheckIntervalMs) {
+        if (System.getProperty(EXTENDED_TYPES) == null) {
+            System.setProperty(EXTENDED_TYPES, "true");
+        }
         EmbeddedZooKeeper zk = new EmbeddedZooKeeper(tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs,
                 containerCheckIntervalMs);
         try {
