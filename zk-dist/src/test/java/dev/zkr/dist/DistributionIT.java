@@ -109,14 +109,21 @@ class DistributionIT {
         assertTrue(status.out.contains("not running"), status.out);
     }
 
+    /** In the foreground from ZooKeeper's own conf/zoo_sample.cfg (its data dir and port moved), unchanged else. */
     @Test
     void foregroundRunsUntilSigterm() throws Exception {
-        Path conf = dir.resolve("fg.properties");
+        Path conf = dir.resolve("zoo.cfg");
         int fgPort;
         try (ServerSocket s = new ServerSocket(0)) {
             fgPort = s.getLocalPort();
         }
-        Files.writeString(conf, "dataDir=" + dir.resolve("fg-data") + "\nport=" + fgPort + "\n");
+        Files.writeString(conf, "# The number of milliseconds of each tick\ntickTime=2000\n"
+                + "# The number of ticks that the initial\n# synchronization phase can take\ninitLimit=10\n"
+                + "# The number of ticks that can pass between\n# sending a request and getting an acknowledgement\n"
+                + "syncLimit=5\n# the directory where the snapshot is stored.\ndataDir=" + dir.resolve("fg-data")
+                + "\n# the port at which the clients will connect\nclientPort=" + fgPort + "\n"
+                + "#maxClientCnxns=60\n#autopurge.snapRetainCount=3\n#autopurge.purgeInterval=1\n");
+        List<String> notes = new java.util.ArrayList<>();
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/zkr-server").toString(), "foreground",
                 conf.toString()).redirectErrorStream(true);
         pb.environment().put("ZKR_HEAP", "256m");
@@ -127,12 +134,18 @@ class DistributionIT {
             String line;
             boolean listening = false;
             while ((line = reader.readLine()) != null) {
+                if (line.startsWith("zkr: note: ")) {
+                    notes.add(line);
+                }
                 if (line.contains("zkr server listening on 127.0.0.1:" + fgPort)) {
                     listening = true;
                     break;
                 }
             }
             assertTrue(listening, "foreground server never listened");
+            assertEquals(2, notes.size(), notes.toString());
+            assertTrue(notes.get(0).startsWith("zkr: note: initLimit=10 is not used: "), notes.toString());
+            assertTrue(notes.get(1).startsWith("zkr: note: syncLimit=5 is not used: "), notes.toString());
             Result ls = run(home, Map.of(), "bin/zkr", "--server", "127.0.0.1:" + fgPort, "ls", "/");
             assertEquals(0, ls.exit, ls.out);
             p.destroy(); // SIGTERM to the JVM the script exec'd
