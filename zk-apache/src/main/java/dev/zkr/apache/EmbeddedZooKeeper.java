@@ -149,6 +149,24 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return new Running(server, factory, log, containers);
     }
 
+    /**
+     * Runs ZooKeeper's container and TTL cleanup once now (what its timer does every container check interval), for
+     * tests that must show a node is <em>not</em> removed without waiting for timers; the deletes it asks for are
+     * applied asynchronously (a client's {@code sync} after this sees them).
+     */
+    public synchronized void checkContainersNow() {
+        Running r = running;
+        if (r == null) {
+            throw new IllegalStateException("ZooKeeper is not running");
+        }
+        try {
+            r.containers().checkContainers();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** {@code 127.0.0.1:port}, valid across restarts. */
     public String connectString() {
         return InetAddress.getLoopbackAddress().getHostAddress() + ":" + port;

@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
  * container kept by a {@link NodeKeeper}; under it a child {@value #TOUCH}, a TTL node, is written again every half
  * TTL. While the keeper lives the child never expires, so the container stays; once it stops (closed, or its process
  * gone) the child expires a TTL later and the server deletes the container it leaves empty. The node's own data and
- * version are never touched, so its watchers see no renewals. Renewals wait on no thread: each is scheduled with
- * {@link CompletableFuture#delayedExecutor} onto the recipes' executor.
+ * version are never touched, so its watchers see no renewals. Renewals hold no thread: each is an asynchronous
+ * call, the next scheduled with {@link CompletableFuture#delayedExecutor} onto the recipes' executor.
  */
 public final class TtlToucher implements AutoCloseable {
 
@@ -48,38 +48,52 @@ public final class TtlToucher implements AutoCloseable {
         executor.execute(this::touchThenReschedule);
     }
 
+    /**
+     * One renewal, asynchronous end to end (no thread waits on the server, connected or not), then the next one half
+     * a TTL later; renewals stop when closed or when the client is (its calls fail {@code Closed}).
+     */
     private void touchThenReschedule() {
         if (closed) {
             return;
         }
-        try {
-            if (client.state().isConnected()) {
-                touch();
+        touch().whenComplete((outcome, unexpected) -> {
+            Throwable cause = unexpected != null ? unexpected : outcome;
+            if (cause instanceof ZkException.Closed) {
+                return; // the client is closed: nothing more to renew with
             }
-        } catch (ZkException e) {
-            LOG.debug("TTL node {}: renewal failed ({}); next in {} ms", touch, e.code(), ttl.toMillis() / 2);
-        } catch (RuntimeException e) {
-            LOG.warn("TTL node {}: {}", touch, e.toString());
-        }
-        if (!closed) {
-            CompletableFuture.runAsync(this::touchThenReschedule, CompletableFuture.delayedExecutor(
-                    Math.max(1, ttl.toMillis() / 2), TimeUnit.MILLISECONDS, executor));
-        }
+            if (cause != null) {
+                LOG.debug("TTL node {}: renewal failed ({}); next in {} ms", touch, cause.toString(),
+                        ttl.toMillis() / 2);
+            }
+            if (!closed) {
+                CompletableFuture.runAsync(this::touchThenReschedule, CompletableFuture.delayedExecutor(
+                        Math.max(1, ttl.toMillis() / 2), TimeUnit.MILLISECONDS, executor));
+            }
+        });
     }
 
-    /** Renews the child (its mtime restarts its TTL), making it when it is not there. */
-    private void touch() {
-        try {
-            client.setData(touch, EMPTY, -1);
-        } catch (ZkException.NoNode missing) {
-            try {
-                client.create(touch, EMPTY, CreateMode.PERSISTENT_WITH_TTL, null, ttl);
-            } catch (ZkException.NodeExists meanwhile) {
-                // made by an earlier attempt whose answer was lost: it is there, renewed now
-            } catch (ZkException.NoNode noContainer) {
-                node.kick(); // the container is gone (expired while we could not renew): its keeper makes it again
+    /**
+     * Renews the child (its mtime restarts its TTL), making it when it is not there; completes with the failure that
+     * ended the attempt, or null.
+     */
+    private CompletableFuture<Throwable> touch() {
+        return client.setDataAsync(touch, EMPTY, -1).handle((stat, e) -> cause(e)).thenCompose(e -> {
+            if (!(e instanceof ZkException.NoNode)) {
+                return CompletableFuture.completedFuture(e);
             }
-        }
+            return client.createAsync(touch, EMPTY, CreateMode.PERSISTENT_WITH_TTL, null, ttl).handle((c, e2) -> {
+                Throwable f = cause(e2);
+                if (f instanceof ZkException.NoNode) {
+                    node.kick(); // the container is gone (expired while we could not renew): its keeper makes it
+                    return null;
+                }
+                return f instanceof ZkException.NodeExists ? null : f; // NodeExists: an earlier attempt's, renewed
+            });
+        });
+    }
+
+    private static Throwable cause(Throwable e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
     }
 
     /** Stops renewing and deletes the child, so the container goes with it (the keeper deletes it next). */
