@@ -1,0 +1,254 @@
+package dev.zkr.kafka;
+
+import dev.zkr.client.NodeData;
+import dev.zkr.client.ZkClient;
+import dev.zkr.testkit.TestEnsemble;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Kafka 3.9 broker in ZooKeeper mode on a 3-server zkr ensemble: a topic of several partitions, 10,000 messages
+ * produced with acks=all and idempotence while the zkr leader is killed, the broker's registration and controller
+ * state in zkr unchanged by the failover, the broker still able to write to zkr (a second topic), and every
+ * acknowledged message consumed, once.
+ */
+class KafkaOnZkrIT {
+
+    private static final String TOPIC = "orders";
+    private static final int PARTITIONS = 6;
+    private static final int MESSAGES = 10_000;
+    /** The zkr leader is killed when this many messages are acknowledged, half of them still to be sent. */
+    private static final int KILL_AFTER_ACKS = 2_500;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** Kafka's own nodes in zkr whose data and Stat must survive the zkr failover unchanged. */
+    private static final List<String> KAFKA_NODES = List.of("/controller", "/controller_epoch", "/brokers/ids/0",
+            "/brokers/topics/" + TOPIC, "/cluster/id");
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void everyAcknowledgedMessageIsConsumedAcrossAZkrLeaderKill() throws Exception {
+        long start = System.nanoTime();
+        try (TestEnsemble zkr = TestEnsemble.builder().servers(3).start();
+             ZkModeBroker broker = ZkModeBroker.start(0, zkr.connectString());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all()
+                    .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertLeaders(admin, TOPIC, PARTITIONS);
+
+            String brokerServer = serversWithClients(zkr);
+            ZkClient zk = zkr.newClient();
+            Map<String, NodeData> before = read(zk, KAFKA_NODES);
+            long brokerSession = before.get("/brokers/ids/0").stat().ephemeralOwner();
+            assertNotEquals(0, brokerSession, "the broker's registration is ephemeral");
+            assertEquals(brokerSession, before.get("/controller").stat().ephemeralOwner(),
+                    "the broker is the controller, in its session");
+            int zkrLeader = zkr.leader();
+
+            Properties pp = new Properties();
+            pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            pp.put(ProducerConfig.ACKS_CONFIG, "all");
+            pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+            pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+            pp.put(ProducerConfig.BATCH_SIZE_CONFIG, "4096");
+            pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+            Set<String> acked = ConcurrentHashMap.newKeySet();
+            Map<String, Exception> failed = new ConcurrentHashMap<>();
+            AtomicInteger ackedAtKill = new AtomicInteger(-1);
+            AtomicInteger sentAtKill = new AtomicInteger(-1);
+            CountDownLatch killPoint = new CountDownLatch(1);
+            CompletableFuture<Void> killed;
+            long produceStart = System.nanoTime();
+            long produceNanos;
+            Map<String, Double> producerMetrics;
+            AtomicInteger sent = new AtomicInteger();
+            try (KafkaProducer<String, String> producer =
+                         new KafkaProducer<>(pp, new StringSerializer(), new StringSerializer())) {
+                killed = CompletableFuture.runAsync(() -> {
+                    try {
+                        if (!killPoint.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("only " + acked.size() + " acks after " + WAIT);
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                    sentAtKill.set(sent.get());
+                    ackedAtKill.set(acked.size());
+                    zkr.kill(zkrLeader);
+                });
+                List<CompletableFuture<Void>> results = new ArrayList<>(MESSAGES);
+                for (int i = 0; i < MESSAGES; i++) {
+                    if (i == MESSAGES / 2) {
+                        // the second half is sent once the zkr leader is dead, while the survivors elect a new one
+                        killed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    }
+                    String key = "m-" + i;
+                    CompletableFuture<Void> result = new CompletableFuture<>();
+                    producer.send(new ProducerRecord<>(TOPIC, key, "value of " + key), (metadata, error) -> {
+                        if (error == null) {
+                            acked.add(key);
+                            if (acked.size() >= KILL_AFTER_ACKS) {
+                                killPoint.countDown();
+                            }
+                        } else {
+                            failed.put(key, error);
+                        }
+                        result.complete(null);
+                    });
+                    sent.incrementAndGet();
+                    results.add(result);
+                }
+                producer.flush();
+                CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+                        .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                produceNanos = System.nanoTime() - produceStart;
+                producerMetrics = metrics(producer.metrics(), "record-retry-total", "record-error-total",
+                        "record-send-total");
+            }
+
+            // the ensemble has a new leader; the broker's session, registration and controllership are the same
+            int newLeader = zkr.leader();
+            assertNotEquals(zkrLeader, newLeader);
+            Map<String, NodeData> after = read(zk, KAFKA_NODES);
+            for (String path : KAFKA_NODES) {
+                assertEquals(new String(before.get(path).data(), StandardCharsets.UTF_8),
+                        new String(after.get(path).data(), StandardCharsets.UTF_8), path + " data");
+                assertEquals(before.get(path).stat(), after.get(path).stat(), path + " Stat");
+            }
+
+            // the broker still writes to zkr: a topic created after the kill, through the new leader
+            admin.createTopics(List.of(new NewTopic("after-kill", 2, (short) 1))).all()
+                    .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertLeaders(admin, "after-kill", 2);
+            assertTrue(zk.exists("/brokers/topics/after-kill") != null, "the new topic is in zkr");
+
+            long consumeStart = System.nanoTime();
+            Map<String, Integer> consumed = consumeAll(broker.bootstrapServers(), acked.size());
+            long consumeNanos = System.nanoTime() - consumeStart;
+
+            Set<String> missing = new HashSet<>(acked);
+            missing.removeAll(consumed.keySet());
+            long duplicates = consumed.values().stream().filter(n -> n > 1).count();
+            System.out.printf("Kafka on zkr: %d messages sent, %d acknowledged, %d failed, %d consumed (%d distinct, "
+                            + "%d duplicated, %d acknowledged missing); zkr leader server %d killed after %d sent and "
+                            + "%d acknowledged, new leader server %d; broker's ZooKeeper connection on server(s) %s; "
+                            + "producer metrics %s; produce %d ms, consume %d ms, whole test %d ms%n",
+                    sent.get(), acked.size(), failed.size(), consumed.values().stream().mapToInt(n -> n).sum(),
+                    consumed.size(), duplicates, missing.size(), zkrLeader, sentAtKill.get(), ackedAtKill.get(),
+                    newLeader, brokerServer, producerMetrics, produceNanos / 1_000_000, consumeNanos / 1_000_000,
+                    (System.nanoTime() - start) / 1_000_000);
+            assertEquals(Set.of(), missing, "acknowledged messages not consumed");
+            assertEquals(0, duplicates, "messages consumed twice (idempotent producer)");
+            assertEquals(MESSAGES, acked.size() + failed.size());
+            assertEquals(Map.of(), failed, "messages not acknowledged");
+        }
+    }
+
+    /**
+     * Checks that every partition of the topic has a leader: in ZooKeeper mode the broker answers CreateTopics only
+     * once the controller has elected them (through zkr) and its metadata cache has them.
+     */
+    static void assertLeaders(Admin admin, String topic, int partitions) throws Exception {
+        TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+                .get(WAIT.toSeconds(), TimeUnit.SECONDS).get(topic);
+        assertEquals(partitions, d.partitions().size(), topic + ": " + d);
+        assertTrue(d.partitions().stream().allMatch(p -> p.leader() != null && p.leader().id() == 0),
+                "partitions of " + topic + " without a leader: " + d);
+    }
+
+    /** Reads every record of {@link #TOPIC} from the beginning until {@code expected} are read or nothing more comes. */
+    private static Map<String, Integer> consumeAll(String bootstrap, int expected) {
+        Properties cp = new Properties();
+        cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        Map<String, Integer> seen = new HashMap<>();
+        try (KafkaConsumer<String, String> consumer =
+                     new KafkaConsumer<>(cp, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> parts = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                parts.add(new TopicPartition(TOPIC, p));
+            }
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts, WAIT);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (System.nanoTime() < deadline
+                    && parts.stream().anyMatch(tp -> consumer.position(tp, WAIT) < end.get(tp))) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+                    seen.merge(r.key(), 1, Integer::sum);
+                }
+            }
+            assertTrue(seen.size() >= expected || System.nanoTime() < deadline,
+                    "consumed " + seen.size() + " of " + expected + " before the deadline");
+        }
+        return seen;
+    }
+
+    private static Map<String, NodeData> read(ZkClient zk, List<String> paths) {
+        Map<String, NodeData> m = new HashMap<>();
+        for (String path : paths) {
+            m.put(path, zk.getData(path));
+        }
+        return m;
+    }
+
+    /** The servers holding client connections (before the checking client connects: the broker's). */
+    private static String serversWithClients(TestEnsemble zkr) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < zkr.size(); i++) {
+            if (zkr.isRunning(i) && zkr.server(i).clientConnections() > 0) {
+                sb.append(sb.length() == 0 ? "" : ",").append(i).append('(').append(zkr.server(i).clientConnections())
+                        .append(')');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static Map<String, Double> metrics(Map<MetricName, ? extends Metric> metrics, String... names) {
+        Map<String, Double> m = new java.util.TreeMap<>();
+        Set<String> wanted = Set.of(names);
+        metrics.forEach((name, metric) -> {
+            if (wanted.contains(name.name()) && "producer-metrics".equals(name.group())) {
+                m.put(name.name(), ((Number) metric.metricValue()).doubleValue());
+            }
+        });
+        return m;
+    }
+}
