@@ -35,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -54,6 +54,8 @@ class KafkaOnZkrIT {
     private static final int MESSAGES = 10_000;
     /** The zkr leader is killed when this many messages are acknowledged, half of them still to be sent. */
     private static final int KILL_AFTER_ACKS = 2_500;
+    /** The server holding the broker's session is killed when this many are acknowledged. */
+    private static final int SECOND_KILL_AFTER_ACKS = 6_500;
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     /** Kafka's own nodes in zkr whose data and Stat must survive the zkr failover unchanged. */
@@ -71,14 +73,15 @@ class KafkaOnZkrIT {
                     .get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertLeaders(admin, TOPIC, PARTITIONS);
 
-            String brokerServer = serversWithClients(zkr);
-            ZkClient zk = zkr.newClient();
-            Map<String, NodeData> before = read(zk, KAFKA_NODES);
+            String brokerServerAtStart = serversWithClients(zkr);
+            Map<String, NodeData> before;
+            try (ZkClient zk = zkr.newClient()) {
+                before = read(zk, KAFKA_NODES);
+            }
             long brokerSession = before.get("/brokers/ids/0").stat().ephemeralOwner();
             assertNotEquals(0, brokerSession, "the broker's registration is ephemeral");
             assertEquals(brokerSession, before.get("/controller").stat().ephemeralOwner(),
                     "the broker is the controller, in its session");
-            int zkrLeader = zkr.leader();
 
             Properties pp = new Properties();
             pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
@@ -89,43 +92,36 @@ class KafkaOnZkrIT {
             pp.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
             Set<String> acked = ConcurrentHashMap.newKeySet();
             Map<String, Exception> failed = new ConcurrentHashMap<>();
-            AtomicInteger ackedAtKill = new AtomicInteger(-1);
-            AtomicInteger sentAtKill = new AtomicInteger(-1);
-            CountDownLatch killPoint = new CountDownLatch(1);
-            CompletableFuture<Void> killed;
+            AtomicInteger sent = new AtomicInteger();
+            // two disruptions while producing, each when that many messages are acknowledged and more are in flight:
+            // the zkr leader is killed (and restarted), then the server holding the broker's ZooKeeper session
+            Kill leaderKill = new Kill("zkr leader", KILL_AFTER_ACKS, zkr::leader);
+            Kill sessionKill = new Kill("server of the broker's session", SECOND_KILL_AFTER_ACKS,
+                    () -> serverWithClients(zkr));
             long produceStart = System.nanoTime();
             long produceNanos;
             Map<String, Double> producerMetrics;
-            AtomicInteger sent = new AtomicInteger();
             try (KafkaProducer<String, String> producer =
                          new KafkaProducer<>(pp, new StringSerializer(), new StringSerializer())) {
-                killed = CompletableFuture.runAsync(() -> {
-                    try {
-                        if (!killPoint.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-                            throw new IllegalStateException("only " + acked.size() + " acks after " + WAIT);
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException(e);
-                    }
-                    sentAtKill.set(sent.get());
-                    ackedAtKill.set(acked.size());
-                    zkr.kill(zkrLeader);
+                CompletableFuture<Void> disruptions = CompletableFuture.runAsync(() -> {
+                    leaderKill.run(zkr, acked, sent);
+                    sessionKill.run(zkr, acked, sent);
                 });
                 List<CompletableFuture<Void>> results = new ArrayList<>(MESSAGES);
                 for (int i = 0; i < MESSAGES; i++) {
                     if (i == MESSAGES / 2) {
-                        // the second half is sent once the zkr leader is dead, while the survivors elect a new one
-                        killed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                        // the rest is sent once the zkr leader is dead, while the survivors elect a new one
+                        leaderKill.done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    } else if (i == MESSAGES * 4 / 5) {
+                        sessionKill.done.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                     }
                     String key = "m-" + i;
                     CompletableFuture<Void> result = new CompletableFuture<>();
                     producer.send(new ProducerRecord<>(TOPIC, key, "value of " + key), (metadata, error) -> {
                         if (error == null) {
                             acked.add(key);
-                            if (acked.size() >= KILL_AFTER_ACKS) {
-                                killPoint.countDown();
-                            }
+                            leaderKill.acked(acked.size());
+                            sessionKill.acked(acked.size());
                         } else {
                             failed.put(key, error);
                         }
@@ -138,13 +134,14 @@ class KafkaOnZkrIT {
                 CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
                         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 produceNanos = System.nanoTime() - produceStart;
+                disruptions.get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 producerMetrics = metrics(producer.metrics(), "record-retry-total", "record-error-total",
                         "record-send-total");
             }
 
-            // the ensemble has a new leader; the broker's session, registration and controllership are the same
-            int newLeader = zkr.leader();
-            assertNotEquals(zkrLeader, newLeader);
+            // a leader again; the broker's session, registration and controllership are the same as before
+            int finalLeader = zkr.leader();
+            ZkClient zk = zkr.newClient();
             Map<String, NodeData> after = read(zk, KAFKA_NODES);
             for (String path : KAFKA_NODES) {
                 assertEquals(new String(before.get(path).data(), StandardCharsets.UTF_8),
@@ -166,12 +163,13 @@ class KafkaOnZkrIT {
             missing.removeAll(consumed.keySet());
             long duplicates = consumed.values().stream().filter(n -> n > 1).count();
             System.out.printf("Kafka on zkr: %d messages sent, %d acknowledged, %d failed, %d consumed (%d distinct, "
-                            + "%d duplicated, %d acknowledged missing); zkr leader server %d killed after %d sent and "
-                            + "%d acknowledged, new leader server %d; broker's ZooKeeper connection on server(s) %s; "
+                            + "%d duplicated, %d acknowledged missing); broker's ZooKeeper session 0x%x on server %s at "
+                            + "start; %s; %s; leader at the end: server %d; controller epoch %s unchanged; "
                             + "producer metrics %s; produce %d ms, consume %d ms, whole test %d ms%n",
                     sent.get(), acked.size(), failed.size(), consumed.values().stream().mapToInt(n -> n).sum(),
-                    consumed.size(), duplicates, missing.size(), zkrLeader, sentAtKill.get(), ackedAtKill.get(),
-                    newLeader, brokerServer, producerMetrics, produceNanos / 1_000_000, consumeNanos / 1_000_000,
+                    consumed.size(), duplicates, missing.size(), brokerSession, brokerServerAtStart, leaderKill,
+                    sessionKill, finalLeader, new String(after.get("/controller_epoch").data(), StandardCharsets.UTF_8),
+                    producerMetrics, produceNanos / 1_000_000, consumeNanos / 1_000_000,
                     (System.nanoTime() - start) / 1_000_000);
             assertEquals(Set.of(), missing, "acknowledged messages not consumed");
             assertEquals(0, duplicates, "messages consumed twice (idempotent producer)");
@@ -229,7 +227,7 @@ class KafkaOnZkrIT {
         return m;
     }
 
-    /** The servers holding client connections (before the checking client connects: the broker's). */
+    /** The servers holding client connections, as {@code server(connections)}. */
     private static String serversWithClients(TestEnsemble zkr) {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < zkr.size(); i++) {
@@ -239,6 +237,89 @@ class KafkaOnZkrIT {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The one running server with a client connection (while only the broker is connected: the broker's), waiting up
+     * to {@link #WAIT} for one (after its server died, the broker's ZooKeeper client reconnects after a back-off).
+     */
+    private static int serverWithClients(TestEnsemble zkr) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            int found = -1;
+            for (int i = 0; i < zkr.size(); i++) {
+                if (zkr.isRunning(i) && zkr.server(i).clientConnections() > 0) {
+                    if (found >= 0) {
+                        throw new IllegalStateException("client connections on several servers: "
+                                + serversWithClients(zkr));
+                    }
+                    found = i;
+                }
+            }
+            if (found >= 0) {
+                return found;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no server has a client connection after " + WAIT);
+            }
+            LockSupport.parkNanos(2_000_000); // polling the servers' connection counts (no event for them)
+        }
+    }
+
+    /**
+     * A zkr server killed once {@code afterAcks} messages are acknowledged, then restarted: which server, and how many
+     * messages were sent and acknowledged at the kill.
+     */
+    private static final class Kill {
+        final String what;
+        final int afterAcks;
+        final java.util.function.IntSupplier target;
+        final CountDownLatch reached = new CountDownLatch(1);
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        volatile int server = -1;
+        volatile int sentAtKill;
+        volatile int ackedAtKill;
+        volatile long electionMillis;
+        volatile int leaderAfter = -1;
+
+        Kill(String what, int afterAcks, java.util.function.IntSupplier target) {
+            this.what = what;
+            this.afterAcks = afterAcks;
+            this.target = target;
+        }
+
+        void acked(int count) {
+            if (count >= afterAcks) {
+                reached.countDown();
+            }
+        }
+
+        void run(TestEnsemble zkr, Set<String> acked, AtomicInteger sent) {
+            try {
+                if (!reached.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("only " + acked.size() + " acks after " + WAIT);
+                }
+                server = target.getAsInt();
+                sentAtKill = sent.get();
+                ackedAtKill = acked.size();
+                long t0 = System.nanoTime();
+                zkr.kill(server);
+                leaderAfter = zkr.leader(); // waits for a leader among the survivors
+                electionMillis = (System.nanoTime() - t0) / 1_000_000;
+                zkr.restart(server);
+                done.complete(null);
+            } catch (RuntimeException | InterruptedException e) {
+                done.completeExceptionally(e);
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return what + " (server " + server + ") killed after " + sentAtKill + " sent and " + ackedAtKill
+                    + " acknowledged, leader then server " + leaderAfter + " (" + electionMillis
+                    + " ms after the kill), restarted";
+        }
     }
 
     private static Map<String, Double> metrics(Map<MetricName, ? extends Metric> metrics, String... names) {
