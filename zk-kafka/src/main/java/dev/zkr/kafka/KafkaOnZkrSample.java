@@ -50,8 +50,9 @@ public final class KafkaOnZkrSample {
             try (ZkModeBroker broker = ZkModeBroker.start(0, zkr.connectString());
                  Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                          broker.bootstrapServers()))) {
-                out.println("Kafka broker 0 started on " + broker.bootstrapServers() + ", zookeeper.connect="
-                        + zkr.connectString());
+                out.println("Kafka broker 0 started on " + broker.bootstrapServers() + " (its own JVM), "
+                        + "zookeeper.connect=" + zkr.connectString() + ", ZooKeeper client "
+                        + broker.zookeeperClientVersion());
                 admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all()
                         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
                 out.println("created topic " + TOPIC + " with " + PARTITIONS + " partitions");

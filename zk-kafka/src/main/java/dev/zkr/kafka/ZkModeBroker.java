@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -33,6 +34,8 @@ final class ZkModeBroker implements AutoCloseable {
     /** System property: where broker logs go. */
     static final String LOGS_PROPERTY = "zkr.kafka.logs";
 
+    /** What the ZooKeeper client logs when the broker creates it. */
+    private static final String ZOOKEEPER_VERSION = "Client environment:zookeeper.version=";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
@@ -41,8 +44,11 @@ final class ZkModeBroker implements AutoCloseable {
     private final Path dir;
     private final Path logFile;
     private final int port;
+    private final AtomicReference<String> zookeeperVersion;
 
-    private ZkModeBroker(Process process, Thread pump, Path dir, Path logFile, int port) {
+    private ZkModeBroker(Process process, Thread pump, Path dir, Path logFile, int port,
+                         AtomicReference<String> zookeeperVersion) {
+        this.zookeeperVersion = zookeeperVersion;
         this.process = process;
         this.pump = pump;
         this.dir = dir;
@@ -100,10 +106,12 @@ final class ZkModeBroker implements AutoCloseable {
                 .start();
         CompletableFuture<Void> started = new CompletableFuture<>();
         String startedLine = "[KafkaServer id=" + brokerId + "] started";
-        Thread pump = new Thread(() -> copyLog(process, logFile, startedLine, started), "kafka-broker-" + brokerId);
+        AtomicReference<String> zookeeperVersion = new AtomicReference<>();
+        Thread pump = new Thread(() -> copyLog(process, logFile, startedLine, started, zookeeperVersion),
+                "kafka-broker-" + brokerId);
         pump.setDaemon(true);
         pump.start();
-        ZkModeBroker broker = new ZkModeBroker(process, pump, dir, logFile, port);
+        ZkModeBroker broker = new ZkModeBroker(process, pump, dir, logFile, port, zookeeperVersion);
         try {
             started.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -118,14 +126,22 @@ final class ZkModeBroker implements AutoCloseable {
         return broker;
     }
 
-    /** Copies the broker's output to its log file; completes {@code started} at the line that says so. */
-    private static void copyLog(Process process, Path logFile, String startedLine, CompletableFuture<Void> started) {
+    /**
+     * Copies the broker's output to its log file; completes {@code started} at the line that says so, and keeps the
+     * version its ZooKeeper client logs.
+     */
+    private static void copyLog(Process process, Path logFile, String startedLine, CompletableFuture<Void> started,
+                                AtomicReference<String> zookeeperVersion) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8));
              PrintWriter out = new PrintWriter(Files.newBufferedWriter(logFile), true)) {
             String line;
             while ((line = in.readLine()) != null) {
                 out.println(line);
+                int v = line.indexOf(ZOOKEEPER_VERSION);
+                if (v >= 0) {
+                    zookeeperVersion.set(line.substring(v + ZOOKEEPER_VERSION.length()).split("[-,]")[0]);
+                }
                 if (!started.isDone() && line.contains(startedLine)) {
                     started.complete(null);
                 }
@@ -146,6 +162,11 @@ final class ZkModeBroker implements AutoCloseable {
     /** {@code 127.0.0.1:port} of the broker's listener, for clients' {@code bootstrap.servers}. */
     String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** The version of the broker's ZooKeeper client (from its log), e.g. {@code 3.8.4}; null if not logged. */
+    String zookeeperClientVersion() {
+        return zookeeperVersion.get();
     }
 
     /** The file the broker's output goes to. */

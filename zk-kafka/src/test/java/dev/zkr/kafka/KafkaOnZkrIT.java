@@ -149,6 +149,11 @@ class KafkaOnZkrIT {
                 assertEquals(before.get(path).stat(), after.get(path).stat(), path + " Stat");
             }
 
+            // the idempotent producer's id came from a block the controller allocated in zkr (a versioned setData)
+            NodeData idBlock = zk.getData("/latest_producer_id_block");
+            assertTrue(new String(idBlock.data(), StandardCharsets.UTF_8).contains("\"broker\":0"),
+                    "/latest_producer_id_block: " + new String(idBlock.data(), StandardCharsets.UTF_8));
+
             // the broker still writes to zkr: a topic created after the kill, through the new leader
             admin.createTopics(List.of(new NewTopic("after-kill", 2, (short) 1))).all()
                     .get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -163,11 +168,11 @@ class KafkaOnZkrIT {
             missing.removeAll(consumed.keySet());
             long duplicates = consumed.values().stream().filter(n -> n > 1).count();
             System.out.printf("Kafka on zkr: %d messages sent, %d acknowledged, %d failed, %d consumed (%d distinct, "
-                            + "%d duplicated, %d acknowledged missing); broker's ZooKeeper session 0x%x on server %s at "
+                            + "%d duplicated, %d acknowledged missing); broker's ZooKeeper client %s, session 0x%x on server %s at "
                             + "start; %s; %s; leader at the end: server %d; controller epoch %s unchanged; "
                             + "producer metrics %s; produce %d ms, consume %d ms, whole test %d ms%n",
                     sent.get(), acked.size(), failed.size(), consumed.values().stream().mapToInt(n -> n).sum(),
-                    consumed.size(), duplicates, missing.size(), brokerSession, brokerServerAtStart, leaderKill,
+                    consumed.size(), duplicates, missing.size(), broker.zookeeperClientVersion(), brokerSession, brokerServerAtStart, leaderKill,
                     sessionKill, finalLeader, new String(after.get("/controller_epoch").data(), StandardCharsets.UTF_8),
                     producerMetrics, produceNanos / 1_000_000, consumeNanos / 1_000_000,
                     (System.nanoTime() - start) / 1_000_000);

@@ -22,6 +22,7 @@ class KafkaOnZkrSampleIT {
         }
         String output = bytes.toString(StandardCharsets.UTF_8);
         System.out.print(output);
+        assertTrue(output.contains("ZooKeeper client 3.8.4"), output);
         assertTrue(output.contains("created topic greetings with 3 partitions"), output);
         assertTrue(output.matches("(?s).*zkr /brokers/ids/0 = \\{.*\"endpoints\":\\[\"PLAINTEXT://127\\.0\\.0\\.1:.*"),
                 output);
