@@ -42,49 +42,61 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A Kafka 3.9 broker in ZooKeeper mode on a 3-server zkr ensemble: a topic of several partitions, 10,000 messages
- * produced with acks=all and idempotence while the zkr leader is killed, the broker's registration and controller
- * state in zkr unchanged by the failover, the broker still able to write to zkr (a second topic), and every
+ * Two Kafka 3.9 brokers in ZooKeeper mode on a 3-server zkr ensemble: a topic of several partitions with two replicas
+ * each, 10,000 messages produced with acks=all and idempotence while the zkr leader is killed, then a server holding a
+ * broker's session, the brokers' registrations and controller state in zkr unchanged by the failovers, the controller
+ * still able to write to zkr (a second topic), and every
  * acknowledged message consumed, once.
  */
 class KafkaOnZkrIT {
 
     private static final String TOPIC = "orders";
     private static final int PARTITIONS = 6;
+    /** Brokers, and replicas of each partition. */
+    private static final short BROKERS = 2;
     private static final int MESSAGES = 10_000;
     /** The zkr leader is killed when this many messages are acknowledged, half of them still to be sent. */
     private static final int KILL_AFTER_ACKS = 2_500;
-    /** The server holding the broker's session is killed when this many are acknowledged. */
+    /** A server holding a broker's session is killed when this many are acknowledged. */
     private static final int SECOND_KILL_AFTER_ACKS = 6_500;
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     /** Kafka's own nodes in zkr whose data and Stat must survive the zkr failover unchanged. */
     private static final List<String> KAFKA_NODES = List.of("/controller", "/controller_epoch", "/brokers/ids/0",
-            "/brokers/topics/" + TOPIC, "/cluster/id");
+            "/brokers/ids/1", "/brokers/topics/" + TOPIC, "/cluster/id");
 
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void everyAcknowledgedMessageIsConsumedAcrossAZkrLeaderKill() throws Exception {
         long start = System.nanoTime();
         try (TestEnsemble zkr = TestEnsemble.builder().servers(3).start();
-             ZkModeBroker broker = ZkModeBroker.start(0, zkr.connectString());
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all()
+             ZkModeBroker broker0 = ZkModeBroker.start(0, zkr.connectString());
+             ZkModeBroker broker1 = ZkModeBroker.start(1, zkr.connectString());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     broker0.bootstrapServers() + "," + broker1.bootstrapServers()))) {
+            String bootstrap = broker0.bootstrapServers() + "," + broker1.bootstrapServers();
+            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, BROKERS))).all()
                     .get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertLeaders(admin, TOPIC, PARTITIONS);
 
-            String brokerServerAtStart = serversWithClients(zkr);
+            String brokerServersAtStart = serversWithClients(zkr);
             Map<String, NodeData> before;
             try (ZkClient zk = zkr.newClient()) {
                 before = read(zk, KAFKA_NODES);
             }
-            long brokerSession = before.get("/brokers/ids/0").stat().ephemeralOwner();
-            assertNotEquals(0, brokerSession, "the broker's registration is ephemeral");
-            assertEquals(brokerSession, before.get("/controller").stat().ephemeralOwner(),
-                    "the broker is the controller, in its session");
+            long session0 = before.get("/brokers/ids/0").stat().ephemeralOwner();
+            long session1 = before.get("/brokers/ids/1").stat().ephemeralOwner();
+            assertNotEquals(0, session0, "broker 0's registration is ephemeral");
+            assertNotEquals(0, session1, "broker 1's registration is ephemeral");
+            assertNotEquals(session0, session1);
+            long controllerSession = before.get("/controller").stat().ephemeralOwner();
+            assertTrue(controllerSession == session0 || controllerSession == session1,
+                    "a broker is the controller, in its session");
+            String controller = new String(before.get("/controller").data(), StandardCharsets.UTF_8)
+                    .replaceAll(".*\"brokerid\":(\\d+).*", "$1");
 
             Properties pp = new Properties();
-            pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             pp.put(ProducerConfig.ACKS_CONFIG, "all");
             pp.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
             pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
@@ -94,9 +106,9 @@ class KafkaOnZkrIT {
             Map<String, Exception> failed = new ConcurrentHashMap<>();
             AtomicInteger sent = new AtomicInteger();
             // two disruptions while producing, each when that many messages are acknowledged and more are in flight:
-            // the zkr leader is killed (and restarted), then the server holding the broker's ZooKeeper session
+            // the zkr leader is killed (and restarted), then a server holding a broker's ZooKeeper session
             Kill leaderKill = new Kill("zkr leader", KILL_AFTER_ACKS, zkr::leader);
-            Kill sessionKill = new Kill("server of the broker's session", SECOND_KILL_AFTER_ACKS,
+            Kill sessionKill = new Kill("server of a broker's session", SECOND_KILL_AFTER_ACKS,
                     () -> serverWithClients(zkr));
             long produceStart = System.nanoTime();
             long produceNanos;
@@ -139,7 +151,7 @@ class KafkaOnZkrIT {
                         "record-send-total");
             }
 
-            // a leader again; the broker's session, registration and controllership are the same as before
+            // a leader again; the brokers' sessions, registrations and controllership are the same as before
             int finalLeader = zkr.leader();
             ZkClient zk = zkr.newClient();
             Map<String, NodeData> after = read(zk, KAFKA_NODES);
@@ -151,28 +163,30 @@ class KafkaOnZkrIT {
 
             // the idempotent producer's id came from a block the controller allocated in zkr (a versioned setData)
             NodeData idBlock = zk.getData("/latest_producer_id_block");
-            assertTrue(new String(idBlock.data(), StandardCharsets.UTF_8).contains("\"broker\":0"),
+            assertTrue(new String(idBlock.data(), StandardCharsets.UTF_8).contains("\"broker\":"),
                     "/latest_producer_id_block: " + new String(idBlock.data(), StandardCharsets.UTF_8));
 
             // the broker still writes to zkr: a topic created after the kill, through the new leader
-            admin.createTopics(List.of(new NewTopic("after-kill", 2, (short) 1))).all()
+            admin.createTopics(List.of(new NewTopic("after-kill", 2, BROKERS))).all()
                     .get(WAIT.toSeconds(), TimeUnit.SECONDS);
             assertLeaders(admin, "after-kill", 2);
             assertTrue(zk.exists("/brokers/topics/after-kill") != null, "the new topic is in zkr");
 
             long consumeStart = System.nanoTime();
-            Map<String, Integer> consumed = consumeAll(broker.bootstrapServers(), acked.size());
+            Map<String, Integer> consumed = consumeAll(bootstrap, acked.size());
             long consumeNanos = System.nanoTime() - consumeStart;
 
             Set<String> missing = new HashSet<>(acked);
             missing.removeAll(consumed.keySet());
             long duplicates = consumed.values().stream().filter(n -> n > 1).count();
             System.out.printf("Kafka on zkr: %d messages sent, %d acknowledged, %d failed, %d consumed (%d distinct, "
-                            + "%d duplicated, %d acknowledged missing); broker's ZooKeeper client %s, session 0x%x on server %s at "
-                            + "start; %s; %s; leader at the end: server %d; controller epoch %s unchanged; "
+                            + "%d duplicated, %d acknowledged missing); %d brokers, %d replicas per partition, "
+                            + "controller broker %s; brokers' ZooKeeper client %s, sessions 0x%x and 0x%x on servers %s "
+                            + "at start; %s; %s; leader at the end: server %d; controller epoch %s unchanged; "
                             + "producer metrics %s; produce %d ms, consume %d ms, whole test %d ms%n",
                     sent.get(), acked.size(), failed.size(), consumed.values().stream().mapToInt(n -> n).sum(),
-                    consumed.size(), duplicates, missing.size(), broker.zookeeperClientVersion(), brokerSession, brokerServerAtStart, leaderKill,
+                    consumed.size(), duplicates, missing.size(), BROKERS, BROKERS, controller,
+                    broker0.zookeeperClientVersion(), session0, session1, brokerServersAtStart, leaderKill,
                     sessionKill, finalLeader, new String(after.get("/controller_epoch").data(), StandardCharsets.UTF_8),
                     producerMetrics, produceNanos / 1_000_000, consumeNanos / 1_000_000,
                     (System.nanoTime() - start) / 1_000_000);
@@ -191,8 +205,8 @@ class KafkaOnZkrIT {
         TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
                 .get(WAIT.toSeconds(), TimeUnit.SECONDS).get(topic);
         assertEquals(partitions, d.partitions().size(), topic + ": " + d);
-        assertTrue(d.partitions().stream().allMatch(p -> p.leader() != null && p.leader().id() == 0),
-                "partitions of " + topic + " without a leader: " + d);
+        assertTrue(d.partitions().stream().allMatch(p -> p.leader() != null && p.replicas().size() == BROKERS),
+                "partitions of " + topic + " without a leader or " + BROKERS + " replicas: " + d);
     }
 
     /** Reads every record of {@link #TOPIC} from the beginning until {@code expected} are read or nothing more comes. */
@@ -245,20 +259,20 @@ class KafkaOnZkrIT {
     }
 
     /**
-     * The one running server with a client connection (while only the broker is connected: the broker's), waiting up
-     * to {@link #WAIT} for one (after its server died, the broker's ZooKeeper client reconnects after a back-off).
+     * A running server holding a broker's ZooKeeper connection (while only the brokers are connected: the one with
+     * the most, the lowest first), waiting up to {@link #WAIT} for one (after its server died, a broker's ZooKeeper
+     * client reconnects after a back-off).
      */
     private static int serverWithClients(TestEnsemble zkr) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
             int found = -1;
+            int most = 0;
             for (int i = 0; i < zkr.size(); i++) {
-                if (zkr.isRunning(i) && zkr.server(i).clientConnections() > 0) {
-                    if (found >= 0) {
-                        throw new IllegalStateException("client connections on several servers: "
-                                + serversWithClients(zkr));
-                    }
+                int n = zkr.isRunning(i) ? zkr.server(i).clientConnections() : 0;
+                if (n > most) {
                     found = i;
+                    most = n;
                 }
             }
             if (found >= 0) {
