@@ -173,7 +173,7 @@ class KafkaOnZkrIT {
             assertTrue(zk.exists("/brokers/topics/after-kill") != null, "the new topic is in zkr");
 
             long consumeStart = System.nanoTime();
-            Map<String, Integer> consumed = consumeAll(bootstrap, acked.size());
+            Map<String, Integer> consumed = consumeAll(bootstrap);
             long consumeNanos = System.nanoTime() - consumeStart;
 
             Set<String> missing = new HashSet<>(acked);
@@ -209,8 +209,11 @@ class KafkaOnZkrIT {
                 "partitions of " + topic + " without a leader or " + BROKERS + " replicas: " + d);
     }
 
-    /** Reads every record of {@link #TOPIC} from the beginning until {@code expected} are read or nothing more comes. */
-    private static Map<String, Integer> consumeAll(String bootstrap, int expected) {
+    /**
+     * Reads every partition of {@link #TOPIC} from the beginning to its end offset (or until {@link #WAIT} has
+     * passed): each key and how many times it was read.
+     */
+    private static Map<String, Integer> consumeAll(String bootstrap) {
         Properties cp = new Properties();
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         cp.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -232,8 +235,6 @@ class KafkaOnZkrIT {
                     seen.merge(r.key(), 1, Integer::sum);
                 }
             }
-            assertTrue(seen.size() >= expected || System.nanoTime() < deadline,
-                    "consumed " + seen.size() + " of " + expected + " before the deadline");
         }
         return seen;
     }
