@@ -98,6 +98,14 @@ public final class Recipes {
         return SequentialLock.mutex(client, ZkPaths.validate(path), executor);
     }
 
+    /**
+     * A fair, herd-free lock at {@code path} whose holder owns it for a lease unless it renews it; set the lease,
+     * then {@link LeasedLockBuilder#build()}.
+     */
+    public LeasedLockBuilder leasedLock(String path) {
+        return new LeasedLockBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */
     public SemaphoreBuilder semaphore(String path) {
         return new SemaphoreBuilder(client, ZkPaths.validate(path), executor);
