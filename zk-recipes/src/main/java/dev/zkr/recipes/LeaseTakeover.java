@@ -1,8 +1,11 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.ClientSupport;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
 import dev.zkr.recipes.internal.OwnedNode;
+import dev.zkr.recipes.internal.Retries;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -50,18 +53,39 @@ final class LeaseTakeover implements AsyncAcquire.HolderWatch {
             return; // the client is closing: the acquire fails on its own
         }
         now.whenComplete((stat, err) -> {
-            if (err != null || !current.getAsBoolean()) {
-                return; // connection trouble or a change: the acquire starts a new chain, which reads again
+            if (err != null) {
+                retry(err, ours, holderPath, holderStat, current);
+                return;
+            }
+            if (!current.getAsBoolean()) {
+                return; // a change: the acquire reads again, and judges again
             }
             long late = holderStat.mtime() + leaseMillis - stat.mtime(); // server time still to pass, ≥ 0: not yet
             if (late >= 0) {
                 later(late + 1, () -> probe(ours, holderPath, holderStat, current));
                 return;
             }
-            client.deleteAsync(holderPath, holderStat.version()).exceptionally(x -> null);
-            // success fires our watch (NODE_DELETED): the acquire holds; BadVersion (renewed) fires it with a data
-            // change: the acquire reads again; NoNode: released meanwhile, the watch fired already
+            client.deleteAsync(holderPath, holderStat.version()).whenComplete((v, failed) -> {
+                // success fires our watch (NODE_DELETED): the acquire holds; BadVersion (renewed) fires it with a
+                // data change: the acquire reads again; NoNode: released meanwhile, the watch fired already
+                if (failed != null && !(ClientSupport.unwrap(failed) instanceof ZkException.BadVersion)
+                        && !(ClientSupport.unwrap(failed) instanceof ZkException.NoNode)) {
+                    retry(failed, ours, holderPath, holderStat, current);
+                }
+            });
         });
+    }
+
+    /**
+     * A probe or the delete failed: once connected, probe again if the watch is still current. (A lost connection
+     * starts a new chain of the acquire, which reads and judges afresh, so the old one then stops; a lost response
+     * without a disconnect would otherwise leave the waiter waiting for a holder that never renews.)
+     */
+    private void retry(Throwable err, OwnedNode ours, String holderPath, Stat holderStat, BooleanSupplier current) {
+        RuntimeException cause = ClientSupport.unwrap(err);
+        if (cause instanceof ZkException.ConnectionLoss || cause instanceof ZkException.OperationTimeout) {
+            Retries.whenConnected(client).thenRun(() -> probe(ours, holderPath, holderStat, current));
+        } // else (expiry, closed, no node of ours): the acquire's chain deals with it
     }
 
     private void later(long millis, Runnable r) {
