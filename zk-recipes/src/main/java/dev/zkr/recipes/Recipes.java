@@ -123,7 +123,7 @@ public final class Recipes {
 
     /** A one-shot barrier on the node at {@code path}: set it, remove it, wait until it is gone. */
     public SimpleBarrier barrier(String path) {
-        return new SimpleBarrier(client, ZkPaths.validate(path));
+        return new SimpleBarrier(client, ZkPaths.validate(path), executor);
     }
 
     /** A local, watch-maintained copy of the node at {@code path}; {@link NodeCache#start()} it. */

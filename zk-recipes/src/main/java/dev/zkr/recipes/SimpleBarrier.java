@@ -10,6 +10,11 @@ import dev.zkr.recipes.internal.Retries;
 import dev.zkr.recipes.internal.Signal;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,12 +26,14 @@ public final class SimpleBarrier implements AutoCloseable {
 
     private final ZkClient client;
     private final String path;
+    private final Executor executor;
     private final Signal closed = new Signal();
     private final AtomicLong ephemeralOwner = new AtomicLong(); // session of an ephemeral barrier we set, or 0
 
-    SimpleBarrier(ZkClient client, String path) {
+    SimpleBarrier(ZkClient client, String path, Executor executor) {
         this.client = client;
         this.path = path;
+        this.executor = executor;
     }
 
     /** Sets the barrier as a persistent node (parents as containers); true if this call created it. */
@@ -83,6 +90,47 @@ public final class SimpleBarrier implements AutoCloseable {
     /** Waits at most {@code timeout} until the barrier is not set; false on timeout (or close). */
     public boolean waitOnBarrier(Duration timeout) {
         return waitOnBarrier(Deadline.after(timeout).cancelledBy(closed));
+    }
+
+    /**
+     * As {@link #waitOnBarrier()} without a thread: completes (on the recipes' executor) once the barrier is not set;
+     * fails with {@link IllegalStateException} if the barrier is or gets closed, with {@link ZkException.Closed} if the
+     * client is closed. It waits through lost connections and session expiry, as the blocking form does. Cancel it
+     * to stop waiting: its watch is removed.
+     */
+    public CompletableFuture<Void> waitOnBarrierAsync() {
+        checkOpen();
+        CompletableFuture<Void> gone = NodeGoneWait.start(client, path, executor);
+        closed.future().thenRun(() -> gone.completeExceptionally(
+                new IllegalStateException("the barrier was closed while waiting")));
+        return gone;
+    }
+
+    /**
+     * As {@link #waitOnBarrier(Duration)} without a thread: true once the barrier is not set, false once
+     * {@code timeout} passes or the barrier is closed (the watch is then removed). Cancel it to stop waiting.
+     */
+    public CompletableFuture<Boolean> waitOnBarrierAsync(Duration timeout) {
+        checkOpen();
+        CompletableFuture<Void> gone = NodeGoneWait.start(client, path, executor);
+        CompletableFuture<Boolean> out = gone.handle((v, err) -> {
+            if (err == null) {
+                return true;
+            }
+            if (err instanceof TimeoutException || err instanceof IllegalStateException) {
+                return false;
+            }
+            throw err instanceof CompletionException ce ? ce : new CompletionException(err);
+        });
+        out.whenComplete((v, err) -> {
+            if (err != null) {
+                gone.cancel(false); // the caller gave up
+            }
+        });
+        closed.future().thenRun(() -> gone.completeExceptionally(new IllegalStateException("closed")));
+        CompletableFuture.delayedExecutor(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS, executor)
+                .execute(() -> gone.completeExceptionally(new TimeoutException()));
+        return out;
     }
 
     private boolean waitOnBarrier(Deadline deadline) {
