@@ -143,7 +143,7 @@ public final class Recipes {
 
     /** A double barrier at {@code path}; set parties and member id, then {@link DoubleBarrierBuilder#build()}. */
     public DoubleBarrierBuilder doubleBarrier(String path) {
-        return new DoubleBarrierBuilder(client, ZkPaths.validate(path));
+        return new DoubleBarrierBuilder(client, ZkPaths.validate(path), executor);
     }
 
     /** Group membership at {@code path}; set member id and data, then {@link GroupBuilder#join()}. */
