@@ -206,7 +206,9 @@ public abstract class BarrierSuite extends RecipeSuite {
         eventually("all async members arrived", () -> children(other, p).size() == n);
         assertTrue(java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount() <= threadsBefore + 2,
                 "no thread per waiting member");
-        assertFalse(entered.stream().anyMatch(java.util.concurrent.CompletableFuture::isDone), "entered too early");
+        assertFalse(waitDone(java.util.concurrent.CompletableFuture.anyOf(
+                entered.toArray(java.util.concurrent.CompletableFuture[]::new)), Duration.ofMillis(200)),
+                "entered before the last arrived");
         assertTrue(blocking.enter(WAIT));
         for (java.util.concurrent.CompletableFuture<Void> f : entered) {
             get(f);
@@ -216,7 +218,8 @@ public abstract class BarrierSuite extends RecipeSuite {
             left.add(b.leaveAsync());
         }
         eventually("the async members left but the lowest", () -> children(other, p).size() <= 3);
-        assertFalse(left.stream().anyMatch(java.util.concurrent.CompletableFuture::isDone),
+        assertFalse(waitDone(java.util.concurrent.CompletableFuture.anyOf(
+                left.toArray(java.util.concurrent.CompletableFuture[]::new)), Duration.ofMillis(200)),
                 "left while a member is still in");
         assertTrue(blocking.leave(WAIT));
         for (java.util.concurrent.CompletableFuture<Void> f : left) {
