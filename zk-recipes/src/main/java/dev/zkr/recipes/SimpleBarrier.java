@@ -10,8 +10,11 @@ import dev.zkr.recipes.internal.Retries;
 import dev.zkr.recipes.internal.Signal;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -29,6 +32,7 @@ public final class SimpleBarrier implements AutoCloseable {
     private final Executor executor;
     private final Signal closed = new Signal();
     private final AtomicLong ephemeralOwner = new AtomicLong(); // session of an ephemeral barrier we set, or 0
+    private final Set<CompletableFuture<Void>> pending = ConcurrentHashMap.newKeySet(); // async waits, ended by close
 
     SimpleBarrier(ZkClient client, String path, Executor executor) {
         this.client = client;
@@ -100,10 +104,7 @@ public final class SimpleBarrier implements AutoCloseable {
      */
     public CompletableFuture<Void> waitOnBarrierAsync() {
         checkOpen();
-        CompletableFuture<Void> gone = NodeGoneWait.start(client, path, executor);
-        closed.future().thenRun(() -> gone.completeExceptionally(
-                new IllegalStateException("the barrier was closed while waiting")));
-        return gone;
+        return track(NodeGoneWait.start(client, path, executor));
     }
 
     /**
@@ -112,7 +113,7 @@ public final class SimpleBarrier implements AutoCloseable {
      */
     public CompletableFuture<Boolean> waitOnBarrierAsync(Duration timeout) {
         checkOpen();
-        CompletableFuture<Void> gone = NodeGoneWait.start(client, path, executor);
+        CompletableFuture<Void> gone = track(NodeGoneWait.start(client, path, executor));
         CompletableFuture<Boolean> out = gone.handle((v, err) -> {
             if (err == null) {
                 return true;
@@ -127,10 +128,19 @@ public final class SimpleBarrier implements AutoCloseable {
                 gone.cancel(false); // the caller gave up
             }
         });
-        closed.future().thenRun(() -> gone.completeExceptionally(new IllegalStateException("closed")));
         CompletableFuture.delayedExecutor(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS, executor)
                 .execute(() -> gone.completeExceptionally(new TimeoutException()));
         return out;
+    }
+
+    /** Registers an asynchronous wait so that close() ends it (a close that came first ends it at once). */
+    private CompletableFuture<Void> track(CompletableFuture<Void> wait) {
+        pending.add(wait);
+        wait.whenComplete((v, err) -> pending.remove(wait));
+        if (closed.isFired()) {
+            wait.completeExceptionally(new IllegalStateException("the barrier was closed while waiting"));
+        }
+        return wait;
     }
 
     private boolean waitOnBarrier(Deadline deadline) {
@@ -172,6 +182,9 @@ public final class SimpleBarrier implements AutoCloseable {
             return;
         }
         closed.fire();
+        for (CompletableFuture<Void> wait : List.copyOf(pending)) {
+            wait.completeExceptionally(new IllegalStateException("the barrier was closed while waiting"));
+        }
         long owner = ephemeralOwner.getAndSet(0);
         if (owner != 0 && !client.isClosed()) {
             Cleanup.deleteQuietly(client, path, owner);
