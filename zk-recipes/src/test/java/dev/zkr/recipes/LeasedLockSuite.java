@@ -167,6 +167,45 @@ public abstract class LeasedLockSuite extends RecipeSuite {
         t.close();
     }
 
+    /**
+     * No herd: a renewal wakes only the waiter right behind the holder (it reads the holder again); the waiters
+     * further back send nothing.
+     */
+    @Test
+    void renewalsWakeOnlyTheNextWaiter() throws Exception {
+        String p = path("no-herd");
+        ZkClient observer = client();
+        Duration lease = Duration.ofSeconds(30); // long: no takeover probe within the test
+        TimedLease holder = lock(client(), p, lease).acquire();
+        List<CountingClient> waiters = new java.util.ArrayList<>();
+        List<CompletableFuture<TimedLease>> acquires = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            CountingClient c = new CountingClient(client());
+            waiters.add(c);
+            acquires.add(lock(c, p, lease).acquireAsync());
+            int queued = i + 2;
+            eventually("waiter " + i + " queued", () -> children(observer, p).size() == queued);
+        }
+        eventually("each waiter watches one node", () -> waiters.stream().allMatch(c -> c.watchedPaths().size() == 1));
+        long nextBefore = waiters.get(0).requests();
+        long[] restBefore = {waiters.get(1).requests(), waiters.get(2).requests()};
+        for (int i = 0; i < 3; i++) {
+            assertTrue(holder.renew());
+        }
+        eventually("the next waiter read the holder again", () -> waiters.get(0).requests() > nextBefore);
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200); // a negative check: watch a bounded while
+        while (System.nanoTime() - end < 0) {
+            assertEquals(restBefore[0], waiters.get(1).requests(), "the second waiter was woken");
+            assertEquals(restBefore[1], waiters.get(2).requests(), "the third waiter was woken");
+            Thread.sleep(10); // polling a negative condition for a bounded while, not synchronisation
+        }
+        assertFalse(acquires.stream().anyMatch(CompletableFuture::isDone));
+        holder.close();
+        for (CompletableFuture<TimedLease> a : acquires) {
+            get(a).close();
+        }
+    }
+
     /** A timed-out, cancelled or interrupted wait removes its node and its watch; the holder is untouched. */
     @Test
     void givingUpRemovesTheQueuedNode() throws Exception {
