@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 public abstract class LeasedLockSuite extends RecipeSuite {
 
-    private static final Duration SHORT = Duration.ofMillis(300);
+    private static final Duration SHORT = Duration.ofMillis(600); // a round trip on a loaded machine stays well within it
 
     private LeasedLock lock(ZkClient c, String p, Duration lease) {
         return Recipes.using(c).leasedLock(p).lease(lease).build();
@@ -49,10 +49,11 @@ public abstract class LeasedLockSuite extends RecipeSuite {
     @Test
     void renewingHolderKeepsTheLock() throws Exception {
         String p = path("renewing");
-        TimedLease holder = lock(client(), p, SHORT).acquire();
-        CompletableFuture<TimedLease> waiter = lock(client(), p, SHORT).acquireAsync();
-        for (int i = 0; i < 8; i++) { // 8 × 100 ms: well past two leases
-            assertThrows(TimeoutException.class, () -> waiter.get(100, TimeUnit.MILLISECONDS));
+        Duration lease = Duration.ofSeconds(1); // a renewal's round trip on a loaded machine stays well within it
+        TimedLease holder = lock(client(), p, lease).acquire();
+        CompletableFuture<TimedLease> waiter = lock(client(), p, lease).acquireAsync();
+        for (int i = 0; i < 12; i++) { // 12 × 200 ms: well past two leases
+            assertThrows(TimeoutException.class, () -> waiter.get(200, TimeUnit.MILLISECONDS));
             assertTrue(holder.renew(), "renewed");
             assertTrue(holder.isValid());
             assertTrue(holder.remaining().compareTo(Duration.ZERO) > 0);
