@@ -12,7 +12,8 @@ import dev.zkr.recipes.internal.Deadline;
  *
  * <p>Where things live: {@link BarrierEntry} (enter), {@link BarrierExit} with {@link BarrierLook} (leave, one
  * pipelined look at a time; the watches in {@link BarrierReadyWatch} and {@link BarrierMemberWatch}) and
- * {@link BarrierLastOut}, over {@link BarrierMember} (our node and the session that owns it).
+ * {@link BarrierLastOut}, over {@link BarrierMember} (our node and the session that owns it); the same protocol
+ * without a thread in {@link BarrierAsyncEntry} and {@link BarrierAsyncExit}.
  */
 public final class Barrier {
 
