@@ -30,6 +30,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void leasedLock() {
+        assertDoesNotThrow(() -> LeasedLockSample.main(NO_ARGS));
+    }
+
+    @Test
     void revocation() {
         assertDoesNotThrow(() -> RevocationSample.main(NO_ARGS));
     }

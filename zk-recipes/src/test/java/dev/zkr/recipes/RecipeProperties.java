@@ -1152,7 +1152,7 @@ public abstract class RecipeProperties {
     /**
      * The simple barrier, set as an ephemeral node by one participant ({@code SET}), removed by anyone
      * ({@code RELEASE}): no waiter returns while it is set; once it is removed or its owner's session ends, every
-     * waiter returns true.
+     * waiter returns true. p1 waits with {@link SimpleBarrier#waitOnBarrierAsync()}, the others block.
      */
     @Property
     void simpleBarrierHoldsWaitersUntilItFalls(@ForAll("simpleBarrierSteps") List<Step> steps) {
@@ -1180,7 +1180,9 @@ public abstract class RecipeProperties {
                 }
                 case WAIT -> {
                     if (!waiting.containsKey(w)) {
-                        waiting.put(w, waitOn(Recipes.using(proc.client()).barrier(p), proc));
+                        SimpleBarrier b = Recipes.using(proc.client()).barrier(p);
+                        // p1 waits without a thread (waitOnBarrierAsync), the others on a thread of their own
+                        waiting.put(w, w == 1 ? b.waitOnBarrierAsync().thenApply(v -> true) : waitOn(b, proc));
                     }
                 }
                 case EXPIRE -> {
@@ -2138,14 +2140,17 @@ public abstract class RecipeProperties {
      * Members enter in the generated order; after each arrival but the last nobody may be past enter. Then they
      * leave (or crash, by {@code crashMask}) in the generated order; until the last is gone nobody may be past
      * leave. One fault strikes after a step: a server restart (anywhere; nobody moves because of it), or the
-     * session expiry of a member waiting in enter (it enters again with its new session).
+     * session expiry of a member waiting in enter (it enters again with its new session). Members in
+     * {@code asyncMask} enter and leave without a thread ({@link DoubleBarrier#enterAsync()},
+     * {@link DoubleBarrier#leaveAsync()}), the others block: both kinds meet at one barrier.
      */
     @Property
     void barrierHoldsEveryoneUntilAllArrivedAndAllLeft(@ForAll @IntRange(min = 2, max = 4) int parties,
                                                        @ForAll("orders") List<Integer> arrival,
                                                        @ForAll("orders") List<Integer> departure,
                                                        @ForAll @IntRange(min = 0, max = 15) int crashMask,
-                                                       @ForAll("barrierFaults") BarrierFault fault)
+                                                       @ForAll("barrierFaults") BarrierFault fault,
+                                                       @ForAll @IntRange(min = 0, max = 15) int asyncMask)
             throws Exception {
         String p = freshPath("barrier");
         ZkClient observer = participant("observer").client();
@@ -2163,7 +2168,7 @@ public abstract class RecipeProperties {
                 continue;
             }
             DoubleBarrier b = bs.get(i);
-            entered.set(i, pool.submit(() -> b.enter()));
+            entered.set(i, (asyncMask & (1 << i)) != 0 ? b.enterAsync() : pool.submit(() -> b.enter()));
             arrived.add(i);
             int n = arrived.size();
             if (n < parties) {
@@ -2197,7 +2202,7 @@ public abstract class RecipeProperties {
                 procs.get(i).crash(backend); // dies inside the barrier: counts as left
             } else {
                 DoubleBarrier b = bs.get(i);
-                left.add(pool.submit(() -> b.leave()));
+                left.add((asyncMask & (1 << i)) != 0 ? b.leaveAsync() : pool.submit(() -> b.leave()));
             }
             if (gone < parties) {
                 // (no node count to wait for: the lowest member keeps its node until the others are gone)
