@@ -28,6 +28,11 @@ public final class MigrateMain {
     }
 
     public static void main(String[] args) {
+        // ZooKeeper's classes log their start-up banner and every file they read at INFO: only its warnings here
+        // (slf4j-simple reads this when the first logger is made; -D on the command line wins)
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.apache.zookeeper", "warn");
+        }
         System.exit(run(args, System.out, System.err));
     }
 
