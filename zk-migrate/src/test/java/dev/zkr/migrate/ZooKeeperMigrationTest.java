@@ -31,6 +31,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -65,8 +67,8 @@ class ZooKeeperMigrationTest {
 
     @BeforeAll
     static void smallLogsAndSnapshots() {
-        // a snapshot and a new log file every ~50 txns, small preallocation: several of each in a few hundred txns
-        org.apache.zookeeper.server.SyncRequestProcessor.setSnapCount(100);
+        // a snapshot and a new log file every 20-40 txns, small preallocation: several of each in a few hundred txns
+        org.apache.zookeeper.server.SyncRequestProcessor.setSnapCount(40);
         org.apache.zookeeper.server.persistence.FileTxnLog.setPreallocSize(64 * 1024);
     }
 
@@ -239,7 +241,7 @@ class ZooKeeperMigrationTest {
             }
             a.close(1000);
         } finally {
-            org.apache.zookeeper.server.SyncRequestProcessor.setSnapCount(100);
+            org.apache.zookeeper.server.SyncRequestProcessor.setSnapCount(40);
         }
     }
 
@@ -272,18 +274,33 @@ class ZooKeeperMigrationTest {
         b.create("/app/kept", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         b.close();
         a.create("/load", null, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        // pipelined (the client keeps a session's order): creates, sets and deletes of 50 nodes in turn
+        int window = 1000;
+        Semaphore inFlight = new Semaphore(window);
+        AtomicInteger failures = new AtomicInteger();
         for (int i = 0; i < txns; i++) {
             String p = "/load/n" + (i % 50);
+            assertTrue(inFlight.tryAcquire(60, TimeUnit.SECONDS));
             switch (i / 50 % 3) {
                 case 0 -> a.create(p, ("v" + i).getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                        CreateMode.PERSISTENT);
-                case 1 -> a.setData(p, ("w" + i).getBytes(StandardCharsets.UTF_8), -1);
-                default -> a.delete(p, -1);
+                        CreateMode.PERSISTENT, (rc, path, ctx, name) -> done(rc, inFlight, failures), null);
+                case 1 -> a.setData(p, ("w" + i).getBytes(StandardCharsets.UTF_8), -1,
+                        (rc, path, ctx, stat) -> done(rc, inFlight, failures), null);
+                default -> a.delete(p, -1, (rc, path, ctx) -> done(rc, inFlight, failures), null);
             }
         }
+        assertTrue(inFlight.tryAcquire(window, 120, TimeUnit.SECONDS), "every load txn answered");
+        assertEquals(0, failures.get(), "load txns failed");
         a.setData("/app", "bye".getBytes(StandardCharsets.UTF_8), 0);
     }
 
+
+    private static void done(int rc, Semaphore inFlight, AtomicInteger failures) {
+        if (rc != 0) {
+            failures.incrementAndGet();
+        }
+        inFlight.release();
+    }
 
     // ---- helpers ---------------------------------------------------------------------------------------------------
 
