@@ -192,7 +192,7 @@ class ZooKeeperMigrationTest {
         Path zkDir = tmp.resolve("zk");
         try (ZooKeeperOnDir zk = ZooKeeperOnDir.start(zkDir)) {
             ZooKeeper a = connect(zk.connectString());
-            for (int i = 0; i < 120; i++) {
+            for (int i = 0; i < 10; i++) {
                 a.create("/n" + i, new byte[100], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
             }
             a.close();
