@@ -138,6 +138,42 @@ class ZooKeeperMigrationTest {
     }
 
     @Test
+    void sessionsZkrCreatedAreExpiredOnZooKeeperAndTheirEphemeralsGo() throws Exception {
+        Path zkrDir = tmp.resolve("zkr");
+        long sessionId;
+        byte[] password;
+        ZkServer zkr = ZkServer.start(ServerConfig.builder(zkrDir).port(0).build());
+        try {
+            ZooKeeper onZkr = connect(zkr.connectString(), 4000);
+            onZkr.create("/mine", new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
+            sessionId = onZkr.getSessionId();
+            password = onZkr.getSessionPasswd();
+        } finally {
+            zkr.close(); // the session stays live in zkr's data
+        }
+        Path back = tmp.resolve("zk-back");
+        cli(0, "export-zookeeper", "--from", zkrDir.toString(), "--to", back.toString());
+        try (ZooKeeperOnDir zk = ZooKeeperOnDir.start(back)) {
+            ZooKeeper observer = connect(zk.connectString());
+            CountDownLatch deleted = new CountDownLatch(1);
+            assertTrue(observer.exists("/mine", e -> {
+                if (e.getType() == Watcher.Event.EventType.NodeDeleted) {
+                    deleted.countDown();
+                }
+            }) != null, "the ephemeral is in the export");
+            CountDownLatch expired = new CountDownLatch(1);
+            ZooKeeper resuming = new ZooKeeper(zk.connectString(), 4000, e -> {
+                if (e.getState() == Watcher.Event.KeeperState.Expired) {
+                    expired.countDown();
+                }
+            }, sessionId, password);
+            open.add(() -> resuming.close(1000));
+            assertTrue(expired.await(20, TimeUnit.SECONDS), "zkr's password is not ZooKeeper's: session expired");
+            assertTrue(deleted.await(30, TimeUnit.SECONDS), "ZooKeeper expires the session and deletes its ephemeral");
+        }
+    }
+
+    @Test
     void tornLastRecordIsDroppedAsZooKeeperDropsIt() throws Exception {
         Path zkDir = tmp.resolve("zk");
         byte[] marker = new byte[4096];
@@ -305,8 +341,12 @@ class ZooKeeperMigrationTest {
     // ---- helpers ---------------------------------------------------------------------------------------------------
 
     private ZooKeeper connect(String connectString) throws Exception {
+        return connect(connectString, SESSION_MS);
+    }
+
+    private ZooKeeper connect(String connectString, int sessionMs) throws Exception {
         CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, SESSION_MS, e -> {
+        ZooKeeper zk = new ZooKeeper(connectString, sessionMs, e -> {
             if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
