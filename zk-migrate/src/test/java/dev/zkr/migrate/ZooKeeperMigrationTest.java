@@ -174,6 +174,28 @@ class ZooKeeperMigrationTest {
     }
 
     @Test
+    void aSeparateDataLogDirIsReadWithFromLog() throws Exception {
+        Path zkDir = tmp.resolve("zk");
+        try (ZooKeeperOnDir zk = ZooKeeperOnDir.start(zkDir)) {
+            ZooKeeper a = connect(zk.connectString());
+            a.create("/logged", "in the log".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT);
+            a.close();
+        }
+        // as ZooKeeper with dataLogDir set keeps them: snapshots in dataDir, logs in dataLogDir
+        Path logDir = Files.createDirectories(tmp.resolve("zk-log/version-2"));
+        for (Path log : list(zkDir.resolve("version-2"))) {
+            if (log.getFileName().toString().startsWith("log.")) {
+                Files.move(log, logDir.resolve(log.getFileName()));
+            }
+        }
+        Path zkrDir = tmp.resolve("zkr");
+        cli(0, "import-zookeeper", "--from", zkDir.toString(), "--from-log", logDir.getParent().toString(), "--to",
+                zkrDir.toString());
+        assertEquals("in the log", new String(zkrImages(zkrDir).get("/logged").data(), StandardCharsets.UTF_8));
+    }
+
+    @Test
     void tornLastRecordIsDroppedAsZooKeeperDropsIt() throws Exception {
         Path zkDir = tmp.resolve("zk");
         byte[] marker = new byte[4096];
