@@ -757,6 +757,92 @@ public final class DataTree {
         }
     }
 
+    // ---- whole-tree images (import and export of other stores' data) ---------------------------------------------
+
+    /**
+     * A tree holding exactly these nodes and sessions, as if a snapshot taken at {@code lastZxid} had been read
+     * (the ZooKeeper import builds its tree this way). Every node but the root needs its parent among the images.
+     *
+     * @throws IllegalArgumentException on a bad path, a missing parent, a duplicate, a negative cversion, or a TTL
+     *                                  node with an owner or container flag
+     */
+    public static DataTree fromImages(long lastZxid, long lastTxnTime, Iterable<SessionInfo> sessionInfos,
+                                      Iterable<NodeImage> images) {
+        DataTree tree = new DataTree(1024);
+        tree.lastZxid = lastZxid;
+        tree.lastTxnTime = lastTxnTime;
+        for (SessionInfo s : sessionInfos) {
+            tree.sessions.put(s.sessionId(), s);
+        }
+        for (NodeImage im : images) {
+            String path = im.path();
+            if (path == null || path.isEmpty() || path.charAt(0) != '/' || (path.length() > 1 && path.endsWith("/"))) {
+                throw new IllegalArgumentException("bad node path: " + path);
+            }
+            if (im.ttlMs() < 0 || (im.ttlMs() > 0 && (im.ephemeralOwner() != 0 || im.container()))) {
+                throw new IllegalArgumentException("bad TTL node " + path);
+            }
+            Node n = Node.create(path, im.data(), im.czxid(), im.ctime(), im.ephemeralOwner(), im.container(),
+                    im.ttlMs());
+            n.mzxid = im.mzxid();
+            n.mtime = im.mtime();
+            n.version = im.version();
+            n.aversion = im.aversion();
+            n.acl = tree.acls.intern(im.acls());
+            if (im.cversion() < 0) {
+                throw new IllegalArgumentException("negative cversion " + im.cversion() + " of " + path);
+            }
+            ChildSet kids = n.kids();
+            kids.pzxid = im.pzxid();
+            kids.cversion = im.cversion();
+            Node replaced = tree.nodes.put(path, n);
+            if (replaced != null) {
+                if (!"/".equals(path) || replaced.czxid != 0 || replaced.children != null) {
+                    throw new IllegalArgumentException("duplicate node " + path);
+                }
+                tree.acls.release(replaced.acl); // the empty tree's root
+            }
+        }
+        for (Node n : tree.nodes.values()) {
+            if (!"/".equals(n.path) && !tree.nodes.containsKey(parentOf(n.path))) {
+                throw new IllegalArgumentException("node " + n.path + " has no parent");
+            }
+        }
+        tree.link();
+        for (Node n : tree.nodes.values()) {
+            ChildSet kids = n.children;
+            if (kids.cversion == 0 && kids.pzxid == n.czxid && kids.size() == 0) {
+                n.children = null; // as a snapshot read leaves a node that never had a child
+            }
+        }
+        return tree;
+    }
+
+    /**
+     * Every node's image, parents before their children, from the tree as it is (call it on a tree nothing applies
+     * to, e.g. one recovered from a data directory). The root comes first; system nodes zkr only shows are not in the
+     * tree and not listed.
+     */
+    public void forEachImage(java.util.function.Consumer<NodeImage> action) {
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        stack.push(nodes.get("/"));
+        while (!stack.isEmpty()) {
+            Node n = stack.pop();
+            NodeImage im;
+            List<Node> kids;
+            synchronized (n) {
+                im = new NodeImage(n.path, n.data, n.acls(), n.czxid, n.mzxid, n.pzxid(), n.ctime, n.mtime, n.version,
+                        n.cversion(), n.aversion, n.ephemeralOwner(), n.container, n.ttlMs());
+                kids = n.children == null ? new ArrayList<>() : n.children.nodes();
+            }
+            action.accept(im);
+            kids.sort(java.util.Comparator.comparing((Node k) -> k.path).reversed());
+            for (Node k : kids) {
+                stack.push(k);
+            }
+        }
+    }
+
     // ---- snapshot install ----------------------------------------------------------------------------------------
 
     /**
