@@ -1,5 +1,6 @@
 package dev.zkr.recipes.discovery;
 
+import dev.zkr.recipes.ScaledTries;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -169,13 +170,15 @@ class InstanceJsonTest {
     }
 
     /** Every instance is read back equal from what is written. */
-    @Property(tries = 300)
+    @Property
+    @ScaledTries(200)
     void writtenInstancesReadBackEqual(@ForAll("instances") ServiceInstance i) {
         assertEquals(i, read(write(i)));
     }
 
     /** Any damage to valid instance JSON is read or rejected with an IllegalArgumentException, never anything else. */
-    @Property(tries = 500)
+    @Property
+    @ScaledTries(300)
     void damagedJsonIsReadOrRejectedCleanly(@ForAll("instances") ServiceInstance i,
                                             @ForAll("cuts") int cut, @ForAll char junk) {
         String json = write(i);
