@@ -162,8 +162,9 @@ public abstract class DiscoverySuite extends RecipeSuite {
         d.close();
     }
 
+    /** Netflix/curator#131 (Curator 1.x did not announce again after a reconnect): back after deletion and expiry. */
     @Test
-    void aRegistrationComesBackAfterDeletionAndExpiry() {
+    void aRegistrationComesBackAfterDeletionAndExpiry_NetflixCurator131() {
         ZkClient c = client();
         ZkClient observer = client();
         ServiceDiscovery d = Recipes.using(c).serviceDiscovery(path("services"));
