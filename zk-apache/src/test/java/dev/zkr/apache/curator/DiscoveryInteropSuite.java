@@ -247,10 +247,10 @@ abstract class DiscoveryInteropSuite {
 
     /** Sequential and static registrations, and Curator's non-compatible JSON (with enabled), read both ways. */
     @Test
+    @SuppressWarnings("rawtypes") // Curator's payload type here is the raw Map its serializer reads
     void serviceTypesAndTheEnabledFieldBothWays() throws Exception {
         String base = base("types");
         try (CuratorFramework c = curator(); ZkClient z = zkrClient()) {
-            @SuppressWarnings("rawtypes")
             org.apache.curator.x.discovery.ServiceDiscovery<Map> cd = curatorDiscovery(c, Map.class, base, false);
             cd.registerService(org.apache.curator.x.discovery.ServiceInstance.<Map>builder().name("api").id("cs")
                     .serviceType(org.apache.curator.x.discovery.ServiceType.DYNAMIC_SEQUENTIAL).enabled(false)
