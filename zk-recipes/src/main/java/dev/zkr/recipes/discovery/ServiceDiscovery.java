@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Service discovery under a base path, in the node layout and JSON of Curator's {@code curator-x-discovery}
@@ -83,8 +84,10 @@ public final class ServiceDiscovery implements AutoCloseable {
         return r;
     }
 
-    /** Updates a registered instance (see {@link ServiceRegistration#update}); {@link IllegalArgumentException} if
-     * this discovery has not registered its id. */
+    /**
+     * Updates a registered instance (see {@link ServiceRegistration#update}); {@link IllegalArgumentException} if
+     * this discovery has not registered its id.
+     */
     public void update(ServiceInstance instance) {
         registration(instance.id()).orElseThrow(() -> new IllegalArgumentException("not registered here: "
                 + instance)).update(instance);
@@ -188,8 +191,7 @@ public final class ServiceDiscovery implements AutoCloseable {
         return new ServiceProviderBuilder(this, name);
     }
 
-    ServiceProvider startProvider(String name, ProviderStrategy strategy,
-                                  java.util.function.Predicate<ServiceInstance> filter) {
+    ServiceProvider startProvider(String name, ProviderStrategy strategy, Predicate<ServiceInstance> filter) {
         ServiceProvider p = new ServiceProvider(cache(name), strategy, filter, views::remove);
         views.add(p);
         return p;
