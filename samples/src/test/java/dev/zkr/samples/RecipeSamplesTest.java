@@ -25,6 +25,11 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void serviceDiscovery() {
+        assertDoesNotThrow(() -> ServiceDiscoverySample.main(NO_ARGS));
+    }
+
+    @Test
     void lock() {
         assertDoesNotThrow(() -> LockSample.main(NO_ARGS));
     }

@@ -156,6 +156,14 @@ public final class Recipes {
         return new DistributedCounter(client, ZkPaths.validate(path));
     }
 
+    /**
+     * Service discovery under {@code basePath}, in the layout and JSON of Curator's curator-x-discovery: register
+     * instances, query them, watch a service, pick instances (see {@code dev.zkr.recipes.discovery}).
+     */
+    public dev.zkr.recipes.discovery.ServiceDiscovery serviceDiscovery(String basePath) {
+        return dev.zkr.recipes.discovery.ServiceDiscovery.of(this, ZkPaths.validate(basePath));
+    }
+
     /** A FIFO queue at {@code path} of byte[] items; add a serializer for typed items. */
     public QueueBuilder<byte[]> queue(String path) {
         return QueueBuilder.bytes(client, ZkPaths.validate(path));
