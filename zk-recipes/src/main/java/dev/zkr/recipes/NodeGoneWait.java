@@ -70,6 +70,11 @@ final class NodeGoneWait {
         read.whenComplete((data, err) -> {
             synchronized (this) {
                 if (e != epoch || result.isDone()) {
+                    if (err == null) {
+                        // answered after this look was superseded or the wait ended: the client registered the
+                        // watch on the answer, after the removal that meant to drop it; remove it now
+                        removeQuietly(w);
+                    }
                     return;
                 }
                 if (err == null) {
@@ -121,11 +126,15 @@ final class NodeGoneWait {
         Watcher w = watcher;
         watcher = null;
         if (w != null) {
-            try {
-                client.removeWatchesAsync(path, w, WatcherType.DATA, true).exceptionally(x -> null);
-            } catch (RuntimeException ignored) {
-                // the client is closing: its watches go with it
-            }
+            removeQuietly(w);
+        }
+    }
+
+    private void removeQuietly(Watcher w) {
+        try {
+            client.removeWatchesAsync(path, w, WatcherType.DATA, true).exceptionally(x -> null);
+        } catch (RuntimeException ignored) {
+            // the client is closing: its watches go with it
         }
     }
 
