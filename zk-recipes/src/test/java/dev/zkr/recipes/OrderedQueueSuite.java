@@ -1,0 +1,428 @@
+package dev.zkr.recipes;
+
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Parents;
+import dev.zkr.client.ZkClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static dev.zkr.recipes.QueueSuite.STRINGS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Ordered queues (priority, delay, id) and asynchronous takes of every queue: order, due times on the server's
+ * clock, removal by id, acknowledged redelivery, cancel and close of async takes, and Curator's known bugs of its
+ * counterparts ({@code DistributedPriorityQueue}, {@code DistributedDelayQueue}, {@code DistributedIdQueue}).
+ */
+public abstract class OrderedQueueSuite extends RecipeSuite {
+
+    private volatile boolean serverDown;
+
+    @AfterEach
+    void serverUp() {
+        if (serverDown) {
+            backend.startServer();
+            serverDown = false;
+        }
+    }
+
+    private static QueueBuilder<String> strings(ZkClient c, String p) {
+        return Recipes.using(c).queue(p).serializer(STRINGS);
+    }
+
+    /** The server's time now: the mtime of a write (the clock every due time counts on). */
+    private static long serverTime(ZkClient c, String p) {
+        String clock = p + "-testclock";
+        try {
+            return c.setData(clock, new byte[0], -1).mtime();
+        } catch (dev.zkr.client.ZkException.NoNode e) {
+            return c.createWithStat(clock, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER).stat().mtime();
+        }
+    }
+
+    private static <T> List<T> takeAll(DistributedQueue<T> q, int n) {
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(q.take());
+        }
+        return out;
+    }
+
+    // ---- priority ---------------------------------------------------------------------------------------------
+
+    @Test
+    void priorityTakesTheLowestNumberFirstAndFifoAmongEquals() {
+        ZkClient c = client();
+        DistributedPriorityQueue<String> q = strings(c, path("prio")).priority().build();
+        q.offer("c", 5);
+        q.offer("a", 1);
+        q.offer("zero"); // priority 0
+        q.offer("d", 5);
+        q.offer("b", 1);
+        q.offer("min", Integer.MIN_VALUE);
+        q.offer("max", Integer.MAX_VALUE);
+        q.offer("neg", -3);
+        assertEquals(8, q.size());
+        assertEquals(List.of("min", "neg", "zero", "a", "b", "c", "d", "max"), takeAll(q, 8));
+        assertEquals(Optional.empty(), q.poll(Duration.ofMillis(100)));
+        q.close();
+        assertNoWatches(c);
+    }
+
+    /** Each take lists the queue: an urgent item offered after an earlier take filled its cache comes first. */
+    @Test
+    void priorityTakeSeesAnItemOfferedSinceTheLastTake() {
+        DistributedPriorityQueue<String> q = strings(client(), path("prio-late")).priority().build();
+        for (int i = 0; i < 4; i++) {
+            q.offer("low" + i, 10);
+        }
+        assertEquals("low0", q.take());
+        q.offer("urgent", -1);
+        assertEquals("urgent", q.take());
+        assertEquals("low1", q.take());
+        q.close();
+    }
+
+    @Test
+    void acknowledgedPriorityQueueRedeliversInPriorityOrder() {
+        String p = path("prio-ack");
+        ZkClient c1 = client();
+        AcknowledgedPriorityQueue<String> q1 = strings(c1, p).priority().buildAcknowledged();
+        AcknowledgedPriorityQueue<String> q2 = strings(client(), p).priority().buildAcknowledged();
+        q1.offer("later", 2);
+        q1.offer("first", 1);
+        QueueItem<String> held = q1.take();
+        assertEquals("first", held.value());
+        assertEquals("later", q2.take().value()); // unclaimed items only
+        held.release();
+        QueueItem<String> again = q2.take();
+        assertEquals("first", again.value());
+        assertTrue(again.ack());
+        assertEquals(1, q1.size()); // "later", claimed by q2, not acked
+        q1.close();
+        q2.close(); // releases "later"
+        AcknowledgedPriorityQueue<String> q3 = strings(client(), p).priority().buildAcknowledged();
+        assertEquals("later", q3.take().value());
+        q3.close();
+    }
+
+    /** CURATOR-56: a re-queued item's node name grew on every re-queue. Here a released item keeps its node. */
+    @Test
+    void curator56_aReleasedItemKeepsItsNode() {
+        String p = path("c56");
+        ZkClient c = client();
+        AcknowledgedPriorityQueue<String> q = strings(c, p).priority().buildAcknowledged();
+        q.offer("x", 3);
+        QueueItem<String> first = q.take();
+        String id = first.id();
+        for (int i = 0; i < 5; i++) {
+            first.release();
+            first = q.take();
+            assertEquals(id, first.id());
+        }
+        assertEquals(List.of(id), children(c, p).stream().filter(n -> n.startsWith("item-")).toList());
+        assertTrue(first.ack());
+        q.close();
+    }
+
+    /**
+     * CURATOR-605: a consumer whose session died could still complete its message after another consumer got it.
+     * Here the expired consumer's ack fails and the item goes to exactly one other consumer.
+     */
+    @Test
+    void curator605_theAckOfAConsumerWhoseSessionExpiredFails() {
+        String p = path("c605");
+        ZkClient c1 = client();
+        AcknowledgedPriorityQueue<String> q1 = strings(c1, p).priority().buildAcknowledged();
+        AcknowledgedPriorityQueue<String> q2 = strings(client(), p).priority().buildAcknowledged();
+        q1.offer("job", 1);
+        QueueItem<String> lost = q1.take();
+        backend.expireSession(c1);
+        QueueItem<String> got = q2.poll(WAIT).orElseThrow();
+        assertEquals("job", got.value());
+        assertFalse(lost.ack());
+        assertTrue(got.ack());
+        assertEquals(0, q2.size());
+        q1.close();
+        q2.close();
+    }
+
+    // ---- delay ------------------------------------------------------------------------------------------------
+
+    @Test
+    void aDelayedItemIsNotTakenBeforeItsTimeOnTheServersClock() {
+        String p = path("delay");
+        ZkClient c = client();
+        DistributedDelayQueue<String> q = strings(c, p).delay().build();
+        long before = serverTime(c, p);
+        q.offer("later", Duration.ofMillis(800));
+        q.offer("now");
+        assertEquals("now", q.take()); // due at once, though offered after
+        assertEquals(Optional.empty(), q.poll(Duration.ofMillis(100)));
+        assertEquals("later", q.take());
+        long after = serverTime(c, p);
+        assertTrue(after - before >= 800, "taken " + (after - before) + " ms after the offer on the server's clock");
+        q.close();
+        assertNoWatches(c);
+    }
+
+    /**
+     * CURATOR-116 (and CURATOR-115): the delay queue sorted with the clock read during the sort, so the order of
+     * due items was inconsistent. Here due items are taken earliest due first, FIFO among equal due times.
+     */
+    @Test
+    void curator116_dueItemsAreTakenEarliestDueFirst() {
+        DistributedDelayQueue<String> q = strings(client(), path("c116")).delay().build();
+        q.offer("a", Duration.ofMillis(600));
+        q.offer("b", Duration.ofMillis(300));
+        q.offer("c");
+        q.offer("d", Duration.ofMillis(300));
+        // d is due no earlier than b (offered later, the same delay; server time never goes back), and if at the
+        // same millisecond it is behind b in arrival order
+        assertEquals(List.of("c", "b", "d", "a"), takeAll(q, 4));
+        q.close();
+    }
+
+    /** A take waiting for an item due later takes an item due at once offered meanwhile, without waiting. */
+    @Test
+    void aTakeWaitingForALaterItemTakesOneDueNow() throws Exception {
+        DistributedDelayQueue<String> q = strings(client(), path("delay-wait")).delay().build();
+        DistributedDelayQueue<String> producer = strings(client(), path("delay-wait")).delay().build();
+        producer.offer("in-a-minute", Duration.ofMinutes(1));
+        Future<String> taking = pool.submit(q::take);
+        producer.offer("now");
+        assertEquals("now", taking.get(10, TimeUnit.SECONDS));
+        assertEquals(Optional.empty(), q.poll(Duration.ofMillis(100)));
+        q.close();
+        producer.close();
+    }
+
+    @Test
+    void acknowledgedDelayQueueClaimsOnlyDueItemsAndRedeliversAtOnce() {
+        String p = path("delay-ack");
+        ZkClient c = client();
+        AcknowledgedDelayQueue<String> q = strings(c, p).delay().buildAcknowledged();
+        long before = serverTime(c, p);
+        q.offer("x", Duration.ofMillis(500));
+        assertEquals(Optional.empty(), q.poll(Duration.ofMillis(100)));
+        QueueItem<String> item = q.take();
+        assertTrue(serverTime(c, p) - before >= 500);
+        item.release();
+        QueueItem<String> again = q.poll(Duration.ofSeconds(5)).orElseThrow(); // still due
+        assertEquals("x", again.value());
+        assertTrue(again.ack());
+        q.close();
+    }
+
+    @Test
+    void negativeDelaysAndBadIdsAreRejected() {
+        DistributedDelayQueue<String> d = strings(client(), path("bad")).delay().build();
+        assertThrows(IllegalArgumentException.class, () -> d.offer("x", Duration.ofMillis(-1)));
+        assertThrows(NullPointerException.class, () -> d.offer("x", (Duration) null));
+        DistributedIdQueue<String> q = strings(client(), path("bad-ids")).ids().build();
+        assertThrows(IllegalArgumentException.class, () -> q.offer(null, "x"));
+        assertThrows(IllegalArgumentException.class, () -> q.offer("", "x"));
+        assertThrows(IllegalArgumentException.class, () -> q.offer("x".repeat(257), "x"));
+        assertThrows(IllegalArgumentException.class, () -> q.remove(""));
+        assertEquals(0, q.size());
+        d.close();
+        q.close();
+    }
+
+    // ---- ids --------------------------------------------------------------------------------------------------
+
+    @Test
+    void idQueueRemovesQueuedItemsById() {
+        ZkClient c = client();
+        DistributedIdQueue<String> q = strings(c, path("ids")).ids().build();
+        q.offer("a", "x1");
+        q.offer("b/with slash", "x2");
+        q.offer("a", "x3");
+        q.offer("x4"); // no id
+        assertEquals(2, q.remove("a"));
+        assertEquals(0, q.remove("a"));
+        assertEquals(0, q.remove("missing"));
+        assertEquals(List.of("x2", "x4"), takeAll(q, 2));
+        q.offer("b/with slash", "x5");
+        assertEquals(1, q.remove("b/with slash"));
+        assertEquals(0, q.size());
+        q.close();
+        assertNoWatches(c);
+    }
+
+    /**
+     * CURATOR-224: a re-queued item of the id queue lost its id. Here an item released by its consumer keeps its
+     * id; and an item a consumer holds is not removed from under it.
+     */
+    @Test
+    void curator224_aReleasedItemKeepsItsIdAndAHeldItemIsNotRemoved() {
+        String p = path("c224");
+        AcknowledgedIdQueue<String> q = strings(client(), p).ids().buildAcknowledged();
+        AcknowledgedIdQueue<String> other = strings(client(), p).ids().buildAcknowledged();
+        q.offer("job-1", "payload");
+        QueueItem<String> held = q.take();
+        assertEquals(0, other.remove("job-1")); // held: not removed
+        held.release();
+        assertEquals(1, other.remove("job-1"));
+        assertEquals(0, q.size());
+        assertEquals(Optional.empty(), q.poll(Duration.ofMillis(100)));
+        assertFalse(held.ack());
+        q.close();
+        other.close();
+    }
+
+    // ---- takeAsync ----------------------------------------------------------------------------------------------
+
+    /** A waiting async take holds no thread: the recipes' single executor thread stays free for other work. */
+    @Test
+    void takeAsyncHoldsNoThreadWhileItWaits() throws Exception {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            ZkClient c = client();
+            DistributedQueue<String> q = Recipes.using(c, one).queue(path("async")).serializer(STRINGS).build();
+            CompletableFuture<String> f1 = q.takeAsync();
+            CompletableFuture<String> f2 = q.takeAsync();
+            assertEquals("free", one.submit(() -> "free").get(10, TimeUnit.SECONDS));
+            assertFalse(f1.isDone() || f2.isDone());
+            DistributedQueue<String> producer = strings(client(), path("async")).build();
+            producer.offer("x");
+            producer.offer("y");
+            List<String> got = new ArrayList<>(List.of(f1.get(10, TimeUnit.SECONDS), f2.get(10, TimeUnit.SECONDS)));
+            got.sort(null);
+            assertEquals(List.of("x", "y"), got);
+            q.close();
+            producer.close();
+            assertNoWatches(c);
+        } finally {
+            one.shutdownNow();
+        }
+    }
+
+    @Test
+    void aCancelledTakeAsyncLeavesNoWatchAndTakesNothing() {
+        String p = path("async-cancel");
+        ZkClient c = client();
+        AcknowledgedQueue<String> q = strings(c, p).buildAcknowledged();
+        CompletableFuture<QueueItem<String>> f = q.takeAsync();
+        eventually("the async take watches", () -> !c.watchedPaths().isEmpty());
+        assertTrue(f.cancel(false));
+        assertNoWatches(c);
+        q.offer("x");
+        QueueItem<String> item = q.poll(Duration.ofSeconds(10)).orElseThrow();
+        assertEquals("x", item.value());
+        assertTrue(item.ack());
+        q.close();
+    }
+
+    @Test
+    void closeFailsAPendingTakeAsync() {
+        ZkClient c = client();
+        DistributedPriorityQueue<String> q = strings(c, path("async-close")).priority().build();
+        CompletableFuture<String> f = q.takeAsync();
+        q.close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
+        assertInstanceOf(IllegalStateException.class, e.getCause());
+        assertThrows(IllegalStateException.class, q::takeAsync);
+        assertNoWatches(c);
+    }
+
+    /** An async take waits behind a blocking take of the same consumer, and goes on when that one ends. */
+    @Test
+    void takeAsyncWaitsForABlockingTakeOfTheSameConsumer() throws Exception {
+        String p = path("async-busy");
+        DistributedQueue<String> q = strings(client(), p).build();
+        Future<String> blocking = pool.submit(q::take);
+        CompletableFuture<String> async = q.takeAsync();
+        DistributedQueue<String> producer = strings(client(), p).build();
+        producer.offer("one");
+        String first = blocking.get(10, TimeUnit.SECONDS);
+        producer.offer("two");
+        String second = async.get(10, TimeUnit.SECONDS);
+        assertEquals(List.of("one", "two"), List.of(first, second));
+        q.close();
+        producer.close();
+    }
+
+    /** The async take of a delay queue wakes on its timer when the earliest item falls due (no new event). */
+    @Test
+    void takeAsyncOfADelayQueueWakesWhenTheItemIsDue() throws Exception {
+        String p = path("async-delay");
+        ZkClient c = client();
+        DistributedDelayQueue<String> q = strings(c, p).delay().build();
+        long before = serverTime(c, p);
+        q.offer("x", Duration.ofMillis(600));
+        CompletableFuture<String> f = q.takeAsync();
+        assertEquals("x", f.get(10, TimeUnit.SECONDS));
+        assertTrue(serverTime(c, p) - before >= 600);
+        q.close();
+        assertNoWatches(c);
+    }
+
+    @Test
+    void takeAsyncOfPriorityAndIdQueuesKeepsTheirOrder() throws Exception {
+        String p = path("async-prio");
+        DistributedPriorityQueue<String> q = strings(client(), p).priority().build();
+        q.offer("b", 2);
+        q.offer("a", 1);
+        assertEquals("a", q.takeAsync().get(10, TimeUnit.SECONDS));
+        assertEquals("b", q.takeAsync().get(10, TimeUnit.SECONDS));
+        q.close();
+        AcknowledgedIdQueue<String> ids = strings(client(), path("async-ids")).ids().buildAcknowledged();
+        ids.offer("k", "v");
+        QueueItem<String> item = ids.takeAsync().get(10, TimeUnit.SECONDS);
+        assertEquals("v", item.value());
+        assertTrue(item.ack());
+        ids.close();
+    }
+
+    /**
+     * CURATOR-623: a queue stopped filling after a long disconnect (its watches gave up). Here an async take
+     * pending across a server stop and start still gets an item offered afterwards.
+     */
+    @Test
+    void curator623_takeAsyncGoesOnAfterTheServerWasDown() throws Exception {
+        String p = path("c623");
+        ZkClient c = client();
+        DistributedQueue<String> q = strings(c, p).build();
+        CompletableFuture<String> f = q.takeAsync();
+        eventually("the async take watches", () -> !c.watchedPaths().isEmpty());
+        serverDown = true;
+        backend.stopServer();
+        backend.startServer();
+        serverDown = false;
+        DistributedQueue<String> producer = strings(client(), p).build();
+        producer.offer("after");
+        assertEquals("after", f.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        q.close();
+        producer.close();
+    }
+
+    @Test
+    void anItemTakenForACancelledAsyncTakeGoesToTheNextTake() throws Exception {
+        String p = path("async-giveback");
+        DistributedQueue<String> q = strings(client(), p).build();
+        q.offer("x");
+        CompletableFuture<String> f = q.takeAsync();
+        f.cancel(false);
+        // cancelled before or after its claim: either way the item is not lost
+        assertEquals("x", q.poll(Duration.ofSeconds(10)).orElseThrow());
+        assertThrows(CancellationException.class, f::join);
+        q.close();
+    }
+}
