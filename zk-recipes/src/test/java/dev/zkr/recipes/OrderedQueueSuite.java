@@ -5,6 +5,7 @@ import dev.zkr.client.Parents;
 import dev.zkr.client.ZkClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * clock, removal by id, acknowledged redelivery, cancel and close of async takes, and Curator's known bugs of its
  * counterparts ({@code DistributedPriorityQueue}, {@code DistributedDelayQueue}, {@code DistributedIdQueue}).
  */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class OrderedQueueSuite extends RecipeSuite {
 
     private volatile boolean serverDown;
@@ -411,6 +413,62 @@ public abstract class OrderedQueueSuite extends RecipeSuite {
         assertEquals("after", f.get(WAIT.toSeconds(), TimeUnit.SECONDS));
         q.close();
         producer.close();
+    }
+
+    /** A serializer that cancels the async take whose item it is reading: the claim is made, the hand-over fails. */
+    private static final class CancellingReader implements QueueSerializer<String> {
+        volatile CompletableFuture<?> toCancel;
+
+        @Override
+        public byte[] serialize(String item) {
+            return STRINGS.serialize(item);
+        }
+
+        @Override
+        public String deserialize(byte[] data) {
+            CompletableFuture<?> f = toCancel;
+            if (f != null) {
+                toCancel = null;
+                f.cancel(false);
+            }
+            return STRINGS.deserialize(data);
+        }
+    }
+
+    /** An item claimed for an async take cancelled during the claim goes to the consumer's next take. */
+    @Test
+    void anItemClaimedForACancelledAsyncTakeIsNotLost() throws Exception {
+        String p = path("async-giveback-claimed");
+        CancellingReader reader = new CancellingReader();
+        DistributedPriorityQueue<String> q = Recipes.using(client()).queue(p).serializer(reader).priority().build();
+        CompletableFuture<String> f = q.takeAsync();
+        reader.toCancel = f;
+        q.offer("x", 1);
+        assertThrows(CancellationException.class, () -> f.get(10, TimeUnit.SECONDS));
+        assertEquals("x", q.poll(Duration.ofSeconds(10)).orElseThrow());
+        // and one given back at close is offered again
+        CompletableFuture<String> g = q.takeAsync();
+        reader.toCancel = g;
+        q.offer("y", 1);
+        assertThrows(CancellationException.class, () -> g.get(10, TimeUnit.SECONDS));
+        q.close();
+        DistributedPriorityQueue<String> next = strings(client(), p).priority().build();
+        assertEquals("y", next.poll(Duration.ofSeconds(10)).orElseThrow());
+        next.close();
+
+        String pa = path("async-giveback-ack");
+        CancellingReader ackReader = new CancellingReader();
+        AcknowledgedQueue<String> a = Recipes.using(client()).queue(pa).serializer(ackReader).buildAcknowledged();
+        AcknowledgedQueue<String> other = strings(client(), pa).buildAcknowledged();
+        CompletableFuture<QueueItem<String>> h = a.takeAsync();
+        ackReader.toCancel = h;
+        a.offer("z");
+        assertThrows(CancellationException.class, () -> h.get(10, TimeUnit.SECONDS));
+        QueueItem<String> z = other.poll(Duration.ofSeconds(10)).orElseThrow(); // released for everyone
+        assertEquals("z", z.value());
+        assertTrue(z.ack());
+        a.close();
+        other.close();
     }
 
     @Test
