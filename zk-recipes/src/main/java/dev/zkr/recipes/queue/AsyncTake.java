@@ -50,7 +50,7 @@ final class AsyncTake<R> {
         AsyncTake<R> t = new AsyncTake<>(core, executor, deliver);
         core.checkOpen();
         t.result.whenComplete((v, err) -> t.finished());
-        core.registerAsync(t.result);
+        core.registerAsync(t.result, t::step);
         core.client.addConnectionStateListener(t.onConnection);
         t.step();
         return t.result;

@@ -86,8 +86,9 @@ abstract class QueueCore {
     private volatile boolean closed;
     /** Completed (and replaced) whenever a take gives up the take lock. */
     private volatile CompletableFuture<Void> unlocked = new CompletableFuture<>();
-    /** The asynchronous takes in progress: close fails them. */
-    private final Set<CompletableFuture<?>> asyncTakes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The asynchronous takes in progress, with how to make each look again: close fails them. */
+    private final java.util.Map<CompletableFuture<?>, Runnable> asyncTakes =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** Items claimed for an asynchronous take that was cancelled meanwhile: the next take delivers them first. */
     private final java.util.ArrayDeque<Claimed> givenBack = new java.util.ArrayDeque<>();
     /**
@@ -240,13 +241,6 @@ abstract class QueueCore {
         contended = false; // contention is a property of one take: the racing takes overlap it
         listedThisTake = false;
         try {
-            Claimed back;
-            synchronized (givenBack) {
-                back = givenBack.poll();
-            }
-            if (back != null) {
-                return back;
-            }
             if (order.sortsByKey()) {
                 synchronized (cache) {
                     cache.clear(); // ordered by key: an item offered since the last listing may come first
@@ -254,6 +248,13 @@ abstract class QueueCore {
             }
             while (true) {
                 checkOpen();
+                Claimed back;
+                synchronized (givenBack) {
+                    back = givenBack.poll();
+                }
+                if (back != null) {
+                    return back;
+                }
                 try {
                     if (!Retries.awaitConnected(client, deadline)) {
                         return empty();
@@ -384,6 +385,9 @@ abstract class QueueCore {
         waiting = signal;
         boolean childWatch = true;
         try {
+            if (hasGivenBack()) {
+                return true; // given back before this take could be woken for it: take it
+            }
             try {
                 items = candidates(watcher, deadline);
             } catch (ZkException.NoNode e) {
@@ -493,8 +497,8 @@ abstract class QueueCore {
     // ---- lifecycle ------------------------------------------------------------------------------------------------
 
     /** Registers an asynchronous take (close fails it); it deregisters itself when complete. */
-    void registerAsync(CompletableFuture<?> take) {
-        asyncTakes.add(take);
+    void registerAsync(CompletableFuture<?> take, Runnable lookAgain) {
+        asyncTakes.put(take, lookAgain);
         take.whenComplete((v, e) -> asyncTakes.remove(take));
         if (closed) {
             take.completeExceptionally(new IllegalStateException("queue " + path + " is closed"));
@@ -512,6 +516,17 @@ abstract class QueueCore {
     void giveBack(Claimed c) {
         synchronized (givenBack) {
             givenBack.addFirst(c);
+        }
+        Signal s = waiting;
+        if (s != null) {
+            s.fire(); // a blocking take waiting for items: it takes this one
+        }
+        asyncTakes.values().forEach(Runnable::run); // and the asynchronous ones look again
+    }
+
+    private boolean hasGivenBack() {
+        synchronized (givenBack) {
+            return !givenBack.isEmpty();
         }
     }
 
@@ -550,7 +565,7 @@ abstract class QueueCore {
             s.fire();
         }
         releaseHeld();
-        for (CompletableFuture<?> f : List.copyOf(asyncTakes)) {
+        for (CompletableFuture<?> f : List.copyOf(asyncTakes.keySet())) {
             f.completeExceptionally(new IllegalStateException("queue " + path + " is closed"));
         }
         // wait (bounded) for a take in progress to clean up its watch: its waits end at once now
