@@ -289,6 +289,35 @@ public abstract class OrderedQueueSuite extends RecipeSuite {
         other.close();
     }
 
+    /** A remove that lists the item unclaimed and is sent after a consumer claimed it leaves it to the consumer. */
+    @Test
+    void aRemoveThatLosesARaceToAClaimLeavesTheItemToItsConsumer() {
+        String p = path("ids-race-ack");
+        AcknowledgedIdQueue<String> consumer = strings(client(), p).ids().buildAcknowledged();
+        LostResponseClient racer = new LostResponseClient(client());
+        AcknowledgedIdQueue<String> remover = strings(racer, p).ids().buildAcknowledged();
+        remover.offer("k", "v");
+        List<QueueItem<String>> held = new ArrayList<>();
+        racer.beforeNextMulti(() -> held.add(consumer.take())); // between the remover's listing and its request
+        assertEquals(0, remover.remove("k"));
+        assertEquals("v", held.get(0).value());
+        assertTrue(held.get(0).ack());
+        consumer.close();
+        remover.close();
+
+        String ps = path("ids-race");
+        DistributedIdQueue<String> taker = strings(client(), ps).ids().build();
+        LostResponseClient racer2 = new LostResponseClient(client());
+        DistributedIdQueue<String> remover2 = strings(racer2, ps).ids().build();
+        remover2.offer("k", "v");
+        List<String> taken = new ArrayList<>();
+        racer2.beforeNextMulti(() -> taken.add(taker.take()));
+        assertEquals(0, remover2.remove("k"));
+        assertEquals(List.of("v"), taken);
+        taker.close();
+        remover2.close();
+    }
+
     // ---- takeAsync ----------------------------------------------------------------------------------------------
 
     /** A waiting async take holds no thread: the recipes' single executor thread stays free for other work. */
@@ -332,11 +361,13 @@ public abstract class OrderedQueueSuite extends RecipeSuite {
         q.close();
     }
 
+    /** (The acknowledged queue has no consumer node whose delete at close would wake the take's child watch.) */
     @Test
     void closeFailsAPendingTakeAsync() {
         ZkClient c = client();
-        DistributedPriorityQueue<String> q = strings(c, path("async-close")).priority().build();
-        CompletableFuture<String> f = q.takeAsync();
+        AcknowledgedPriorityQueue<String> q = strings(c, path("async-close")).priority().buildAcknowledged();
+        CompletableFuture<QueueItem<String>> f = q.takeAsync();
+        eventually("the async take watches", () -> !c.watchedPaths().isEmpty());
         q.close();
         ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(10, TimeUnit.SECONDS));
         assertInstanceOf(IllegalStateException.class, e.getCause());
