@@ -467,6 +467,27 @@ public abstract class OrderedQueueSuite extends RecipeSuite {
     }
 
     /** An item claimed for an async take cancelled during the claim goes to the consumer's next take. */
+    /** A pending async take whose session expires (its watch goes with it) looks again with the new session. */
+    @Test
+    void aPendingTakeAsyncGoesOnAfterItsSessionExpired() throws Exception {
+        String p = path("async-expiry");
+        ZkClient c = client();
+        AcknowledgedPriorityQueue<String> q = strings(c, p).priority().buildAcknowledged();
+        CompletableFuture<QueueItem<String>> f = q.takeAsync();
+        eventually("the async take watches", () -> !c.watchedPaths().isEmpty());
+        long old = c.sessionId();
+        backend.expireSession(c);
+        eventually("a new session", () -> c.sessionId() != old && c.state().isConnected());
+        AcknowledgedPriorityQueue<String> producer = strings(client(), p).priority().buildAcknowledged();
+        producer.offer("after", 1);
+        QueueItem<String> item = f.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertEquals("after", item.value());
+        assertTrue(item.ack());
+        q.close();
+        producer.close();
+        assertNoWatches(c);
+    }
+
     @Test
     void anItemClaimedForACancelledAsyncTakeIsNotLost() throws Exception {
         String p = path("async-giveback-claimed");
