@@ -17,7 +17,7 @@ import java.util.function.Function;
  * blocking take's own code ({@link QueueCore#take(Deadline, QueueCore.Wake)}) told not to wait: when the take lock
  * is held by another take of this consumer, the attempt waits (no thread) for it to be given up; when no item is
  * there (or, in a delay queue, none is due yet), for the child watch its listing left, or a timer (the JDK's
- * delayed executor, no thread per wait) until the earliest item is due, whichever comes first; while disconnected,
+ * shared delay scheduler, no thread per wait, cancelled once not needed) until the earliest item is due, whichever comes first; while disconnected,
  * for the connection. A claim in progress is the blocking take's, with its failure semantics: a claim whose
  * response was lost is decided before the attempt ends (an executor thread waits for that, as the blocking take
  * does), an undecidable one fails the future.
@@ -37,6 +37,8 @@ final class AsyncTake<R> {
     private final ConnectionStateListener onConnection = this::connectionChanged;
     // guarded by this
     private QueueCore.Wake wake;
+    /** Completes when the earliest item of a delay queue is due; cancelled (its scheduled task removed) if unused. */
+    private CompletableFuture<Void> timer;
     private boolean running;
     private boolean again;
 
@@ -138,12 +140,15 @@ final class AsyncTake<R> {
             Retries.whenConnected(core.client).thenRun(this::step);
             return;
         }
+        CompletableFuture<Void> due = w.dueInMillis < 0 ? null
+                : new CompletableFuture<Void>().completeOnTimeout(null, w.dueInMillis, TimeUnit.MILLISECONDS);
         synchronized (this) {
             wake = w;
+            timer = due;
         }
         w.signal.future().thenRun(this::step);
-        if (w.dueInMillis >= 0) {
-            CompletableFuture.delayedExecutor(w.dueInMillis, TimeUnit.MILLISECONDS, executor).execute(this::step);
+        if (due != null) {
+            due.thenRun(this::step);
         }
         if (result.isDone()) {
             finished(); // completed while the watch was being set: remove it
@@ -180,6 +185,10 @@ final class AsyncTake<R> {
     }
 
     private void dropWake() {
+        if (timer != null) {
+            timer.cancel(false); // no-op once it fired; else its scheduled task goes (no timers pile up)
+            timer = null;
+        }
         QueueCore.Wake w = wake;
         wake = null;
         if (w != null && !w.signal.isFired()) {
