@@ -467,6 +467,30 @@ public abstract class OrderedQueueSuite extends RecipeSuite {
     }
 
     /** An item claimed for an async take cancelled during the claim goes to the consumer's next take. */
+    /**
+     * CURATOR-308: a take hung when the queue's container node was removed while it waited. Here an async take on
+     * a queue whose node is gone (or not made yet) waits on an exists watch and wakes on the first offer; a
+     * cancelled one leaves no watch.
+     */
+    @Test
+    void curator308_anAsyncTakeOnAMissingQueueNodeWakesOnTheFirstOffer() throws Exception {
+        String p = path("c308");
+        ZkClient c = client();
+        DistributedPriorityQueue<String> q = strings(c, p).priority().build();
+        CompletableFuture<String> cancelled = q.takeAsync();
+        eventually("the async take watches", () -> !c.watchedPaths().isEmpty());
+        cancelled.cancel(false);
+        assertNoWatches(c);
+        CompletableFuture<String> f = q.takeAsync();
+        eventually("the async take watches", () -> !c.watchedPaths().isEmpty());
+        DistributedPriorityQueue<String> producer = strings(client(), p).priority().build();
+        producer.offer("first", 3);
+        assertEquals("first", f.get(10, TimeUnit.SECONDS));
+        q.close();
+        producer.close();
+        assertNoWatches(c);
+    }
+
     /** A pending async take whose session expires (its watch goes with it) looks again with the new session. */
     @Test
     void aPendingTakeAsyncGoesOnAfterItsSessionExpired() throws Exception {
