@@ -39,7 +39,7 @@ public interface AcknowledgedQueue<T> extends AutoCloseable {
      * is claimed; no thread is held while it waits (a watch, a timer, the connection's return wake it). The
      * failure semantics are the blocking take's. Cancelling the future (or completing it any other way, e.g. a
      * timeout) gives up: the watch is removed, and an item claimed by an attempt already under way is
-     * released. Close of the queue fails it with IllegalStateException.
+     * released. Close of the queue fails it with IllegalStateException (on the closing thread).
      */
     java.util.concurrent.CompletableFuture<QueueItem<T>> takeAsync();
 

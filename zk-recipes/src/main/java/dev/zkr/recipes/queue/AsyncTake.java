@@ -17,10 +17,10 @@ import java.util.function.Function;
  * blocking take's own code ({@link QueueCore#take(Deadline, QueueCore.Wake)}) told not to wait: when the take lock
  * is held by another take of this consumer, the attempt waits (no thread) for it to be given up; when no item is
  * there (or, in a delay queue, none is due yet), for the child watch its listing left, or a timer (the JDK's
- * shared delay scheduler, no thread per wait, cancelled once not needed) until the earliest item is due, whichever comes first; while disconnected,
- * for the connection. A claim in progress is the blocking take's, with its failure semantics: a claim whose
- * response was lost is decided before the attempt ends (an executor thread waits for that, as the blocking take
- * does), an undecidable one fails the future.
+ * shared delay scheduler, no thread per wait, cancelled once not needed) until the earliest item is due, whichever
+ * comes first; while disconnected, for the connection. A claim in progress is the blocking take's, with its
+ * failure semantics: a claim whose response was lost is decided before the attempt ends (an executor thread waits
+ * for that, as the blocking take does), an undecidable one fails the future.
  *
  * <p>Completing the future in any other way (cancel, a timeout of the caller's) stops the waiting and removes the
  * watch; an item claimed by an attempt that was already running is given back ({@link QueueCore#giveBack}). Close
