@@ -517,6 +517,10 @@ abstract class QueueCore {
         synchronized (givenBack) {
             givenBack.addFirst(c);
         }
+        if (closed) {
+            reofferGivenBack(); // given back after close looked (each item is polled once: never offered twice)
+            return;
+        }
         Signal s = waiting;
         if (s != null) {
             s.fire(); // a blocking take waiting for items: it takes this one
