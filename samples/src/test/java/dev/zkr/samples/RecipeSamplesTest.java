@@ -25,8 +25,18 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void serviceDiscovery() {
+        assertDoesNotThrow(() -> ServiceDiscoverySample.main(NO_ARGS));
+    }
+
+    @Test
     void lock() {
         assertDoesNotThrow(() -> LockSample.main(NO_ARGS));
+    }
+
+    @Test
+    void leasedLock() {
+        assertDoesNotThrow(() -> LeasedLockSample.main(NO_ARGS));
     }
 
     @Test

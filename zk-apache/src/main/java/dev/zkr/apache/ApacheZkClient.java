@@ -305,6 +305,23 @@ public final class ApacheZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                 List<dev.zkr.client.Acl> acls, java.time.Duration ttl) {
+        return request(path, f -> {
+            if (ttl == null) {
+                throw new ZkException.BadArguments(path, "TTL missing");
+            }
+            RequestChecks.create(path, mode, ttl.toMillis());
+            List<org.apache.zookeeper.data.ACL> acl = acls == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+                    : Convert.acls(RequestChecks.acls(path, acls));
+            byte[] bytes = checkData(path, data, RequestSize.of(path, data));
+            zk().create(path, bytes, acl, Convert.mode(mode),
+                    (rc, p, ctx, name, stat) -> complete(f, rc, path, () -> new Created(name, Convert.stat(stat))),
+                    null, ttl.toMillis());
+        });
+    }
+
+    @Override
     public CompletableFuture<dev.zkr.client.NodeAcl> getAclAsync(String path) {
         return request(path, f -> {
             ZkPaths.validate(path);

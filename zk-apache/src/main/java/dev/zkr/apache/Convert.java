@@ -58,6 +58,8 @@ final class Convert {
             case PERSISTENT_SEQUENTIAL -> org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL;
             case EPHEMERAL_SEQUENTIAL -> org.apache.zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
             case CONTAINER -> org.apache.zookeeper.CreateMode.CONTAINER;
+            case PERSISTENT_WITH_TTL -> org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL;
+            case PERSISTENT_SEQUENTIAL_WITH_TTL -> org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
         };
     }
 
@@ -161,8 +163,12 @@ final class Convert {
 
     private static org.apache.zookeeper.Op op(Op op) {
         if (op instanceof Op.Create c) {
-            CreateOptions options = CreateOptions.newBuilder(c.acls() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
-                    : acls(c.acls()), mode(c.mode())).build();
+            CreateOptions.Builder b = CreateOptions.newBuilder(c.acls() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+                    : acls(c.acls()), mode(c.mode()));
+            if (c.mode().isTtl()) {
+                b.withTtl(c.ttlMs());
+            }
+            CreateOptions options = b.build();
             return org.apache.zookeeper.Op.create(c.path(), nonNull(c.data()), options);
         } else if (op instanceof Op.Delete d) {
             return org.apache.zookeeper.Op.delete(d.path(), d.version());

@@ -117,6 +117,9 @@ public final class BenchMain {
             if (options.runs("cache")) {
                 cachePropagation();
             }
+            if (options.runs("discovery")) {
+                discoveryVisibility();
+            }
             if (options.runs("cachemem")) {
                 cacheMemory();
             }
@@ -419,6 +422,14 @@ public final class BenchMain {
         ResultTable.Row p99 = table.row(label + ", p99", "ms", false, true);
         rounds("cache", List.of(p50, p99), List.of(Column.values()), (column, flavor, cs, root) ->
                 CacheScenarios.propagation(flavor, RecipeBackends.factory(column), cs, root, window()));
+    }
+
+    private void discoveryVisibility() {
+        String label = "discovery registration-to-visible: register → all 8 service caches on other sessions hold it";
+        ResultTable.Row p50 = table.row(label + ", p50", "ms", false, true);
+        ResultTable.Row p99 = table.row(label + ", p99", "ms", false, true);
+        rounds("discovery", List.of(p50, p99), List.of(Column.values()), (column, flavor, cs, root) ->
+                DiscoveryScenarios.registrationToVisible(RecipeBackends.factory(column), cs, root, window()));
     }
 
     private void cacheMemory() {

@@ -166,6 +166,66 @@ final class CuratorSession implements RecipeSession {
         return selector::close;
     }
 
+    private final java.util.Map<String, org.apache.curator.x.discovery.ServiceDiscovery<Void>> discoveries =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private org.apache.curator.x.discovery.ServiceDiscovery<Void> discovery(String basePath) throws Exception {
+        synchronized (discoveries) {
+            org.apache.curator.x.discovery.ServiceDiscovery<Void> d = discoveries.get(basePath);
+            if (d == null) {
+                d = org.apache.curator.x.discovery.ServiceDiscoveryBuilder.builder(Void.class).client(client)
+                        .basePath(basePath).build();
+                d.start();
+                discoveries.put(basePath, d);
+            }
+            return d;
+        }
+    }
+
+    @Override
+    public Registration register(String basePath, String name, String id) throws Exception {
+        org.apache.curator.x.discovery.ServiceDiscovery<Void> d = discovery(basePath);
+        org.apache.curator.x.discovery.ServiceInstance<Void> instance = org.apache.curator.x.discovery
+                .ServiceInstance.<Void>builder().name(name).id(id).address("127.0.0.1").port(8080).build();
+        d.registerService(instance);
+        return () -> d.unregisterService(instance);
+    }
+
+    @Override
+    public Cache serviceCache(String basePath, String name,
+                              java.util.function.Consumer<java.util.Set<String>> onChange) throws Exception {
+        org.apache.curator.x.discovery.ServiceCache<Void> cache = discovery(basePath).serviceCacheBuilder()
+                .name(name).build();
+        cache.addListener(new org.apache.curator.x.discovery.details.ServiceCacheListener() {
+            @Override
+            public void cacheChanged() {
+                onChange.accept(cache.getInstances().stream()
+                        .map(org.apache.curator.x.discovery.ServiceInstance::getId)
+                        .collect(java.util.stream.Collectors.toSet()));
+            }
+
+            @Override
+            public void stateChanged(CuratorFramework c, org.apache.curator.framework.state.ConnectionState s) {
+            }
+        });
+        cache.start(); // returns once the cache is loaded
+        return new Cache() {
+            @Override
+            public int size() {
+                return cache.getInstances().size();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    cache.close();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+    }
+
     @Override
     public Barrier doubleBarrier(String path, int parties, String memberId) {
         DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, path, parties);
@@ -281,6 +341,15 @@ final class CuratorSession implements RecipeSession {
                 q.close();
             } catch (java.io.IOException | RuntimeException e) {
                 // closing anyway
+            }
+        }
+        synchronized (discoveries) {
+            for (org.apache.curator.x.discovery.ServiceDiscovery<Void> d : discoveries.values()) {
+                try {
+                    d.close();
+                } catch (Exception ignored) {
+                    // closing the client below ends the session anyway
+                }
             }
         }
         client.close();

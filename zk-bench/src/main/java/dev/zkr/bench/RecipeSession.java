@@ -89,6 +89,24 @@ interface RecipeSession extends AutoCloseable {
      */
     Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) throws Exception;
 
+    /** A service instance registered through service discovery (DYNAMIC), until {@link #unregister()}. */
+    interface Registration {
+        void unregister() throws Exception;
+    }
+
+    /**
+     * Registers instance {@code id} of service {@code name} under {@code basePath} through the contender's service
+     * discovery (zkr's {@code ServiceDiscovery}, Curator's curator-x-discovery); may return before the node is made.
+     */
+    Registration register(String basePath, String name, String id) throws Exception;
+
+    /**
+     * Starts a service cache of service {@code name} under {@code basePath}; {@code onChange} gets the ids it holds
+     * after each change it reports. Returns once the cache is initialised.
+     */
+    Cache serviceCache(String basePath, String name, java.util.function.Consumer<java.util.Set<String>> onChange)
+            throws Exception;
+
     Barrier doubleBarrier(String path, int parties, String memberId);
 
     Counter counter(String path);

@@ -127,6 +127,47 @@ final class ZkrRecipeSession implements RecipeSession {
         return selector::close;
     }
 
+    private final java.util.Map<String, dev.zkr.recipes.discovery.ServiceDiscovery> discoveries =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private dev.zkr.recipes.discovery.ServiceDiscovery discovery(String basePath) {
+        return discoveries.computeIfAbsent(basePath, b -> {
+            dev.zkr.recipes.discovery.ServiceDiscovery d = recipes.serviceDiscovery(b);
+            synchronized (owned) {
+                owned.add(d);
+            }
+            return d;
+        });
+    }
+
+    @Override
+    public Registration register(String basePath, String name, String id) {
+        dev.zkr.recipes.discovery.ServiceRegistration r = discovery(basePath).register(
+                dev.zkr.recipes.discovery.ServiceInstance.builder(name).id(id).address("127.0.0.1").port(8080)
+                        .build());
+        return r::close;
+    }
+
+    @Override
+    public Cache serviceCache(String basePath, String name,
+                              java.util.function.Consumer<java.util.Set<String>> onChange) {
+        dev.zkr.recipes.discovery.ServiceCache cache = discovery(basePath).cache(name);
+        cache.addListener(list -> onChange.accept(list.stream()
+                .map(dev.zkr.recipes.discovery.ServiceInstance::id)
+                .collect(java.util.stream.Collectors.toSet())));
+        return new Cache() {
+            @Override
+            public int size() {
+                return cache.instances().size();
+            }
+
+            @Override
+            public void close() {
+                cache.close();
+            }
+        };
+    }
+
     @Override
     public Barrier doubleBarrier(String path, int parties, String memberId) {
         DoubleBarrier barrier = recipes.doubleBarrier(path).parties(parties).memberId(memberId).build();

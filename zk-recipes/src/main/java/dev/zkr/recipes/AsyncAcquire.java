@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
 
 /**
  * One acquire of a {@link SequentialNodeQueue} that holds no thread while it waits: the same steps as the blocking
@@ -42,10 +43,20 @@ import java.util.concurrent.Executor;
  */
 final class AsyncAcquire {
 
+    /**
+     * Told, for the mutex, each time the waiter right behind the first node has read that node's data and set its
+     * watch (the leased lock judges the holder's lease from it). {@code current} is true while that watch is the
+     * acquire's current one (no change seen since, not completed).
+     */
+    interface HolderWatch {
+        void watching(OwnedNode ours, String holderPath, dev.zkr.client.Stat holderStat, BooleanSupplier current);
+    }
+
     private final ZkClient client;
     private final SequentialNodeQueue queue;
     private final byte[] data;
     private final Executor executor;
+    private final HolderWatch holderWatch; // null but for the leased lock
     private final String prefix = ProtectedNames.newPrefix();
     private final CompletableFuture<OwnedNode> result = new CompletableFuture<>();
     private final ConnectionStateListener onConnection = this::connectionChanged;
@@ -59,17 +70,25 @@ final class AsyncAcquire {
     private Watcher watcher;
     private WatcherType watchType = WatcherType.DATA;
 
-    private AsyncAcquire(ZkClient client, SequentialNodeQueue queue, byte[] data, Executor executor) {
+    private AsyncAcquire(ZkClient client, SequentialNodeQueue queue, byte[] data, Executor executor,
+                         HolderWatch holderWatch) {
         this.client = client;
         this.queue = queue;
         this.data = data;
         this.executor = executor;
+        this.holderWatch = holderWatch;
     }
 
     /** Starts an acquire; the future completes with the held node (on the executor), or fails. Cancel it to give up. */
     static CompletableFuture<OwnedNode> start(ZkClient client, SequentialNodeQueue queue, byte[] data,
                                               Executor executor) {
-        AsyncAcquire a = new AsyncAcquire(client, queue, data, executor);
+        return start(client, queue, data, executor, null);
+    }
+
+    /** As {@link #start(ZkClient, SequentialNodeQueue, byte[], Executor)}, telling {@code holderWatch} (mutex only). */
+    static CompletableFuture<OwnedNode> start(ZkClient client, SequentialNodeQueue queue, byte[] data,
+                                              Executor executor, HolderWatch holderWatch) {
+        AsyncAcquire a = new AsyncAcquire(client, queue, data, executor, holderWatch);
         client.addConnectionStateListener(a.onConnection);
         a.result.whenComplete((node, err) -> a.finished(err));
         a.next();
@@ -313,6 +332,11 @@ final class AsyncAcquire {
                 if (err == null) {
                     if (queue.predicate().marksHolders() && d.stat().version() > 0) {
                         next(); // it holds now (the semaphore's mark): look again
+                    } else if (holderWatch != null && queue.predicate() == NodePredicate.EXCLUSIVE
+                            && sorted != null && sorted.size() == 2) {
+                        // the mutex right behind the first node (the holder): the leased lock judges its lease
+                        OwnedNode me = ours;
+                        holderWatch.watching(me, path, d.stat(), () -> isCurrent(e, w));
                     }
                     return; // wait for the watch
                 }
@@ -326,6 +350,10 @@ final class AsyncAcquire {
                 }
             }
         });
+    }
+
+    private synchronized boolean isCurrent(long e, Watcher w) {
+        return e == epoch && watcher == w && !result.isDone();
     }
 
     private synchronized void watchFired(long e, WatchedEvent event, String name, List<String> sorted) {

@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,6 +63,7 @@ public final class LeaderSelector implements AutoCloseable {
     private boolean inCallback;
     private boolean queued = true;
     private boolean again;
+    private final List<CompletableFuture<Leadership>> awaiting = new ArrayList<>(); // awaitLeadershipAsync()
     private volatile Thread runner;
 
     LeaderSelector(ZkClient client, String path, String id, Election election, boolean autoRequeue,
@@ -154,6 +156,7 @@ public final class LeaderSelector implements AutoCloseable {
     private void lead(OwnedNode node) throws InterruptedException {
         Leadership t = new Leadership(this, node.czxid(), node.owner());
         boolean certain;
+        List<CompletableFuture<Leadership>> ready = List.of();
         lock.lock();
         try {
             if (!lifecycle.isStarted()) {
@@ -168,10 +171,13 @@ public final class LeaderSelector implements AutoCloseable {
             certain = client.state().isConnected() && node.owner() == client.sessionId();
             if (!certain) {
                 suspendedLocked(t, node);
+            } else {
+                ready = drainAwaiting();
             }
         } finally {
             lock.unlock();
         }
+        completeLater(ready, t, null);
         try {
             callback.takeLeadership(t);
         } catch (InterruptedException | ZkException.Interrupted e) {
@@ -241,6 +247,7 @@ public final class LeaderSelector implements AutoCloseable {
             return;
         }
         seen.whenComplete((stat, err) -> {
+            List<CompletableFuture<Leadership>> ready = List.of();
             lock.lock();
             try {
                 if (term != t) {
@@ -248,13 +255,16 @@ public final class LeaderSelector implements AutoCloseable {
                 }
                 if (err == null && stat != null && stat.czxid() == node.czxid()
                         && stat.ephemeralOwner() == client.sessionId() && client.state().isConnected()) {
-                    t.move(LeaseState.HELD);
+                    if (t.move(LeaseState.HELD)) {
+                        ready = drainAwaiting(); // certain again: those waiting for a valid term get this one
+                    }
                 } else if (err == null) {
                     loseLocked(t, node, LeaseState.LOST); // the node is gone (deleted by someone)
                 }
             } finally {
                 lock.unlock();
             }
+            completeLater(ready, t, null);
         });
     }
 
@@ -313,6 +323,75 @@ public final class LeaderSelector implements AutoCloseable {
 
     private CompletableFuture<Void> resignation(OwnedNode node) {
         return resigned.computeIfAbsent(node, election::resign);
+    }
+
+    /**
+     * Waits without a thread until this selector leads: completes (on the recipes' executor) with the term once one
+     * is valid (at once if the current one is), also with the same term again certain after a short suspension;
+     * fails with IllegalStateException if the selector is or gets closed. Cancel it to stop waiting (the selector
+     * itself competes on). The term may end at any moment after: check {@link Leadership#isValid()} and pass its
+     * fencing token on.
+     */
+    public CompletableFuture<Leadership> awaitLeadershipAsync() {
+        CompletableFuture<Leadership> f = new CompletableFuture<>();
+        Leadership now;
+        lock.lock();
+        try {
+            if (lifecycle.isClosed()) {
+                f.completeExceptionally(new IllegalStateException("selector closed"));
+                return f;
+            }
+            now = term != null && term.isValid() ? term : null;
+            if (now == null) {
+                awaiting.add(f);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (now != null) {
+            completeLater(List.of(f), now, null);
+        } else {
+            f.whenComplete((v, err) -> {
+                if (err != null) {
+                    lock.lock();
+                    try {
+                        awaiting.remove(f); // cancelled: forget it
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            });
+        }
+        return f;
+    }
+
+    /** Under the lock: the awaitLeadershipAsync() futures waiting so far, taken out. */
+    private List<CompletableFuture<Leadership>> drainAwaiting() {
+        if (awaiting.isEmpty()) {
+            return List.of();
+        }
+        List<CompletableFuture<Leadership>> out = new ArrayList<>(awaiting);
+        awaiting.clear();
+        return out;
+    }
+
+    /** Completes the futures on the recipes' executor (never on the event thread, never under the lock). */
+    private void completeLater(List<CompletableFuture<Leadership>> futures, Leadership t, RuntimeException failure) {
+        if (futures.isEmpty()) {
+            return;
+        }
+        Runnable done = () -> futures.forEach(f -> {
+            if (failure == null) {
+                f.complete(t);
+            } else {
+                f.completeExceptionally(failure);
+            }
+        });
+        try {
+            executor.execute(done);
+        } catch (RuntimeException rejected) {
+            done.run();
+        }
     }
 
     /** True while this participant leads with certainty (its current term is valid). */
@@ -391,6 +470,7 @@ public final class LeaderSelector implements AutoCloseable {
             return;
         }
         CompletableFuture<Void> gone = null;
+        List<CompletableFuture<Leadership>> waiting;
         lock.lock();
         try {
             if (term != null) {
@@ -398,9 +478,11 @@ public final class LeaderSelector implements AutoCloseable {
                 gone = resignation(termNode);
             }
             changed.signalAll();
+            waiting = drainAwaiting();
         } finally {
             lock.unlock();
         }
+        completeLater(waiting, null, new IllegalStateException("selector closed"));
         client.removeConnectionStateListener(onConnection);
         Thread t = runner;
         if (t != null) {

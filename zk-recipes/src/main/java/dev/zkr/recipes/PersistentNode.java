@@ -2,6 +2,7 @@ package dev.zkr.recipes;
 
 import dev.zkr.recipes.internal.Deadline;
 import dev.zkr.recipes.node.NodeKeeper;
+import dev.zkr.recipes.node.TtlToucher;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -17,10 +18,13 @@ import java.util.Optional;
 public final class PersistentNode implements AutoCloseable {
 
     private final NodeKeeper keeper;
+    /** The TTL variant's renewals ({@link PersistentNodeBuilder#ttl}), else null. */
+    private final TtlToucher toucher;
     private final String path;
 
-    PersistentNode(NodeKeeper keeper, String path) {
+    PersistentNode(NodeKeeper keeper, TtlToucher toucher, String path) {
         this.keeper = keeper;
+        this.toucher = toucher;
         this.path = path;
     }
 
@@ -60,6 +64,9 @@ public final class PersistentNode implements AutoCloseable {
     /** Stops keeping the node and deletes it (see the class comment). Idempotent. */
     @Override
     public void close() {
+        if (toucher != null) {
+            toucher.close(); // the child first: the container can only be deleted empty
+        }
         keeper.close();
     }
 

@@ -98,6 +98,14 @@ public final class Recipes {
         return SequentialLock.mutex(client, ZkPaths.validate(path), executor);
     }
 
+    /**
+     * A fair, herd-free lock at {@code path} whose holder owns it for a lease unless it renews it; set the lease,
+     * then {@link LeasedLockBuilder#build()}.
+     */
+    public LeasedLockBuilder leasedLock(String path) {
+        return new LeasedLockBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */
     public SemaphoreBuilder semaphore(String path) {
         return new SemaphoreBuilder(client, ZkPaths.validate(path), executor);
@@ -115,7 +123,7 @@ public final class Recipes {
 
     /** A one-shot barrier on the node at {@code path}: set it, remove it, wait until it is gone. */
     public SimpleBarrier barrier(String path) {
-        return new SimpleBarrier(client, ZkPaths.validate(path));
+        return new SimpleBarrier(client, ZkPaths.validate(path), executor);
     }
 
     /** A local, watch-maintained copy of the node at {@code path}; {@link NodeCache#start()} it. */
@@ -135,7 +143,7 @@ public final class Recipes {
 
     /** A double barrier at {@code path}; set parties and member id, then {@link DoubleBarrierBuilder#build()}. */
     public DoubleBarrierBuilder doubleBarrier(String path) {
-        return new DoubleBarrierBuilder(client, ZkPaths.validate(path));
+        return new DoubleBarrierBuilder(client, ZkPaths.validate(path), executor);
     }
 
     /** Group membership at {@code path}; set member id and data, then {@link GroupBuilder#join()}. */
@@ -146,6 +154,14 @@ public final class Recipes {
     /** A linearizable counter stored in the node at {@code path}. */
     public DistributedCounter counter(String path) {
         return new DistributedCounter(client, ZkPaths.validate(path));
+    }
+
+    /**
+     * Service discovery under {@code basePath}, in the layout and JSON of Curator's curator-x-discovery: register
+     * instances, query them, watch a service, pick instances (see {@code dev.zkr.recipes.discovery}).
+     */
+    public dev.zkr.recipes.discovery.ServiceDiscovery serviceDiscovery(String basePath) {
+        return dev.zkr.recipes.discovery.ServiceDiscovery.of(this, ZkPaths.validate(basePath));
     }
 
     /** A FIFO queue at {@code path} of byte[] items; add a serializer for typed items. */

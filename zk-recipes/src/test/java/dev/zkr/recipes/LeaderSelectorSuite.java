@@ -18,11 +18,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -169,6 +171,58 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
         assertEquals(1, mostInside.get(), "never two callbacks with valid leadership at once");
         for (ZkClient c : clients) {
             assertNoWatches(c);
+        }
+    }
+
+    /**
+     * {@link LeaderSelector#awaitLeadershipAsync()}: completes (on the executor) with the valid term once the selector
+     * leads, at once while it leads; a cancelled wait is forgotten; closing fails the waits left.
+     */
+    @Test
+    void awaitLeadershipAsyncCompletesWithTheTermAndFailsWhenClosed() throws Exception {
+        for (boolean fair : new boolean[] {true, false}) {
+            String p = path("await-async-" + fair);
+            Candidate ca = candidate("a");
+            Candidate cb = candidate("b");
+            LeaderSelector sa = selector(client(), p, ca, fair);
+            Leadership la = ca.nextTerm();
+            Leadership now = sa.awaitLeadershipAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertSame(la, now, "at once while leading");
+            LeaderSelectorBuilder bb = Recipes.using(client()).leaderSelector(p).id("b").takeLeadership(cb)
+                    .autoRequeue(false);
+            LeaderSelector sb = (fair ? bb.fair() : bb.unfair()).start();
+            eventually("b takes part", () -> sa.participants().size() == 2);
+            CompletableFuture<Leadership> bLeads = sb.awaitLeadershipAsync();
+            CompletableFuture<Leadership> cancelled = sb.awaitLeadershipAsync();
+            cancelled.cancel(false);
+            assertFalse(waitDone(bLeads, Duration.ofMillis(100)), "b does not lead while a does");
+            ca.release(); // a's term ends; in the fair queue b is next, in the race b may win or a again
+            sa.close();
+            Leadership lb = bLeads.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            assertSame(cb.nextTerm(), lb, "the term the callback runs");
+            assertTrue(lb.fencingToken() > la.fencingToken());
+            assertTrue(cancelled.isCancelled());
+            ExecutionException closed = assertThrows(ExecutionException.class,
+                    () -> sa.awaitLeadershipAsync().get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertTrue(closed.getCause() instanceof IllegalStateException);
+            cb.release(); // b leads once (no requeue): a wait now lasts until close
+            eventually("b's term over", () -> !sb.hasLeadership());
+            CompletableFuture<Leadership> pending = sb.awaitLeadershipAsync();
+            sb.close();
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> pending.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+            assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+        }
+    }
+
+    private static boolean waitDone(CompletableFuture<?> f, Duration d) {
+        try {
+            f.get(d.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (Exception e) {
+            return true;
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -225,5 +226,86 @@ public abstract class PersistentNodeSuite extends RecipeSuite {
         eventually("made again", () -> holds(observer, p, "p", 0));
         node.close();
         eventually("deleted on close", () -> observer.exists(p) == null);
+    }
+    // ---- the TTL variant (Curator's PersistentTtlNode) ----------------------------------------------------------
+
+    private static final Duration TTL = Duration.ofMillis(300);
+
+    /** The touch child's Stat, or null while it is not there (or the observer is reconnecting). */
+    private static Stat touchOf(ZkClient observer, String p) {
+        try {
+            observer.sync(p);
+            return observer.exists(p + "/touch");
+        } catch (ZkException.ConnectionLoss e) {
+            return null;
+        }
+    }
+
+    /**
+     * The node lives on while its keeper renews the touch child (its TTL restarted every half TTL, the node's own
+     * data and version untouched), and once the keeper's process is gone it is deleted no earlier than a TTL after
+     * the last renewal, on the server's clock.
+     */
+    @Test
+    void aTtlNodeOutlivesItsKeeperByItsTtl() {
+        String p = path("ttl");
+        ZkClient c = client();
+        ZkClient observer = client();
+        PersistentNode node = Recipes.using(c).persistentNode(p).data(b("t")).ttl(TTL).start();
+        assertTrue(node.await(WAIT));
+        Stat first = observer.exists(p);
+        eventually("renewed three times", () -> {
+            Stat t = touchOf(observer, p);
+            return t != null && t.version() >= 3;
+        });
+        Stat kept = observer.exists(p);
+        assertNotNull(kept, "kept past its TTL while renewed");
+        assertEquals(first.version(), kept.version(), "renewals leave the node's own data alone");
+        assertTrue(holds(observer, p, "t", 0));
+        backend.crash(c); // the keeper's process is gone: no more renewals, no close
+        Stat last = touchOf(observer, p);
+        eventually("deleted once the TTL ran out", () -> {
+            try {
+                observer.sync(p);
+                return observer.exists(p) == null;
+            } catch (ZkException.ConnectionLoss e) {
+                return false;
+            }
+        });
+        String probe = observer.create(path("probe"), new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER);
+        long gone = observer.exists(probe).ctime();
+        assertTrue(last == null || gone - last.mtime() > TTL.toMillis(), "deleted " + (gone - last.mtime())
+                + " ms after the last renewal, TTL " + TTL.toMillis() + " ms");
+    }
+
+    /** CURATOR-545 (and CURATOR-636, Curator #1258): the node and its touch child are made in one multi. */
+    @Test
+    void theNodeNeverExistsWithoutItsTouchChild_CURATOR_545() {
+        String p = path("curator-545");
+        ZkClient c = client();
+        ZkClient observer = client();
+        PersistentNode node = Recipes.using(c).persistentNode(p).ttl(TTL).start();
+        assertTrue(node.await(WAIT));
+        Stat container = observer.exists(p);
+        Stat touch = observer.exists(p + "/touch");
+        assertNotNull(touch, "the touch child is there as soon as the node is");
+        assertEquals(container.czxid(), touch.czxid(), "created by the same txn");
+        // a touch child deleted by someone: made again, by the next renewal or with the node if the server removed
+        // the container meanwhile
+        observer.delete(p + "/touch", -1);
+        eventually("the touch child made again", () -> {
+            Stat t = touchOf(observer, p);
+            return t != null && t.czxid() > touch.czxid();
+        });
+        node.close();
+        eventually("the touch child and the node deleted on close", () -> observer.exists(p) == null);
+    }
+
+    @Test
+    void aTtlNodeTakesNoModeAndAValidTtl() {
+        Recipes recipes = Recipes.using(client());
+        assertThrows(IllegalStateException.class, () -> recipes.persistentNode(path("x")).mode(CreateMode.PERSISTENT)
+                .ttl(TTL).start());
+        assertThrows(IllegalArgumentException.class, () -> recipes.persistentNode(path("x")).ttl(Duration.ZERO));
     }
 }

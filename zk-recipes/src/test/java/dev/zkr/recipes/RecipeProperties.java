@@ -1157,7 +1157,7 @@ public abstract class RecipeProperties {
     /**
      * The simple barrier, set as an ephemeral node by one participant ({@code SET}), removed by anyone
      * ({@code RELEASE}): no waiter returns while it is set; once it is removed or its owner's session ends, every
-     * waiter returns true.
+     * waiter returns true. p1 waits with {@link SimpleBarrier#waitOnBarrierAsync()}, the others block.
      */
     @Property
     void simpleBarrierHoldsWaitersUntilItFalls(@ForAll("simpleBarrierSteps") List<Step> steps) {
@@ -1185,7 +1185,9 @@ public abstract class RecipeProperties {
                 }
                 case WAIT -> {
                     if (!waiting.containsKey(w)) {
-                        waiting.put(w, waitOn(Recipes.using(proc.client()).barrier(p), proc));
+                        SimpleBarrier b = Recipes.using(proc.client()).barrier(p);
+                        // p1 waits without a thread (waitOnBarrierAsync), the others on a thread of their own
+                        waiting.put(w, w == 1 ? b.waitOnBarrierAsync().thenApply(v -> true) : waitOn(b, proc));
                     }
                 }
                 case EXPIRE -> {
@@ -1807,6 +1809,151 @@ public abstract class RecipeProperties {
         return true;
     }
 
+    // ---- service discovery: registrations kept once, the cache converges to the registered set -------------------
+
+    @Provide
+    Arbitrary<List<Step>> discoverySteps() {
+        return steps(3, 10, w(3, Kind.JOIN), w(3, Kind.SET), w(2, Kind.LEAVE), w(2, Kind.DELETE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * Two processes register one instance each through service discovery (p0 DYNAMIC "i0", p1 DYNAMIC_SEQUENTIAL
+     * "i1"), a third (p2) watches the service through a {@code ServiceCache}: after every step each registered
+     * instance's node is there exactly once (never two, at any poll), owned by its process's current session, with
+     * the data set last, an unregistered or crashed process's node is gone, and the cache holds exactly the
+     * registered instances with their latest data. {@code JOIN}: register (again: an update); {@code SET}: update;
+     * {@code LEAVE}: unregister; {@code DELETE}: someone else deletes the node; faults on p2 hit the watcher (its
+     * cache is made again after a crash).
+     */
+    @Property
+    void discoveryRegistrationsAreKeptOnceAndTheCacheConverges(@ForAll("discoverySteps") List<Step> steps) {
+        String base = freshPath("discovery");
+        String svc = base + "/svc";
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
+        List<dev.zkr.recipes.discovery.ServiceDiscovery> ds = new ArrayList<>();
+        for (Participant proc : procs) {
+            ds.add(Recipes.using(proc.client()).serviceDiscovery(base));
+        }
+        List<dev.zkr.recipes.discovery.ServiceCache> cache = new ArrayList<>(List.of(ds.get(2).cache("svc")));
+        List<Integer> ports = new ArrayList<>(Collections.nCopies(2, null));
+        AtomicInteger version = new AtomicInteger();
+        for (Step s : steps) {
+            int w = s.who();
+            int r = w % 2; // the registrant a registration step concerns
+            switch (s.kind()) {
+                case JOIN, SET -> {
+                    if (s.kind() == Kind.JOIN || ports.get(r) != null) {
+                        int port = version.incrementAndGet();
+                        ds.get(r).register(dev.zkr.recipes.discovery.ServiceInstance.builder("svc").id("i" + r)
+                                .port(port).serviceType(r == 0 ? dev.zkr.recipes.discovery.ServiceType.DYNAMIC
+                                        : dev.zkr.recipes.discovery.ServiceType.DYNAMIC_SEQUENTIAL).build());
+                        ports.set(r, port);
+                    }
+                }
+                case LEAVE -> {
+                    ds.get(r).unregister("i" + r);
+                    ports.set(r, null);
+                }
+                case DELETE -> {
+                    for (String child : children(observer, svc)) {
+                        if (child.equals("i0") ? r == 0 : r == 1) {
+                            try {
+                                observer.delete(svc + "/" + child, -1);
+                            } catch (ZkException.NoNode gone) {
+                                // not there
+                            }
+                        }
+                    }
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    ds.get(w).close(); // the dead process's objects: cut off, nothing reaches the server
+                    ds.set(w, Recipes.using(procs.get(w).client()).serviceDiscovery(base));
+                    if (w == 2) {
+                        cache.set(0, ds.get(2).cache("svc"));
+                    } else {
+                        ports.set(w, null);
+                    }
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("each registered instance once, its process's, with its latest data " + ports
+                            + ", and the cache holds exactly those",
+                    () -> atMostOneNodePerInstance(observer, svc),
+                    () -> registeredAsModelled(observer, svc, procs, ports)
+                            && cachedAsModelled(cache.get(0).instances(), ports),
+                    () -> describe(observer, svc) + "; cache: " + cache.get(0).instances());
+        }
+        ds.forEach(dev.zkr.recipes.discovery.ServiceDiscovery::close);
+        settle("no instance left", () -> { }, () -> children(observer, svc).isEmpty(), () -> describe(observer, svc));
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+    }
+
+    /** The node of instance i0 is named "i0"; that of i1 is protected and sequential ("_c_<uuid>-i1<seq>"). */
+    private static String instanceOfNode(String child) {
+        return child.equals("i0") ? "i0" : child.startsWith("_c_") && child.contains("-i1") ? "i1" : "?";
+    }
+
+    private static void atMostOneNodePerInstance(ZkClient observer, String svc) {
+        List<String> names = children(observer, svc).stream().map(RecipeProperties::instanceOfNode).toList();
+        assertTrue(names.stream().filter("i1"::equals).count() <= 1, "two nodes of one instance: " + names);
+        assertFalse(names.contains("?"), "a node of no instance: " + names);
+    }
+
+    private static boolean registeredAsModelled(ZkClient observer, String svc, List<Participant> procs,
+                                                List<Integer> ports) {
+        observer.sync("/");
+        List<String> names = children(observer, svc);
+        for (int r = 0; r < 2; r++) {
+            String id = "i" + r;
+            List<String> mine = names.stream().filter(c -> instanceOfNode(c).equals(id)).toList();
+            if (ports.get(r) == null) {
+                if (!mine.isEmpty()) {
+                    return false;
+                }
+                continue;
+            }
+            if (mine.size() != 1) {
+                return false;
+            }
+            dev.zkr.client.NodeData d;
+            try {
+                d = observer.getData(svc + "/" + mine.get(0));
+            } catch (ZkException.NoNode gone) {
+                return false;
+            }
+            if (d.stat().ephemeralOwner() != procs.get(r).sessionId()
+                    || !new String(d.data(), StandardCharsets.UTF_8).contains("\"port\":" + ports.get(r) + ",")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean cachedAsModelled(List<dev.zkr.recipes.discovery.ServiceInstance> cached,
+                                            List<Integer> ports) {
+        Map<String, Integer> want = new HashMap<>();
+        for (int r = 0; r < 2; r++) {
+            if (ports.get(r) != null) {
+                want.put("i" + r, ports.get(r));
+            }
+        }
+        Map<String, Integer> have = new HashMap<>();
+        for (dev.zkr.recipes.discovery.ServiceInstance i : cached) {
+            if (have.put(i.id(), i.port().orElse(-1)) != null) {
+                return false;
+            }
+        }
+        return want.equals(have);
+    }
+
     // ---- counter --------------------------------------------------------------------------------------------------
 
     /** op: ADD delta, CAS (right or wrong expectation by the sign of delta), GET, INCREMENT_ALL, or a fault. */
@@ -2374,14 +2521,17 @@ public abstract class RecipeProperties {
      * Members enter in the generated order; after each arrival but the last nobody may be past enter. Then they
      * leave (or crash, by {@code crashMask}) in the generated order; until the last is gone nobody may be past
      * leave. One fault strikes after a step: a server restart (anywhere; nobody moves because of it), or the
-     * session expiry of a member waiting in enter (it enters again with its new session).
+     * session expiry of a member waiting in enter (it enters again with its new session). Members in
+     * {@code asyncMask} enter and leave without a thread ({@link DoubleBarrier#enterAsync()},
+     * {@link DoubleBarrier#leaveAsync()}), the others block: both kinds meet at one barrier.
      */
     @Property
     void barrierHoldsEveryoneUntilAllArrivedAndAllLeft(@ForAll @IntRange(min = 2, max = 4) int parties,
                                                        @ForAll("orders") List<Integer> arrival,
                                                        @ForAll("orders") List<Integer> departure,
                                                        @ForAll @IntRange(min = 0, max = 15) int crashMask,
-                                                       @ForAll("barrierFaults") BarrierFault fault)
+                                                       @ForAll("barrierFaults") BarrierFault fault,
+                                                       @ForAll @IntRange(min = 0, max = 15) int asyncMask)
             throws Exception {
         String p = freshPath("barrier");
         ZkClient observer = participant("observer").client();
@@ -2399,7 +2549,7 @@ public abstract class RecipeProperties {
                 continue;
             }
             DoubleBarrier b = bs.get(i);
-            entered.set(i, pool.submit(() -> b.enter()));
+            entered.set(i, (asyncMask & (1 << i)) != 0 ? b.enterAsync() : pool.submit(() -> b.enter()));
             arrived.add(i);
             int n = arrived.size();
             if (n < parties) {
@@ -2433,7 +2583,7 @@ public abstract class RecipeProperties {
                 procs.get(i).crash(backend); // dies inside the barrier: counts as left
             } else {
                 DoubleBarrier b = bs.get(i);
-                left.add(pool.submit(() -> b.leave()));
+                left.add((asyncMask & (1 << i)) != 0 ? b.leaveAsync() : pool.submit(() -> b.leave()));
             }
             if (gone < parties) {
                 // (no node count to wait for: the lowest member keeps its node until the others are gone)

@@ -70,6 +70,14 @@ class ZkrEnsembleSuitesTest {
     }
 
     @Nested
+    class Discovery extends DiscoverySuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
     class AsyncLock extends AsyncLockSuite {
         @Override
         protected RecipeBackend createBackend() {

@@ -76,6 +76,10 @@ class ZkCliTest {
             l("create -s -e /cli/eph- e"),
             l("create -s /cli/seq- s"),
             l("create -e /cli/eph-plain"),
+            l("create -t 3600000 /cli/ttl t"),
+            l("create -s -t 3600000 /cli/ttl- ts"),
+            l("create -t 0 /cli/ttl-bad"),
+            l("stat /cli/ttl"),
             l("ls -R /cli"),
             l("ls -s /cli"),
             l("stat /cli"),
@@ -127,7 +131,8 @@ class ZkCliTest {
         }
         // "Both printed nothing" must not pass: what the script is about shows on zkr.
         String all = String.join("\n", onZkr);
-        for (String expected : List.of("Created /cli/eph-0000000001", "Node already exists: /cli",
+        for (String expected : List.of("Created /cli/eph-0000000001", "Created /cli/ttl-0000000005",
+                "Node already exists: /cli",
                 "Node does not exist: /cli/missing", "type:NodeDataChanged path:/cli", "type:NodeChildrenChanged path:/cli",
                 "type:NodeCreated path:/cli/deep/er", "type:NodeDeleted path:/cli/deep/er", "digest: user1",
                 "'digest,'user1:", "Node not empty: /cli", "ephemeralOwner = <session>", "[zookeeper]")) {

@@ -281,6 +281,30 @@ class ConformanceExamplesTest {
     }
 
     @Test
+    void ttlNodesAreCreatedAloneAndInMultisAndShowNoOwner() {
+        run(create("a", CreateMode.PERSISTENT_WITH_TTL),
+                create("a/b", CreateMode.PERSISTENT),
+                create("a/", CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL),
+                new Step.Multi(List.of(new MultiOp.MCreate("d", new Data(2), CreateMode.PERSISTENT_WITH_TTL))),
+                new Step.GetData(p("d"), -1))
+                .expect(0, "created a ")
+                .expect(2, "created a/0000000001")
+                .expect(3, "created d")
+                .expect(4, "persistent}");
+    }
+
+    @Test
+    void ttlNodesExpireOnBothServers() {
+        run(new Step.ExpireTtl("a", CreateMode.PERSISTENT_WITH_TTL),
+                new Step.ExpireTtl("d", CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL),
+                new Step.GetChildren(p(""), -1))
+                .expect(0, "expired")
+                .expect(1, "created d0000000001")
+                .expect(1, "expired")
+                .expect(2, "[] ");
+    }
+
+    @Test
     void closingASessionRemovesItsEphemeralsAndFiresTheirWatches() {
         run(create("a", CreateMode.PERSISTENT),
                 createByOther("a/b", CreateMode.EPHEMERAL),

@@ -29,9 +29,18 @@ final class Gen {
         return step().list().ofMinSize(1).ofMaxSize(maxSize).withSizeDistribution(RandomDistribution.uniform());
     }
 
+    /**
+     * Every kind of step. TTL expiry ({@link Step.ExpireTtl}: a short TTL node, waited for until the server
+     * deletes it) is among them only under {@code -Plong} ({@code zkr.long}), as each costs a container-check period
+     * per server; the default build compares expiry in ConformanceExamplesTest, and TTL creates (of a long TTL) in
+     * every run.
+     */
     @SuppressWarnings("unchecked")
     static Arbitrary<Step> step() {
+        Arbitrary<Step> expiry = Combinators.combine(createPath(), Arbitraries.of(CreateMode.PERSISTENT_WITH_TTL,
+                CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL)).as(Step.ExpireTtl::new);
         return Arbitraries.frequencyOf(
+                Tuple.of(Boolean.getBoolean("zkr.long") ? 1 : 0, expiry),
                 Tuple.of(10, create()),
                 Tuple.of(4, delete()),
                 Tuple.of(4, setData()),

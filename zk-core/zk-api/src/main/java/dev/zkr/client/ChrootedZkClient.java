@@ -128,7 +128,7 @@ final class ChrootedZkClient implements ZkClient {
 
     private Op toServer(Op op) {
         if (op instanceof Op.Create c) {
-            return new Op.Create(toServer(c.path(), sequential(c.mode())), c.data(), c.mode(), c.acls());
+            return new Op.Create(toServer(c.path(), sequential(c.mode())), c.data(), c.mode(), c.acls(), c.ttlMs());
         } else if (op instanceof Op.Delete d) {
             return new Op.Delete(toServer(d.path()), d.version());
         } else if (op instanceof Op.SetData s) {
@@ -213,6 +213,13 @@ final class ChrootedZkClient implements ZkClient {
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls) {
         return mapped(delegate.createAsync(toServer(path, sequential(mode)), data, mode, acls).thenApply(this::created));
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls,
+                                                  java.time.Duration ttl) {
+        return mapped(delegate.createAsync(toServer(path, sequential(mode)), data, mode, acls, ttl)
+                .thenApply(this::created));
     }
 
     @Override

@@ -19,6 +19,11 @@ public sealed interface Op {
         return new Create(path, data, mode, acls);
     }
 
+    /** Create a TTL node ({@link CreateMode#isTtl()}) with this ACL ({@code null}: open) and TTL. */
+    static Op create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls, java.time.Duration ttl) {
+        return new Create(path, data, mode, acls, ttl.toMillis());
+    }
+
     static Op delete(String path, int version) {
         return new Delete(path, version);
     }
@@ -46,15 +51,23 @@ public sealed interface Op {
         return this instanceof GetData || this instanceof GetChildren;
     }
 
-    /** Create a node (data may be empty, never null) with an ACL ({@code null} = {@link Acls#OPEN_UNSAFE}). */
-    record Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls) implements Op {
+    /**
+     * Create a node (data may be empty, never null) with an ACL ({@code null} = {@link Acls#OPEN_UNSAFE}) and, for
+     * the TTL modes, a TTL in milliseconds ({@code -1}: none, as for every other mode).
+     */
+    record Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls, long ttlMs) implements Op {
         public Create {
             acls = acls == null ? null : java.util.List.copyOf(acls);
         }
 
+        /** Create a node without a TTL. */
+        public Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls) {
+            this(path, data, mode, acls, -1);
+        }
+
         /** Create an open node ({@link Acls#OPEN_UNSAFE}). */
         public Create(String path, byte[] data, CreateMode mode) {
-            this(path, data, mode, null);
+            this(path, data, mode, null, -1);
         }
     }
 

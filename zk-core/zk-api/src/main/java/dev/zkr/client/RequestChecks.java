@@ -22,7 +22,20 @@ public final class RequestChecks {
 
     /** Checks a create's mode and path (a sequential create's path may end with {@code /}); returns the path. */
     public static String create(String path, CreateMode mode) {
+        return create(path, mode, -1);
+    }
+
+    /**
+     * As {@link #create(String, CreateMode)} with a TTL in milliseconds (-1: none): a TTL mode needs one of
+     * 1..{@link CreateMode#MAX_TTL_MS} ms, any other mode none, else BadArguments.
+     */
+    public static String create(String path, CreateMode mode, long ttlMs) {
         required(mode, path, "create mode");
+        try {
+            mode.checkTtl(ttlMs);
+        } catch (IllegalArgumentException e) {
+            throw new ZkException.BadArguments(path, e.getMessage());
+        }
         return ZkPaths.validate(path, mode.isSequential());
     }
 
@@ -63,9 +76,9 @@ public final class RequestChecks {
             throw new ZkException.BadArguments(op.path(), "a read operation in a multi (use multiRead)");
         }
         if (op instanceof Op.Create c) {
-            create(c.path(), c.mode());
+            create(c.path(), c.mode(), c.ttlMs());
             byte[] data = data(c.path(), c.data(), maxDataSize);
-            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode(), c.acls());
+            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode(), c.acls(), c.ttlMs());
         }
         ZkPaths.validate(op.path());
         if (op instanceof Op.SetData s) {

@@ -172,6 +172,17 @@ public interface ZkClient extends AutoCloseable {
         return ClientSupport.failed(new ZkException.Unimplemented(path, "ACLs are not supported by this client"));
     }
 
+    /**
+     * Creates a TTL node ({@link CreateMode#PERSISTENT_WITH_TTL} or {@link CreateMode#PERSISTENT_SEQUENTIAL_WITH_TTL})
+     * with this ACL ({@code null} = {@link Acls#OPEN_UNSAFE}): the server deletes it once it has no children and has
+     * not been modified for longer than {@code ttl}. Fails with {@link ZkException.BadArguments} for a TTL outside
+     * 1 ms..{@link CreateMode#MAX_TTL_MS} ms, or a mode that is not a TTL mode.
+     */
+    default CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls,
+                                                   java.time.Duration ttl) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "TTL nodes are not supported by this client"));
+    }
+
     /** The node's ACL and Stat; needs READ or ADMIN (without ADMIN, digest secrets are masked as ZooKeeper does). */
     default CompletableFuture<NodeAcl> getAclAsync(String path) {
         return ClientSupport.failed(new ZkException.Unimplemented(path, "ACLs are not supported by this client"));
@@ -193,6 +204,11 @@ public interface ZkClient extends AutoCloseable {
 
     default String create(String path, byte[] data, CreateMode mode, List<Acl> acls) {
         return ClientSupport.await(createAsync(path, data, mode, acls)).path();
+    }
+
+    /** Blocking {@link #createAsync(String, byte[], CreateMode, List, java.time.Duration)}: the created path. */
+    default String create(String path, byte[] data, CreateMode mode, List<Acl> acls, java.time.Duration ttl) {
+        return ClientSupport.await(createAsync(path, data, mode, acls, ttl)).path();
     }
 
     default NodeAcl getAcl(String path) {

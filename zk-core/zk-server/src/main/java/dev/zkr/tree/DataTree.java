@@ -54,6 +54,11 @@ import java.util.function.Function;
  * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
  * a grace period; zkr does not, yet). Containers report {@code ephemeralOwner == 0} in their Stat.
  *
+ * <p><b>TTL nodes.</b> A TTL node with no children whose data was last set (mtime) longer ago than its TTL is
+ * reported by {@link #expiredTtlNodes(long)}; the server deletes it as it deletes containers. TTL nodes report
+ * {@code ephemeralOwner == 0} too. In a snapshot a node's container flag is a kind byte (0 plain, 1 container,
+ * 2 TTL node followed by its TTL as a long): snapshots without TTL nodes are byte for byte as before.
+ *
  * <p><b>ACLs.</b> Every node has an ACL; the distinct ACLs are kept once each in an {@link AclTable} with
  * reference counts (nodes refer to their entry), and a snapshot writes each node's ACL id and the table once
  * (format version 2; version 1 snapshots, from before ACLs, load with every node open). aversion counts ACL
@@ -69,6 +74,7 @@ public final class DataTree {
     private final ConcurrentHashMap<Long, SessionInfo> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
+    private final Set<String> ttlNodes = ConcurrentHashMap.newKeySet();
     private final AclTable acls = new AclTable();
     private volatile long lastZxid;
     /**
@@ -270,6 +276,31 @@ public final class DataTree {
         return due;
     }
 
+    /** A TTL node due for deletion, and the data version it was judged at. */
+    public record ExpiredTtl(String path, int version) {
+    }
+
+    /**
+     * TTL nodes without children whose mtime is more than their TTL before {@code now} (server time, ms), sorted by
+     * path: the server turns each into a {@link Request.DeleteContainer} at the version seen here, so a write
+     * prepared meanwhile keeps the node.
+     */
+    public List<ExpiredTtl> expiredTtlNodes(long now) {
+        List<ExpiredTtl> due = new ArrayList<>();
+        for (String path : ttlNodes) {
+            Node n = nodes.get(path);
+            if (n != null) {
+                synchronized (n) {
+                    if (!n.deleted && n.numChildren() == 0 && now - n.mtime > n.ttlMs()) {
+                        due.add(new ExpiredTtl(path, n.version));
+                    }
+                }
+            }
+        }
+        due.sort(java.util.Comparator.comparing(ExpiredTtl::path));
+        return due;
+    }
+
     /** Projected-state view of one node for Prep, or null if it does not exist. */
     NodeRecord record(String path) {
         Node n = nodes.get(path);
@@ -278,7 +309,7 @@ public final class DataTree {
         }
         synchronized (n) {
             return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container,
-                    n.acls(), n.aversion);
+                    n.acls(), n.aversion, n.ttlMs() > 0);
         }
     }
 
@@ -346,7 +377,7 @@ public final class DataTree {
         }
         Node node = nodes.get(path);
         if (node == null) {
-            node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container());
+            node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container(), c.ttlMs());
             node.acl = acls.intern(c.acls());
             nodes.put(path, node);
             if (c.ephemeralOwner() != 0) {
@@ -354,6 +385,9 @@ public final class DataTree {
             }
             if (c.container()) {
                 containers.add(path);
+            }
+            if (c.ttlMs() > 0) {
+                ttlNodes.add(path);
             }
         }
         synchronized (parent) {
@@ -411,6 +445,9 @@ public final class DataTree {
             }
             if (node.container) {
                 containers.remove(path);
+            }
+            if (node.ttlMs() > 0) {
+                ttlNodes.remove(path);
             }
         }
         triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid, nodeAcl));
@@ -532,6 +569,9 @@ public final class DataTree {
         out.writeLong(lastTxnTime);
     }
 
+    /** A node's kind byte in a snapshot (0 plain, 1 container, as the boolean it was): a TTL node, its TTL follows. */
+    private static final int NODE_KIND_TTL = 2;
+
     /** Snapshot trailer: the newest txn time follows. */
     private static final int TRAILER_TXN_TIME = 1;
 
@@ -541,7 +581,7 @@ public final class DataTree {
     /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
     private static boolean writeNode(DataOutput out, Node n, Map<Long, AclTable.Entry> written) throws IOException {
         byte[] data;
-        long czxid, mzxid, pzxid, ctime, mtime, owner;
+        long czxid, mzxid, pzxid, ctime, mtime, owner, ttl;
         int version, cversion, aversion;
         boolean container;
         AclTable.Entry acl;
@@ -559,6 +599,7 @@ public final class DataTree {
             version = n.version;
             cversion = n.cversion();
             container = n.container;
+            ttl = n.ttlMs();
             aversion = n.aversion;
             acl = n.acl;
         }
@@ -573,7 +614,12 @@ public final class DataTree {
         out.writeInt(version);
         out.writeInt(cversion);
         out.writeLong(owner);
-        out.writeBoolean(container);
+        if (ttl > 0) {
+            out.writeByte(NODE_KIND_TTL);
+            out.writeLong(ttl);
+        } else {
+            out.writeBoolean(container);
+        }
         TxnCodec.writeBytes(out, data);
         out.writeInt(aversion);
         out.writeLong(acl.id);
@@ -615,9 +661,16 @@ public final class DataTree {
             int dataVersion = in.readInt();
             int cversion = in.readInt();
             long owner = in.readLong();
-            boolean container = in.readBoolean();
+            int kind = in.readUnsignedByte();
+            if (kind > NODE_KIND_TTL) {
+                throw new IOException("corrupt snapshot: bad node kind " + kind + " for " + path);
+            }
+            long ttl = kind == NODE_KIND_TTL ? in.readLong() : 0;
+            if (kind == NODE_KIND_TTL && (ttl <= 0 || owner != 0)) {
+                throw new IOException("corrupt snapshot: bad TTL node " + path);
+            }
             byte[] data = TxnCodec.readBytes(in);
-            Node n = Node.create(path, data, czxid, ctime, owner, container);
+            Node n = Node.create(path, data, czxid, ctime, owner, kind == 1, ttl);
             if (withAcls) {
                 n.aversion = in.readInt();
                 aclIds.put(n, in.readLong());
@@ -698,6 +751,95 @@ public final class DataTree {
             if (n.container) {
                 containers.add(n.path);
             }
+            if (n.ttlMs() > 0) {
+                ttlNodes.add(n.path);
+            }
+        }
+    }
+
+    // ---- whole-tree images (import and export of other stores' data) ---------------------------------------------
+
+    /**
+     * A tree holding exactly these nodes and sessions, as if a snapshot taken at {@code lastZxid} had been read
+     * (the ZooKeeper import builds its tree this way). Every node but the root needs its parent among the images.
+     *
+     * @throws IllegalArgumentException on a bad path, a missing parent, a duplicate, a negative cversion, or a TTL
+     *                                  node with an owner or container flag
+     */
+    public static DataTree fromImages(long lastZxid, long lastTxnTime, Iterable<SessionInfo> sessionInfos,
+                                      Iterable<NodeImage> images) {
+        DataTree tree = new DataTree(1024);
+        tree.lastZxid = lastZxid;
+        tree.lastTxnTime = lastTxnTime;
+        for (SessionInfo s : sessionInfos) {
+            tree.sessions.put(s.sessionId(), s);
+        }
+        for (NodeImage im : images) {
+            String path = im.path();
+            if (path == null || path.isEmpty() || path.charAt(0) != '/' || (path.length() > 1 && path.endsWith("/"))) {
+                throw new IllegalArgumentException("bad node path: " + path);
+            }
+            if (im.ttlMs() < 0 || (im.ttlMs() > 0 && (im.ephemeralOwner() != 0 || im.container()))) {
+                throw new IllegalArgumentException("bad TTL node " + path);
+            }
+            Node n = Node.create(path, im.data(), im.czxid(), im.ctime(), im.ephemeralOwner(), im.container(),
+                    im.ttlMs());
+            n.mzxid = im.mzxid();
+            n.mtime = im.mtime();
+            n.version = im.version();
+            n.aversion = im.aversion();
+            n.acl = tree.acls.intern(im.acls());
+            if (im.cversion() < 0) {
+                throw new IllegalArgumentException("negative cversion " + im.cversion() + " of " + path);
+            }
+            ChildSet kids = n.kids();
+            kids.pzxid = im.pzxid();
+            kids.cversion = im.cversion();
+            Node replaced = tree.nodes.put(path, n);
+            if (replaced != null) {
+                if (!"/".equals(path) || replaced.czxid != 0 || replaced.children != null) {
+                    throw new IllegalArgumentException("duplicate node " + path);
+                }
+                tree.acls.release(replaced.acl); // the empty tree's root
+            }
+        }
+        for (Node n : tree.nodes.values()) {
+            if (!"/".equals(n.path) && !tree.nodes.containsKey(parentOf(n.path))) {
+                throw new IllegalArgumentException("node " + n.path + " has no parent");
+            }
+        }
+        tree.link();
+        for (Node n : tree.nodes.values()) {
+            ChildSet kids = n.children;
+            if (kids.cversion == 0 && kids.pzxid == n.czxid && kids.size() == 0) {
+                n.children = null; // as a snapshot read leaves a node that never had a child
+            }
+        }
+        return tree;
+    }
+
+    /**
+     * Every node's image, parents before their children, from the tree as it is (call it on a tree nothing applies
+     * to, e.g. one recovered from a data directory). The root comes first; system nodes zkr only shows are not in the
+     * tree and not listed.
+     */
+    public void forEachImage(java.util.function.Consumer<NodeImage> action) {
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        stack.push(nodes.get("/"));
+        while (!stack.isEmpty()) {
+            Node n = stack.pop();
+            NodeImage im;
+            List<Node> kids;
+            synchronized (n) {
+                im = new NodeImage(n.path, n.data, n.acls(), n.czxid, n.mzxid, n.pzxid(), n.ctime, n.mtime, n.version,
+                        n.cversion(), n.aversion, n.ephemeralOwner(), n.container, n.ttlMs());
+                kids = n.children == null ? new ArrayList<>() : n.children.nodes();
+            }
+            action.accept(im);
+            kids.sort(java.util.Comparator.comparing((Node k) -> k.path).reversed());
+            for (Node k : kids) {
+                stack.push(k);
+            }
         }
     }
 
@@ -725,6 +867,8 @@ public final class DataTree {
         ephemerals.keySet().removeIf(owner -> !loaded.ephemerals.containsKey(owner));
         containers.addAll(loaded.containers);
         containers.retainAll(loaded.containers);
+        ttlNodes.addAll(loaded.ttlNodes);
+        ttlNodes.retainAll(loaded.ttlNodes);
         acls.replaceWith(loaded.acls);
         lastZxid = zxid;
         lastTxnTime = Math.max(lastTxnTime, loaded.lastTxnTime);
@@ -807,6 +951,7 @@ public final class DataTree {
                 List<String> names = n.children == null ? new ArrayList<>() : n.children.names();
                 Collections.sort(names);
                 sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
+                        .append(n.ttlMs() > 0 ? " ttl=" + n.ttlMs() : "")
                         .append(" acl=").append(n.acls())
                         .append(" data=").append(n.data == null ? "null" : java.util.HexFormat.of().formatHex(n.data))
                         .append(" children=").append(names).append('\n');
@@ -818,6 +963,9 @@ public final class DataTree {
         ephemerals.forEach((k, v) -> eph.put(k, new TreeSet<>(v)));
         sb.append("ephemerals=").append(eph).append('\n');
         sb.append("containers=").append(new TreeSet<>(containers)).append('\n');
+        if (!ttlNodes.isEmpty()) {
+            sb.append("ttlNodes=").append(new TreeSet<>(ttlNodes)).append('\n');
+        }
         return sb.toString();
     }
 
@@ -830,6 +978,7 @@ public final class DataTree {
         Map<String, Set<String>> expectedChildren = new HashMap<>();
         Map<Long, Set<String>> expectedEphemerals = new HashMap<>();
         Set<String> expectedContainers = new HashSet<>();
+        Set<String> expectedTtlNodes = new HashSet<>();
         for (Node n : nodes.values()) {
             if (!"/".equals(n.path)) {
                 String parent = parentOf(n.path);
@@ -848,6 +997,9 @@ public final class DataTree {
             }
             if (n.container) {
                 expectedContainers.add(n.path);
+            }
+            if (n.ttlMs() > 0) {
+                expectedTtlNodes.add(n.path);
             }
         }
         for (Node n : nodes.values()) {
@@ -868,6 +1020,9 @@ public final class DataTree {
         }
         if (!containers.equals(expectedContainers)) {
             throw new IllegalStateException("container index " + containers + " != " + expectedContainers);
+        }
+        if (!ttlNodes.equals(expectedTtlNodes)) {
+            throw new IllegalStateException("TTL index " + ttlNodes + " != " + expectedTtlNodes);
         }
         Map<List<Acl>, Long> expectedRefs = new HashMap<>();
         for (Node n : nodes.values()) {

@@ -26,35 +26,43 @@ public sealed interface Txn {
      * @param container      true for CONTAINER nodes
      * @param parentCversion the parent's cversion after this create
      * @param acls           the node's ACL, validated and expanded (never {@code auth:})
+     * @param ttlMs          the TTL of a TTL node in milliseconds, else 0
      */
     record CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion,
-                      List<Acl> acls) implements Txn {
+                      List<Acl> acls, long ttlMs) implements Txn {
         public CreateNode {
             Objects.requireNonNull(path, "path");
             acls = acls == null ? Acls.OPEN_UNSAFE : List.copyOf(acls);
         }
 
+        /** A node without a TTL. */
+        public CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion,
+                          List<Acl> acls) {
+            this(path, data, ephemeralOwner, container, parentCversion, acls, 0);
+        }
+
         /** An open node ({@link Acls#OPEN_UNSAFE}). */
         public CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion) {
-            this(path, data, ephemeralOwner, container, parentCversion, Acls.OPEN_UNSAFE);
+            this(path, data, ephemeralOwner, container, parentCversion, Acls.OPEN_UNSAFE, 0);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof CreateNode c && c.path.equals(path) && Arrays.equals(c.data, data)
                     && c.ephemeralOwner == ephemeralOwner && c.container == container
-                    && c.parentCversion == parentCversion && c.acls.equals(acls);
+                    && c.parentCversion == parentCversion && c.acls.equals(acls) && c.ttlMs == ttlMs;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion, acls);
+            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion, acls, ttlMs);
         }
 
         @Override
         public String toString() {
             return "CreateNode[" + path + ", " + (data == null ? "null" : data.length + " B") + ", owner=0x"
-                    + Long.toHexString(ephemeralOwner) + (container ? ", container" : "") + ", parentCversion=" + parentCversion
+                    + Long.toHexString(ephemeralOwner) + (container ? ", container" : "")
+                    + (ttlMs > 0 ? ", ttl=" + ttlMs + " ms" : "") + ", parentCversion=" + parentCversion
                     + (acls.equals(Acls.OPEN_UNSAFE) ? "" : ", acl=" + acls) + "]";
         }
     }

@@ -218,10 +218,10 @@ public final class TxnPreparer {
         } else if (request instanceof Request.DeleteContainer dc) {
             String path = validPath(dc.path(), false);
             NodeRecord node = s.require(path);
-            if (!node.container()) {
+            if (!node.container() && !node.ttl()) {
                 throw new Failure(Code.BAD_ARGUMENTS, path);
             }
-            return delete(path, -1, s);
+            return delete(path, node.ttl() ? dc.version() : -1, s);
         }
         throw new Failure(Code.BAD_ARGUMENTS, null);
     }
@@ -272,11 +272,17 @@ public final class TxnPreparer {
         if (mode == null) {
             throw new Failure(Code.BAD_ARGUMENTS, c.path());
         }
+        try { // first, as ZooKeeper's validateCreateRequest
+            mode.checkTtl(c.ttlMs());
+        } catch (IllegalArgumentException e) {
+            throw new Failure(Code.BAD_ARGUMENTS, c.path(), e.getMessage());
+        }
         String path = validPath(c.path(), mode.isSequential());
         if ("/".equals(path) && !mode.isSequential()) {
             throw new Failure(Code.BAD_ARGUMENTS, path);
         }
         checkData(c.data(), path);
+        long ttl = mode.isTtl() ? c.ttlMs() : 0;
         long owner = mode.isEphemeral() ? sessionId : 0;
         if (mode.isEphemeral() && sessionId == 0) {
             throw new Failure(Code.BAD_ARGUMENTS, path);
@@ -303,8 +309,8 @@ public final class TxnPreparer {
         }
         int parentCversion = parent.cversion() + 1;
         s.put(parentPath, parent.withChild(parentCversion, +1));
-        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer(), acls, 0));
-        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion, acls);
+        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer(), acls, 0, ttl > 0));
+        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion, acls, ttl);
     }
 
     /**

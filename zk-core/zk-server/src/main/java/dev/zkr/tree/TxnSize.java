@@ -20,7 +20,8 @@ final class TxnSize {
 
     private static long body(Txn txn) {
         if (txn instanceof Txn.CreateNode c) {
-            return 1 + string(c.path()) + 4 + (c.data() == null ? 0 : c.data().length) + 8 + 1 + 4 + acls(c.acls());
+            return 1 + string(c.path()) + 4 + (c.data() == null ? 0 : c.data().length) + 8 + 1 + 4 + acls(c.acls())
+                    + (c.ttlMs() > 0 ? 8 : 0);
         } else if (txn instanceof Txn.SetAcl sa) {
             return 1 + string(sa.path()) + acls(sa.acls()) + 4;
         } else if (txn instanceof Txn.DeleteNode d) {

@@ -101,6 +101,14 @@ public sealed interface Message {
     record CreateAclRequest(int xid, String path, byte[] data, CreateMode mode, Acl[] acls) implements Request {
     }
 
+    /**
+     * Create a TTL node ({@link CreateMode#isTtl()}) with an ACL (null = {@code world:anyone} ALL) and a TTL in
+     * milliseconds; answered as {@link CreateAclRequest}.
+     */
+    record CreateTtlRequest(int xid, String path, byte[] data, CreateMode mode, Acl[] acls, long ttlMs)
+            implements Request {
+    }
+
     /** The node's ACL and Stat ({@link AclBody}). */
     record GetAclRequest(int xid, String path) implements Request {
     }

@@ -114,10 +114,14 @@ final class WireKryo {
         kryo.register(Message.PathsBody.class, 178);
         kryo.register(Message.CountBody.class, 179);
         kryo.register(Message.ClientInfoBody.class, 182);
+        kryo.register(Message.CreateTtlRequest.class, 183);
         return kryo;
     }
 
-    /** {@link Op.Create}: path, data, mode, then its ACL as an array (null = the default open ACL). */
+    /**
+     * {@link Op.Create}: path, data, mode, then its ACL as an array (null = the default open ACL), then for a TTL mode
+     * only its TTL (so a create of any other mode encodes as it did before TTL modes existed).
+     */
     static final class OpCreateSerializer extends Serializer<Op.Create> {
         @Override
         public void write(Kryo kryo, Output output, Op.Create c) {
@@ -125,6 +129,9 @@ final class WireKryo {
             kryo.writeObjectOrNull(output, c.data(), byte[].class);
             kryo.writeObjectOrNull(output, c.mode(), CreateMode.class);
             kryo.writeObjectOrNull(output, c.acls() == null ? null : c.acls().toArray(new Acl[0]), Acl[].class);
+            if (c.mode() != null && c.mode().isTtl()) {
+                output.writeVarLong(c.ttlMs(), false);
+            }
         }
 
         @Override
@@ -136,7 +143,8 @@ final class WireKryo {
             if (acls != null && java.util.Arrays.asList(acls).contains(null)) {
                 throw new KryoException("null ACL entry");
             }
-            return new Op.Create(path, data, mode, acls == null ? null : java.util.List.of(acls));
+            long ttl = mode != null && mode.isTtl() ? input.readVarLong(false) : -1;
+            return new Op.Create(path, data, mode, acls == null ? null : java.util.List.of(acls), ttl);
         }
     }
 

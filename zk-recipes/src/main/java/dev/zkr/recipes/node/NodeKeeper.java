@@ -45,6 +45,8 @@ public final class NodeKeeper {
     private final String prefix; // sequential modes: the protected prefix of our node's name
     private final CreateMode mode;
     private final Executor executor;
+    /** The TTL of the child made with the node in one multi (the TTL variant's {@link TtlToucher#TOUCH}), or null. */
+    private final java.time.Duration touchTtl;
     private final AtomicReference<byte[]> wanted;
     private final AtomicInteger requests = new AtomicInteger();
     private final Watcher watcher = e -> kick();
@@ -59,7 +61,18 @@ public final class NodeKeeper {
     private volatile boolean closed;
 
     public NodeKeeper(ZkClient client, String path, CreateMode mode, byte[] data, Executor executor) {
+        this(client, path, mode, data, executor, null);
+    }
+
+    /**
+     * As above; with {@code touchTtl} every create of the node also creates its TTL child
+     * {@link TtlToucher#TOUCH} in the same multi, so the node (a container) never exists without the child that
+     * lets it expire (Curator's CURATOR-545: a crash between the two left a container that never goes).
+     */
+    public NodeKeeper(ZkClient client, String path, CreateMode mode, byte[] data, Executor executor,
+                      java.time.Duration touchTtl) {
         this.client = client;
+        this.touchTtl = touchTtl;
         this.mode = mode;
         this.executor = executor;
         this.wanted = new AtomicReference<>(data.clone());
@@ -188,7 +201,8 @@ public final class NodeKeeper {
         byte[] want = wanted.get();
         Created c;
         try {
-            c = ClientSupport.await(client.createAsync(path, want, mode, Parents.CONTAINER));
+            c = touchTtl == null ? ClientSupport.await(client.createAsync(path, want, mode, Parents.CONTAINER))
+                    : createWithTouch(want);
         } catch (ZkException.NodeExists e) {
             kick(); // a fixed name made meanwhile (by us, a lost create, or someone else): read it
             return;
@@ -205,6 +219,23 @@ public final class NodeKeeper {
             return;
         }
         kick(); // read it back with the watch (and the latest wanted data)
+    }
+
+    /** The node and its TTL child in one multi, the node's missing parents (containers) made first. */
+    private Created createWithTouch(byte[] want) {
+        if (!"/".equals(parent)) {
+            try {
+                ClientSupport.await(client.createAsync(parent, new byte[0], CreateMode.CONTAINER, Parents.CONTAINER));
+            } catch (ZkException.NodeExists there) {
+                // the usual case
+            }
+        }
+        List<dev.zkr.client.OpResult> results = client.multi(List.of(
+                dev.zkr.client.Op.create(path, want, mode),
+                dev.zkr.client.Op.create(ZkPaths.join(path, TtlToucher.TOUCH), new byte[0],
+                        CreateMode.PERSISTENT_WITH_TTL, null, touchTtl)));
+        dev.zkr.client.OpResult.CreateResult made = (dev.zkr.client.OpResult.CreateResult) results.get(0);
+        return new Created(made.path(), made.stat() != null ? made.stat() : client.exists(made.path()));
     }
 
     /** After a lost create of a sequential node: our node, found by its UUID among the parent's children. */

@@ -194,11 +194,16 @@ public final class NativeZkClient implements ZkClient {
     }
 
     private OutstandingRequest createRequest(String path, byte[] data, CreateMode mode) {
+        return createRequest(path, data, mode, -1);
+    }
+
+    private OutstandingRequest createRequest(String path, byte[] data, CreateMode mode, long ttlMs) {
         checkOpen(path);
-        RequestChecks.create(path, mode);
+        RequestChecks.create(path, mode, ttlMs);
         OutstandingRequest p = pending(OutstandingRequest.Kind.CREATE, path);
         p.data = checkData(path, data);
         p.createMode = mode;
+        p.ttlMs = ttlMs;
         return p;
     }
 
@@ -208,6 +213,19 @@ public final class NativeZkClient implements ZkClient {
         return submit(() -> {
             OutstandingRequest p = createRequest(path, data, mode);
             p.acls = RequestChecks.acls(path, acls);
+            return p;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                 List<dev.zkr.client.Acl> acls, java.time.Duration ttl) {
+        return submit(() -> {
+            if (ttl == null) {
+                throw new ZkException.BadArguments(path, "TTL missing");
+            }
+            OutstandingRequest p = createRequest(path, data, mode, ttl.toMillis());
+            p.acls = acls == null ? null : RequestChecks.acls(path, acls);
             return p;
         });
     }

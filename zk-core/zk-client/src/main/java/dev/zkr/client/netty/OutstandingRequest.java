@@ -36,6 +36,8 @@ final class OutstandingRequest implements Runnable {
     byte[] data;
     int version;
     CreateMode createMode;
+    /** create: the TTL of a TTL mode, else -1. */
+    long ttlMs = -1;
     Watcher watcher;
     Op[] ops;
     AddWatchMode addWatchMode;
@@ -95,7 +97,10 @@ final class OutstandingRequest implements Runnable {
     /** The wire request for the xid this request got. */
     Message.Request toMessage() {
         return switch (kind) {
-            case CREATE -> acls == null ? new Message.CreateRequest(xid, path, data, createMode)
+            case CREATE -> createMode.isTtl()
+                    ? new Message.CreateTtlRequest(xid, path, data, createMode,
+                            acls == null ? null : acls.toArray(new dev.zkr.client.Acl[0]), ttlMs)
+                    : acls == null ? new Message.CreateRequest(xid, path, data, createMode)
                     : new Message.CreateAclRequest(xid, path, data, createMode, acls.toArray(new dev.zkr.client.Acl[0]));
             case GET_ACL -> new Message.GetAclRequest(xid, path);
             case SET_ACL -> new Message.SetAclRequest(xid, path, acls.toArray(new dev.zkr.client.Acl[0]), version);

@@ -11,8 +11,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container cleanup (empty containers become
- * delete txns), and telling the snapshotter how much was applied.
+ * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container and
+ * TTL cleanup (empty containers and expired TTL nodes become delete txns, every {@code containerCheckInterval}), and
+ * telling the snapshotter how much was applied.
  */
 final class Housekeeping {
 
@@ -50,10 +51,21 @@ final class Housekeeping {
                     sequencer.sequence(p);
                 }
             }
+            for (DataTree.ExpiredTtl e : tree.expiredTtlNodes(sequencer.txnTime())) {
+                if (containerDeletes.contains(e.path())) {
+                    continue;
+                }
+                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null,
+                        new Request.DeleteContainer(e.path(), e.version()), 0);
+                if (p.txn != null) {
+                    containerDeletes.add(e.path());
+                    sequencer.sequence(p);
+                }
+            }
         }
     }
 
-    /** This server stopped leading: the container deletes it sequenced may never be applied; retry them later. */
+    /** This server stopped leading: the container and TTL deletes it sequenced may never be applied; retry later. */
     void reset() {
         containerDeletes.clear();
     }

@@ -349,6 +349,11 @@ final class Pipeline implements Sequencer {
     }
 
     @Override
+    public long txnTime() {
+        return prep.txnTime();
+    }
+
+    @Override
     public void sequence(Pending p) {
         inFlight.addLast(p);
         if (p.slot != null) {

@@ -101,6 +101,11 @@ final class PrepStage {
         return prepare(kind, c, r, request, sessionId, null);
     }
 
+    /** The time a txn prepared now would carry. */
+    long txnTime() {
+        return clock.now();
+    }
+
     /** As above; {@code authIds} null for the server's own (trusted) requests. */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId,
                     List<Id> authIds) {
@@ -141,7 +146,8 @@ final class PrepStage {
     static boolean isWrite(Message.Request r) {
         return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
                 || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest
-                || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest;
+                || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest
+                || r instanceof Message.CreateTtlRequest;
     }
 
     private static Request toRequest(Message.Request r) {
@@ -150,6 +156,9 @@ final class PrepStage {
         } else if (r instanceof Message.CreateAclRequest c) {
             return new Request.Create(c.path(), c.data(), require(c.mode()),
                     c.acls() == null ? List.of() : Arrays.asList(c.acls()));
+        } else if (r instanceof Message.CreateTtlRequest c) {
+            return new Request.Create(c.path(), c.data(), require(c.mode()),
+                    c.acls() == null ? null : Arrays.asList(c.acls()), c.ttlMs());
         } else if (r instanceof Message.SetAclRequest s) {
             return new Request.SetAcl(s.path(), s.acls() == null ? List.of() : Arrays.asList(s.acls()),
                     s.aversion());
@@ -176,7 +185,7 @@ final class PrepStage {
 
     private static Op fixOp(Op op) {
         if (op instanceof Op.Create c) {
-            return Op.create(c.path(), c.data(), require(c.mode()), c.acls());
+            return new Op.Create(c.path(), c.data(), require(c.mode()), c.acls(), c.ttlMs());
         }
         return op;
     }

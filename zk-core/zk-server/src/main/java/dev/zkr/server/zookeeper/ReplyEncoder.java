@@ -81,7 +81,7 @@ final class ReplyEncoder {
     private static Record body(Message.Body b, Pending p) {
         return switch (p.opcode()) {
             case OpCode.CREATE -> new CreateResponse(as(b, Message.CreateBody.class, p).path());
-            case OpCode.CREATE2, OpCode.CREATE_CONTAINER -> {
+            case OpCode.CREATE2, OpCode.CREATE_CONTAINER, OpCode.CREATE_TTL -> {
                 Message.CreateBody c = as(b, Message.CreateBody.class, p);
                 yield new Create2Response(c.path(), Records.stat(c.stat()));
             }

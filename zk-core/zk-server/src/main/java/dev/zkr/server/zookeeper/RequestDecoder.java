@@ -56,10 +56,7 @@ final class RequestDecoder {
         BinaryInputArchive in = Jute.reader(frame);
         return switch (type) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER -> create(xid, type, in);
-            case OpCode.CREATE_TTL -> {
-                CreateTTLRequest r = new CreateTTLRequest();
-                yield Jute.read(in, r) ? answer(xid, type, CreateModes.ttl(r.getFlags()).err) : marshalling(xid, type);
-            }
+            case OpCode.CREATE_TTL -> createTtl(xid, type, in);
             case OpCode.DELETE -> {
                 DeleteRequest r = new DeleteRequest();
                 yield !Jute.read(in, r) ? marshalling(xid, type)
@@ -221,6 +218,23 @@ final class RequestDecoder {
                 return answer(xid, type, ErrorCodes.INVALID_ACL);
             }
             return send(new Message.CreateAclRequest(xid, r.getPath(), r.getData(), mode, acls), type);
+        } catch (CreateModes.Refusal refusal) {
+            return answer(xid, type, refusal.err);
+        }
+    }
+
+    private static Decoded createTtl(int xid, int type, BinaryInputArchive in) {
+        CreateTTLRequest r = new CreateTTLRequest();
+        if (!Jute.read(in, r)) {
+            return marshalling(xid, type);
+        }
+        try {
+            CreateMode mode = CreateModes.ttl(r.getFlags());
+            Acl[] acls = Records.acls(r.getAcl());
+            if (acls == null) {
+                return answer(xid, type, ErrorCodes.INVALID_ACL);
+            }
+            return send(new Message.CreateTtlRequest(xid, r.getPath(), r.getData(), mode, acls, r.getTtl()), type);
         } catch (CreateModes.Refusal refusal) {
             return answer(xid, type, refusal.err);
         }

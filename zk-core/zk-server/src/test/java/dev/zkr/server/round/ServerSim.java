@@ -52,18 +52,18 @@ final class ServerSim {
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
-                   boolean acls) {
+                   boolean acls, boolean ttl) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
         }
 
         /**
@@ -72,26 +72,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug, acls);
+                    fullTrace, newFaults, faultBug, acls, ttl);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, ttl);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
         }
 
         /**
@@ -100,13 +100,13 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug, acls);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls, ttl);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug, acls);
+                    ackBeforeFsync, fullTrace, true, bug, acls, ttl);
         }
 
         /**
@@ -116,11 +116,22 @@ final class ServerSim {
          */
         Options withAcls() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, true);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, ttl);
+        }
+
+        /**
+         * TTL-node traffic beside the workload (off by default, so the named seeds keep their schedules): TTL nodes
+         * /t0../t2 of 20..420 ms (some sequential), children that hold them, setData that renews them, their
+         * deletion by the leader; outside the histories (the tree digests compare them across servers). Its
+         * choices come from their own random stream ({@link SimClient}); servers check TTLs every 100 ms.
+         */
+        Options withTtl() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, ttl);
         }
     }
 
@@ -155,6 +166,8 @@ final class ServerSim {
         long getAcls;
         long aclSights;
         long maxDistinctAcls;
+        long ttlCreates;
+        long ttlDeletes;
 
         void add(Stats o) {
             events += o.events;
@@ -186,6 +199,8 @@ final class ServerSim {
             getAcls += o.getAcls;
             aclSights += o.aclSights;
             maxDistinctAcls = Math.max(maxDistinctAcls, o.maxDistinctAcls);
+            ttlCreates += o.ttlCreates;
+            ttlDeletes += o.ttlDeletes;
         }
 
         @Override
@@ -200,7 +215,9 @@ final class ServerSim {
                     + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails
                     + (setAcls + getAcls + aclCreates > 0 ? ", creates with an ACL " + aclCreates + ", setAcl "
                     + setAcls + ", getAcl " + getAcls + ", ACL sights checked " + aclSights
-                    + ", most distinct ACLs in a final tree " + maxDistinctAcls : "");
+                    + ", most distinct ACLs in a final tree " + maxDistinctAcls : "")
+                    + (ttlCreates > 0 ? ", TTL nodes created " + ttlCreates + ", expired and deleted " + ttlDeletes
+                    : "");
         }
     }
 
@@ -277,7 +294,7 @@ final class ServerSim {
             SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
             log.faultRandom = options.newFaults() ? faultRandom : null;
             log.bug = options.faultBug();
-            SimServer server = new SimServer(id, members, this, log, options.readBug());
+            SimServer server = new SimServer(id, members, this, log, options.readBug(), options.ttl());
             if (snapshotting) {
                 server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
             }
@@ -296,9 +313,12 @@ final class ServerSim {
         archivedUpTo = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
             // ACL traffic: each client's choices from its own stream, so they leave the shared one's draws alone
+            // TTL traffic likewise
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
                     !options.writesAfterReads(), options.acls() ? new SplittableRandom(
-                            seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls));
+                            seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls,
+                    options.ttl() ? new SplittableRandom(seed * 0x9FB21C651E98DF25L + 0x7A646E4D9E1A5A4BL * (i + 1))
+                            : null));
         }
     }
 
@@ -941,6 +961,10 @@ final class ServerSim {
             TxnCodec.Entry te = TxnCodec.decode(e.payload());
             replay.apply(te.header(), te.txn());
             stats.committed++;
+            if (te.header().sessionId() == 0 && te.txn() instanceof dev.zkr.tree.Txn.DeleteNode d
+                    && d.path().startsWith("/t")) {
+                stats.ttlDeletes++; // the leader's deletion of an expired TTL node (the sim has no containers)
+            }
             String op = te.txn().getClass().getSimpleName();
             boolean changed = false;
             for (String k : keys) {
@@ -1098,6 +1122,7 @@ final class ServerSim {
         stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         stats.aclCreates = acls.creates;
+        stats.ttlCreates = clients.stream().mapToLong(c -> c.ttlCreates).sum();
         stats.setAcls = acls.setAcls;
         stats.getAcls = acls.getAcls;
         stats.aclSights = acls.observations;

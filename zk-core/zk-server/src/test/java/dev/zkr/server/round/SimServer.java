@@ -197,6 +197,11 @@ final class SimServer {
     }
 
     SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
+        this(id, members, sim, log, readBug, false);
+    }
+
+    /** As above; {@code ttlChecks}: look for expired TTL nodes every 100 ms (the config's default is a minute). */
+    SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug, boolean ttlChecks) {
         this.id = id;
         this.members = List.copyOf(members);
         this.sim = sim;
@@ -207,6 +212,9 @@ final class SimServer {
         ServerConfig.Builder b = ServerConfig.builder(Path.of("/nonexistent/zkr-sim")).serverId(id)
                 .tickTime(Duration.ofMillis(300)).electionTimeout(Duration.ofMillis(ELECTION_MS))
                 .heartbeatInterval(Duration.ofMillis(HEARTBEAT_MS));
+        if (ttlChecks) {
+            b.containerCheckInterval(Duration.ofMillis(100));
+        }
         if (members.size() > 1) {
             for (int m : members) {
                 b.member(m, "127.0.0.1", 20_000 + m, 10_000 + m);

@@ -111,7 +111,15 @@ class RequestTranslationTest {
         for (org.apache.zookeeper.CreateMode m : org.apache.zookeeper.CreateMode.values()) {
             int flag = m.toFlag();
             if (m.isTTL()) {
-                answeredWith(ErrorCodes.UNIMPLEMENTED, 3, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, flag));
+                // ZooKeeper.create with a TTL sends createTTL; without one a TTL mode is refused (it has no TTL)
+                answeredWith(ErrorCodes.BAD_ARGUMENTS, 3, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, flag));
+                Message.CreateTtlRequest r = c.sent(3, OpCode.CREATE_TTL, new CreateTTLRequest("/n", DATA, OPEN, flag,
+                        1000), Message.CreateTtlRequest.class);
+                assertEquals(1000, r.ttlMs());
+                assertEquals(m.isSequential(), r.mode().isSequential(), m.name());
+                assertTrue(r.mode().isTtl(), m.name());
+                c.answer(new Message.Reply(3, 1, 0, new Message.CreateBody("/n", new dev.zkr.client.Stat(1, 1, 1, 0,
+                        0, 0, 0, 0, 0, 0, 0)), null), new org.apache.zookeeper.proto.Create2Response());
                 continue;
             }
             int op = m.isContainer() ? OpCode.CREATE_CONTAINER : OpCode.CREATE2; // as ZooKeeper.create picks it
@@ -135,8 +143,9 @@ class RequestTranslationTest {
 
     @Test
     void badCreatesAreAnsweredAsZooKeeperAnswersThem() {
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.CREATE, new CreateRequest("/t", DATA, OPEN, 5));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 2, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, 6));
+        // TTL modes outside createTTL: no TTL, BADARGUMENTS (ZooKeeper with extended types on, as zkr always is)
+        answeredWith(ErrorCodes.BAD_ARGUMENTS, 1, OpCode.CREATE, new CreateRequest("/t", DATA, OPEN, 5));
+        answeredWith(ErrorCodes.BAD_ARGUMENTS, 2, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, 6));
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 3, OpCode.CREATE, new CreateRequest("/t", DATA, OPEN, 7));
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 4, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, -1));
         answeredWith(ErrorCodes.UNIMPLEMENTED, 5, OpCode.CREATE_CONTAINER, new CreateRequest("/t", DATA, OPEN, 2));
@@ -146,11 +155,17 @@ class RequestTranslationTest {
     }
 
     @Test
-    void createTtlIsAnsweredAsZooKeeperWithExtendedTypesOff() {
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.CREATE_TTL,
-                new CreateTTLRequest("/t", DATA, OPEN, org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL.toFlag(), 1000));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 2, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN,
-                org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL.toFlag(), 1000));
+    void createTtlBecomesAZkrTtlCreateAndOtherFlagsAreRefused() {
+        Message.CreateTtlRequest r = c.sent(1, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, DIGEST,
+                org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL.toFlag(), 1000), Message.CreateTtlRequest.class);
+        assertEquals(CreateMode.PERSISTENT_WITH_TTL, r.mode());
+        assertEquals("/t", r.path());
+        assertEquals(1000, r.ttlMs());
+        assertAcl(DIGEST, r.acls());
+        // the TTL's range is the server's to check (BADARGUMENTS from the preparer, as ZooKeeper's)
+        assertEquals(0, c.sent(2, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN,
+                org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL.toFlag(), 0),
+                Message.CreateTtlRequest.class).ttlMs());
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 3, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN, 0, 1000));
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 4, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN, 9, 1000));
     }
@@ -202,6 +217,18 @@ class RequestTranslationTest {
     }
 
     @Test
+    void aTtlCreateInAMultiKeepsItsTtl() {
+        Message.MultiRequest m = c.sent(1, OpCode.MULTI, new MultiOperationRecord(List.of(
+                org.apache.zookeeper.Op.create("/t", DATA, OPEN,
+                        org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, 1000),
+                org.apache.zookeeper.Op.delete("/x", -1))), Message.MultiRequest.class);
+        Op.Create t = (Op.Create) m.ops()[0];
+        assertEquals(CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, t.mode());
+        assertEquals(1000, t.ttlMs());
+        assertEquals(new Op.Delete("/x", -1), m.ops()[1]);
+    }
+
+    @Test
     void anEmptyMultiIsAMultiOfNothing() {
         Message.MultiRequest m = c.sent(1, OpCode.MULTI, new MultiOperationRecord(), Message.MultiRequest.class);
         assertEquals(0, m.ops().length);
@@ -209,10 +236,6 @@ class RequestTranslationTest {
 
     @Test
     void multisZkrCannotTakeAreAnsweredWhole() {
-        // a TTL create (ZooKeeper, extended types off: that op UNIMPLEMENTED)
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.MULTI, new MultiOperationRecord(List.of(
-                org.apache.zookeeper.Op.create("/t", DATA, OPEN,
-                        org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL, 1000))));
         // read ops in a write multi (ZooKeeper fails to read such a record: MARSHALLINGERROR)
         answeredWith(ErrorCodes.MARSHALLING_ERROR, 2, OpCode.MULTI, new MultiOperationRecord(List.of(
                 org.apache.zookeeper.Op.getData("/a"))));
