@@ -98,4 +98,9 @@ class RecipeSamplesTest {
     void queue() {
         assertDoesNotThrow(() -> QueueSample.main(NO_ARGS));
     }
+
+    @Test
+    void orderedQueue() {
+        assertDoesNotThrow(() -> OrderedQueueSample.main(NO_ARGS));
+    }
 }

@@ -107,6 +107,8 @@ public final class BenchMain {
                     RecipeScenarios::doubleBarrier);
             recipe("counter", "counter increments, 8 contenders", "increments/s", true, RecipeScenarios::counter);
             recipe("queue", "queue items, 1 producer, 4 consumers", "items/s", true, RecipeScenarios::queue);
+            recipe("prioqueue", "priority-queue items, 1 producer, 4 consumers, priorities 0-9", "items/s", true,
+                    RecipeScenarios::priorityQueue);
             recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
                     RecipeScenarios::semaphore);
             if (options.runs("tlscreate") || options.runs("tlsgetdata")) {

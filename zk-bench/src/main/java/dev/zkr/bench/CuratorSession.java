@@ -16,7 +16,12 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.framework.recipes.queue.DistributedPriorityQueue;
+import org.apache.curator.framework.recipes.queue.QueueBuilder;
+import org.apache.curator.framework.recipes.queue.QueueConsumer;
+import org.apache.curator.framework.recipes.queue.QueueSerializer;
 import org.apache.curator.framework.recipes.queue.SimpleDistributedQueue;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 
 import java.time.Duration;
@@ -28,6 +33,8 @@ import java.util.function.BiConsumer;
 final class CuratorSession implements RecipeSession {
 
     private final CuratorFramework client;
+    /** Queues made by this session, closed before the client. */
+    private final java.util.List<java.io.Closeable> owned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private CuratorSession(CuratorFramework client) {
         this.client = client;
@@ -271,8 +278,71 @@ final class CuratorSession implements RecipeSession {
         };
     }
 
+    /**
+     * Curator's {@code DistributedPriorityQueue} (no lock path: an item is deleted before it is handed over, at most
+     * once, as zkr's simple queue). It pushes items to a consumer callback; here the callback hands them to
+     * {@link Queue#poll} through a local queue.
+     */
+    @Override
+    public Queue priorityQueue(String path) {
+        java.util.concurrent.BlockingQueue<byte[]> taken = new java.util.concurrent.LinkedBlockingQueue<>();
+        QueueConsumer<byte[]> consumer = new QueueConsumer<>() {
+            @Override
+            public void consumeMessage(byte[] message) {
+                taken.add(message);
+            }
+
+            @Override
+            public void stateChanged(CuratorFramework c, ConnectionState newState) {
+            }
+        };
+        QueueSerializer<byte[]> bytes = new QueueSerializer<>() {
+            @Override
+            public byte[] serialize(byte[] item) {
+                return item;
+            }
+
+            @Override
+            public byte[] deserialize(byte[] bytes) {
+                return bytes;
+            }
+        };
+        java.util.concurrent.atomic.AtomicInteger offers = new java.util.concurrent.atomic.AtomicInteger();
+        return new Queue() {
+            private DistributedPriorityQueue<byte[]> queue; // made by the first call: a producer or a consumer
+
+            private synchronized DistributedPriorityQueue<byte[]> queue(boolean consumes) throws Exception {
+                if (queue == null) {
+                    queue = QueueBuilder.builder(client, consumes ? consumer : null, bytes, path)
+                            .buildPriorityQueue(0);
+                    queue.start();
+                    owned.add(queue);
+                }
+                return queue;
+            }
+
+            @Override
+            public void offer(byte[] item) throws Exception {
+                queue(false).put(item, offers.getAndIncrement() % 10);
+            }
+
+            @Override
+            public byte[] poll(Duration timeout) throws Exception {
+                queue(true);
+                return taken.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        };
+    }
+
     @Override
     public void close() {
+        for (java.io.Closeable q : owned) {
+            try {
+                q.close();
+            } catch (java.io.IOException | RuntimeException e) {
+                // closing anyway
+            }
+        }
         synchronized (discoveries) {
             for (org.apache.curator.x.discovery.ServiceDiscovery<Void> d : discoveries.values()) {
                 try {

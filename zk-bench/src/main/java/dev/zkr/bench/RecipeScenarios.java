@@ -94,11 +94,23 @@ final class RecipeScenarios {
 
     /** Queue items/s consumed: 1 producer, 4 consumers, at most 100 items waiting in the queue. */
     static Measurement queue(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
+        return queue(factory, cs, root, window, RecipeSession::queue);
+    }
+
+    /** As {@link #queue}, through a priority queue (priorities 0 to 9 in turn). */
+    static Measurement priorityQueue(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return queue(factory, cs, root, window, RecipeSession::priorityQueue);
+    }
+
+    private static Measurement queue(RecipeSession.Factory factory, String cs, String root, Window window,
+                                     java.util.function.BiFunction<RecipeSession, String, RecipeSession.Queue> kind)
+            throws Exception {
         return withSessions(factory, cs, 1 + QUEUE_CONSUMERS, sessions -> {
             Semaphore backlog = new Semaphore(QUEUE_BACKLOG);
             byte[] item = ServerScenarios.payload();
             Workers.run("queue", 1 + QUEUE_CONSUMERS, window, i -> {
-                RecipeSession.Queue queue = sessions.get(i).queue(root + "/queue");
+                RecipeSession.Queue queue = kind.apply(sessions.get(i), root + "/queue");
                 if (i == 0) {
                     while (!window.stopped()) {
                         if (backlog.tryAcquire(100, TimeUnit.MILLISECONDS)) {

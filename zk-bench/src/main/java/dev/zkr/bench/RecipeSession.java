@@ -113,6 +113,12 @@ interface RecipeSession extends AutoCloseable {
 
     Queue queue(String path);
 
+    /**
+     * A priority queue (lowest number first): {@link Queue#offer} gives items the priorities 0 to 9 in turn; the
+     * items of one priority are taken first while any are queued.
+     */
+    Queue priorityQueue(String path);
+
     @Override
     void close();
 

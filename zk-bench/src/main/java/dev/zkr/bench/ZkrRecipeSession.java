@@ -4,6 +4,7 @@ import dev.zkr.apache.ApacheZkClient;
 import dev.zkr.client.ZkClient;
 import dev.zkr.recipes.DistributedCounter;
 import dev.zkr.recipes.DistributedLock;
+import dev.zkr.recipes.DistributedPriorityQueue;
 import dev.zkr.recipes.DistributedQueue;
 import dev.zkr.recipes.DoubleBarrier;
 import dev.zkr.recipes.LeaderLatch;
@@ -203,6 +204,26 @@ final class ZkrRecipeSession implements RecipeSession {
             @Override
             public void offer(byte[] item) {
                 queue.offer(item);
+            }
+
+            @Override
+            public byte[] poll(Duration timeout) {
+                return queue.poll(timeout).orElse(null);
+            }
+        };
+    }
+
+    @Override
+    public Queue priorityQueue(String path) {
+        DistributedPriorityQueue<byte[]> queue = recipes.queue(path).priority().build();
+        synchronized (owned) {
+            owned.add(queue);
+        }
+        java.util.concurrent.atomic.AtomicInteger offers = new java.util.concurrent.atomic.AtomicInteger();
+        return new Queue() {
+            @Override
+            public void offer(byte[] item) {
+                queue.offer(item, offers.getAndIncrement() % 10);
             }
 
             @Override

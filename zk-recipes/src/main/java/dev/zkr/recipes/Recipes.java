@@ -166,6 +166,6 @@ public final class Recipes {
 
     /** A FIFO queue at {@code path} of byte[] items; add a serializer for typed items. */
     public QueueBuilder<byte[]> queue(String path) {
-        return QueueBuilder.bytes(client, ZkPaths.validate(path));
+        return QueueBuilder.bytes(client, ZkPaths.validate(path), executor);
     }
 }

@@ -1,8 +1,12 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -389,6 +393,7 @@ public abstract class RecipeProperties {
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
         NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, DELETE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        OFFER_LOST, TAKE_LOST, TAKE_ASYNC,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART,
         // ensembles only: the faults of one server (see ensembleFault) and takes/drains across a failover
         KILL_LEADER, KILL_FOLLOWER, PARTITION, TAKE_ACROSS_FAILOVER, DRAIN_ACROSS_FAILOVER
@@ -2251,6 +2256,237 @@ public abstract class RecipeProperties {
 
     private static int value(byte[] b) {
         return Integer.parseInt(new String(b, StandardCharsets.UTF_8));
+    }
+
+    // ---- ordered queues ---------------------------------------------------------------------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> priorityQueueSteps() {
+        return steps(2, 12, w(5, Kind.OFFER), w(1, Kind.OFFER_LOST), w(3, Kind.TAKE), w(1, Kind.TAKE_LOST),
+                w(1, Kind.DRAIN), w(1, Kind.DRAIN_ACROSS_RESTART), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /** An item of the priority property: its priority and its place in the offers. */
+    private record Prioritized(int priority, int value) implements Comparable<Prioritized> {
+        @Override
+        public int compareTo(Prioritized o) {
+            return priority != o.priority ? Integer.compare(priority, o.priority) : Integer.compare(value, o.value);
+        }
+    }
+
+    /**
+     * The priority queue: every item is delivered exactly once, a take that overlaps no other gets the lowest
+     * priority number (FIFO among equals), across lost offer and claim responses, expiries, crashes and restarts.
+     */
+    @Property
+    void priorityQueueDeliversEveryItemOnceByPriority(@ForAll("priorityQueueSteps") List<Step> steps)
+            throws Exception {
+        String p = freshPath("prioq");
+        Participant producerProc = participant("producer");
+        DistributedPriorityQueue<byte[]> producer = Recipes.using(producerProc.client()).queue(p).priority().build();
+        List<Participant> procs = new ArrayList<>(List.of(participant("c0"), participant("c1")));
+        List<DistributedPriorityQueue<byte[]>> consumers = new ArrayList<>();
+        for (Participant proc : procs) {
+            consumers.add(Recipes.using(proc.client()).queue(p).priority().build());
+        }
+        TreeSet<Prioritized> model = new TreeSet<>();
+        Set<Integer> delivered = new HashSet<>();
+        int next = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case OFFER, OFFER_LOST -> {
+                    Prioritized item = new Prioritized(Math.floorMod(next * 7 + w, 3) - 1, next++);
+                    if (s.kind() == Kind.OFFER) {
+                        producer.offer(bytes(item.value()), item.priority());
+                    } else { // the offer's response is lost: still queued exactly once
+                        DistributedPriorityQueue<byte[]> lossy = Recipes.using(
+                                new LostResponseClient(producerProc.client()).loseMultis(1)).queue(p).priority().build();
+                        lossy.offer(bytes(item.value()), item.priority());
+                        lossy.close();
+                    }
+                    model.add(item);
+                }
+                case TAKE, TAKE_LOST -> {
+                    DistributedPriorityQueue<byte[]> q = s.kind() == Kind.TAKE ? consumers.get(w)
+                            : Recipes.using(new LostResponseClient(procs.get(w).client()).loseMultis(1)).queue(p)
+                                    .priority().build(); // its claim's response is lost: decided, not guessed
+                    Optional<byte[]> got = q.poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
+                    Prioritized head = model.pollFirst();
+                    assertEquals(Optional.ofNullable(head).map(Prioritized::value), got.map(RecipeProperties::value),
+                            "the lowest priority number first, FIFO among equals");
+                    got.ifPresent(b -> assertTrue(delivered.add(value(b)), "delivered once"));
+                    if (q != consumers.get(w)) {
+                        q.close();
+                    }
+                }
+                case DRAIN, DRAIN_ACROSS_RESTART -> {
+                    Set<Integer> got = ConcurrentHashMap.newKeySet();
+                    CountDownLatch first = new CountDownLatch(1);
+                    int expected = model.size();
+                    long deadline = System.nanoTime() + SETTLE.toNanos();
+                    List<Future<?>> fs = new ArrayList<>();
+                    for (DistributedPriorityQueue<byte[]> q : consumers) {
+                        fs.add(pool.submit(() -> {
+                            while (got.size() < expected && System.nanoTime() - deadline < 0) {
+                                Optional<byte[]> item = q.poll(Duration.ofMillis(100));
+                                if (item.isPresent()) {
+                                    assertTrue(got.add(value(item.get())), "delivered once");
+                                    first.countDown();
+                                }
+                            }
+                            return null;
+                        }));
+                    }
+                    if (s.kind() == Kind.DRAIN_ACROSS_RESTART) {
+                        if (expected > 0) {
+                            assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first item");
+                        }
+                        restart();
+                    }
+                    for (Future<?> f : fs) {
+                        f.get(30, TimeUnit.SECONDS);
+                    }
+                    Set<Integer> queued = new HashSet<>();
+                    model.forEach(i -> queued.add(i.value()));
+                    assertEquals(queued, got, "every queued item delivered exactly once");
+                    for (int v : got) {
+                        assertTrue(delivered.add(v), "delivered once");
+                    }
+                    model.clear();
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).priority().build());
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle(model.size() + " items queued", () -> { }, () -> model.size() == producer.size());
+        }
+        while (!model.isEmpty()) {
+            assertEquals(model.pollFirst().value(), value(consumers.get(0).poll(SETTLE).orElseThrow()),
+                    "priority order");
+        }
+        assertEquals(Optional.empty(), consumers.get(1).poll(Duration.ofMillis(20)), "nothing delivered twice");
+        producer.close();
+        consumers.forEach(DistributedQueue::close);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> delayQueueSteps() {
+        return steps(3, 10, w(5, Kind.OFFER), w(4, Kind.TAKE), w(1, Kind.TAKE_AND_CRASH),
+                w(1, Kind.TAKE_AND_EXPIRE), w(1, Kind.TAKE_ACROSS_RESTART), w(1, Kind.TAKE_ASYNC));
+    }
+
+    /** The server's time now: the mtime of a write (the clock the delay queue counts on). */
+    private static long serverTime(ZkClient c, String p) {
+        String clock = p + "-clock";
+        return Retries.retrying(c, Deadline.after(SETTLE), () -> {
+            try {
+                return c.setData(clock, new byte[0], -1).mtime();
+            } catch (ZkException.NoNode e) {
+                try {
+                    return c.createWithStat(clock, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER).stat()
+                            .mtime();
+                } catch (ZkException.NodeExists again) {
+                    return c.setData(clock, new byte[0], -1).mtime();
+                }
+            }
+        });
+    }
+
+    /**
+     * The acknowledged delay queue: nothing is taken before its time on the server's clock (checked against a
+     * server time read before the offer plus the delay, and one read after the take), every item is acknowledged
+     * exactly once, items of crashed or expired consumers come back; blocking and asynchronous takes.
+     */
+    @Property
+    void delayQueueTakesNothingBeforeItsTime(@ForAll("delayQueueSteps") List<Step> steps) throws Exception {
+        String p = freshPath("delayq");
+        ZkClient observer = participant("observer").client();
+        AcknowledgedDelayQueue<byte[]> producer = Recipes.using(participant("producer").client()).queue(p).delay()
+                .buildAcknowledged();
+        List<Participant> procs = new ArrayList<>();
+        List<AcknowledgedDelayQueue<byte[]>> consumers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            procs.add(participant("c" + i));
+            consumers.add(Recipes.using(procs.get(i).client()).queue(p).delay().buildAcknowledged());
+        }
+        Map<Integer, Long> dueAtLeast = new HashMap<>(); // offered, not acknowledged: a lower bound of the due time
+        Set<Integer> acked = new HashSet<>();
+        int next = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            if (isEnsembleFault(s.kind())) {
+                ensembleFault(s.kind(), w);
+                settle(dueAtLeast.size() + " unacknowledged items stay queued", () -> { },
+                        () -> dueAtLeast.size() == producer.size());
+                continue;
+            }
+            if (s.kind() == Kind.OFFER) {
+                long delay = Math.floorMod(next * 3 + w, 4) * 100L;
+                long before = serverTime(observer, p);
+                producer.offer(bytes(next), Duration.ofMillis(delay));
+                dueAtLeast.put(next++, before + delay);
+                continue;
+            }
+            Optional<QueueItem<byte[]>> item;
+            Duration wait = Duration.ofMillis(dueAtLeast.isEmpty() ? 20 : 5000);
+            if (s.kind() == Kind.TAKE_ASYNC) {
+                CompletableFuture<QueueItem<byte[]>> f = consumers.get(w).takeAsync();
+                try {
+                    item = Optional.of(f.get(wait.toMillis(), TimeUnit.MILLISECONDS));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    f.cancel(false);
+                    item = f.isCancelled() ? Optional.empty() : Optional.of(f.join());
+                }
+            } else {
+                item = consumers.get(w).poll(wait);
+            }
+            assertEquals(!dueAtLeast.isEmpty(), item.isPresent(), "an item whenever one is unacknowledged");
+            if (item.isPresent()) {
+                int v = value(item.get().value());
+                assertTrue(dueAtLeast.containsKey(v), "only unacknowledged items");
+                long now = serverTime(observer, p);
+                assertTrue(now >= dueAtLeast.get(v), "taken " + (dueAtLeast.get(v) - now) + " ms early");
+            }
+            switch (s.kind()) {
+                case TAKE, TAKE_ASYNC -> item.ifPresent(i -> ackDue(i, dueAtLeast, acked));
+                case TAKE_AND_CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).delay().buildAcknowledged());
+                }
+                case TAKE_AND_EXPIRE -> {
+                    expire(procs.get(w));
+                    item.ifPresent(i -> assertFalse(i.ack(), "ack after the claim's session expired"));
+                }
+                case TAKE_ACROSS_RESTART -> {
+                    restart();
+                    item.ifPresent(i -> ackDue(i, dueAtLeast, acked));
+                }
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle(dueAtLeast.size() + " unacknowledged items stay queued", () -> { },
+                    () -> dueAtLeast.size() == producer.size());
+        }
+        while (!dueAtLeast.isEmpty()) {
+            ackDue(consumers.get(0).poll(SETTLE).orElseThrow(() -> new AssertionError("not redelivered")),
+                    dueAtLeast, acked);
+        }
+        assertEquals(next, acked.size(), "every item acknowledged once");
+        producer.close();
+        consumers.forEach(AcknowledgedQueue::close);
+    }
+
+    private static void ackDue(QueueItem<byte[]> item, Map<Integer, Long> model, Set<Integer> acked) {
+        int v = value(item.value());
+        assertTrue(model.remove(v) != null, "an unacknowledged item: " + v);
+        assertTrue(item.ack(), "ack of a live claim");
+        assertTrue(acked.add(v), "acknowledged once: " + v);
     }
 
     // ---- double barrier ---------------------------------------------------------------------------------------------

@@ -110,6 +110,14 @@ class ZkrEnsembleSuitesTest {
     }
 
     @Nested
+    class OrderedQueue extends OrderedQueueSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
     class Queue extends QueueSuite {
         @Override
         protected RecipeBackend createBackend() {

@@ -9,6 +9,7 @@ import dev.zkr.recipes.LeaderLatchSuite;
 import dev.zkr.recipes.LockSuite;
 import dev.zkr.recipes.MultiLockSuite;
 import dev.zkr.recipes.NodeCacheSuite;
+import dev.zkr.recipes.OrderedQueueSuite;
 import dev.zkr.recipes.QueueSuite;
 import dev.zkr.recipes.RecipeBackend;
 import dev.zkr.recipes.RevocationSuite;
@@ -93,6 +94,14 @@ class ApacheClientOnZkrSuitesTest {
 
     @Nested
     class NodeCache extends NodeCacheSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ensemble();
+        }
+    }
+
+    @Nested
+    class OrderedQueue extends OrderedQueueSuite {
         @Override
         protected RecipeBackend createBackend() {
             return ensemble();
