@@ -1827,6 +1827,7 @@ public abstract class RecipeProperties {
      * cache is made again after a crash).
      */
     @Property
+    @ScaledTries(10) // 10 tries by default (the slowest properties of the class), 200 under -Plong
     void discoveryRegistrationsAreKeptOnceAndTheCacheConverges(@ForAll("discoverySteps") List<Step> steps) {
         String base = freshPath("discovery");
         String svc = base + "/svc";
@@ -2280,6 +2281,7 @@ public abstract class RecipeProperties {
      * priority number (FIFO among equals), across lost offer and claim responses, expiries, crashes and restarts.
      */
     @Property
+    @ScaledTries(10) // 10 tries by default (the slowest properties of the class), 200 under -Plong
     void priorityQueueDeliversEveryItemOnceByPriority(@ForAll("priorityQueueSteps") List<Step> steps)
             throws Exception {
         String p = freshPath("prioq");
@@ -2405,6 +2407,7 @@ public abstract class RecipeProperties {
      * exactly once, items of crashed or expired consumers come back; blocking and asynchronous takes.
      */
     @Property
+    @ScaledTries(10) // 10 tries by default (the slowest properties of the class), 200 under -Plong
     void delayQueueTakesNothingBeforeItsTime(@ForAll("delayQueueSteps") List<Step> steps) throws Exception {
         String p = freshPath("delayq");
         ZkClient observer = participant("observer").client();
