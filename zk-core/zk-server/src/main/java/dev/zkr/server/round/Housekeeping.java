@@ -41,27 +41,23 @@ final class Housekeeping {
         if (now >= nextContainerCheck) {
             nextContainerCheck = now + config.containerCheckInterval().toMillis();
             for (String path : tree.containersToDelete()) {
-                if (containerDeletes.contains(path)) {
-                    continue;
-                }
-                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
-                        0);
-                if (p.txn != null) {
-                    containerDeletes.add(path);
-                    sequencer.sequence(p);
-                }
+                cleanUp(new Request.DeleteContainer(path), sequencer);
             }
             for (DataTree.ExpiredTtl e : tree.expiredTtlNodes(sequencer.txnTime())) {
-                if (containerDeletes.contains(e.path())) {
-                    continue;
-                }
-                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null,
-                        new Request.DeleteContainer(e.path(), e.version()), 0);
-                if (p.txn != null) {
-                    containerDeletes.add(e.path());
-                    sequencer.sequence(p);
-                }
+                cleanUp(new Request.DeleteContainer(e.path(), e.version()), sequencer);
             }
+        }
+    }
+
+    /** Sequences one cleanup delete unless one of the same node is still in flight (or it no longer prepares). */
+    private void cleanUp(Request.DeleteContainer delete, Sequencer sequencer) {
+        if (containerDeletes.contains(delete.path())) {
+            return;
+        }
+        Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, delete, 0);
+        if (p.txn != null) {
+            containerDeletes.add(delete.path());
+            sequencer.sequence(p);
         }
     }
 
