@@ -109,6 +109,14 @@ public final class DataTree {
      * parent's monitor (the snapshot thread reads child sets while the apply thread changes them).
      */
     private Node lookup(String path) {
+        return walk(root, orphans, path);
+    }
+
+    /**
+     * The node at {@code path} under {@code root}, or null; where a component is missing, a node of {@code orphans}
+     * (by path) at that or a deeper prefix of the path continues the walk.
+     */
+    static Node walk(Node root, Map<String, Node> orphans, String path) {
         if (path == null || path.isEmpty() || path.charAt(0) != '/') {
             return null;
         }
@@ -121,10 +129,20 @@ public final class DataTree {
             synchronized (n) {
                 next = n.child(path, from, to);
             }
-            if (next == null && !orphans.isEmpty()) {
+            while (next == null) { // only right after a fuzzy snapshot read: an orphan may hang here or deeper
+                if (orphans.isEmpty()) {
+                    return null;
+                }
                 next = orphans.get(path.substring(0, to));
+                if (next == null) {
+                    if (to == path.length()) {
+                        return null;
+                    }
+                    slash = path.indexOf('/', to + 1);
+                    to = slash < 0 ? path.length() : slash;
+                }
             }
-            if (next == null || slash < 0) {
+            if (slash < 0) {
                 return next;
             }
             n = next;

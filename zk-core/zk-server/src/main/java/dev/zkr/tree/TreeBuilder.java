@@ -69,7 +69,7 @@ final class TreeBuilder {
         parents.sort(Comparator.comparingLong(TreeBuilder::depth));
         for (String parentPath : parents) {
             List<Node> kids = waiting.remove(parentPath);
-            Node parent = find(parentPath, orphans);
+            Node parent = DataTree.walk(root, orphans, parentPath);
             if (parent != null) {
                 link(parentPath, parent, kids);
             } else {
@@ -79,25 +79,6 @@ final class TreeBuilder {
             }
         }
         return orphans;
-    }
-
-    private Node find(String path, Map<String, Node> orphans) {
-        Node n = root;
-        int from = 1;
-        while (path.length() > 1) {
-            int slash = path.indexOf('/', from);
-            int to = slash < 0 ? path.length() : slash;
-            Node next = n.child(path, from, to);
-            if (next == null) {
-                next = orphans.get(path.substring(0, to));
-            }
-            if (next == null || slash < 0) {
-                return next;
-            }
-            n = next;
-            from = to + 1;
-        }
-        return n;
     }
 
     private void link(String parentPath, Node parent, List<Node> kids) {

@@ -86,7 +86,7 @@ class ChildSetTest {
         private int size;
 
         boolean add(String name) {
-            int h = NodeBytes.hash(name, 0, name.length());
+            int h = hash(name);
             int i = find(name, h);
             if (slots[i] != null) {
                 return false;
@@ -102,7 +102,7 @@ class ChildSetTest {
         }
 
         boolean remove(String name) {
-            int i = find(name, NodeBytes.hash(name, 0, name.length()));
+            int i = find(name, hash(name));
             if (slots[i] == null) {
                 return false;
             }
@@ -124,6 +124,16 @@ class ChildSetTest {
                     i = j;
                 }
             }
+        }
+
+        /** The old set's hash of a child's name: String's polynomial over its chars, then mixed. */
+        static int hash(String name) {
+            int h = 0;
+            for (int i = 0; i < name.length(); i++) {
+                h = 31 * h + name.charAt(i);
+            }
+            h *= 0x9E3779B9;
+            return h ^ (h >>> 16);
         }
 
         List<String> names() {
