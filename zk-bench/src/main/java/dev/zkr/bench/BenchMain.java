@@ -111,6 +111,9 @@ public final class BenchMain {
                     RecipeScenarios::priorityQueue);
             recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
                     RecipeScenarios::semaphore);
+            if (options.runs("asynclock")) {
+                asyncLock();
+            }
             if (options.runs("tlscreate") || options.runs("tlsgetdata")) {
                 tlsRows();
             }
@@ -414,6 +417,15 @@ public final class BenchMain {
         ResultTable.Row row = table.row(label, unit, higherIsBetter, true);
         rounds(id, List.of(row), List.of(Column.values()), (column, flavor, cs, root) ->
                 new Measurement[] {scenario.run(RecipeBackends.factory(column), cs, root, window())});
+    }
+
+    private void asyncLock() {
+        String label = String.format(Locale.ROOT, "async lock, %,d waiters on one path, one session",
+                RecipeScenarios.ASYNC_LOCK_WAITERS);
+        ResultTable.Row handoffs = table.row(label + ": handoffs", "handoffs/s", true, true);
+        ResultTable.Row threads = table.row(label + ": JVM threads while they wait", "threads", false, true);
+        rounds("asynclock", List.of(handoffs, threads), List.of(Column.values()), (column, flavor, cs, root) ->
+                RecipeScenarios.asyncLock(RecipeBackends.factory(column), cs, root));
     }
 
     private void cachePropagation() {
