@@ -13,7 +13,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
-            "prioqueue", "semaphore", "cache", "discovery", "cachemem", "million", "zkclient", "watches", "large");
+            "prioqueue", "semaphore", "asynclock", "cache", "discovery", "cachemem", "million", "zkclient", "watches",
+            "large");
 
     /** Scenarios that run only when asked for ({@code --only}, or {@code --large} for the big one). */
     static final List<String> ON_REQUEST = List.of("large");
