@@ -96,10 +96,6 @@ public final class DataTree {
 
     /** An empty tree: only the root, with a zeroed stat. */
     public DataTree() {
-        this(1024);
-    }
-
-    private DataTree(int initialCapacity) {
         root = Node.root();
         root.acl = acls.intern(Acls.OPEN_UNSAFE);
     }
@@ -769,7 +765,7 @@ public final class DataTree {
         // each node first holds a placeholder entry (ACL id and aversion, no ACL) shared by the nodes of the same
         // pair; the table at the end turns them into real entries
         Map<PendingAcl, AclTable.Entry> placeholders = new HashMap<>();
-        DataTree tree = new DataTree(1024);
+        DataTree tree = new DataTree();
         Node emptyRoot = tree.root;
         TreeBuilder builder = new TreeBuilder(emptyRoot);
         tree.lastZxid = in.readLong();
@@ -915,7 +911,7 @@ public final class DataTree {
      */
     public static DataTree fromImages(long lastZxid, long lastTxnTime, Iterable<SessionInfo> sessionInfos,
                                       Iterable<NodeImage> images) {
-        DataTree tree = new DataTree(1024);
+        DataTree tree = new DataTree();
         Node emptyRoot = tree.root;
         TreeBuilder builder = new TreeBuilder(emptyRoot);
         tree.lastZxid = lastZxid;
