@@ -310,6 +310,8 @@ public abstract class GroupSuite extends RecipeSuite {
                 && holds(c2, p + "/a", "a2", c1.sessionId()));
         eventually("b sees a with a2", () -> shows(g2, "a", "a2"));
         eventually("a sees both", () -> shows(g1, "a", "a2") && shows(g1, "b", "b"));
+        g2.setData(b("b2")); // seen through a data watch of a's new session
+        eventually("a sees b's new data", () -> shows(g1, "b", "b2"));
         g1.close();
         g2.close();
         assertNoWatches(c1);
@@ -362,7 +364,8 @@ public abstract class GroupSuite extends RecipeSuite {
         }
         for (int i = 0; i < 5; i++) {
             int n = i;
-            eventually("m" + i + "'s data", () -> holds(observer, p + "/m" + n, "set-" + n, clients.get(n).sessionId()));
+            long session = clients.get(n).sessionId();
+            eventually("m" + i + "'s data", () -> holds(observer, p + "/m" + n, "set-" + n, session));
         }
         GroupMembership first = all.get(0);
         assertThrows(NullPointerException.class, () -> first.setData(null));
