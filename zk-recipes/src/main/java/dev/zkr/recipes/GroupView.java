@@ -157,8 +157,8 @@ final class GroupView {
     }
 
     /**
-     * Reads a member with the data watch; null if its node is gone, or if it cannot be read now (then a refresh is
-     * scheduled, or comes with the connection event).
+     * Reads a member with the data watch; null if its node is gone. If it cannot be read now, its entry stays as it
+     * was (null for a new member), unwatched, and is read again by the next refresh (the connection event's).
      */
     private Entry read(String name, Entry before) {
         String at = ZkPaths.join(path, name);
@@ -173,8 +173,7 @@ final class GroupView {
                  | ZkException.Closed e) {
             return before; // kept as it was; read again on RECONNECTED / CONNECTED
         } catch (ZkException e) {
-            schedule(this::refresh);
-            return before;
+            return before; // e.g. no READ permission on that member: read again at the next refresh, not in a loop
         }
     }
 

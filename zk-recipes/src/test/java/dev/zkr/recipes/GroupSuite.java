@@ -313,8 +313,8 @@ public abstract class GroupSuite extends RecipeSuite {
         g2.setData(b("b2")); // seen through a data watch of a's new session
         eventually("a sees b's new data", () -> shows(g1, "b", "b2"));
         g1.close();
+        assertNoWatches(c1); // b is still there: its data watch is removed by the close
         g2.close();
-        assertNoWatches(c1);
         assertNoWatches(c2);
     }
 
@@ -418,8 +418,13 @@ public abstract class GroupSuite extends RecipeSuite {
         eventually("b left", () -> g1.memberIds().equals(List.of("a")));
         eventually("in order", () -> r1.snapshot().stream().filter(e -> !e.startsWith("self:")).toList()
                 .equals(List.of("+b", "~b=b2", "~b=b3", "-b")));
-        g1.close();
-        assertNoWatches(c1);
         assertNoWatches(c2);
+        ZkClient c3 = client();
+        GroupMembership g3 = join(c3, p, "c");
+        eventually("c joined", () -> shows(g1, "c", "c"));
+        g1.close();
+        assertNoWatches(c1); // c is still there: its data watch is removed by the close
+        g3.close();
+        assertNoWatches(c3);
     }
 }
