@@ -208,6 +208,8 @@ public abstract class GroupSuite extends RecipeSuite {
         Recorder self = new Recorder();
         g1.addListener(self);
         GroupMembership g2 = join(c2, p, "b");
+        Recorder r2 = new Recorder();
+        g2.addListener(r2);
         g1.setData(b("a2"));
         eventually("b sees a's new data", () -> shows(g2, "a", "a2"));
         for (int i = 0; i < 2; i++) {
@@ -221,6 +223,7 @@ public abstract class GroupSuite extends RecipeSuite {
             });
         }
         eventually("b sees a with a2", () -> shows(g2, "a", "a2"));
+        eventually("b told: a left and joined (a new node)", () -> r2.saw("~a=a2", "-a") && r2.saw("-a", "+a"));
         assertArrayEquals(b("a2"), g1.data());
         g1.close();
         g2.close();
