@@ -243,6 +243,8 @@ public abstract class GroupSuite extends RecipeSuite {
         other.multi(List.of(Op.delete(p + "/a", -1), Op.create(p + "/a", b("theirs"), CreateMode.EPHEMERAL)));
         eventually("lost", () -> g1.state() == LeaseState.LOST);
         assertFalse(g1.isMember());
+        // the name never left the children: only the node's new czxid tells the view it is another node
+        eventually("the view tells: a left and joined", () -> self.saw("-a", "+a"));
         g1.setData(b("ours")); // kept for later: never written to their node
         other.setData(p + "/a", b("theirs2"), -1); // seen by g1's view after the keeper's look at the new data
         eventually("their data in our view", () -> shows(g1, "a", "theirs2"));
