@@ -46,9 +46,15 @@ import java.util.function.Function;
  * The order is what lets a path-free {@link Txn.CloseSession} replay: a closed ephemeral the snapshot lacks was
  * deleted before its parent was read, so the parent's pzxid already holds the close. {@link #readSnapshot(DataInput)}
  * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order.
- * Format (version 2): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
- * (byte 1, node with aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, trailer}; version 1 (no aversion,
- * ACL id or table) is still read. Framing, CRC and files are the storage layer's job.
+ * Format (version 3): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
+ * (byte 1, node with aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, (byte 1, long sessionId,
+ * int highestXid, int n, saved reply^n)*, byte 0, trailer}; version 2 (no session writes) and version 1 (no
+ * aversion, ACL id or table either) are still read. Framing, CRC and files are the storage layer's job.
+ *
+ * <p><b>Session writes.</b> For every committed session the tree keeps the highest client xid applied and the
+ * replies of its last {@link SessionWrites#WINDOW} writes ({@link #savedReply}), recorded when their txns are
+ * applied, so every replica holds them and they survive snapshots, SNAP transfer and restarts: a write sent again
+ * after a lost reply is answered with the saved reply instead of being applied twice (docs/exactly-once.md).
  *
  * <p><b>Containers.</b> A container that had children (cversion &gt; 0) and has none is reported by
  * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
@@ -61,13 +67,17 @@ import java.util.function.Function;
  */
 public final class DataTree {
     private static final int SNAPSHOT_MAGIC = 0x5A4B5253; // "ZKRS"
-    private static final int SNAPSHOT_VERSION = 2;
+    private static final int SNAPSHOT_VERSION = 3;
+    /** Snapshots from before exactly-once writes: no session writes section (docs/exactly-once.md). */
+    private static final int SNAPSHOT_VERSION_NO_WRITES = 2;
     /** Snapshots from before ACLs: nodes without aversion or ACL id, no ACL table. */
     private static final int SNAPSHOT_VERSION_NO_ACLS = 1;
 
     private final ConcurrentHashMap<String, Node> nodes;
     private final ConcurrentHashMap<Long, SessionInfo> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
+    /** Per committed session: its applied client writes, for exactly-once (docs/exactly-once.md). */
+    private final ConcurrentHashMap<Long, SessionWrites> writes = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
     private final AclTable acls = new AclTable();
     private volatile long lastZxid;
@@ -198,6 +208,30 @@ public final class DataTree {
     }
 
     /**
+     * The saved reply of the session's write {@code xid}, or null: never applied, or applied so long ago that its
+     * client has had the reply (docs/exactly-once.md).
+     */
+    public SavedReply savedReply(long sessionId, int xid) {
+        SessionWrites w = writes.get(sessionId);
+        return w == null ? null : w.find(xid);
+    }
+
+    /** The highest client xid applied for the session (0: none, or no such session). */
+    public int highestAppliedXid(long sessionId) {
+        SessionWrites w = writes.get(sessionId);
+        return w == null ? 0 : w.highestXid();
+    }
+
+    /** The number of saved write replies, all sessions together. */
+    public int savedReplyCount() {
+        int n = 0;
+        for (SessionWrites w : writes.values()) {
+            n += w.replies().size();
+        }
+        return n;
+    }
+
+    /**
      * Containers that had children and have none now, sorted: the server turns each into a
      * {@link Request.DeleteContainer} request.
      */
@@ -257,6 +291,11 @@ public final class DataTree {
             result = new ApplyResult(e.code(), e.path(), results, List.of());
         } else {
             result = new ApplyResult(ZkException.Code.OK, null, List.of(applyOp(header, txn, triggers)), triggers);
+        }
+        if (header.xid() != TxnHeader.NO_XID && !(txn instanceof Txn.CloseSession)
+                && !(txn instanceof Txn.CreateSession) && sessions.containsKey(header.sessionId())) {
+            writes.computeIfAbsent(header.sessionId(), k -> new SessionWrites()).record(new SavedReply(header.xid(),
+                    header.zxid(), result.code(), result.path(), result.results()));
         }
         if (header.zxid() > lastZxid) {
             lastZxid = header.zxid();
@@ -403,6 +442,7 @@ public final class DataTree {
     private void closeSession(TxnHeader h, Txn.CloseSession close, List<WatchTrigger> triggers) {
         long id = close.sessionId();
         sessions.remove(id);
+        writes.remove(id);
         Set<String> owned = ephemerals.get(id);
         if (owned == null) {
             return;
@@ -473,6 +513,8 @@ public final class DataTree {
             out.writeLong(e.id);
             TxnCodec.writeAcls(out, e.acls);
         }
+        // the session writes (version 3), read last: every write whose effect a written node shows is in it
+        writeSessionWrites(out);
         // optional trailer (readers before it stop at the marker above): the newest txn time, read now, so it is
         // not older than any txn the (fuzzy) snapshot holds
         out.writeByte(TRAILER_TXN_TIME);
@@ -481,6 +523,38 @@ public final class DataTree {
 
     /** Snapshot trailer: the newest txn time follows. */
     private static final int TRAILER_TXN_TIME = 1;
+
+    private void writeSessionWrites(DataOutput out) throws IOException {
+        for (Map.Entry<Long, SessionWrites> e : new TreeMap<>(writes).entrySet()) {
+            List<SavedReply> replies = e.getValue().replies();
+            out.writeByte(1);
+            out.writeLong(e.getKey());
+            out.writeInt(e.getValue().highestXid());
+            out.writeInt(replies.size());
+            for (SavedReply r : replies) {
+                SavedReplyCodec.write(out, r);
+            }
+        }
+        out.writeByte(0);
+    }
+
+    private void readSessionWrites(DataInput in) throws IOException {
+        while (readMarker(in)) {
+            long id = in.readLong();
+            int highest = in.readInt();
+            int n = in.readInt();
+            if (n < 0 || n > SessionWrites.WINDOW) {
+                throw new IOException("corrupt snapshot: " + n + " saved replies for session 0x" + Long.toHexString(id));
+            }
+            List<SavedReply> replies = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                replies.add(SavedReplyCodec.read(in));
+            }
+            SessionWrites w = new SessionWrites();
+            w.restore(highest, replies);
+            writes.put(id, w);
+        }
+    }
 
     private record Visit(Node node, boolean childrenPushed) {
     }
@@ -536,10 +610,11 @@ public final class DataTree {
             throw new IOException("not a zkr snapshot (bad magic)");
         }
         int version = in.readInt();
-        if (version != SNAPSHOT_VERSION && version != SNAPSHOT_VERSION_NO_ACLS) {
+        if (version != SNAPSHOT_VERSION && version != SNAPSHOT_VERSION_NO_WRITES
+                && version != SNAPSHOT_VERSION_NO_ACLS) {
             throw new IOException("unsupported snapshot version " + version);
         }
-        boolean withAcls = version == SNAPSHOT_VERSION;
+        boolean withAcls = version >= SNAPSHOT_VERSION_NO_WRITES;
         Map<Node, Long> aclIds = new HashMap<>();
         DataTree tree = new DataTree(1024);
         tree.lastZxid = in.readLong();
@@ -606,6 +681,9 @@ public final class DataTree {
             }
             n.acl = tree.acls.intern(acl);
         }
+        if (version >= SNAPSHOT_VERSION) {
+            tree.readSessionWrites(in);
+        }
         tree.lastTxnTime = readTrailer(in);
         tree.link();
         return tree;
@@ -671,6 +749,8 @@ public final class DataTree {
         nodes.keySet().removeIf(path -> !loaded.nodes.containsKey(path));
         sessions.putAll(loaded.sessions);
         sessions.keySet().removeIf(id -> !loaded.sessions.containsKey(id));
+        writes.putAll(loaded.writes);
+        writes.keySet().removeIf(id -> !loaded.writes.containsKey(id));
         ephemerals.putAll(loaded.ephemerals);
         ephemerals.keySet().removeIf(owner -> !loaded.ephemerals.containsKey(owner));
         containers.addAll(loaded.containers);
@@ -742,6 +822,11 @@ public final class DataTree {
         return new Replacement(triggers, added, removed);
     }
 
+    /** Test-only (a simulator mutation): forgets every session's applied writes, as a buggy load would. */
+    void forgetSessionWrites() {
+        writes.clear();
+    }
+
     // ---- diagnostics ---------------------------------------------------------------------------------------------
 
     /**
@@ -768,6 +853,14 @@ public final class DataTree {
         ephemerals.forEach((k, v) -> eph.put(k, new TreeSet<>(v)));
         sb.append("ephemerals=").append(eph).append('\n');
         sb.append("containers=").append(new TreeSet<>(containers)).append('\n');
+        new TreeMap<>(writes).forEach((id, w) -> {
+            sb.append("writes 0x").append(Long.toHexString(id)).append(" highest=").append(w.highestXid());
+            for (SavedReply r : w.replies()) {
+                sb.append(' ').append(r.xid()).append('@').append(Long.toHexString(r.zxid())).append(':')
+                        .append(r.code()).append(r.path() == null ? "" : " " + r.path()).append(r.results());
+            }
+            sb.append('\n');
+        });
         return sb.toString();
     }
 

@@ -1,0 +1,102 @@
+package dev.zkr.tree;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One session's applied client writes, as far as exactly-once needs them: the highest client xid applied and the
+ * replies of its last {@link #WINDOW} writes, oldest first. A client keeps at most {@link #WINDOW} writes in flight
+ * (zkr's client enforces it), so when a write is evicted here the client had its reply before it sent the write
+ * that evicted it, and never sends it again (docs/exactly-once.md, The bound).
+ *
+ * <p>Mutated inside a round (apply), read by the snapshot thread: every method is synchronized.
+ */
+final class SessionWrites {
+
+    /** The most writes a client may have in flight, and the replies kept per session. */
+    static final int WINDOW = 1024;
+
+    private final int window;
+    private SavedReply[] ring;
+    private int head;
+    private int size;
+    private int highestXid;
+
+    SessionWrites() {
+        this(WINDOW);
+    }
+
+    SessionWrites(int window) {
+        this.window = window;
+        this.ring = new SavedReply[Math.min(window, 4)];
+    }
+
+    /**
+     * Records an applied write. A write whose xid is not above the highest recorded (a replay over a snapshot that
+     * already holds it) keeps the reply recorded first: that is the one its client may have seen.
+     */
+    synchronized void record(SavedReply r) {
+        if (highestXid != 0 && r.xid() <= highestXid) {
+            return;
+        }
+        highestXid = r.xid();
+        if (size == ring.length && size < window) {
+            SavedReply[] bigger = new SavedReply[Math.min(window, ring.length * 2)];
+            for (int i = 0; i < size; i++) {
+                bigger[i] = ring[(head + i) % ring.length];
+            }
+            ring = bigger;
+            head = 0;
+        }
+        if (size == window) {
+            ring[head] = r;
+            head = (head + 1) % ring.length;
+        } else {
+            ring[(head + size) % ring.length] = r;
+            size++;
+        }
+    }
+
+    /** The saved reply of {@code xid}, or null. */
+    synchronized SavedReply find(int xid) {
+        if (size == 0 || xid > highestXid) {
+            return null;
+        }
+        int lo = 0;
+        int hi = size - 1;
+        while (lo <= hi) { // xids increase from oldest to newest
+            int mid = (lo + hi) >>> 1;
+            SavedReply r = ring[(head + mid) % ring.length];
+            if (r.xid() < xid) {
+                lo = mid + 1;
+            } else if (r.xid() > xid) {
+                hi = mid - 1;
+            } else {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** The highest client xid applied (0 before any). */
+    synchronized int highestXid() {
+        return highestXid;
+    }
+
+    /** The saved replies, oldest first (a copy). */
+    synchronized List<SavedReply> replies() {
+        List<SavedReply> list = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            list.add(ring[(head + i) % ring.length]);
+        }
+        return list;
+    }
+
+    /** Restores a state written by a snapshot. */
+    synchronized void restore(int highest, List<SavedReply> replies) {
+        for (SavedReply r : replies) {
+            record(r);
+        }
+        highestXid = Math.max(highestXid, highest);
+    }
+}

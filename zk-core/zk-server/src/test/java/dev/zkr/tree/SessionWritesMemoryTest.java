@@ -1,0 +1,83 @@
+package dev.zkr.tree;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the exactly-once session writes cost in heap (docs/exactly-once.md, Memory): 20,000 sessions, each with 0,
+ * 1, 10 and then {@link SessionWrites#WINDOW} applied writes (creates of 30-character paths, setData), measured as
+ * the used heap after a full GC against the same tree without the writes. Opt-in ({@code -Dzkr.perf=true}): heap
+ * figures need a quiet JVM.
+ */
+@EnabledIfSystemProperty(named = "zkr.perf", matches = "true")
+class SessionWritesMemoryTest {
+
+    private static final int SESSIONS = 20_000;
+
+    @Test
+    void bytesPerSessionAndPerSavedReply() {
+        long base = measure(0, false);
+        long one = measure(1, false);
+        long ten = measure(10, false);
+        long tenSet = measure(10, true);
+        long perSessionOne = (one - base) / SESSIONS;
+        long perReplyCreate = (ten - one) / (9L * SESSIONS);
+        long perReplySet = (tenSet - measure(1, true)) / (9L * SESSIONS);
+        System.out.printf("zkr.exactlyOnce memory: %d sessions; a session with 1 saved reply %d B more than none; "
+                        + "each further saved create reply %d B, setData reply %d B; a full window (%d) of setData "
+                        + "replies about %d KiB per session%n", SESSIONS, perSessionOne, perReplyCreate, perReplySet,
+                SessionWrites.WINDOW, (perSessionOne + perReplySet * (SessionWrites.WINDOW - 1)) / 1024);
+        assertTrue(perReplySet < 400 && perReplyCreate < 500, "saved replies cost more than expected");
+    }
+
+    /** Used heap with {@code SESSIONS} sessions of {@code writes} applied writes each (the tree kept alive). */
+    private static long measure(int writes, boolean setData) {
+        List<DataTree> keep = new ArrayList<>();
+        DataTree tree = new DataTree();
+        keep.add(tree);
+        long zxid = 1;
+        tree.apply(new TxnHeader(zxid++, 1, 0, TxnHeader.NO_XID),
+                new Txn.CreateNode("/x", new byte[0], 0, false, 1));
+        for (long s = 1; s <= SESSIONS; s++) {
+            tree.apply(new TxnHeader(zxid++, 1, s, TxnHeader.NO_XID), new Txn.CreateSession(s, 10_000, new byte[16]));
+            for (int x = 1; x <= writes; x++) {
+                // the same txn with or without a session that knows it: only the saved reply differs
+                Txn txn = setData ? new Txn.SetData("/x", new byte[0], 1)
+                        : new Txn.CreateNode(String.format("/x/s%012d-%010d", s, x), new byte[0], 0, false, 1);
+                tree.apply(new TxnHeader(zxid++, 1, s, x), txn);
+            }
+        }
+        if (!setData) {
+            for (long s = 1; s <= SESSIONS; s++) { // the nodes go; the saved replies stay
+                for (int x = 1; x <= writes; x++) {
+                    tree.apply(new TxnHeader(zxid++, 1, 0, TxnHeader.NO_XID),
+                            new Txn.DeleteNode(String.format("/x/s%012d-%010d", s, x)));
+                }
+            }
+        }
+        long used = used();
+        if (keep.get(0).nodeCount() < 0) {
+            throw new AssertionError();
+        }
+        return used;
+    }
+
+    private static long used() {
+        Runtime rt = Runtime.getRuntime();
+        long before = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            long u = rt.totalMemory() - rt.freeMemory();
+            if (u >= before - 1024) {
+                return Math.min(u, before);
+            }
+            before = u;
+        }
+        return before;
+    }
+}

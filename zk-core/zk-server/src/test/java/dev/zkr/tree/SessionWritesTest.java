@@ -1,0 +1,117 @@
+package dev.zkr.tree;
+
+import dev.zkr.client.OpResult;
+import dev.zkr.client.ZkException;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** The session writes the tree keeps for exactly-once (docs/exactly-once.md): record, window, snapshot, install. */
+class SessionWritesTest {
+
+    private static final long SESSION = 0x1234L;
+
+    private static DataTree treeWithSession() {
+        DataTree tree = new DataTree();
+        tree.apply(new TxnHeader(1, 10, SESSION, TxnHeader.NO_XID), new Txn.CreateSession(SESSION, 3000, new byte[16]));
+        return tree;
+    }
+
+    private static ApplyResult create(DataTree tree, long zxid, int xid, String path) {
+        return tree.apply(new TxnHeader(zxid, 10 + zxid, SESSION, xid),
+                new Txn.CreateNode(path, new byte[0], 0, false, (int) zxid));
+    }
+
+    @Test
+    void everyAppliedWriteOfASessionIsSavedWithItsResult() {
+        DataTree tree = treeWithSession();
+        ApplyResult r = create(tree, 2, 7, "/a");
+        tree.apply(new TxnHeader(3, 13, SESSION, 8), new Txn.Error(ZkException.Code.NODE_EXISTS, "/a", List.of()));
+        SavedReply saved = tree.savedReply(SESSION, 7);
+        assertEquals(new SavedReply(7, 2, ZkException.Code.OK, null, r.results()), saved);
+        assertEquals(ZkException.Code.NODE_EXISTS, tree.savedReply(SESSION, 8).code());
+        assertEquals("/a", tree.savedReply(SESSION, 8).path());
+        assertEquals(8, tree.highestAppliedXid(SESSION));
+        assertNull(tree.savedReply(SESSION, 6));
+        assertNull(tree.savedReply(SESSION, 9));
+    }
+
+    @Test
+    void serverMadeTxnsAndUnknownSessionsSaveNothing() {
+        DataTree tree = treeWithSession();
+        tree.apply(new TxnHeader(2, 12, 0, TxnHeader.NO_XID), new Txn.CreateNode("/c", new byte[0], 0, true, 1));
+        tree.apply(new TxnHeader(3, 13, 0x999, 4), new Txn.CreateNode("/d", new byte[0], 0, false, 2));
+        assertEquals(0, tree.savedReplyCount());
+        assertEquals(0, tree.highestAppliedXid(0x999));
+    }
+
+    @Test
+    void theWindowKeepsTheLastWritesAndTheHighestXid() {
+        DataTree tree = treeWithSession();
+        int n = SessionWrites.WINDOW + 10;
+        for (int i = 1; i <= n; i++) {
+            create(tree, 1 + i, 2 * i, "/n" + i);
+        }
+        assertEquals(SessionWrites.WINDOW, tree.savedReplyCount());
+        assertNull(tree.savedReply(SESSION, 20), "evicted");
+        assertNotNull(tree.savedReply(SESSION, 22));
+        assertNotNull(tree.savedReply(SESSION, 2 * n));
+        assertNull(tree.savedReply(SESSION, 2 * n - 1), "an xid that was no write");
+        assertEquals(2 * n, tree.highestAppliedXid(SESSION));
+    }
+
+    @Test
+    void aReplayedWriteKeepsTheReplySavedFirst() {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 7, "/a");
+        SavedReply first = tree.savedReply(SESSION, 7);
+        tree.apply(new TxnHeader(2, 12, SESSION, 7), new Txn.SetData("/a", new byte[3], 1)); // not what 7 was
+        assertEquals(first, tree.savedReply(SESSION, 7));
+    }
+
+    @Test
+    void closingTheSessionDropsItsWrites() {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 7, "/a");
+        tree.apply(new TxnHeader(3, 13, SESSION, 8), new Txn.CloseSession(SESSION));
+        assertNull(tree.savedReply(SESSION, 7));
+        assertEquals(0, tree.savedReplyCount());
+    }
+
+    @Test
+    void snapshotsAndInstallsCarryTheWrites() throws IOException {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 7, "/a");
+        tree.apply(new TxnHeader(3, 13, SESSION, 9), new Txn.SetData("/a", new byte[2], 1));
+        tree.apply(new TxnHeader(4, 14, SESSION, 11), new Txn.Multi(List.of(new Txn.Check("/a", 1),
+                new Txn.DeleteNode("/a"))));
+        tree.apply(new TxnHeader(5, 15, SESSION, 12), new Txn.Error(ZkException.Code.BAD_VERSION, "/b",
+                List.of(ZkException.Code.OK, ZkException.Code.BAD_VERSION)));
+        DataTree read = roundTrip(tree);
+        assertEquals(tree.canonicalDump(), read.canonicalDump());
+        assertEquals(tree.savedReply(SESSION, 11), read.savedReply(SESSION, 11));
+        assertEquals(List.of(new OpResult.CheckResult(), new OpResult.DeleteResult()),
+                read.savedReply(SESSION, 11).results());
+        assertEquals(12, read.highestAppliedXid(SESSION));
+
+        DataTree follower = new DataTree();
+        follower.replaceWith(roundTrip(tree));
+        assertEquals(tree.canonicalDump(), follower.canonicalDump());
+        assertEquals(tree.savedReply(SESSION, 9), follower.savedReply(SESSION, 9));
+    }
+
+    private static DataTree roundTrip(DataTree tree) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        tree.writeSnapshot(new DataOutputStream(bytes));
+        return DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+    }
+}
