@@ -24,6 +24,18 @@ public sealed interface ServerMessage {
         }
     }
 
+    /**
+     * A {@link Forward} from a connection whose client re-sends writes after a lost reply (zkr's own protocol): the
+     * leader answers a (session, xid) it already applied or sequenced with the saved reply instead of sequencing it
+     * again (docs/exactly-once.md). Peer id 252.
+     */
+    record ForwardOnce(long sessionId, byte[] request, byte[] auth) implements ServerMessage {
+        @Override
+        public String toString() {
+            return "ForwardOnce[0x" + Long.toHexString(sessionId) + ", " + request.length + " B]";
+        }
+    }
+
     /** A new session the follower picked id and password for; the leader sequences its CreateSession txn. */
     record ForwardSession(long sessionId, int timeoutMs, byte[] password) implements ServerMessage {
         @Override

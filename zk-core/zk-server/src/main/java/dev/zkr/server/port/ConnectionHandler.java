@@ -396,6 +396,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Notes the size of each frame (with its length prefix) before it is decoded into a message. */
+    /** The connection speaks ZooKeeper's protocol (see {@code Connection.zooKeeperProtocol}). */
+    void zooKeeperProtocol() {
+        connection.zooKeeperProtocol();
+    }
+
     ChannelHandler frameMeter() {
         return new ChannelInboundHandlerAdapter() {
             @Override

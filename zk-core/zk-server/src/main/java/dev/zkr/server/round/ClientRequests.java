@@ -37,6 +37,7 @@ final class ClientRequests implements ReplyQueue.Router {
     private final FollowerSide follower;
     private final LeaderLink leaderLink;
     private final Sequencer sequencer;
+    private final Duplicates duplicates;
     private final boolean ensemble;
     /** The time of the round being ended, or of the last one ended (what is routed in between counts from it). */
     private long lastRoundAt;
@@ -44,7 +45,7 @@ final class ClientRequests implements ReplyQueue.Router {
     ClientRequests(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, Replication replication, RoleView role,
                    ReplyQueue replies, ReadPoints readPoints, HeldRequests held, Fence fence,
                    HeldHandshakes handshakes, LeaderSide leader, FollowerSide follower, LeaderLink leaderLink,
-                   Sequencer sequencer, boolean ensemble) {
+                   Sequencer sequencer, Duplicates duplicates, boolean ensemble) {
         this.tree = tree;
         this.gate = gate;
         this.reads = reads;
@@ -60,6 +61,7 @@ final class ClientRequests implements ReplyQueue.Router {
         this.follower = follower;
         this.leaderLink = leaderLink;
         this.sequencer = sequencer;
+        this.duplicates = duplicates;
         this.ensemble = ensemble;
     }
 
@@ -134,8 +136,14 @@ final class ClientRequests implements ReplyQueue.Router {
             if (ensemble && leader.movedAway(c.sessionId)) {
                 sequencer.sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
                         ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
+            } else if (write && c.exactlyOnce && duplicates.seen(c.sessionId, r.xid())) {
+                sequencer.sequence(Pending.duplicate(Pending.Kind.CLIENT, c, r));
             } else if (write) {
-                sequencer.sequence(prep.write(c, r));
+                Pending p = prep.write(c, r);
+                if (c.exactlyOnce && p.txn != null) {
+                    duplicates.sequenced(c.sessionId, r.xid());
+                }
+                sequencer.sequence(p);
             } else if (r instanceof Message.SyncRequest) {
                 sync(c, r);
             } else {

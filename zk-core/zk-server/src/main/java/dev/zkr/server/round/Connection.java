@@ -62,6 +62,12 @@ public final class Connection {
     /** True once a round has seen this connection close (or its session re-attached elsewhere). */
     boolean closed;
     /**
+     * True for zkr's own protocol, whose client re-sends a write with its original xid after a lost reply: a write
+     * already applied is answered with its saved reply (docs/exactly-once.md). False for ZooKeeper's protocol, whose
+     * clients never re-send (a new client attached to an old session may even start its xids again).
+     */
+    boolean exactlyOnce = true;
+    /**
      * This connection's requests still owed a reply, in request order: the places of those sequenced, forwarded or
      * answered early, then those not yet routed (reads behind its own writes); see {@link ReplyQueue}.
      */
@@ -84,6 +90,11 @@ public final class Connection {
     Connection(Sink sink, Outbox outbox) {
         this.sink = sink;
         this.outbox = outbox;
+    }
+
+    /** This connection speaks ZooKeeper's protocol: its writes keep ZooKeeper's semantics (on the event loop, first). */
+    public void zooKeeperProtocol() {
+        exactlyOnce = false;
     }
 
     /** The attached session's id, 0 before the handshake completes (any thread: for operators' listings). */

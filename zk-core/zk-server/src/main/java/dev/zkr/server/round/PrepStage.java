@@ -115,7 +115,10 @@ final class PrepStage {
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
         Prepared.Failed failed = (Prepared.Failed) prepared;
-        if (failuresThroughLog && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
+        // an exactly-once connection's failure is logged on a standalone server too: its reply is saved with the
+        // session's writes, so the same write sent again gets it (docs/exactly-once.md)
+        boolean logged = failuresThroughLog || (c != null && c.exactlyOnce);
+        if (logged && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
             lastZxid = zxid;
             clock.observe(time);
             return new Pending(kind, c, r, header, failed.toTxn(), null);

@@ -33,6 +33,19 @@ final class Replies {
         return new Message.Reply(xid, zxid, code.intValue(), body, message);
     }
 
+    /**
+     * The reply to a write sent again, from the reply saved when it was applied, with the zxid of its txn as the
+     * first answer had; null (not kept: the client broke its in-flight window) answers an error as of {@code zxid}.
+     */
+    static Message.Reply saved(Message.Request request, dev.zkr.tree.SavedReply saved, long zxid) {
+        if (saved == null) {
+            return error(request.xid(), zxid, ZkException.Code.SYSTEM_ERROR, "write xid " + request.xid()
+                    + " was applied before, and its reply is no longer kept (more than "
+                    + "the in-flight window of writes since)");
+        }
+        return fromApply(request, saved.toApplyResult(), saved.zxid()); // as first answered: at its txn's zxid
+    }
+
     /** The reply to a write request from what applying its txn produced. */
     static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid) {
         int xid = request.xid();

@@ -52,18 +52,18 @@ final class ServerSim {
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
-                   boolean acls) {
+                   boolean acls, boolean resend) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
         }
 
         /**
@@ -72,26 +72,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug, acls);
+                    fullTrace, newFaults, faultBug, acls, resend);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
         }
 
         /**
@@ -100,13 +100,13 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug, acls);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug, acls);
+                    ackBeforeFsync, fullTrace, true, bug, acls, resend);
         }
 
         /**
@@ -116,11 +116,23 @@ final class ServerSim {
          */
         Options withAcls() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, true);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend);
+        }
+
+        /**
+         * Exactly-once clients (off by default, so the named seeds keep their schedules): a client whose connection
+         * drops while its session lives re-sends its writes in flight with their original xids, in order, on its next
+         * connection, and now and then drops its connection itself right after sending a write (a lost reply, the
+         * write still on its way: a late duplicate); its choices come from its own random stream. Checked: no write
+         * ends CONNECTION_LOSS while its session lives, and every write is applied at most once (docs/exactly-once.md).
+         */
+        Options withResend() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend);
         }
     }
 
@@ -155,6 +167,13 @@ final class ServerSim {
         long getAcls;
         long aclSights;
         long maxDistinctAcls;
+        /** Exactly-once: client txns in the committed log, writes sent again, drops after a write, writes lost with their session. */
+        long clientTxns;
+        /** Writes sent again that a leader found applied or sequenced already (answered with the saved reply). */
+        long duplicates;
+        long resent;
+        long dropsAfterWrite;
+        long lostWithSession;
 
         void add(Stats o) {
             events += o.events;
@@ -186,6 +205,11 @@ final class ServerSim {
             getAcls += o.getAcls;
             aclSights += o.aclSights;
             maxDistinctAcls = Math.max(maxDistinctAcls, o.maxDistinctAcls);
+            clientTxns += o.clientTxns;
+            duplicates += o.duplicates;
+            resent += o.resent;
+            dropsAfterWrite += o.dropsAfterWrite;
+            lostWithSession += o.lostWithSession;
         }
 
         @Override
@@ -200,7 +224,10 @@ final class ServerSim {
                     + ", disk full " + diskFull + " (fail-stops " + failStops + "), torn records " + tornTails
                     + (setAcls + getAcls + aclCreates > 0 ? ", creates with an ACL " + aclCreates + ", setAcl "
                     + setAcls + ", getAcl " + getAcls + ", ACL sights checked " + aclSights
-                    + ", most distinct ACLs in a final tree " + maxDistinctAcls : "");
+                    + ", most distinct ACLs in a final tree " + maxDistinctAcls : "")
+                    + (resent + dropsAfterWrite > 0 ? ", exactly-once: client txns " + clientTxns + ", writes sent again "
+                    + resent + " (found applied or sequenced: " + duplicates + "), drops after a write " + dropsAfterWrite + ", writes lost with their session "
+                    + lostWithSession : "");
         }
     }
 
@@ -299,6 +326,9 @@ final class ServerSim {
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
                     !options.writesAfterReads(), options.acls() ? new SplittableRandom(
                             seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls));
+            if (options.resend()) {
+                clients.get(i).resend(new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 0x2545F4914F6CDD1DL * (i + 1)));
+            }
         }
     }
 
@@ -1096,6 +1126,7 @@ final class ServerSim {
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
         stats.elections = leaders.size();
         stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
+        stats.duplicates = servers.stream().mapToLong(SimServer::duplicates).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         stats.aclCreates = acls.creates;
         stats.setAcls = acls.setAcls;
@@ -1131,9 +1162,50 @@ final class ServerSim {
         if (aclsLost != null) {
             why.append("ACL txns vs the committed log: ").append(aclsLost).append('\n');
         }
+        String twice = checkExactlyOnce(s);
+        if (twice != null) {
+            why.append("exactly-once: ").append(twice).append('\n');
+        }
         if (why.length() > 0) {
             throw new HistoryViolation(why.toString());
         }
+    }
+
+    /**
+     * Every client write is applied at most once: no (session, xid) names two txns of the committed log; and every
+     * write with a success reply is in it exactly once, at its reply's zxid (docs/exactly-once.md). Returns what is
+     * wrong, or null.
+     */
+    private String checkExactlyOnce(SimServer s) {
+        Map<String, Long> applied = new HashMap<>();
+        List<String> wrong = new ArrayList<>();
+        for (Entry e : committedEntries(s, s.current.replica.commitZxid())) {
+            TxnCodec.Entry te = TxnCodec.decode(e.payload());
+            if (te.header().xid() == dev.zkr.tree.TxnHeader.NO_XID
+                    || te.txn() instanceof dev.zkr.tree.Txn.CloseSession) {
+                continue;
+            }
+            String key = Long.toHexString(te.header().sessionId()) + "/" + te.header().xid();
+            Long before = applied.putIfAbsent(key, e.zxid());
+            if (before != null) {
+                wrong.add("session/xid " + key + " applied twice, at " + Zxid.str(before) + " and "
+                        + Zxid.str(e.zxid()));
+            }
+            stats.clientTxns++;
+        }
+        for (SimClient c : clients) {
+            for (SimClient.Ack a : c.acks) {
+                Long at = applied.get(Long.toHexString(a.sessionId()) + "/" + a.xid());
+                if (at == null || at != a.zxid()) {
+                    wrong.add(a.what() + " answered OK at " + Zxid.str(a.zxid()) + ", the committed log has it "
+                            + (at == null ? "nowhere" : "at " + Zxid.str(at)));
+                }
+            }
+            stats.resent += c.resent;
+            stats.dropsAfterWrite += c.dropsAfterWrite;
+            stats.lostWithSession += c.lostWithSession;
+        }
+        return wrong.isEmpty() ? null : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())));
     }
 
     /** The end-of-run history checks failed (as opposed to an invariant after an event). */

@@ -64,6 +64,10 @@ final class SimClient {
                             boolean plainRead) {
     }
 
+    /** A write that got a success reply: its session, xid and the reply's zxid (docs/exactly-once.md). */
+    record Ack(long sessionId, int xid, long zxid, String what) {
+    }
+
     static final int SESSION_TIMEOUT_MS = 2_000;
     private static final int MAX_IN_FLIGHT = 3;
 
@@ -103,6 +107,18 @@ final class SimClient {
     private final SimAcls acls;
     /** Per key, the aversion this client last saw. */
     private final java.util.Map<String, Integer> aversions = new java.util.HashMap<>();
+    /**
+     * Exactly-once ({@link ServerSim.Options#withResend()}): the own random stream of its choices, or null (off). A
+     * write whose connection drops while the session lives is sent again, with its xid, on the next connection.
+     */
+    private SplittableRandom resendRandom;
+    /** Writes in flight when the connection dropped, by xid: sent again once the session is re-attached. */
+    private final TreeMap<Integer, InFlight> toResend = new TreeMap<>();
+    /** Writes with a success reply. */
+    final List<Ack> acks = new ArrayList<>();
+    long resent;
+    long dropsAfterWrite;
+    long lostWithSession;
 
     SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
               boolean writesWaitForReads) {
@@ -122,6 +138,11 @@ final class SimClient {
         this.keys = keys;
     }
 
+    /** Turns exactly-once on, its choices drawn from {@code random}. */
+    void resend(SplittableRandom random) {
+        this.resendRandom = random;
+    }
+
     /** Starts connecting and issuing operations. */
     void start() {
         net.after(random.nextInt(20), "c" + id + " start", this::connect);
@@ -134,13 +155,14 @@ final class SimClient {
 
     /** True when no request of this client waits for a reply and no handshake waits for its answer. */
     boolean quiet() {
-        return inFlight.isEmpty() && state != State.CONNECTING;
+        return inFlight.isEmpty() && toResend.isEmpty() && state != State.CONNECTING;
     }
 
     /** A description of what this client still waits for, for a report. */
     String waitingFor() {
         return state == State.CONNECTING ? "the answer to its handshake on " + conn + " (sent at " + connectingSince
-                + ")" : "replies to xids " + inFlight.keySet();
+                + ")" : "replies to xids " + inFlight.keySet() + (toResend.isEmpty() ? "" : ", to send again "
+                + toResend.keySet());
     }
 
     // ---- connection ----------------------------------------------------------------------------------------------
@@ -178,6 +200,16 @@ final class SimClient {
     }
 
     private void loseInFlight() {
+        if (resendRandom != null && state != State.CLOSING && sessionId != 0) {
+            inFlight.forEach((xid, f) -> {
+                if (isWrite(f.request)) {
+                    toResend.put(xid, f); // its session lives on: sent again on the next connection
+                }
+            });
+            inFlight.keySet().removeAll(toResend.keySet());
+        } else {
+            loseResends();
+        }
         for (InFlight f : inFlight.values()) {
             if (f.op != null && !f.syncPart) {
                 history.lose(f.op);
@@ -195,11 +227,18 @@ final class SimClient {
         if (m instanceof Message.ConnectResponse r) {
             if (r.sessionId() != sessionId) {
                 sessionsOpened++;
+                loseResends(); // the session is lost: their outcome is unknown
             }
             sessionId = r.sessionId();
             password = r.password();
             refusals = 0;
             state = State.CONNECTED;
+            for (var e : toResend.entrySet()) { // in their original order, before anything new
+                inFlight.put(e.getKey(), e.getValue());
+                resent++;
+                send(e.getValue().request);
+            }
+            toResend.clear();
             schedulePing();
             scheduleNext();
         } else if (m instanceof Message.ConnectRefused r) {
@@ -213,6 +252,38 @@ final class SimClient {
             onReply(r);
         }
         // watch events: this client sets no watches
+    }
+
+    /** The writes kept to be sent again are lost with their session: indeterminate. */
+    private void loseResends() {
+        for (InFlight f : toResend.values()) {
+            lostWithSession++;
+            if (f.op != null) {
+                history.lose(f.op);
+            }
+        }
+        toResend.clear();
+    }
+
+    static boolean isWrite(Message.Request r) {
+        return r instanceof Message.CreateRequest || r instanceof Message.CreateAclRequest
+                || r instanceof Message.SetDataRequest || r instanceof Message.DeleteRequest
+                || r instanceof Message.SetAclRequest;
+    }
+
+    /** Exactly-once: now and then the client drops its connection just after a write reached the server. */
+    private void maybeDropAfter(Message.Request r) {
+        if (resendRandom == null || !isWrite(r) || resendRandom.nextInt(100) >= 4) {
+            return;
+        }
+        SimConn c = conn;
+        net.after(5 + resendRandom.nextInt(30), "c" + id + " drops " + c + " after x" + r.xid(), () -> {
+            if (c == conn) {
+                dropsAfterWrite++;
+                net.close(c);
+                disconnected(c);
+            }
+        });
     }
 
     private void send(Message m) {
@@ -309,6 +380,7 @@ final class SimClient {
         SimHistory.Open op = call == null ? null : history.invoke(sessionId, key, call);
         inFlight.put(nextXid++, new InFlight(op, req, false, false, plain));
         send(req);
+        maybeDropAfter(req);
     }
 
     /** Share of operations that are a setAcl or getAcl with ACL traffic on. */
@@ -330,6 +402,7 @@ final class SimClient {
         }
         inFlight.put(xid, new InFlight(null, req, false, false, false));
         send(req);
+        maybeDropAfter(req);
     }
 
     /** A setAcl's or getAcl's reply: what it shows must agree with every other sight of that ACL version. */
@@ -394,6 +467,14 @@ final class SimClient {
         }
         if (f.ping || (f.request instanceof Message.CloseSessionRequest)) {
             return;
+        }
+        if (resendRandom != null && isWrite(f.request) && r.code() == ZkException.Code.CONNECTION_LOSS.intValue()) {
+            throw new ServerSim.Violation("c" + id + ": write x" + r.xid() + " on " + path(f.request)
+                    + " answered CONNECTION_LOSS while its session lives (exactly-once)");
+        }
+        if (isWrite(f.request) && r.code() == ZkException.Code.OK.intValue()) {
+            acks.add(new Ack(sessionId, r.xid(), r.zxid(), "c" + id + " " + f.request.getClass().getSimpleName()
+                    + " x" + r.xid()));
         }
         if (r.code() == ZkException.Code.NO_AUTH.intValue()) {
             throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on " + path(f.request)

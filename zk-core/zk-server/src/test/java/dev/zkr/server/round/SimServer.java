@@ -63,6 +63,9 @@ final class SimServer {
                 if (loaded.isPresent()) {
                     t = loaded.get().state();
                     snapshot = loaded.get().zxid();
+                    if (faultBug == FaultBug.FORGET_WRITES_ON_RESTART) {
+                        dev.zkr.tree.TreeInvariants.forgetSessionWrites(t);
+                    }
                 }
             }
             List<TxnCodec.Entry> tail = new ArrayList<>();
@@ -165,7 +168,12 @@ final class SimServer {
          * Recovery replays a SET_ACL record's ACL but keeps the node's aversion (a replay that drops a field): needs
          * the ACL traffic ({@link ServerSim.Options#withAcls()}).
          */
-        SET_ACL_REPLAY_KEEPS_AVERSION
+        SET_ACL_REPLAY_KEEPS_AVERSION,
+        /**
+         * A restart from a snapshot forgets the session writes it holds (a loader that drops the exactly-once
+         * section): needs the exactly-once clients ({@link ServerSim.Options#withResend()}).
+         */
+        FORGET_WRITES_ON_RESTART
     }
 
     /** SET_ACL_REPLAY_KEEPS_AVERSION: a SET_ACL txn as the buggy replay applies it to {@code t}. */
@@ -265,6 +273,12 @@ final class SimServer {
     }
 
     /** Snapshots installed from a leader (SNAP syncs), over every incarnation. */
+    long duplicates() {
+        return pastDuplicates + (current == null ? 0 : current.pipeline.duplicatesFound());
+    }
+
+    private long pastDuplicates;
+
     int installs() {
         return pastInstalls + (current == null ? 0 : current.stage.installs());
     }
@@ -319,6 +333,7 @@ final class SimServer {
     void crash() {
         if (current != null) {
             pastInstalls += current.stage.installs();
+            pastDuplicates += current.pipeline.duplicatesFound();
         }
         current = null;
         tickAt = Long.MAX_VALUE;
