@@ -222,6 +222,15 @@ public final class DataTree {
         return w == null ? 0 : w.highestXid();
     }
 
+    /**
+     * True if the session's write {@code xid} is at or before the highest xid applied for it (none applied: false).
+     * Xids compare as serial numbers: a client's xids wrap past {@code Integer.MAX_VALUE}.
+     */
+    public boolean appliedUpTo(long sessionId, int xid) {
+        int highest = highestAppliedXid(sessionId);
+        return highest != 0 && !SessionWrites.after(xid, highest);
+    }
+
     /** The number of saved write replies, all sessions together. */
     public int savedReplyCount() {
         int n = 0;

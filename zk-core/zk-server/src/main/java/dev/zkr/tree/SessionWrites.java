@@ -36,7 +36,7 @@ final class SessionWrites {
      * already holds it) keeps the reply recorded first: that is the one its client may have seen.
      */
     synchronized void record(SavedReply r) {
-        if (highestXid != 0 && r.xid() <= highestXid) {
+        if (highestXid != 0 && !after(r.xid(), highestXid)) {
             return;
         }
         highestXid = r.xid();
@@ -59,7 +59,7 @@ final class SessionWrites {
 
     /** The saved reply of {@code xid}, or null. */
     synchronized SavedReply find(int xid) {
-        if (size == 0 || xid > highestXid) {
+        if (size == 0 || after(xid, highestXid)) {
             return null;
         }
         int lo = 0;
@@ -67,15 +67,24 @@ final class SessionWrites {
         while (lo <= hi) { // xids increase from oldest to newest
             int mid = (lo + hi) >>> 1;
             SavedReply r = ring[(head + mid) % ring.length];
-            if (r.xid() < xid) {
+            if (after(xid, r.xid())) {
                 lo = mid + 1;
-            } else if (r.xid() > xid) {
+            } else if (after(r.xid(), xid)) {
                 hi = mid - 1;
             } else {
                 return r;
             }
         }
         return null;
+    }
+
+    /**
+     * True if xid {@code a} comes after {@code b} in a session's sequence. Serial-number arithmetic (RFC 1982): a
+     * client's xids wrap from {@code Integer.MAX_VALUE} to {@code Integer.MIN_VALUE} (skipping 0, {@link
+     * TxnHeader#NO_XID}), and any two a session may still compare are less than 2^31 apart.
+     */
+    static boolean after(int a, int b) {
+        return a - b > 0;
     }
 
     /** The highest client xid applied (0 before any). */
@@ -97,6 +106,8 @@ final class SessionWrites {
         for (SavedReply r : replies) {
             record(r);
         }
-        highestXid = Math.max(highestXid, highest);
+        if (highestXid == 0 || after(highest, highestXid)) {
+            highestXid = highest;
+        }
     }
 }

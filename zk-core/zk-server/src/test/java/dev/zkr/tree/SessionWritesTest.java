@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -67,6 +69,29 @@ class SessionWritesTest {
         assertNotNull(tree.savedReply(SESSION, 2 * n));
         assertNull(tree.savedReply(SESSION, 2 * n - 1), "an xid that was no write");
         assertEquals(2 * n, tree.highestAppliedXid(SESSION));
+    }
+
+    @Test
+    void xidsCompareAsSerialNumbersAcrossTheirWraps() {
+        // past MAX_VALUE on to MIN_VALUE, and (2^31 requests later) past -1 on to 1, skipping 0
+        int[][] runs = {{Integer.MAX_VALUE - 1, Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MIN_VALUE + 1},
+            {-2, -1, 1, 2}};
+        for (int[] xids : runs) {
+            DataTree tree = treeWithSession();
+            long zxid = 2;
+            for (int xid : xids) {
+                create(tree, zxid++, xid, "/w" + zxid);
+            }
+            for (int xid : xids) {
+                assertNotNull(tree.savedReply(SESSION, xid), "xid " + xid);
+                assertTrue(tree.appliedUpTo(SESSION, xid), "xid " + xid);
+            }
+            int last = xids[xids.length - 1];
+            assertEquals(last, tree.highestAppliedXid(SESSION));
+            assertFalse(tree.appliedUpTo(SESSION, last + 1), "the next xid is new");
+            assertNull(tree.savedReply(SESSION, last + 1));
+        }
+        assertFalse(treeWithSession().appliedUpTo(SESSION, -5), "a session with no write applied");
     }
 
     @Test

@@ -739,8 +739,8 @@ final class ConnectionManager {
     }
 
     private void write(OutstandingRequest p) {
-        lastXid = lastXid == Integer.MAX_VALUE ? 1 : lastXid + 1;
-        writeAs(p, lastXid);
+        lastXid = lastXid == -1 ? 1 : lastXid + 1; // past MAX_VALUE on to MIN_VALUE, never 0: the server compares
+        writeAs(p, lastXid);                       // a session's xids as serial numbers (docs/exactly-once.md)
     }
 
     /** Writes the request with {@code xid} (a new one, or its own when it is sent again). */

@@ -28,7 +28,7 @@ final class Duplicates {
     /** True if the session's write {@code xid} was applied or sequenced already. */
     boolean seen(long sessionId, int xid) {
         Integer s = sequenced.get(sessionId);
-        boolean seen = xid <= tree.highestAppliedXid(sessionId) || (s != null && xid <= s);
+        boolean seen = tree.appliedUpTo(sessionId, xid) || (s != null && xid - s <= 0); // serial numbers: xids wrap
         if (seen) {
             found++;
         }
@@ -42,7 +42,7 @@ final class Duplicates {
 
     /** The session's write {@code xid} was sequenced (with a txn). */
     void sequenced(long sessionId, int xid) {
-        sequenced.merge(sessionId, xid, Math::max);
+        sequenced.merge(sessionId, xid, (a, b) -> b - a > 0 ? b : a);
     }
 
     /** The session is closed. */
