@@ -44,7 +44,10 @@ final class Pending {
     /** Header and txn, or null when there is nothing to log. */
     final TxnHeader header;
     final Txn txn;
-    /** For an item without txn: the failure to answer with, or null (OK). */
+    /**
+     * For an item without txn: the failure to answer with, or null (OK). For an error txn: the failure it was made
+     * from, whose detail text a local client's reply carries (the txn has the code and path only).
+     */
     final Prepared.Failed failure;
     /**
      * A write sent again whose (session, xid) was applied or sequenced before ({@link Duplicates}): txn-less, it is

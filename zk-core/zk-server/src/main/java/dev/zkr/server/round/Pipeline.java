@@ -470,7 +470,7 @@ final class Pipeline implements Sequencer {
             case CLIENT -> replies.answer(p.slot, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
                     : Replies.error(p.request.xid(), zxid, p.failure))
-                    : Replies.fromApply(p.request, result, zxid));
+                    : Replies.withDetail(Replies.fromApply(p.request, result, zxid), p.failure));
             case CREATE_SESSION -> {
                 ReplyQueue.dequeue(p.slot);
                 gate.created(p.connection, (Txn.CreateSession) p.txn);

@@ -121,7 +121,7 @@ final class PrepStage {
         if (logged && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
             lastZxid = zxid;
             clock.observe(time);
-            return new Pending(kind, c, r, header, failed.toTxn(), null);
+            return new Pending(kind, c, r, header, failed.toTxn(), failed); // the detail text for a local client
         }
         return new Pending(kind, c, r, null, null, failed);
     }

@@ -46,6 +46,14 @@ final class Replies {
         return fromApply(request, saved.toApplyResult(), saved.zxid()); // as first answered: at its txn's zxid
     }
 
+    /** {@code reply} with the text of {@code failure} (the failure its error txn was made from), if any. */
+    static Message.Reply withDetail(Message.Reply reply, Prepared.Failed failure) {
+        if (failure == null || reply.code() == ZkException.Code.OK.intValue()) {
+            return reply;
+        }
+        return new Message.Reply(reply.xid(), reply.zxid(), reply.code(), reply.body(), failure.message());
+    }
+
     /** The reply to a write request from what applying its txn produced. */
     static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid) {
         int xid = request.xid();
