@@ -173,7 +173,12 @@ final class SimServer {
          * A restart from a snapshot forgets the session writes it holds (a loader that drops the exactly-once
          * section): needs the exactly-once clients ({@link ServerSim.Options#withResend()}).
          */
-        FORGET_WRITES_ON_RESTART
+        FORGET_WRITES_ON_RESTART,
+        /**
+         * A SNAP install leaves the session writes behind (a {@code replaceWith} that does not take them): the tree
+         * forgets them right after the round that installed the snapshot. Needs 3 or more servers.
+         */
+        FORGET_WRITES_ON_SNAP
     }
 
     /** SET_ACL_REPLAY_KEEPS_AVERSION: a SET_ACL txn as the buggy replay applies it to {@code t}. */
@@ -413,6 +418,9 @@ final class SimServer {
         if (inc.stage.installs() > inc.installsSeen && inc == current) {
             inc.installsSeen = inc.stage.installs();
             newestSnapshot = -1; // the received snapshot is in place
+            if (faultBug == FaultBug.FORGET_WRITES_ON_SNAP) {
+                dev.zkr.tree.TreeInvariants.forgetSessionWrites(inc.tree);
+            }
             sim.trace("s" + id + " SNAP installed snapshot " + Zxid.str(log.base()) + " (tree at "
                     + Zxid.str(inc.tree.lastZxid()) + ", log restarted after it)");
         }
