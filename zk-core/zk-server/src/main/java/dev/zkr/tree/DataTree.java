@@ -216,6 +216,15 @@ public final class DataTree {
         return w == null ? null : w.find(xid);
     }
 
+    /**
+     * True if the session's reply of {@code xid} may have been dropped to keep its window (a client that sends a
+     * write again after more than the window of later writes).
+     */
+    public boolean replyDropped(long sessionId, int xid) {
+        SessionWrites w = writes.get(sessionId);
+        return w != null && w.evicted(xid);
+    }
+
     /** The highest client xid applied for the session (0: none, or no such session). */
     public int highestAppliedXid(long sessionId) {
         SessionWrites w = writes.get(sessionId);
@@ -535,10 +544,11 @@ public final class DataTree {
 
     private void writeSessionWrites(DataOutput out) throws IOException {
         for (Map.Entry<Long, SessionWrites> e : new TreeMap<>(writes).entrySet()) {
-            List<SavedReply> replies = e.getValue().replies();
+            SessionWrites.State state = e.getValue().state(); // one read: applies go on meanwhile
+            List<SavedReply> replies = state.replies();
             out.writeByte(1);
             out.writeLong(e.getKey());
-            out.writeInt(e.getValue().highestXid());
+            out.writeInt(state.highestXid());
             out.writeInt(replies.size());
             for (SavedReply r : replies) {
                 SavedReplyCodec.write(out, r);

@@ -32,11 +32,15 @@ final class SessionWrites {
     }
 
     /**
-     * Records an applied write. A write whose xid is not above the highest recorded (a replay over a snapshot that
-     * already holds it) keeps the reply recorded first: that is the one its client may have seen.
+     * Records an applied write. A write already recorded (a replay over a snapshot that holds it) keeps the reply
+     * recorded first: that is the one its client may have seen. A write applied after a later one of its session
+     * (its client's earlier attempt was lost while a later write got through) is recorded in xid order all the same.
      */
     synchronized void record(SavedReply r) {
         if (highestXid != 0 && !after(r.xid(), highestXid)) {
+            if (find(r.xid()) == null && !evicted(r.xid())) {
+                insertInOrder(r);
+            }
             return;
         }
         highestXid = r.xid();
@@ -55,6 +59,32 @@ final class SessionWrites {
             ring[(head + size) % ring.length] = r;
             size++;
         }
+    }
+
+    private void insertInOrder(SavedReply r) {
+        List<SavedReply> all = replies();
+        int at = 0;
+        while (at < all.size() && after(r.xid(), all.get(at).xid())) {
+            at++;
+        }
+        all.add(at, r);
+        if (all.size() > window) {
+            all.remove(0);
+        }
+        ring = new SavedReply[Math.max(ring.length, all.size())];
+        head = 0;
+        size = all.size();
+        for (int i = 0; i < size; i++) {
+            ring[i] = all.get(i);
+        }
+    }
+
+    /**
+     * True if the reply of {@code xid} may have been dropped to keep the window: the window is full and {@code xid}
+     * comes before the oldest reply kept.
+     */
+    synchronized boolean evicted(int xid) {
+        return size == window && after(ring[head].xid(), xid);
     }
 
     /** The saved reply of {@code xid}, or null. */
@@ -90,6 +120,20 @@ final class SessionWrites {
     /** The highest client xid applied (0 before any). */
     synchronized int highestXid() {
         return highestXid;
+    }
+
+    /** The highest xid and the saved replies, read together. */
+    record State(int highestXid, List<SavedReply> replies) {
+    }
+
+    /**
+     * The highest xid and the saved replies as of one instant, for a snapshot written while applies go on: read
+     * apart, a write recorded in between would leave the highest xid above the replies written, and the replay
+     * after the snapshot would then skip saving that write (the EnsembleSoakQuickTest found it: "write xid 84 was
+     * applied before, and its reply is no longer kept").
+     */
+    synchronized State state() {
+        return new State(highestXid, replies());
     }
 
     /** The saved replies, oldest first (a copy). */

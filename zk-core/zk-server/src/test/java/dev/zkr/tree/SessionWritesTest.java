@@ -95,6 +95,31 @@ class SessionWritesTest {
     }
 
     @Test
+    void aWriteAppliedAfterALaterOneOfItsSessionIsSavedToo() {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 7, "/a");
+        create(tree, 3, 9, "/b");
+        create(tree, 4, 8, "/c"); // its first attempt was lost while 9 got through
+        assertEquals(9, tree.highestAppliedXid(SESSION));
+        assertEquals(4, tree.savedReply(SESSION, 8).zxid());
+        assertEquals(3, tree.savedReply(SESSION, 9).zxid());
+        assertEquals(2, tree.savedReply(SESSION, 7).zxid());
+        assertFalse(tree.replyDropped(SESSION, 5));
+    }
+
+    @Test
+    void aReplyDroppedToKeepTheWindowIsKnownAsDropped() {
+        DataTree tree = treeWithSession();
+        for (int i = 1; i <= SessionWrites.WINDOW + 1; i++) {
+            create(tree, 1 + i, 2 * i, "/n" + i);
+        }
+        assertTrue(tree.replyDropped(SESSION, 2));
+        assertTrue(tree.replyDropped(SESSION, 3), "below the oldest kept, never a write: still not to be applied");
+        assertFalse(tree.replyDropped(SESSION, 4));
+        assertFalse(tree.replyDropped(SESSION, 2 * SessionWrites.WINDOW + 4));
+    }
+
+    @Test
     void aReplayedWriteKeepsTheReplySavedFirst() {
         DataTree tree = treeWithSession();
         create(tree, 2, 7, "/a");

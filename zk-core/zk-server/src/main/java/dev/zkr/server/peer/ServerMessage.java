@@ -27,9 +27,11 @@ public sealed interface ServerMessage {
     /**
      * A {@link Forward} from a connection whose client re-sends writes after a lost reply (zkr's own protocol): the
      * leader answers a (session, xid) it already applied or sequenced with the saved reply instead of sequencing it
-     * again (docs/exactly-once.md). Peer id 252.
+     * again (docs/exactly-once.md). {@code epoch} is the reign the follower sent it to: a leader takes it only in that
+     * reign, so a follower's writes are never applied with an earlier one missing (a leader that was a candidate for a
+     * moment drops what reaches it then, and may be re-elected before its follower notices). Peer id 252.
      */
-    record ForwardOnce(long sessionId, byte[] request, byte[] auth) implements ServerMessage {
+    record ForwardOnce(long sessionId, byte[] request, byte[] auth, long epoch) implements ServerMessage {
         @Override
         public String toString() {
             return "ForwardOnce[0x" + Long.toHexString(sessionId) + ", " + request.length + " B]";

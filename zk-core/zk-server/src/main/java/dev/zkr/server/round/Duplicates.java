@@ -3,22 +3,27 @@ package dev.zkr.server.round;
 import dev.zkr.tree.DataTree;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The leader's check for a write sent again (docs/exactly-once.md): a (session, xid) at or below the highest xid the
- * tree applied for the session, or the highest this leader sequenced for it in its reign, is a duplicate. Every txn
- * of an earlier reign is applied before a leader sequences (its EPOCH record is applied first), so the tree and this
- * reign's sequenced xids together know every write that may still apply. A duplicate is not sequenced again: it
- * waits behind the writes sequenced before it and is answered with the reply the tree saved for it.
+ * The leader's check for a write sent again (docs/exactly-once.md): a (session, xid) the tree saved a reply for, or
+ * this leader sequenced in its reign and has not applied yet, is a duplicate — and so is one whose reply the tree
+ * may have dropped to keep the session's window (answered with an error, never applied again). Every txn of an
+ * earlier reign is applied before a leader sequences (its EPOCH record is applied first), so the tree and this
+ * reign's sequenced xids together know every write that may still apply. Exact xids, not "at or below the highest":
+ * a write whose first attempt was lost while a later write of its session got through is applied when it comes
+ * again (the simulator's and zk-testkit's soak found such losses). A duplicate is not sequenced again: it waits
+ * behind the writes sequenced before it and is answered with the reply the tree saved for it.
  *
  * <p>Round state: touched only inside a round (docs/architecture.md, Threads).
  */
 final class Duplicates {
 
     private final DataTree tree;
-    /** The highest client xid this leader sequenced per session, in its current reign. */
-    private final Map<Long, Integer> sequenced = new HashMap<>();
+    /** Per session, the client xids this leader sequenced in its current reign and has not applied yet. */
+    private final Map<Long, Set<Integer>> sequenced = new HashMap<>();
     private long found;
 
     Duplicates(DataTree tree) {
@@ -27,8 +32,9 @@ final class Duplicates {
 
     /** True if the session's write {@code xid} was applied or sequenced already. */
     boolean seen(long sessionId, int xid) {
-        Integer s = sequenced.get(sessionId);
-        boolean seen = tree.appliedUpTo(sessionId, xid) || (s != null && xid - s <= 0); // serial numbers: xids wrap
+        Set<Integer> s = sequenced.get(sessionId);
+        boolean seen = tree.savedReply(sessionId, xid) != null || (s != null && s.contains(xid))
+                || tree.replyDropped(sessionId, xid); // the last: answered with an error, never applied again
         if (seen) {
             found++;
         }
@@ -42,7 +48,15 @@ final class Duplicates {
 
     /** The session's write {@code xid} was sequenced (with a txn). */
     void sequenced(long sessionId, int xid) {
-        sequenced.merge(sessionId, xid, (a, b) -> b - a > 0 ? b : a);
+        sequenced.computeIfAbsent(sessionId, k -> new HashSet<>()).add(xid);
+    }
+
+    /** A txn naming the session's write {@code xid} was applied: the tree knows it from now on. */
+    void applied(long sessionId, int xid) {
+        Set<Integer> s = sequenced.get(sessionId);
+        if (s != null && s.remove(xid) && s.isEmpty()) {
+            sequenced.remove(sessionId);
+        }
     }
 
     /** The session is closed. */

@@ -108,7 +108,7 @@ final class FollowerSide {
         }
         byte[] request = MessageCodec.encode(r);
         byte[] auth = AuthIds.encode(c.authIds);
-        leader.send(c.exactlyOnce && !close ? new ServerMessage.ForwardOnce(c.sessionId, request, auth)
+        leader.send(c.exactlyOnce && !close ? new ServerMessage.ForwardOnce(c.sessionId, request, auth, leader.epoch())
                 : new ServerMessage.Forward(c.sessionId, request, auth));
     }
 

@@ -94,7 +94,9 @@ final class LeaderSide {
         if (m instanceof ServerMessage.Forward f) {
             onForward(from, f.sessionId(), f.request(), f.auth(), false, now);
         } else if (m instanceof ServerMessage.ForwardOnce f) {
-            onForward(from, f.sessionId(), f.request(), f.auth(), true, now);
+            if (f.epoch() == role.epoch()) { // else sent to an earlier reign: its follower loses it, closing its client
+                onForward(from, f.sessionId(), f.request(), f.auth(), true, now);
+            }
         } else if (m instanceof ServerMessage.ForwardSession f) {
             owners.put(f.sessionId(), from);
             Pending p = prep.prepare(Pending.Kind.FORWARDED, null, null,

@@ -437,6 +437,9 @@ final class Pipeline implements Sequencer {
             }
             toApply.pollFirst();
             ApplyResult result = apply.apply(e.header(), e.txn(), now);
+            if (e.header().xid() != dev.zkr.tree.TxnHeader.NO_XID) {
+                duplicates.applied(e.header().sessionId(), e.header().xid());
+            }
             if (head != null && head.answers(e.header())) {
                 inFlight.pollFirst();
                 complete(head, result);

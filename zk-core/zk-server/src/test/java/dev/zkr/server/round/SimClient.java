@@ -468,6 +468,10 @@ final class SimClient {
         if (f.ping || (f.request instanceof Message.CloseSessionRequest)) {
             return;
         }
+        if (resendRandom != null && isWrite(f.request) && r.code() == ZkException.Code.SYSTEM_ERROR.intValue()) {
+            throw new ServerSim.Violation("c" + id + ": write x" + r.xid() + " on " + path(f.request)
+                    + " answered SYSTEM_ERROR (" + r.message() + ")");
+        }
         if (resendRandom != null && isWrite(f.request) && r.code() == ZkException.Code.CONNECTION_LOSS.intValue()) {
             throw new ServerSim.Violation("c" + id + ": write x" + r.xid() + " on " + path(f.request)
                     + " answered CONNECTION_LOSS while its session lives (exactly-once)");
