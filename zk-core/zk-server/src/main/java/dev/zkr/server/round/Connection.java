@@ -67,6 +67,8 @@ public final class Connection {
      * clients never re-send (a new client attached to an old session may even start its xids again).
      */
     boolean exactlyOnce = true;
+    /** A follower's: the xid of the last write it forwarded for this connection (0: none). */
+    int lastForwardedWrite;
     /**
      * This connection's requests still owed a reply, in request order: the places of those sequenced, forwarded or
      * answered early, then those not yet routed (reads behind its own writes); see {@link ReplyQueue}.

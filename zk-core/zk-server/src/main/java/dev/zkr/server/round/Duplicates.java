@@ -46,6 +46,12 @@ final class Duplicates {
         return found;
     }
 
+    /** True if the session's write {@code xid} reached this leader: saved in the tree or sequenced in this reign. */
+    boolean known(long sessionId, int xid) {
+        Set<Integer> s = sequenced.get(sessionId);
+        return tree.savedReply(sessionId, xid) != null || (s != null && s.contains(xid));
+    }
+
     /** The session's write {@code xid} was sequenced (with a txn). */
     void sequenced(long sessionId, int xid) {
         sequenced.computeIfAbsent(sessionId, k -> new HashSet<>()).add(xid);

@@ -108,8 +108,13 @@ final class FollowerSide {
         }
         byte[] request = MessageCodec.encode(r);
         byte[] auth = AuthIds.encode(c.authIds);
-        leader.send(c.exactlyOnce && !close ? new ServerMessage.ForwardOnce(c.sessionId, request, auth, leader.epoch())
-                : new ServerMessage.Forward(c.sessionId, request, auth));
+        if (c.exactlyOnce && !close) {
+            int prev = c.lastForwardedWrite;
+            c.lastForwardedWrite = r.xid();
+            leader.send(new ServerMessage.ForwardOnce(c.sessionId, request, auth, leader.epoch(), prev));
+        } else {
+            leader.send(new ServerMessage.Forward(c.sessionId, request, auth));
+        }
     }
 
     /** Asks the leader for a new session for a held handshake; the handshake is answered when its txn is applied. */

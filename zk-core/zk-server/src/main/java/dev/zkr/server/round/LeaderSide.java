@@ -94,7 +94,9 @@ final class LeaderSide {
         if (m instanceof ServerMessage.Forward f) {
             onForward(from, f.sessionId(), f.request(), f.auth(), false, now);
         } else if (m instanceof ServerMessage.ForwardOnce f) {
-            if (f.epoch() == role.epoch()) { // else sent to an earlier reign: its follower loses it, closing its client
+            // sent to an earlier reign, or after a write lost on the way: dropped; its follower loses it (at the new
+            // reign, or after 2T) and closes the client's connection, whose client sends them all again in order
+            if (f.epoch() == role.epoch() && (f.prevXid() == 0 || duplicates.known(f.sessionId(), f.prevXid()))) {
                 onForward(from, f.sessionId(), f.request(), f.auth(), true, now);
             }
         } else if (m instanceof ServerMessage.ForwardSession f) {
