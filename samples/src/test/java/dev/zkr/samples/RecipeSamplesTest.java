@@ -15,8 +15,28 @@ class RecipeSamplesTest {
     }
 
     @Test
+    void leaderSelector() {
+        assertDoesNotThrow(() -> LeaderSelectorSample.main(NO_ARGS));
+    }
+
+    @Test
+    void persistentNode() {
+        assertDoesNotThrow(() -> PersistentNodeSample.main(NO_ARGS));
+    }
+
+    @Test
+    void serviceDiscovery() {
+        assertDoesNotThrow(() -> ServiceDiscoverySample.main(NO_ARGS));
+    }
+
+    @Test
     void lock() {
         assertDoesNotThrow(() -> LockSample.main(NO_ARGS));
+    }
+
+    @Test
+    void leasedLock() {
+        assertDoesNotThrow(() -> LeasedLockSample.main(NO_ARGS));
     }
 
     @Test
@@ -77,5 +97,10 @@ class RecipeSamplesTest {
     @Test
     void queue() {
         assertDoesNotThrow(() -> QueueSample.main(NO_ARGS));
+    }
+
+    @Test
+    void orderedQueue() {
+        assertDoesNotThrow(() -> OrderedQueueSample.main(NO_ARGS));
     }
 }

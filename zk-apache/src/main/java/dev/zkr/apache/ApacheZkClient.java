@@ -305,6 +305,23 @@ public final class ApacheZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                 List<dev.zkr.client.Acl> acls, java.time.Duration ttl) {
+        return request(path, f -> {
+            if (ttl == null) {
+                throw new ZkException.BadArguments(path, "TTL missing");
+            }
+            RequestChecks.create(path, mode, ttl.toMillis());
+            List<org.apache.zookeeper.data.ACL> acl = acls == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+                    : Convert.acls(RequestChecks.acls(path, acls));
+            byte[] bytes = checkData(path, data, RequestSize.of(path, data));
+            zk().create(path, bytes, acl, Convert.mode(mode),
+                    (rc, p, ctx, name, stat) -> complete(f, rc, path, () -> new Created(name, Convert.stat(stat))),
+                    null, ttl.toMillis());
+        });
+    }
+
+    @Override
     public CompletableFuture<dev.zkr.client.NodeAcl> getAclAsync(String path) {
         return request(path, f -> {
             ZkPaths.validate(path);
@@ -412,6 +429,72 @@ public final class ApacheZkClient implements ZkClient {
         });
     }
 
+    /** ZooKeeper's client sends read-only ops as one multiRead (3.6+); each op's result, failed or not. */
+    @Override
+    public CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        return request(null, f -> {
+            RequestChecks.required(ops, null, "ops");
+            for (Op op : ops) {
+                RequestChecks.readOp(op);
+            }
+            if (ops.isEmpty()) {
+                f.complete(List.of());
+                return;
+            }
+            // ZooKeeper's client reports the first failed read as the call's rc, with every op's result; the
+            // server answered them each alone, and so does this API
+            zk().multi(Convert.ops(ops), (rc, p, ctx, results) -> {
+                if (results != null && results.size() == ops.size()) {
+                    f.complete(Convert.results(results));
+                } else {
+                    f.completeExceptionally(failure(rc, null));
+                }
+            }, null);
+        });
+    }
+
+    @Override
+    public CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        return request(prefix, f -> {
+            ZkPaths.validate(prefix);
+            zk().getEphemerals(prefix, (rc, ctx, paths) -> complete(f, rc, prefix,
+                    () -> paths.stream().sorted().toList()), null);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return request(path, f -> {
+            ZkPaths.validate(path);
+            zk().getAllChildrenNumber(path, (rc, p, ctx, number) -> complete(f, rc, path, () -> number), null);
+        });
+    }
+
+    /** ZooKeeper's client has no asynchronous whoAmI: its blocking call runs on the common pool. */
+    @Override
+    public CompletableFuture<List<dev.zkr.client.ClientInfo>> whoAmIAsync() {
+        WatchableZooKeeper zk;
+        try {
+            zk = zk();
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<List<dev.zkr.client.ClientInfo>> f = new CompletableFuture<>();
+        java.util.concurrent.ForkJoinPool.commonPool().execute(() -> {
+            try {
+                List<org.apache.zookeeper.data.ClientInfo> infos = zk.whoAmI(); // null when the request failed
+                f.complete(infos == null ? List.of() : infos.stream()
+                        .map(i -> new dev.zkr.client.ClientInfo(i.getAuthScheme(), i.getUser())).toList());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                f.completeExceptionally(new ZkException.Interrupted(null, "interrupted in whoAmI"));
+            } catch (RuntimeException e) {
+                f.completeExceptionally(beforeIo(e, null));
+            }
+        });
+        return f;
+    }
+
     @Override
     public CompletableFuture<Void> syncAsync(String path) {
         return request(path, f -> {
@@ -442,7 +525,7 @@ public final class ApacheZkClient implements ZkClient {
     }
 
     /**
-     * Removes the watcher's watches of each ZooKeeper type in turn (zkr's PERSISTENT is two ZooKeeper types).
+     * Removes the watcher's watches of each ZooKeeper type in turn.
      * Fails with NoWatcher only if no type had a watch.
      */
     private void removeWatches(WatchableZooKeeper zk, String path, WatcherAdapter watcher,

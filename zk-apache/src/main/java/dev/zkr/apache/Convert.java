@@ -58,6 +58,8 @@ final class Convert {
             case PERSISTENT_SEQUENTIAL -> org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL;
             case EPHEMERAL_SEQUENTIAL -> org.apache.zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL;
             case CONTAINER -> org.apache.zookeeper.CreateMode.CONTAINER;
+            case PERSISTENT_WITH_TTL -> org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL;
+            case PERSISTENT_SEQUENTIAL_WITH_TTL -> org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
         };
     }
 
@@ -68,16 +70,13 @@ final class Convert {
         };
     }
 
-    /**
-     * ZooKeeper's watcher types for a zkr type. zkr's PERSISTENT covers both of ZooKeeper's persistent kinds, so it
-     * maps to two types that are removed one after the other.
-     */
+    /** ZooKeeper's watcher types for a zkr type: one each, the same kinds. */
     static List<org.apache.zookeeper.Watcher.WatcherType> watcherTypes(WatcherType type) {
         return switch (type) {
             case CHILDREN -> List.of(org.apache.zookeeper.Watcher.WatcherType.Children);
             case DATA -> List.of(org.apache.zookeeper.Watcher.WatcherType.Data);
-            case PERSISTENT -> List.of(org.apache.zookeeper.Watcher.WatcherType.Persistent,
-                    org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive);
+            case PERSISTENT -> List.of(org.apache.zookeeper.Watcher.WatcherType.Persistent);
+            case PERSISTENT_RECURSIVE -> List.of(org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive);
             case ANY -> List.of(org.apache.zookeeper.Watcher.WatcherType.Any);
         };
     }
@@ -164,8 +163,12 @@ final class Convert {
 
     private static org.apache.zookeeper.Op op(Op op) {
         if (op instanceof Op.Create c) {
-            CreateOptions options = CreateOptions.newBuilder(c.acls() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
-                    : acls(c.acls()), mode(c.mode())).build();
+            CreateOptions.Builder b = CreateOptions.newBuilder(c.acls() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE
+                    : acls(c.acls()), mode(c.mode()));
+            if (c.mode().isTtl()) {
+                b.withTtl(c.ttlMs());
+            }
+            CreateOptions options = b.build();
             return org.apache.zookeeper.Op.create(c.path(), nonNull(c.data()), options);
         } else if (op instanceof Op.Delete d) {
             return org.apache.zookeeper.Op.delete(d.path(), d.version());
@@ -173,6 +176,10 @@ final class Convert {
             return org.apache.zookeeper.Op.setData(s.path(), nonNull(s.data()), s.version());
         } else if (op instanceof Op.Check k) {
             return org.apache.zookeeper.Op.check(k.path(), k.version());
+        } else if (op instanceof Op.GetData g) {
+            return org.apache.zookeeper.Op.getData(g.path());
+        } else if (op instanceof Op.GetChildren g) {
+            return org.apache.zookeeper.Op.getChildren(g.path());
         }
         throw new ZkException.BadArguments(op.path(), "unknown operation " + op);
     }
@@ -197,6 +204,10 @@ final class Convert {
             return new OpResult.CheckResult();
         } else if (r instanceof org.apache.zookeeper.OpResult.ErrorResult e) {
             return new OpResult.ErrorResult(code(e.getErr()));
+        } else if (r instanceof org.apache.zookeeper.OpResult.GetDataResult d) {
+            return new OpResult.GetDataResult(nonNull(d.getData()), stat(d.getStat()));
+        } else if (r instanceof org.apache.zookeeper.OpResult.GetChildrenResult c) {
+            return new OpResult.GetChildrenResult(c.getChildren());
         }
         throw new ZkException.SystemError(null, "unexpected multi result " + r);
     }

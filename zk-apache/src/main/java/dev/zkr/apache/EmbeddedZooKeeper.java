@@ -69,6 +69,9 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         }
     }
 
+    /** ZooKeeper's switch for TTL nodes (its "extended types"). */
+    private static final String EXTENDED_TYPES = "zookeeper.extendedTypesEnabled";
+
     /**
      * Starts a server with tick time 100 ms, session timeouts negotiated within 200 ms .. 60 s, and container
      * cleanup every 100 ms.
@@ -77,9 +80,16 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         return start(100, 200, 60_000, 100);
     }
 
-    /** Starts a server with the given tick time, session timeout bounds and container check interval (ms). */
+    /**
+     * Starts a server with the given tick time, session timeout bounds and container check interval (ms). TTL nodes
+     * are on, as in zkr: this sets ZooKeeper's JVM-wide {@code zookeeper.extendedTypesEnabled} (it is read on every
+     * create), unless it was set to something else before.
+     */
     public static EmbeddedZooKeeper start(int tickTimeMs, int minSessionTimeoutMs, int maxSessionTimeoutMs,
                                           int containerCheckIntervalMs) {
+        if (System.getProperty(EXTENDED_TYPES) == null) {
+            System.setProperty(EXTENDED_TYPES, "true");
+        }
         EmbeddedZooKeeper zk = new EmbeddedZooKeeper(tickTimeMs, minSessionTimeoutMs, maxSessionTimeoutMs,
                 containerCheckIntervalMs);
         try {
@@ -137,6 +147,24 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         containers.start();
         LOG.debug("ZooKeeper started on {} with data in {}", connectString(), dataDir);
         return new Running(server, factory, log, containers);
+    }
+
+    /**
+     * Runs ZooKeeper's container and TTL cleanup once now (what its timer does every container check interval), for
+     * tests that must show a node is <em>not</em> removed without waiting for timers; the deletes it asks for are
+     * applied asynchronously (a client's {@code sync} after this sees them).
+     */
+    public synchronized void checkContainersNow() {
+        Running r = running;
+        if (r == null) {
+            throw new IllegalStateException("ZooKeeper is not running");
+        }
+        try {
+            r.containers().checkContainers();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** {@code 127.0.0.1:port}, valid across restarts. */

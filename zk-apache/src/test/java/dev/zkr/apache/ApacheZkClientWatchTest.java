@@ -175,7 +175,10 @@ class ApacheZkClientWatchTest {
         assertEquals(NODE_DELETED, events.next().type());
         events.expectNoneAfterRoundTrip(client);
 
-        client.removeWatches(base, events.watcher(), WatcherType.PERSISTENT, false);
+        assertThrows(ZkException.NoWatcher.class,
+                () -> client.removeWatches(base, events.watcher(), WatcherType.PERSISTENT, false),
+                "a recursive watch is not of the Persistent type");
+        client.removeWatches(base, events.watcher(), WatcherType.PERSISTENT_RECURSIVE, false);
         events.expect(event(PERSISTENT_WATCH_REMOVED, base, -1));
     }
 

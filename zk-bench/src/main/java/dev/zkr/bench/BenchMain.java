@@ -101,10 +101,14 @@ public final class BenchMain {
                     RecipeScenarios::readWriteLock);
             recipe("election", "leader election handover p50, 5 participants (fair)", "ms", false,
                     RecipeScenarios::election);
+            recipe("selector", "leader selector handover p50, 5 participants (fair)", "ms", false,
+                    RecipeScenarios::selector);
             recipe("barrier", "double barrier enter + leave p50, 10 parties", "ms", false,
                     RecipeScenarios::doubleBarrier);
             recipe("counter", "counter increments, 8 contenders", "increments/s", true, RecipeScenarios::counter);
             recipe("queue", "queue items, 1 producer, 4 consumers", "items/s", true, RecipeScenarios::queue);
+            recipe("prioqueue", "priority-queue items, 1 producer, 4 consumers, priorities 0-9", "items/s", true,
+                    RecipeScenarios::priorityQueue);
             recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
                     RecipeScenarios::semaphore);
             if (options.runs("tlscreate") || options.runs("tlsgetdata")) {
@@ -113,11 +117,17 @@ public final class BenchMain {
             if (options.runs("cache")) {
                 cachePropagation();
             }
+            if (options.runs("discovery")) {
+                discoveryVisibility();
+            }
             if (options.runs("cachemem")) {
                 cacheMemory();
             }
             if (options.runs("million")) {
                 bigTree();
+            }
+            if (options.runs("zkclient")) {
+                zooKeeperClientRows();
             }
         } finally {
             deleteTree(options.dataRoot());
@@ -315,6 +325,33 @@ public final class BenchMain {
         });
     }
 
+    /**
+     * The servers alone: the same stock ZooKeeper 3.9.3 client (and Curator's lock) drives the zkr server, over
+     * ZooKeeper's client protocol, and the ZooKeeper server, so the only difference is the server.
+     */
+    private void zooKeeperClientRows() {
+        String on = "stock ZooKeeper client on both servers: ";
+        ResultTable.Row creates = table.row(on + "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
+                "creates/s", true, false);
+        ResultTable.Row p50 = table.row(on + "sync setData 100 B, 1 client, p50", "ms", false, false);
+        ResultTable.Row p99 = table.row(on + "sync setData 100 B, 1 client, p99", "ms", false, false);
+        ResultTable.Row reads = table.row(on + "async getData 100 B, 4 clients × 200 in flight", "reads/s", true,
+                false);
+        ResultTable.Row handoffs = table.row("Curator on both servers: lock handoffs, 8 contenders", "handoffs/s",
+                true, false);
+        RecipeSession.Factory curator = RecipeBackends.factory(Column.ZOOKEEPER);
+        rounds("zkclient", List.of(creates, p50, p99, reads, handoffs), List.of(Column.ZKR, Column.ZOOKEEPER),
+                (column, flavor, cs, root) -> {
+                    ClientPlacement one = ClientPlacement.single(cs);
+                    Measurement c = ServerScenarios.asyncCreates(zookeeper, one, root + "/c", window());
+                    Latencies l = ServerScenarios.syncSetData(zookeeper, one, root + "/s", window());
+                    Measurement r = ServerScenarios.asyncReads(zookeeper, one, root + "/r", window());
+                    Measurement h = RecipeScenarios.lock(curator, cs, root + "/l", window());
+                    return new Measurement[] {c, Measurement.of(l.percentileMillis(50)),
+                        Measurement.of(l.percentileMillis(99)), r, h};
+                });
+    }
+
     private void deleteNotify() {
         ResultTable.Row p50 = table.row("delete → another session's watch fires, p50 (floor of a handoff)", "ms",
                 false, false);
@@ -385,6 +422,14 @@ public final class BenchMain {
         ResultTable.Row p99 = table.row(label + ", p99", "ms", false, true);
         rounds("cache", List.of(p50, p99), List.of(Column.values()), (column, flavor, cs, root) ->
                 CacheScenarios.propagation(flavor, RecipeBackends.factory(column), cs, root, window()));
+    }
+
+    private void discoveryVisibility() {
+        String label = "discovery registration-to-visible: register → all 8 service caches on other sessions hold it";
+        ResultTable.Row p50 = table.row(label + ", p50", "ms", false, true);
+        ResultTable.Row p99 = table.row(label + ", p99", "ms", false, true);
+        rounds("discovery", List.of(p50, p99), List.of(Column.values()), (column, flavor, cs, root) ->
+                DiscoveryScenarios.registrationToVisible(RecipeBackends.factory(column), cs, root, window()));
     }
 
     private void cacheMemory() {

@@ -12,15 +12,15 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     Set<String> systems, boolean admin) {
 
     static final List<String> SCENARIOS = List.of(
-            "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "barrier", "counter", "queue",
-            "semaphore", "cache", "cachemem", "million");
+            "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
+            "prioqueue", "semaphore", "cache", "discovery", "cachemem", "million", "zkclient");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */
     static final List<String> SYSTEMS = List.of("zkr", "zookeeper");
 
     /** The scenarios of an ensemble run ({@code --ensemble N}), in the order they run. */
     static final List<String> ENSEMBLE_SCENARIOS = List.of(
-            "create", "setdata", "heap", "getdata", "lock", "kill", "sigstop");
+            "create", "setdata", "heap", "getdata", "lock", "zkclient", "kill", "sigstop");
 
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]

@@ -10,11 +10,18 @@ import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.framework.recipes.queue.DistributedPriorityQueue;
+import org.apache.curator.framework.recipes.queue.QueueBuilder;
+import org.apache.curator.framework.recipes.queue.QueueConsumer;
+import org.apache.curator.framework.recipes.queue.QueueSerializer;
 import org.apache.curator.framework.recipes.queue.SimpleDistributedQueue;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 
 import java.time.Duration;
@@ -26,6 +33,8 @@ import java.util.function.BiConsumer;
 final class CuratorSession implements RecipeSession {
 
     private final CuratorFramework client;
+    /** Queues made by this session, closed before the client. */
+    private final java.util.List<java.io.Closeable> owned = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private CuratorSession(CuratorFramework client) {
         this.client = client;
@@ -142,6 +151,82 @@ final class CuratorSession implements RecipeSession {
     }
 
     @Override
+    public Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) {
+        LeaderSelector selector = new LeaderSelector(client, path, new LeaderSelectorListenerAdapter() {
+            @Override
+            public void takeLeadership(CuratorFramework c) throws Exception {
+                java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+                onTerm.accept(() -> ended.complete(null));
+                ended.get(); // until ended (or interrupted: leadership lost)
+            }
+        });
+        selector.setId(id);
+        selector.autoRequeue();
+        selector.start();
+        return selector::close;
+    }
+
+    private final java.util.Map<String, org.apache.curator.x.discovery.ServiceDiscovery<Void>> discoveries =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private org.apache.curator.x.discovery.ServiceDiscovery<Void> discovery(String basePath) throws Exception {
+        synchronized (discoveries) {
+            org.apache.curator.x.discovery.ServiceDiscovery<Void> d = discoveries.get(basePath);
+            if (d == null) {
+                d = org.apache.curator.x.discovery.ServiceDiscoveryBuilder.builder(Void.class).client(client)
+                        .basePath(basePath).build();
+                d.start();
+                discoveries.put(basePath, d);
+            }
+            return d;
+        }
+    }
+
+    @Override
+    public Registration register(String basePath, String name, String id) throws Exception {
+        org.apache.curator.x.discovery.ServiceDiscovery<Void> d = discovery(basePath);
+        org.apache.curator.x.discovery.ServiceInstance<Void> instance = org.apache.curator.x.discovery
+                .ServiceInstance.<Void>builder().name(name).id(id).address("127.0.0.1").port(8080).build();
+        d.registerService(instance);
+        return () -> d.unregisterService(instance);
+    }
+
+    @Override
+    public Cache serviceCache(String basePath, String name,
+                              java.util.function.Consumer<java.util.Set<String>> onChange) throws Exception {
+        org.apache.curator.x.discovery.ServiceCache<Void> cache = discovery(basePath).serviceCacheBuilder()
+                .name(name).build();
+        cache.addListener(new org.apache.curator.x.discovery.details.ServiceCacheListener() {
+            @Override
+            public void cacheChanged() {
+                onChange.accept(cache.getInstances().stream()
+                        .map(org.apache.curator.x.discovery.ServiceInstance::getId)
+                        .collect(java.util.stream.Collectors.toSet()));
+            }
+
+            @Override
+            public void stateChanged(CuratorFramework c, org.apache.curator.framework.state.ConnectionState s) {
+            }
+        });
+        cache.start(); // returns once the cache is loaded
+        return new Cache() {
+            @Override
+            public int size() {
+                return cache.getInstances().size();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    cache.close();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+    }
+
+    @Override
     public Barrier doubleBarrier(String path, int parties, String memberId) {
         DistributedDoubleBarrier barrier = new DistributedDoubleBarrier(client, path, parties);
         return new Barrier() {
@@ -193,8 +278,80 @@ final class CuratorSession implements RecipeSession {
         };
     }
 
+    /**
+     * Curator's {@code DistributedPriorityQueue} (no lock path: an item is deleted before it is handed over, at most
+     * once, as zkr's simple queue). It pushes items to a consumer callback; here the callback hands them to
+     * {@link Queue#poll} through a local queue.
+     */
+    @Override
+    public Queue priorityQueue(String path) {
+        java.util.concurrent.BlockingQueue<byte[]> taken = new java.util.concurrent.LinkedBlockingQueue<>();
+        QueueConsumer<byte[]> consumer = new QueueConsumer<>() {
+            @Override
+            public void consumeMessage(byte[] message) {
+                taken.add(message);
+            }
+
+            @Override
+            public void stateChanged(CuratorFramework c, ConnectionState newState) {
+            }
+        };
+        QueueSerializer<byte[]> bytes = new QueueSerializer<>() {
+            @Override
+            public byte[] serialize(byte[] item) {
+                return item;
+            }
+
+            @Override
+            public byte[] deserialize(byte[] bytes) {
+                return bytes;
+            }
+        };
+        java.util.concurrent.atomic.AtomicInteger offers = new java.util.concurrent.atomic.AtomicInteger();
+        return new Queue() {
+            private DistributedPriorityQueue<byte[]> queue; // made by the first call: a producer or a consumer
+
+            private synchronized DistributedPriorityQueue<byte[]> queue(boolean consumes) throws Exception {
+                if (queue == null) {
+                    queue = QueueBuilder.builder(client, consumes ? consumer : null, bytes, path)
+                            .buildPriorityQueue(0);
+                    queue.start();
+                    owned.add(queue);
+                }
+                return queue;
+            }
+
+            @Override
+            public void offer(byte[] item) throws Exception {
+                queue(false).put(item, offers.getAndIncrement() % 10);
+            }
+
+            @Override
+            public byte[] poll(Duration timeout) throws Exception {
+                queue(true);
+                return taken.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        };
+    }
+
     @Override
     public void close() {
+        for (java.io.Closeable q : owned) {
+            try {
+                q.close();
+            } catch (java.io.IOException | RuntimeException e) {
+                // closing anyway
+            }
+        }
+        synchronized (discoveries) {
+            for (org.apache.curator.x.discovery.ServiceDiscovery<Void> d : discoveries.values()) {
+                try {
+                    d.close();
+                } catch (Exception ignored) {
+                    // closing the client below ends the session anyway
+                }
+            }
+        }
         client.close();
     }
 }

@@ -46,7 +46,7 @@ final class EnsembleBench {
     }
 
     void run() {
-        if (runsAny("create", "setdata", "heap", "getdata", "lock")) {
+        if (runsAny("create", "setdata", "heap", "getdata", "lock", "zkclient")) {
             loadRows();
         }
         if (runsAny("kill", "sigstop")) {
@@ -169,9 +169,39 @@ final class EnsembleBench {
                         new Measurement[] {RecipeScenarios.lock(placed(RecipeBackends.factory(column), placement),
                                 "(placed)", root, window())});
             }
+            if (options.runs("zkclient")) {
+                zooKeeperClientRows(sides);
+            }
         } finally {
             closeBoth(sides);
         }
+    }
+
+    /**
+     * The servers alone: the same stock ZooKeeper client (and Curator's lock) drives both ensembles, zkr's over
+     * ZooKeeper's client protocol, with the placement of the rows above.
+     */
+    private void zooKeeperClientRows(Map<Column, Side> sides) {
+        String on = prefix + "stock ZooKeeper client on both: ";
+        ResultTable.Row creates = table.row(on + "async create PERSISTENT_SEQUENTIAL 100 B, 4 clients × 200 in flight",
+                "creates/s", true, false);
+        ResultTable.Row p50 = table.row(on + "sync setData 100 B, 1 client on a follower, p50", "ms", false, false);
+        ResultTable.Row p99 = table.row(on + "sync setData 100 B, 1 client on a follower, p99", "ms", false, false);
+        ResultTable.Row reads = table.row(on + "async getData 100 B, 4 clients × 200 in flight over the servers",
+                "reads/s", true, false);
+        ResultTable.Row handoffs = table.row(prefix + "Curator on both: lock handoffs, 8 contenders over the servers",
+                "handoffs/s", true, false);
+        RecipeSession.Factory curator = RecipeBackends.factory(Column.ZOOKEEPER);
+        turns("zkclient", sides, List.of(creates, p50, p99, reads, handoffs), List.of(Column.ZKR, Column.ZOOKEEPER),
+                (column, flavor, placement, root) -> {
+                    Measurement c = ServerScenarios.asyncCreates(zookeeper, placement, root + "/c", window());
+                    Latencies l = ServerScenarios.syncSetData(zookeeper, placement, root + "/s", window());
+                    Measurement r = ServerScenarios.asyncReads(zookeeper, placement, root + "/r", window());
+                    Measurement h = RecipeScenarios.lock(placed(curator, placement), "(placed)", root + "/l",
+                            window());
+                    return new Measurement[] {c, Measurement.of(l.percentileMillis(50)),
+                        Measurement.of(l.percentileMillis(99)), r, h};
+                });
     }
 
     /** A factory whose n-th session connects to {@code placement}'s server n (the scenario's contender n). */

@@ -94,11 +94,23 @@ final class RecipeScenarios {
 
     /** Queue items/s consumed: 1 producer, 4 consumers, at most 100 items waiting in the queue. */
     static Measurement queue(RecipeSession.Factory factory, String cs, String root, Window window) throws Exception {
+        return queue(factory, cs, root, window, RecipeSession::queue);
+    }
+
+    /** As {@link #queue}, through a priority queue (priorities 0 to 9 in turn). */
+    static Measurement priorityQueue(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return queue(factory, cs, root, window, RecipeSession::priorityQueue);
+    }
+
+    private static Measurement queue(RecipeSession.Factory factory, String cs, String root, Window window,
+                                     java.util.function.BiFunction<RecipeSession, String, RecipeSession.Queue> kind)
+            throws Exception {
         return withSessions(factory, cs, 1 + QUEUE_CONSUMERS, sessions -> {
             Semaphore backlog = new Semaphore(QUEUE_BACKLOG);
             byte[] item = ServerScenarios.payload();
             Workers.run("queue", 1 + QUEUE_CONSUMERS, window, i -> {
-                RecipeSession.Queue queue = sessions.get(i).queue(root + "/queue");
+                RecipeSession.Queue queue = kind.apply(sessions.get(i), root + "/queue");
                 if (i == 0) {
                     while (!window.stopped()) {
                         if (backlog.tryAcquire(100, TimeUnit.MILLISECONDS)) {
@@ -157,6 +169,52 @@ final class RecipeScenarios {
             }
             return p50(window, latencies);
         });
+    }
+
+    /**
+     * Leader selector handover: 5 participants in a fair selector with auto requeue; the leader's term is ended (its
+     * callback returns) and the time until the next participant's callback starts is one sample.
+     */
+    static Measurement selector(RecipeSession.Factory factory, String cs, String root, Window window)
+            throws Exception {
+        return withSessions(factory, cs, ELECTION_PARTICIPANTS, sessions -> {
+            String path = root + "/selector";
+            Latencies latencies = new Latencies();
+            BlockingQueue<Object[]> terms = new LinkedBlockingQueue<>();
+            List<RecipeSession.Participant> participants = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < ELECTION_PARTICIPANTS; i++) {
+                    participants.add(sessions.get(i).selector(path, "p" + i,
+                            term -> terms.add(new Object[] {term, System.nanoTime()})));
+                }
+                Workers.run("selector", 1, window, unused -> {
+                    Object[] term = nextTerm(terms);
+                    while (!window.stopped()) {
+                        long t0 = System.nanoTime();
+                        ((RecipeSession.Term) term[0]).end();
+                        Object[] next = nextTerm(terms);
+                        if (window.measuring()) {
+                            latencies.record((long) next[1] - t0);
+                        }
+                        term = next;
+                    }
+                    ((RecipeSession.Term) term[0]).end();
+                });
+            } finally {
+                for (RecipeSession.Participant p : participants) {
+                    p.close();
+                }
+            }
+            return p50(window, latencies);
+        });
+    }
+
+    private static Object[] nextTerm(BlockingQueue<Object[]> terms) throws InterruptedException {
+        Object[] t = terms.poll(RecipeSession.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        if (t == null) {
+            throw new IllegalStateException("no term started within " + RecipeSession.TIMEOUT);
+        }
+        return t;
     }
 
     private static RecipeSession.Participant join(RecipeSession s, String path, int i, BlockingQueue<long[]> elected)

@@ -29,6 +29,11 @@ interface RecipeSession extends AutoCloseable {
         void close() throws Exception;
     }
 
+    /** A term of a leader selector, running until {@link #end()}. */
+    interface Term {
+        void end();
+    }
+
     /** A double barrier for one round. */
     interface Barrier {
         void enter() throws Exception;
@@ -78,11 +83,41 @@ interface RecipeSession extends AutoCloseable {
 
     Participant join(String path, String id, Runnable onElected) throws Exception;
 
+    /**
+     * Starts a leader selector (fair, auto requeue): each time it leads, {@code onTerm} gets the term, whose callback
+     * runs until the term is ended.
+     */
+    Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) throws Exception;
+
+    /** A service instance registered through service discovery (DYNAMIC), until {@link #unregister()}. */
+    interface Registration {
+        void unregister() throws Exception;
+    }
+
+    /**
+     * Registers instance {@code id} of service {@code name} under {@code basePath} through the contender's service
+     * discovery (zkr's {@code ServiceDiscovery}, Curator's curator-x-discovery); may return before the node is made.
+     */
+    Registration register(String basePath, String name, String id) throws Exception;
+
+    /**
+     * Starts a service cache of service {@code name} under {@code basePath}; {@code onChange} gets the ids it holds
+     * after each change it reports. Returns once the cache is initialised.
+     */
+    Cache serviceCache(String basePath, String name, java.util.function.Consumer<java.util.Set<String>> onChange)
+            throws Exception;
+
     Barrier doubleBarrier(String path, int parties, String memberId);
 
     Counter counter(String path);
 
     Queue queue(String path);
+
+    /**
+     * A priority queue (lowest number first): {@link Queue#offer} gives items the priorities 0 to 9 in turn; the
+     * items of one priority are taken first while any are queued.
+     */
+    Queue priorityQueue(String path);
 
     @Override
     void close();

@@ -4,9 +4,11 @@ import dev.zkr.apache.ApacheZkClient;
 import dev.zkr.client.ZkClient;
 import dev.zkr.recipes.DistributedCounter;
 import dev.zkr.recipes.DistributedLock;
+import dev.zkr.recipes.DistributedPriorityQueue;
 import dev.zkr.recipes.DistributedQueue;
 import dev.zkr.recipes.DoubleBarrier;
 import dev.zkr.recipes.LeaderLatch;
+import dev.zkr.recipes.LeaderSelector;
 import dev.zkr.recipes.LockLease;
 import dev.zkr.recipes.CacheEvent;
 import dev.zkr.recipes.Recipes;
@@ -116,6 +118,57 @@ final class ZkrRecipeSession implements RecipeSession {
     }
 
     @Override
+    public Participant selector(String path, String id, java.util.function.Consumer<Term> onTerm) {
+        LeaderSelector selector = recipes.leaderSelector(path).id(id).takeLeadership(l -> {
+            java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+            onTerm.accept(() -> ended.complete(null));
+            ended.get(); // until ended (or interrupted: leadership lost)
+        }).start();
+        return selector::close;
+    }
+
+    private final java.util.Map<String, dev.zkr.recipes.discovery.ServiceDiscovery> discoveries =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private dev.zkr.recipes.discovery.ServiceDiscovery discovery(String basePath) {
+        return discoveries.computeIfAbsent(basePath, b -> {
+            dev.zkr.recipes.discovery.ServiceDiscovery d = recipes.serviceDiscovery(b);
+            synchronized (owned) {
+                owned.add(d);
+            }
+            return d;
+        });
+    }
+
+    @Override
+    public Registration register(String basePath, String name, String id) {
+        dev.zkr.recipes.discovery.ServiceRegistration r = discovery(basePath).register(
+                dev.zkr.recipes.discovery.ServiceInstance.builder(name).id(id).address("127.0.0.1").port(8080)
+                        .build());
+        return r::close;
+    }
+
+    @Override
+    public Cache serviceCache(String basePath, String name,
+                              java.util.function.Consumer<java.util.Set<String>> onChange) {
+        dev.zkr.recipes.discovery.ServiceCache cache = discovery(basePath).cache(name);
+        cache.addListener(list -> onChange.accept(list.stream()
+                .map(dev.zkr.recipes.discovery.ServiceInstance::id)
+                .collect(java.util.stream.Collectors.toSet())));
+        return new Cache() {
+            @Override
+            public int size() {
+                return cache.instances().size();
+            }
+
+            @Override
+            public void close() {
+                cache.close();
+            }
+        };
+    }
+
+    @Override
     public Barrier doubleBarrier(String path, int parties, String memberId) {
         DoubleBarrier barrier = recipes.doubleBarrier(path).parties(parties).memberId(memberId).build();
         return new Barrier() {
@@ -151,6 +204,26 @@ final class ZkrRecipeSession implements RecipeSession {
             @Override
             public void offer(byte[] item) {
                 queue.offer(item);
+            }
+
+            @Override
+            public byte[] poll(Duration timeout) {
+                return queue.poll(timeout).orElse(null);
+            }
+        };
+    }
+
+    @Override
+    public Queue priorityQueue(String path) {
+        DistributedPriorityQueue<byte[]> queue = recipes.queue(path).priority().build();
+        synchronized (owned) {
+            owned.add(queue);
+        }
+        java.util.concurrent.atomic.AtomicInteger offers = new java.util.concurrent.atomic.AtomicInteger();
+        return new Queue() {
+            @Override
+            public void offer(byte[] item) {
+                queue.offer(item, offers.getAndIncrement() % 10);
             }
 
             @Override

@@ -18,10 +18,6 @@ public record RunConfig(String system, int servers, String workload, String neme
         if (servers != 3 && servers != 5) {
             throw new IllegalArgumentException("--servers must be 3 or 5");
         }
-        if (workload.startsWith("curator-") && !system.equals("zookeeper")) {
-            throw new IllegalArgumentException("--workload " + workload
-                    + " runs Curator's recipe, a ZooKeeper client: it needs --system zookeeper");
-        }
         if (workers < 1) {
             throw new IllegalArgumentException("--workers must be at least 1");
         }

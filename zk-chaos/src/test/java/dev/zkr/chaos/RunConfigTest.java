@@ -7,16 +7,19 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Run settings refused before any server starts. (Every workload runs for real in {@link ShortRunsTest}.) */
 class RunConfigTest {
 
     @Test
-    void curatorWorkloadsAreRefusedOnZkr() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new RunConfig("zkr", 3,
-                "curator-queue", "none", Duration.ofSeconds(8), 1, Path.of("target"), 4));
-        assertEquals("--workload curator-queue runs Curator's recipe, a ZooKeeper client: it needs --system "
-                + "zookeeper", e.getMessage());
+    void curatorWorkloadsRunOnZkrWhenNamedButMixLeavesThemOut() {
+        assertEquals("curator-queue", new RunConfig("zkr", 3, "curator-queue", "none", Duration.ofSeconds(8), 1,
+                Path.of("target"), 4).workload());
+        assertEquals(java.util.List.of("zkr", "zookeeper"), ChaosMain.Options.parse("--system", "zkr,zookeeper",
+                "--workload", "curator-lock").systems());
+        assertTrue(dev.zkr.chaos.workload.Workloads.names("zkr").stream().noneMatch(n -> n.startsWith("curator-")));
+        assertTrue(dev.zkr.chaos.workload.Workloads.names("zookeeper").contains("curator-lock"));
     }
 
     @Test
@@ -26,12 +29,10 @@ class RunConfigTest {
     }
 
     @Test
-    void bothSystemsMixTheWorkloadsBothRunAndACuratorWorkloadIsRefusedForTheirList() {
+    void bothSystemsMixTheWorkloadsMixDrawsFromOnBoth() {
         java.util.List<String> both = ChaosMain.mixable(java.util.List.of("zkr", "zookeeper"));
         assertEquals(dev.zkr.chaos.workload.Workloads.names("zkr"), both);
         assertEquals(java.util.List.of("zkr", "zookeeper"), ChaosMain.Options.parse("--system", "zkr,zookeeper",
                 "--workload", "mix").systems());
-        assertThrows(IllegalArgumentException.class, () -> ChaosMain.Options.parse("--system", "zkr,zookeeper",
-                "--workload", "curator-lock"));
     }
 }

@@ -109,14 +109,90 @@ class DistributionIT {
         assertTrue(status.out.contains("not running"), status.out);
     }
 
+    /** export-zookeeper and import-zookeeper through bin/zkr-server: zkr data to ZooKeeper's format and back. */
+    @Test
+    void exportToZooKeeperAndImportBackThroughTheScript() throws Exception {
+        Path data = dir.resolve("migrate-zkr");
+        Path conf = configWithDataDir(data);
+        Result start = run(home, Map.of("ZKR_HEAP", "256m"), "bin/zkr-server", "start", conf.toString());
+        assertEquals(0, start.exit, start.out);
+        String server = "127.0.0.1:" + portOf(conf);
+        try {
+            Result create = run(home, Map.of(), "bin/zkr", "--server", server, "create", "/moved", "across");
+            assertEquals(0, create.exit, create.out);
+        } finally {
+            assertEquals(0, run(home, Map.of(), "bin/zkr-server", "stop").exit);
+        }
+        Path zk = dir.resolve("migrate-zk");
+        Result export = run(dir, Map.of(), home.resolve("bin/zkr-server").toString(), "export-zookeeper",
+                "--from", "migrate-zkr", "--to", "migrate-zk"); // relative to the caller's directory
+        assertEquals(0, export.exit, export.out);
+        assertTrue(export.out.contains("wrote ZooKeeper snapshot " + "migrate-zk/version-2/snapshot."), export.out);
+        Path back = dir.resolve("migrate-back");
+        Result imp = run(home, Map.of(), "bin/zkr-server", "import-zookeeper", "--from", zk.toString(), "--to",
+                back.toString());
+        assertEquals(0, imp.exit, imp.out);
+        assertTrue(imp.out.contains("imported ZooKeeper data from"), imp.out);
+
+        Path empty = Files.createDirectories(dir.resolve("migrate-empty"));
+        Result bad = run(home, Map.of(), "bin/zkr-server", "import-zookeeper", "--from", empty.toString(), "--to",
+                dir.resolve("migrate-nothing").toString());
+        assertEquals(1, bad.exit, bad.out);
+        assertTrue(bad.out.contains("no ZooKeeper data in") && bad.out.contains("nothing was written"), bad.out);
+        assertTrue(!Files.exists(dir.resolve("migrate-nothing")));
+
+        Path conf2 = configWithDataDir(back);
+        start = run(home, Map.of("ZKR_HEAP", "256m"), "bin/zkr-server", "start", conf2.toString());
+        assertEquals(0, start.exit, start.out);
+        try {
+            Result get = run(home, Map.of(), "bin/zkr", "--server", "127.0.0.1:" + portOf(conf2), "get", "/moved");
+            assertEquals(0, get.exit, get.out);
+            assertTrue(get.out.contains("across"), get.out);
+        } finally {
+            assertEquals(0, run(home, Map.of(), "bin/zkr-server", "stop").exit);
+        }
+    }
+
+    /** A copy of conf/zkr.properties with this data directory and free ports. */
+    private static Path configWithDataDir(Path data) throws IOException {
+        String text = Files.readString(home.resolve("conf/zkr.properties"));
+        int p;
+        int a;
+        try (ServerSocket s = new ServerSocket(0); ServerSocket t = new ServerSocket(0)) {
+            p = s.getLocalPort();
+            a = t.getLocalPort();
+        }
+        text = text.replaceAll("\\ndataDir=[^\\n]*\\n", "\n")
+                .replaceAll("\\nport=[0-9]+\\n", "\n").replaceAll("\\nadminPort=[0-9]+\\n", "\n")
+                + "\ndataDir=" + data + "\nport=" + p + "\nadminPort=" + a + "\n";
+        Path conf = Files.createTempFile(dir, "migrate", ".properties");
+        Files.writeString(conf, text);
+        return conf;
+    }
+
+    private static int portOf(Path conf) throws IOException {
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Files.newBufferedReader(conf)) {
+            p.load(in);
+        }
+        return Integer.parseInt(p.getProperty("port"));
+    }
+
+    /** In the foreground from ZooKeeper's own conf/zoo_sample.cfg (its data dir and port moved), unchanged else. */
     @Test
     void foregroundRunsUntilSigterm() throws Exception {
-        Path conf = dir.resolve("fg.properties");
+        Path conf = dir.resolve("zoo.cfg");
         int fgPort;
         try (ServerSocket s = new ServerSocket(0)) {
             fgPort = s.getLocalPort();
         }
-        Files.writeString(conf, "dataDir=" + dir.resolve("fg-data") + "\nport=" + fgPort + "\n");
+        Files.writeString(conf, "# The number of milliseconds of each tick\ntickTime=2000\n"
+                + "# The number of ticks that the initial\n# synchronization phase can take\ninitLimit=10\n"
+                + "# The number of ticks that can pass between\n# sending a request and getting an acknowledgement\n"
+                + "syncLimit=5\n# the directory where the snapshot is stored.\ndataDir=" + dir.resolve("fg-data")
+                + "\n# the port at which the clients will connect\nclientPort=" + fgPort + "\n"
+                + "#maxClientCnxns=60\n#autopurge.snapRetainCount=3\n#autopurge.purgeInterval=1\n");
+        List<String> notes = new java.util.ArrayList<>();
         ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/zkr-server").toString(), "foreground",
                 conf.toString()).redirectErrorStream(true);
         pb.environment().put("ZKR_HEAP", "256m");
@@ -127,12 +203,18 @@ class DistributionIT {
             String line;
             boolean listening = false;
             while ((line = reader.readLine()) != null) {
+                if (line.startsWith("zkr: note: ")) {
+                    notes.add(line);
+                }
                 if (line.contains("zkr server listening on 127.0.0.1:" + fgPort)) {
                     listening = true;
                     break;
                 }
             }
             assertTrue(listening, "foreground server never listened");
+            assertEquals(2, notes.size(), notes.toString());
+            assertTrue(notes.get(0).startsWith("zkr: note: initLimit=10 is not used: "), notes.toString());
+            assertTrue(notes.get(1).startsWith("zkr: note: syncLimit=5 is not used: "), notes.toString());
             Result ls = run(home, Map.of(), "bin/zkr", "--server", "127.0.0.1:" + fgPort, "ls", "/");
             assertEquals(0, ls.exit, ls.out);
             p.destroy(); // SIGTERM to the JVM the script exec'd

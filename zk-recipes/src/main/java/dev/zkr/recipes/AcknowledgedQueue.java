@@ -34,6 +34,15 @@ public interface AcknowledgedQueue<T> extends AutoCloseable {
      */
     Optional<QueueItem<T>> poll(Duration timeout);
 
+    /**
+     * As {@link #take()} without a thread: the future completes (on the recipes' executor) with the item once one
+     * is claimed; no thread is held while it waits (a watch, a timer, the connection's return wake it). The
+     * failure semantics are the blocking take's. Cancelling the future (or completing it any other way, e.g. a
+     * timeout) gives up: the watch is removed, and an item claimed by an attempt already under way is
+     * released. Close of the queue fails it with IllegalStateException (on the closing thread).
+     */
+    java.util.concurrent.CompletableFuture<QueueItem<T>> takeAsync();
+
     /** Items currently in the queue, claimed or not (a snapshot count). */
     int size();
 

@@ -115,6 +115,12 @@ final class AclClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls,
+                                                  java.time.Duration ttl) {
+        return delegate.createAsync(path, data, mode, acls == null ? acl : acls, ttl);
+    }
+
+    @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
         return delegate.deleteAsync(path, version);
     }
@@ -144,7 +150,7 @@ final class AclClient implements ZkClient {
         List<Op> withAcl = new ArrayList<>(ops.size());
         for (Op op : ops) {
             withAcl.add(op instanceof Op.Create c && c.acls() == null
-                    ? new Op.Create(c.path(), c.data(), c.mode(), acl) : op);
+                    ? new Op.Create(c.path(), c.data(), c.mode(), acl, c.ttlMs()) : op);
         }
         return delegate.multiAsync(withAcl);
     }

@@ -88,7 +88,7 @@ final class CacheWatch {
     void close() {
         client.removeConnectionStateListener(onState);
         if (!client.isClosed()) {
-            Cleanup.removeWatchQuietly(client, path, watcher, WatcherType.PERSISTENT);
+            Cleanup.removeWatchQuietly(client, path, watcher, WatcherType.of(mode));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.zkr.recipes;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A fair, herd-free distributed lock (ephemeral-sequential nodes, each waiter watching only its predecessor,
@@ -27,6 +28,21 @@ public interface DistributedLock {
 
     /** As {@link #tryAcquire(Duration)}, with a revocation listener as in {@link #acquire(RevocationListener)}. */
     Optional<LockLease> tryAcquire(Duration timeout, RevocationListener onRevocation);
+
+    /**
+     * As {@link #acquire()} without a thread: the future completes (on the recipes' executor) when the lock is held;
+     * nothing blocks while it waits (each step is sent from the callback of the one before). Cancel the future to
+     * give up: the queued node is deleted (also one whose create is still on its way). Same failure semantics as
+     * {@link #acquire()}: it waits through lost connections, queues again after session expiry, and fails with
+     * {@link dev.zkr.client.ZkException.Closed} when the client is closed.
+     */
+    CompletableFuture<LockLease> acquireAsync();
+
+    /**
+     * As {@link #tryAcquire(Duration)} without a thread: empty once {@code timeout} passes (the queued node is then
+     * deleted). Cancelling the future gives up as {@link #acquireAsync()} does.
+     */
+    CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration timeout);
 
     /**
      * Asks the current holder (those an acquire of this lock would wait for) to give the lock up: the request is

@@ -35,6 +35,16 @@ public interface DistributedQueue<T> extends AutoCloseable {
      */
     Optional<T> poll(Duration timeout);
 
+    /**
+     * As {@link #take()} without a thread: the future completes (on the recipes' executor) with the item once one
+     * is taken; no thread is held while it waits (a watch, a timer, the connection's return wake it). The
+     * failure semantics are the blocking take's. Cancelling the future (or completing it any other way, e.g. a
+     * timeout) gives up: the watch is removed, and an item taken by an attempt already under way is kept for this
+     * consumer's next take (offered again at close). Close of the queue fails it with IllegalStateException (on
+     * the closing thread).
+     */
+    java.util.concurrent.CompletableFuture<T> takeAsync();
+
     /** Items currently in the queue (a snapshot count). */
     int size();
 

@@ -5,6 +5,14 @@ import dev.zkr.recipes.barrier.Barrier;
 import dev.zkr.recipes.internal.Deadline;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The classic double barrier. {@link #enter()} creates this member's ephemeral node and returns once
@@ -43,10 +51,13 @@ public final class DoubleBarrier implements AutoCloseable {
 
     // the protocol's parts are in dev.zkr.recipes.barrier, behind Barrier
     private final Barrier barrier;
+    private final Executor executor;
+    private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet(); // async waits, ended by close
     private volatile boolean closed;
 
-    DoubleBarrier(ZkClient client, String path, int parties, String memberId) {
+    DoubleBarrier(ZkClient client, String path, int parties, String memberId, Executor executor) {
         this.barrier = new Barrier(client, path, parties, memberId);
+        this.executor = executor;
     }
 
     /** Enters and waits until all parties have entered. Honours interrupts (the member node is removed). */
@@ -82,6 +93,83 @@ public final class DoubleBarrier implements AutoCloseable {
         return barrier.leave(deadline);
     }
 
+    /**
+     * As {@link #enter()} without a thread: the future completes (on the recipes' executor) once all parties have
+     * entered; nothing blocks while it waits (each step is sent from the callback of the one before). The same nodes
+     * as the blocking form, so members of either kind meet at one barrier; the same failure semantics (it goes on
+     * after lost connections and session expiry, fails with {@link IllegalStateException} if another session holds
+     * the member id, with {@link dev.zkr.client.ZkException.Closed} if the client is closed). Cancel it, or close
+     * the barrier, to give up: this member's node is removed, and the watch.
+     */
+    public CompletableFuture<Void> enterAsync() {
+        checkOpen();
+        return untimed(barrier.enterAsync(executor));
+    }
+
+    /** As {@link #enter(Duration)} without a thread: false once {@code timeout} passes (this member's node removed). */
+    public CompletableFuture<Boolean> enterAsync(Duration timeout) {
+        checkOpen();
+        return timed(barrier.enterAsync(executor), timeout);
+    }
+
+    /**
+     * As {@link #leave()} without a thread: completes once every member has left or died. Cancel it (or close the
+     * barrier) to stop waiting: this member leaves all the same, as after a timeout.
+     */
+    public CompletableFuture<Void> leaveAsync() {
+        checkOpen();
+        return untimed(barrier.leaveAsync(executor));
+    }
+
+    /** As {@link #leave(Duration)} without a thread: false once {@code timeout} passes (this member left anyway). */
+    public CompletableFuture<Boolean> leaveAsync(Duration timeout) {
+        checkOpen();
+        return timed(barrier.leaveAsync(executor), timeout);
+    }
+
+    /** Registers an asynchronous wait so that close() ends it; a wait started on a closed barrier fails at once. */
+    private CompletableFuture<Boolean> track(CompletableFuture<Boolean> wait) {
+        pending.add(wait);
+        wait.whenComplete((v, err) -> pending.remove(wait));
+        if (closed) {
+            wait.completeExceptionally(new IllegalStateException("barrier closed"));
+        }
+        return wait;
+    }
+
+    /** The caller's future: giving it up (cancel) gives the wait up. */
+    private CompletableFuture<Void> untimed(CompletableFuture<Boolean> wait) {
+        track(wait);
+        CompletableFuture<Void> out = wait.thenApply(done -> null);
+        out.whenComplete((v, err) -> {
+            if (err != null) {
+                wait.cancel(false);
+            }
+        });
+        return out;
+    }
+
+    private CompletableFuture<Boolean> timed(CompletableFuture<Boolean> wait, Duration timeout) {
+        track(wait);
+        CompletableFuture<Boolean> out = wait.handle((v, err) -> {
+            if (err == null) {
+                return v;
+            }
+            if (err instanceof TimeoutException) {
+                return false;
+            }
+            throw err instanceof CompletionException ce ? ce : new CompletionException(err);
+        });
+        out.whenComplete((v, err) -> {
+            if (err != null) {
+                wait.cancel(false); // the caller gave up
+            }
+        });
+        CompletableFuture.delayedExecutor(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS, executor)
+                .execute(() -> wait.completeExceptionally(new TimeoutException()));
+        return out;
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("barrier closed");
@@ -107,6 +195,9 @@ public final class DoubleBarrier implements AutoCloseable {
             return;
         }
         closed = true;
+        for (CompletableFuture<?> wait : List.copyOf(pending)) {
+            wait.completeExceptionally(new IllegalStateException("barrier closed"));
+        }
         barrier.close();
     }
 }

@@ -6,18 +6,21 @@ import dev.zkr.recipes.barrier.Barrier;
 
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 
 /** Configures a {@link DoubleBarrier}; obtain one from {@link Recipes#doubleBarrier(String)}. */
 public final class DoubleBarrierBuilder {
 
     private final ZkClient client;
     private final String path;
+    private final Executor executor;
     private int parties;
     private String memberId = UUID.randomUUID().toString();
 
-    DoubleBarrierBuilder(ZkClient client, String path) {
+    DoubleBarrierBuilder(ZkClient client, String path, Executor executor) {
         this.client = client;
         this.path = path;
+        this.executor = executor;
     }
 
     /** How many members must enter before anyone proceeds (required, at least 1). */
@@ -43,6 +46,6 @@ public final class DoubleBarrierBuilder {
         if (parties < 1) {
             throw new IllegalStateException("parties(n) is required");
         }
-        return new DoubleBarrier(client, path, parties, memberId);
+        return new DoubleBarrier(client, path, parties, memberId, executor);
     }
 }

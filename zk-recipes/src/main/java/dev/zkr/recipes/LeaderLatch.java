@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +65,7 @@ public final class LeaderLatch implements AutoCloseable {
     private volatile Thread runner;
     private boolean runnerStopped; // guarded by lock: no early word may make us leader any more
     private final Map<OwnedNode, CompletableFuture<Void>> resigned = new ConcurrentHashMap<>(); // deletes sent
+    private final List<CompletableFuture<Void>> awaiting = new ArrayList<>(); // awaitAsync() futures; guarded by lock
 
     LeaderLatch(ZkClient client, String path, String id, Election election, boolean rejoinAfterLost,
                 Executor executor, SerialExecutor listenerExecutor,
@@ -177,12 +179,17 @@ public final class LeaderLatch implements AutoCloseable {
 
     private void connectionChanged(ZkClient c, ConnectionState s) {
         events.add(s);
+        List<CompletableFuture<Void>> ready = List.of();
         lock.lock();
         try {
             changed.signalAll(); // isLeader() depends on the connection: waiters re-check
+            if (isLeader()) {
+                ready = drainAwaiting(); // leading again through the same node (a short suspension)
+            }
         } finally {
             lock.unlock();
         }
+        completeLater(ready, null);
     }
 
     /**
@@ -199,6 +206,7 @@ public final class LeaderLatch implements AutoCloseable {
      */
     private boolean becomeLeader(OwnedNode node) {
         boolean kick;
+        List<CompletableFuture<Void>> ready;
         lock.lock();
         try {
             if (!lifecycle.isStarted() || runnerStopped) {
@@ -211,13 +219,44 @@ public final class LeaderLatch implements AutoCloseable {
             leaderNode = node;
             kick |= announce(elected);
             changed.signalAll();
+            ready = drainAwaiting();
         } finally {
             lock.unlock();
         }
         if (kick) {
             listenerExecutor.kick();
         }
+        completeLater(ready, null);
         return true;
+    }
+
+    /** Under the lock: the awaitAsync() futures waiting so far, taken out. */
+    private List<CompletableFuture<Void>> drainAwaiting() {
+        if (awaiting.isEmpty()) {
+            return List.of();
+        }
+        List<CompletableFuture<Void>> out = new ArrayList<>(awaiting);
+        awaiting.clear();
+        return out;
+    }
+
+    /** Completes the futures on the recipes' executor (never on the event thread, never under the lock). */
+    private void completeLater(List<CompletableFuture<Void>> futures, RuntimeException failure) {
+        if (futures.isEmpty()) {
+            return;
+        }
+        Runnable done = () -> futures.forEach(f -> {
+            if (failure == null) {
+                f.complete(null);
+            } else {
+                f.completeExceptionally(failure);
+            }
+        });
+        try {
+            executor.execute(done);
+        } catch (RuntimeException rejected) {
+            done.run();
+        }
     }
 
     private void revoke() {
@@ -270,6 +309,43 @@ public final class LeaderLatch implements AutoCloseable {
         if (!await(Deadline.NONE)) {
             throw new IllegalStateException("latch closed");
         }
+    }
+
+    /**
+     * As {@link #await()} without a thread: completes (on the recipes' executor) once this participant leads, at once
+     * if it does; fails with IllegalStateException if the latch is or gets closed. Cancel it to stop waiting.
+     */
+    public CompletableFuture<Void> awaitAsync() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        boolean now;
+        lock.lock();
+        try {
+            if (lifecycle.isClosed()) {
+                f.completeExceptionally(new IllegalStateException("latch closed"));
+                return f;
+            }
+            now = isLeader();
+            if (!now) {
+                awaiting.add(f);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (now) {
+            completeLater(List.of(f), null);
+        } else {
+            f.whenComplete((v, err) -> {
+                if (err != null) {
+                    lock.lock();
+                    try {
+                        awaiting.remove(f); // cancelled: forget it
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            });
+        }
+        return f;
     }
 
     /** Waits at most {@code timeout} for leadership; false on timeout or if the latch is closed. */
@@ -345,14 +421,17 @@ public final class LeaderLatch implements AutoCloseable {
         }
         OwnedNode leading;
         boolean kick;
+        List<CompletableFuture<Void>> waiting;
         lock.lock();
         try {
             leading = leaderNode;
             kick = revokeLocked(); // isLeader() is false before the delete goes out: never two leaders
             changed.signalAll();
+            waiting = drainAwaiting();
         } finally {
             lock.unlock();
         }
+        completeLater(waiting, new IllegalStateException("latch closed"));
         if (leading != null) {
             resignation(leading); // the successor's wait starts ending now, not after our runner wakes up
         }

@@ -8,6 +8,11 @@ public enum LeaseState {
     UNCERTAIN,
     /** The session expired (or the node went): the lease is gone and never comes back. */
     LOST,
+    /**
+     * A {@link TimedLease} whose time ran out before it was renewed: a waiter may take the lock over at any moment;
+     * act as if not held. {@link TimedLease#renew()} makes it {@link #HELD} again unless someone already took over.
+     */
+    EXPIRED,
     /** Released by its holder. */
     RELEASED;
 

@@ -6,10 +6,13 @@ import dev.zkr.recipes.internal.Deadline;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Several locks as one (Curator's {@code InterProcessMultiLock}): {@link #acquire()} takes every lock in one global
@@ -78,6 +81,59 @@ public final class MultiLock {
                 return null;
             }
         }
+    }
+
+    /**
+     * As {@link #acquire()} without a thread: each lock's {@link DistributedLock#acquireAsync()} is started from the
+     * completion of the one before, in the same global order. Cancel the future to give up: the lock being waited
+     * for is given up and those taken are released, the last first. A lock lost while taking the others makes it
+     * start over, as the blocking form does.
+     */
+    public CompletableFuture<LockLease> acquireAsync() {
+        CompletableFuture<LockLease> out = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<LockLease>> waiting = new AtomicReference<>();
+        out.whenComplete((lease, err) -> {
+            CompletableFuture<LockLease> w = waiting.get();
+            if (err != null && w != null) {
+                w.cancel(false);
+            }
+        });
+        take(out, waiting, 0, Collections.synchronizedList(new ArrayList<>()));
+        return out;
+    }
+
+    private void take(CompletableFuture<LockLease> out, AtomicReference<CompletableFuture<LockLease>> waiting, int i,
+                      List<LockLease> taken) {
+        if (out.isDone()) {
+            MultiLease.closeAll(taken); // given up meanwhile
+            return;
+        }
+        if (i == locks.size()) {
+            if (taken.stream().noneMatch(l -> l.state() == LeaseState.LOST)) {
+                MultiLease all = new MultiLease(taken, executor);
+                if (!out.complete(all)) {
+                    all.close();
+                }
+            } else {
+                MultiLease.closeAll(taken); // a lock went with an expired session: start over
+                take(out, waiting, 0, Collections.synchronizedList(new ArrayList<>()));
+            }
+            return;
+        }
+        CompletableFuture<LockLease> next = locks.get(i).acquireAsync();
+        waiting.set(next);
+        if (out.isDone()) {
+            next.cancel(false);
+        }
+        next.whenComplete((lease, err) -> {
+            if (err != null) {
+                MultiLease.closeAll(taken);
+                out.completeExceptionally(err);
+                return;
+            }
+            taken.add(lease);
+            take(out, waiting, i + 1, taken);
+        });
     }
 
     /** The paths, in the order they are taken. */

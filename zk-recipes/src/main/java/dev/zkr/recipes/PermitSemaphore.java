@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 /** A {@link Semaphore} over a {@link SequentialNodeQueue} with the {@link PermitPredicate}. */
@@ -68,6 +69,42 @@ final class PermitSemaphore implements Semaphore {
     @Override
     public Optional<SemaphoreLease> tryAcquire(int n, Duration timeout) {
         return Optional.ofNullable(acquire(n, Deadline.after(timeout), null));
+    }
+
+    @Override
+    public CompletableFuture<SemaphoreLease> acquireAsync(int n) {
+        if (n < 1 || n > permits) {
+            throw new IllegalArgumentException("permits to acquire must be 1.." + permits + ": " + n);
+        }
+        CompletableFuture<SemaphoreLease> out = new CompletableFuture<>();
+        acquireAsync(n, out);
+        return out;
+    }
+
+    /** One asynchronous acquire into {@code out}; again with the new session if the old one went meanwhile. */
+    private void acquireAsync(int n, CompletableFuture<SemaphoreLease> out) {
+        if (out.isDone()) {
+            return;
+        }
+        SequentialNodeQueue queue = new SequentialNodeQueue(client, path, PermitPredicate.base(n), predicate);
+        CompletableFuture<OwnedNode> node = AsyncAcquire.start(client, queue, NO_DATA, executor);
+        out.whenComplete((lease, err) -> {
+            if (err != null) {
+                node.cancel(false);
+            }
+        });
+        node.whenComplete((held, err) -> {
+            if (err != null) {
+                out.completeExceptionally(err);
+                return;
+            }
+            Lease lease = Lease.hold(client, queue, held, n, executor, null);
+            if (lease == null) {
+                acquireAsync(n, out);
+            } else if (!out.complete(lease)) {
+                lease.close();
+            }
+        });
     }
 
     private SemaphoreLease acquire(int n, Deadline deadline, RevocationListener onRevocation) {

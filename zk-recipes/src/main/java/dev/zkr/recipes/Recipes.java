@@ -77,9 +77,33 @@ public final class Recipes {
         return new LeaderLatchBuilder(client, ZkPaths.validate(path), executor);
     }
 
+    /**
+     * The take-leadership form of election at {@code path}: a callback runs while this participant leads; set it,
+     * then {@link LeaderSelectorBuilder#start()}.
+     */
+    public LeaderSelectorBuilder leaderSelector(String path) {
+        return new LeaderSelectorBuilder(client, ZkPaths.validate(path), executor);
+    }
+
+    /**
+     * A node kept present with its data across connection loss, session expiry and deletion by others; set its
+     * mode and data, then {@link PersistentNodeBuilder#start()}.
+     */
+    public PersistentNodeBuilder persistentNode(String path) {
+        return new PersistentNodeBuilder(client, ZkPaths.validate(path), executor);
+    }
+
     /** A fair, herd-free lock at {@code path}. */
     public DistributedLock lock(String path) {
         return SequentialLock.mutex(client, ZkPaths.validate(path), executor);
+    }
+
+    /**
+     * A fair, herd-free lock at {@code path} whose holder owns it for a lease unless it renews it; set the lease,
+     * then {@link LeasedLockBuilder#build()}.
+     */
+    public LeasedLockBuilder leasedLock(String path) {
+        return new LeasedLockBuilder(client, ZkPaths.validate(path), executor);
     }
 
     /** A fair, herd-free counting semaphore at {@code path}; set the permits, then {@link SemaphoreBuilder#build()}. */
@@ -99,7 +123,7 @@ public final class Recipes {
 
     /** A one-shot barrier on the node at {@code path}: set it, remove it, wait until it is gone. */
     public SimpleBarrier barrier(String path) {
-        return new SimpleBarrier(client, ZkPaths.validate(path));
+        return new SimpleBarrier(client, ZkPaths.validate(path), executor);
     }
 
     /** A local, watch-maintained copy of the node at {@code path}; {@link NodeCache#start()} it. */
@@ -119,7 +143,7 @@ public final class Recipes {
 
     /** A double barrier at {@code path}; set parties and member id, then {@link DoubleBarrierBuilder#build()}. */
     public DoubleBarrierBuilder doubleBarrier(String path) {
-        return new DoubleBarrierBuilder(client, ZkPaths.validate(path));
+        return new DoubleBarrierBuilder(client, ZkPaths.validate(path), executor);
     }
 
     /** Group membership at {@code path}; set member id and data, then {@link GroupBuilder#join()}. */
@@ -132,8 +156,16 @@ public final class Recipes {
         return new DistributedCounter(client, ZkPaths.validate(path));
     }
 
+    /**
+     * Service discovery under {@code basePath}, in the layout and JSON of Curator's curator-x-discovery: register
+     * instances, query them, watch a service, pick instances (see {@code dev.zkr.recipes.discovery}).
+     */
+    public dev.zkr.recipes.discovery.ServiceDiscovery serviceDiscovery(String basePath) {
+        return dev.zkr.recipes.discovery.ServiceDiscovery.of(this, ZkPaths.validate(basePath));
+    }
+
     /** A FIFO queue at {@code path} of byte[] items; add a serializer for typed items. */
     public QueueBuilder<byte[]> queue(String path) {
-        return QueueBuilder.bytes(client, ZkPaths.validate(path));
+        return QueueBuilder.bytes(client, ZkPaths.validate(path), executor);
     }
 }

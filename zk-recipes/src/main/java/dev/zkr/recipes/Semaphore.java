@@ -2,6 +2,7 @@ package dev.zkr.recipes;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A fair, herd-free counting semaphore (Curator's {@code InterProcessSemaphoreV2} with leases): every acquire
@@ -34,6 +35,17 @@ public interface Semaphore {
 
     /** Waits at most {@code timeout} for {@code permits} permits; empty on timeout (nothing is left queued). */
     Optional<SemaphoreLease> tryAcquire(int permits, Duration timeout);
+
+    /**
+     * As {@link #acquire(int)} without a thread (see {@link DistributedLock#acquireAsync()}): completes on the
+     * recipes' executor once the permits are held; cancel it to give up (the queued node is deleted).
+     */
+    CompletableFuture<SemaphoreLease> acquireAsync(int permits);
+
+    /** As {@link #acquireAsync(int)} for one permit. */
+    default CompletableFuture<SemaphoreLease> acquireAsync() {
+        return acquireAsync(1);
+    }
 
     /** The number of permits. */
     int permits();

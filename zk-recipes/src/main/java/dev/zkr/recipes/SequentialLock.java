@@ -9,7 +9,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /** A {@link DistributedLock} over a {@link SequentialNodeQueue}: the mutex, and each side of the read/write lock. */
@@ -59,6 +63,60 @@ final class SequentialLock implements DistributedLock {
     public Optional<LockLease> tryAcquire(Duration timeout, RevocationListener onRevocation) {
         return Optional.ofNullable(acquire(Deadline.after(timeout),
                 Objects.requireNonNull(onRevocation, "onRevocation")));
+    }
+
+    @Override
+    public CompletableFuture<LockLease> acquireAsync() {
+        CompletableFuture<LockLease> out = new CompletableFuture<>();
+        acquireAsync(out);
+        return out;
+    }
+
+    /** One asynchronous acquire into {@code out}; again with the new session if the old one went meanwhile. */
+    private void acquireAsync(CompletableFuture<LockLease> out) {
+        if (out.isDone()) {
+            return;
+        }
+        CompletableFuture<OwnedNode> node = AsyncAcquire.start(client, queue, NO_DATA, executor);
+        out.whenComplete((lease, err) -> {
+            if (err != null) {
+                node.cancel(false); // given up (cancelled, timed out): the acquire deletes its node
+            }
+        });
+        node.whenComplete((held, err) -> {
+            if (err != null) {
+                out.completeExceptionally(err);
+                return;
+            }
+            Lease lease = Lease.hold(client, queue, held, 1, executor, null);
+            if (lease == null) {
+                acquireAsync(out); // the session expired between the decision and the lease
+            } else if (!out.complete(lease)) {
+                lease.close(); // given up meanwhile
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Optional<LockLease>> tryAcquireAsync(Duration timeout) {
+        CompletableFuture<LockLease> acquire = acquireAsync();
+        CompletableFuture<Optional<LockLease>> out = acquire.handle((lease, err) -> {
+            if (err == null) {
+                return Optional.of(lease);
+            }
+            if (err instanceof TimeoutException || err.getCause() instanceof TimeoutException) {
+                return Optional.<LockLease>empty();
+            }
+            throw err instanceof CompletionException ce ? ce : new CompletionException(err);
+        });
+        out.whenComplete((v, err) -> {
+            if (err != null) {
+                acquire.cancel(false); // the caller gave up
+            }
+        });
+        CompletableFuture.delayedExecutor(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS, executor)
+                .execute(() -> acquire.completeExceptionally(new TimeoutException()));
+        return out;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.zkr.client.NodeData;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
+import dev.zkr.recipes.internal.AsyncGate;
 import dev.zkr.recipes.internal.Cleanup;
 import dev.zkr.recipes.internal.Deadline;
 import dev.zkr.recipes.internal.OwnedNode;
@@ -31,11 +32,20 @@ final class SequentialNodeQueue {
     /** The data of a node marked as holding ({@link NodePredicate#marksHolders()}). */
     static final byte[] HELD = "held".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private static final int MARK_ATTEMPTS = 20;
+    private static final int LISTINGS_IN_FLIGHT = 4;
+    private static final int HELD_REMEMBERED = 256;
 
     private final ZkClient client;
     private final String path;
     private final String base;
     private final NodePredicate predicate;
+    private final AsyncGate listings = new AsyncGate(LISTINGS_IN_FLIGHT);
+    private final java.util.LinkedHashMap<String, Boolean> held = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+            return size() > HELD_REMEMBERED;
+        }
+    };
 
     SequentialNodeQueue(ZkClient client, String path, String base, NodePredicate predicate) {
         this.client = client;
@@ -46,6 +56,40 @@ final class SequentialNodeQueue {
 
     String path() {
         return path;
+    }
+
+    String base() {
+        return base;
+    }
+
+    NodePredicate predicate() {
+        return predicate;
+    }
+
+    /**
+     * Notes that our node {@code name} held, for {@link #heldHere}: kept for the last {@value #HELD_REMEMBERED}
+     * holders of this queue object.
+     */
+    void noteHeld(String name) {
+        synchronized (held) {
+            held.put(name, Boolean.TRUE);
+        }
+    }
+
+    /**
+     * True if the node {@code name} held through this queue object. With the exclusive predicate that means every
+     * node before it was gone at that moment, and nodes never appear before an existing one (sequence numbers
+     * grow), so they are gone for good: a waiter that watched it needs no new listing to know what is ahead.
+     */
+    boolean heldHere(String name) {
+        synchronized (held) {
+            return held.containsKey(name);
+        }
+    }
+
+    /** The asynchronous acquires' listings of this queue, a few at a time (see {@link AsyncGate}). */
+    AsyncGate listings() {
+        return listings;
     }
 
     /** The participants' names, sorted by arrival (sequence). */
@@ -300,6 +344,10 @@ final class SequentialNodeQueue {
      * change at version 0 wakes a successor that watches it. Sent now, retried after a lost connection while the
      * session lasts; BadVersion means the node was written already (which woke the successor just as well).
      */
+    void markHeld(OwnedNode node) {
+        markHeld(node, MARK_ATTEMPTS);
+    }
+
     private void markHeld(OwnedNode node, int attempts) {
         if (client.sessionId() != node.owner()) {
             return;

@@ -10,6 +10,14 @@ import dev.zkr.recipes.internal.Retries;
 import dev.zkr.recipes.internal.Signal;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,12 +29,15 @@ public final class SimpleBarrier implements AutoCloseable {
 
     private final ZkClient client;
     private final String path;
+    private final Executor executor;
     private final Signal closed = new Signal();
     private final AtomicLong ephemeralOwner = new AtomicLong(); // session of an ephemeral barrier we set, or 0
+    private final Set<CompletableFuture<Void>> pending = ConcurrentHashMap.newKeySet(); // async waits, ended by close
 
-    SimpleBarrier(ZkClient client, String path) {
+    SimpleBarrier(ZkClient client, String path, Executor executor) {
         this.client = client;
         this.path = path;
+        this.executor = executor;
     }
 
     /** Sets the barrier as a persistent node (parents as containers); true if this call created it. */
@@ -85,6 +96,53 @@ public final class SimpleBarrier implements AutoCloseable {
         return waitOnBarrier(Deadline.after(timeout).cancelledBy(closed));
     }
 
+    /**
+     * As {@link #waitOnBarrier()} without a thread: completes (on the recipes' executor) once the barrier is not set;
+     * fails with {@link IllegalStateException} if the barrier is or gets closed, with {@link ZkException.Closed} if the
+     * client is closed. It waits through lost connections and session expiry, as the blocking form does. Cancel it
+     * to stop waiting: its watch is removed.
+     */
+    public CompletableFuture<Void> waitOnBarrierAsync() {
+        checkOpen();
+        return track(NodeGoneWait.start(client, path, executor));
+    }
+
+    /**
+     * As {@link #waitOnBarrier(Duration)} without a thread: true once the barrier is not set, false once
+     * {@code timeout} passes or the barrier is closed (the watch is then removed). Cancel it to stop waiting.
+     */
+    public CompletableFuture<Boolean> waitOnBarrierAsync(Duration timeout) {
+        checkOpen();
+        CompletableFuture<Void> gone = track(NodeGoneWait.start(client, path, executor));
+        CompletableFuture<Boolean> out = gone.handle((v, err) -> {
+            if (err == null) {
+                return true;
+            }
+            if (err instanceof TimeoutException || err instanceof IllegalStateException) {
+                return false;
+            }
+            throw err instanceof CompletionException ce ? ce : new CompletionException(err);
+        });
+        out.whenComplete((v, err) -> {
+            if (err != null) {
+                gone.cancel(false); // the caller gave up
+            }
+        });
+        CompletableFuture.delayedExecutor(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS, executor)
+                .execute(() -> gone.completeExceptionally(new TimeoutException()));
+        return out;
+    }
+
+    /** Registers an asynchronous wait so that close() ends it (a close that came first ends it at once). */
+    private CompletableFuture<Void> track(CompletableFuture<Void> wait) {
+        pending.add(wait);
+        wait.whenComplete((v, err) -> pending.remove(wait));
+        if (closed.isFired()) {
+            wait.completeExceptionally(new IllegalStateException("the barrier was closed while waiting"));
+        }
+        return wait;
+    }
+
     private boolean waitOnBarrier(Deadline deadline) {
         checkOpen();
         boolean first = true;
@@ -124,6 +182,9 @@ public final class SimpleBarrier implements AutoCloseable {
             return;
         }
         closed.fire();
+        for (CompletableFuture<Void> wait : List.copyOf(pending)) {
+            wait.completeExceptionally(new IllegalStateException("the barrier was closed while waiting"));
+        }
         long owner = ephemeralOwner.getAndSet(0);
         if (owner != 0 && !client.isClosed()) {
             Cleanup.deleteQuietly(client, path, owner);

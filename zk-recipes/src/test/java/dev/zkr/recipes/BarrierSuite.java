@@ -177,6 +177,157 @@ public abstract class BarrierSuite extends RecipeSuite {
         e1.get(20, TimeUnit.SECONDS);
     }
 
+    // ---- enterAsync / leaveAsync: no thread waits ------------------------------------------------------------------
+
+    private static <T> T get(java.util.concurrent.CompletableFuture<T> f) throws Exception {
+        return f.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /**
+     * Asynchronous members (many through one client, no thread each) and blocking ones meet at one barrier: nobody
+     * enters before the last arrives, nobody leaves before the last leaves, and nothing is left behind.
+     */
+    @Test
+    void asyncAndBlockingMembersEnterAndLeaveTogether() throws Exception {
+        String p = path("async");
+        int n = 12;
+        ZkClient shared = client();
+        ZkClient other = client();
+        List<DoubleBarrier> async = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            async.add(barrier(shared, p, n + 1, String.format("m%02d", i)));
+        }
+        DoubleBarrier blocking = barrier(other, p, n + 1, "z-blocking");
+        int threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        List<java.util.concurrent.CompletableFuture<Void>> entered = new ArrayList<>();
+        for (DoubleBarrier b : async) {
+            entered.add(b.enterAsync());
+        }
+        eventually("all async members arrived", () -> children(other, p).size() == n);
+        assertTrue(java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount() <= threadsBefore + 2,
+                "no thread per waiting member");
+        assertFalse(waitDone(java.util.concurrent.CompletableFuture.anyOf(
+                entered.toArray(java.util.concurrent.CompletableFuture[]::new)), Duration.ofMillis(200)),
+                "entered before the last arrived");
+        assertTrue(blocking.enter(WAIT));
+        for (java.util.concurrent.CompletableFuture<Void> f : entered) {
+            get(f);
+        }
+        List<java.util.concurrent.CompletableFuture<Void>> left = new ArrayList<>();
+        for (DoubleBarrier b : async) {
+            left.add(b.leaveAsync());
+        }
+        eventually("the async members left but the lowest", () -> children(other, p).size() <= 3);
+        assertFalse(waitDone(java.util.concurrent.CompletableFuture.anyOf(
+                left.toArray(java.util.concurrent.CompletableFuture[]::new)), Duration.ofMillis(200)),
+                "left while a member is still in");
+        assertTrue(blocking.leave(WAIT));
+        for (java.util.concurrent.CompletableFuture<Void> f : left) {
+            get(f);
+        }
+        eventually("barrier cleaned up", () -> children(other, p).isEmpty());
+        assertNoWatches(shared);
+        assertNoWatches(other);
+    }
+
+    /** An asynchronous leave waits for a blocking lowest, and the lowest (async) waits for the others. */
+    @Test
+    void asyncLowestWaitsForTheOthersToLeave() throws Exception {
+        String p = path("async-lowest");
+        ZkClient c0 = client();
+        ZkClient c1 = client();
+        ZkClient c2 = client();
+        DoubleBarrier a = barrier(c0, p, 3, "a");
+        DoubleBarrier b = barrier(c1, p, 3, "b");
+        DoubleBarrier c = barrier(c2, p, 3, "c");
+        java.util.concurrent.CompletableFuture<Void> ea = a.enterAsync();
+        java.util.concurrent.CompletableFuture<Boolean> eb = b.enterAsync(WAIT);
+        assertTrue(c.enter(WAIT));
+        get(ea);
+        assertTrue(get(eb));
+        java.util.concurrent.CompletableFuture<Void> la = a.leaveAsync(); // the lowest: stays until b and c left
+        java.util.concurrent.CompletableFuture<Boolean> lc = c.leaveAsync(WAIT);
+        eventually("c departed", () -> !children(c0, p).contains("c"));
+        assertFalse(waitDone(la, Duration.ofMillis(200)) || lc.isDone(), "left while b is in");
+        assertTrue(children(c0, p).contains("a"), "the lowest keeps its node while others are in");
+        assertTrue(b.leave(WAIT));
+        get(la);
+        assertTrue(get(lc));
+        eventually("barrier cleaned up", () -> children(c0, p).isEmpty());
+        for (ZkClient x : List.of(c0, c1, c2)) {
+            assertNoWatches(x);
+        }
+    }
+
+    /** Timeout gives false and withdraws (enter) or leaves anyway (leave); cancel and close give up likewise. */
+    @Test
+    void asyncTimeoutsCancelAndCloseGiveUpCleanly() throws Exception {
+        String p = path("async-give-up");
+        ZkClient c = client();
+        DoubleBarrier alone = barrier(c, p, 2, "alone");
+        assertFalse(get(alone.enterAsync(Duration.ofMillis(200))));
+        eventually("node removed on timeout", () -> children(c, p).isEmpty());
+        assertNoWatches(c);
+        java.util.concurrent.CompletableFuture<Void> cancelled = alone.enterAsync();
+        eventually("arrived", () -> children(c, p).size() == 1);
+        cancelled.cancel(false);
+        eventually("node removed on cancel", () -> children(c, p).isEmpty());
+        assertNoWatches(c);
+        java.util.concurrent.CompletableFuture<Void> closing = alone.enterAsync();
+        eventually("arrived again", () -> children(c, p).size() == 1);
+        alone.close();
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> get(closing));
+        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+        eventually("node removed on close", () -> children(c, p).isEmpty());
+        assertNoWatches(c);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, alone::enterAsync);
+
+        String q = path("async-leave-timeout");
+        List<ZkClient> clients = List.of(client(), client(), client());
+        List<DoubleBarrier> bs = threeInside(q, clients);
+        assertFalse(get(bs.get(0).leaveAsync(Duration.ofMillis(200))), "the lowest got out while b and c are in");
+        assertFalse(get(bs.get(2).leaveAsync(Duration.ofMillis(200))), "c got out while a and b are in");
+        assertNoWatches(clients.get(0));
+        assertNoWatches(clients.get(2));
+        assertTrue(get(bs.get(1).leaveAsync(WAIT))); // a and c left (timed out, but left): b is the last one out
+        eventually("barrier cleaned up", () -> children(clients.get(1), q).isEmpty());
+        for (ZkClient x : clients) {
+            assertNoWatches(x);
+        }
+    }
+
+    /** An asynchronous enter queues again with its new session after expiry; a dead lowest counts as left. */
+    @Test
+    void asyncMembersSurviveExpiryAndDeadMembersCountAsLeft() throws Exception {
+        String p = path("async-expire");
+        ZkClient c0 = client();
+        ZkClient c1 = client();
+        ZkClient c2 = client();
+        java.util.concurrent.CompletableFuture<Void> e0 = barrier(c0, p, 3, "a").enterAsync();
+        eventually("a arrived", () -> children(c1, p).size() == 1);
+        long old = c0.sessionId();
+        backend.expireSession(c0);
+        eventually("a re-arrived with its new session", () -> c0.sessionId() != old
+                && children(c1, p).size() == 1 && c1.exists(p + "/a").ephemeralOwner() == c0.sessionId());
+        DoubleBarrier b = barrier(c1, p, 3, "b");
+        DoubleBarrier c = barrier(c2, p, 3, "c");
+        java.util.concurrent.CompletableFuture<Void> e1 = b.enterAsync();
+        eventually("b arrived", () -> children(c2, p).size() == 2);
+        assertFalse(e0.isDone() || e1.isDone());
+        get(c.enterAsync());
+        get(e0);
+        get(e1);
+        java.util.concurrent.CompletableFuture<Void> lc = c.leaveAsync();
+        assertFalse(waitDone(lc, Duration.ofMillis(100)), "a and b are in");
+        backend.expireSession(c0); // a (the lowest) dies
+        assertTrue(get(b.leaveAsync(WAIT)));
+        get(lc);
+        eventually("barrier cleaned up", () -> children(c1, p).isEmpty());
+        assertNoWatches(c1);
+        assertNoWatches(c2);
+    }
+
     private static boolean waitDone(Future<?> f, Duration d) {
         try {
             f.get(d.toMillis(), TimeUnit.MILLISECONDS);

@@ -66,6 +66,38 @@ public abstract class EfficiencySuite extends RecipeSuite {
         return perOp;
     }
 
+    /**
+     * The bench's discovery row: a registration seen by 8 service caches, then its unregistration seen by them. The
+     * registrant looks for the node, creates it and reads it back with a watch (the persistent node), and deletes it; each cache
+     * reads each change once (one getData per event of its recursive watch).
+     */
+    @Test
+    void discoveryRegistrationSeenByEightCaches() {
+        String base = path("discovery");
+        List<dev.zkr.recipes.discovery.ServiceCache> caches = new ArrayList<>();
+        for (int w = 0; w < 8; w++) {
+            caches.add(Recipes.using(counting()).serviceDiscovery(base).cache("api"));
+        }
+        dev.zkr.recipes.discovery.ServiceDiscovery registrant = Recipes.using(counting()).serviceDiscovery(base);
+        // an instance that stays: the service node (a container) is never empty, so never removed and made again
+        registrant.register(dev.zkr.recipes.discovery.ServiceInstance.builder("api").id("anchor").build())
+                .await(WAIT);
+        eventually("anchor seen", () -> caches.stream().allMatch(c -> c.instances().size() == 1));
+        resetCounts();
+        for (int i = 0; i < ROUNDS; i++) {
+            String id = "i" + i;
+            registrant.register(dev.zkr.recipes.discovery.ServiceInstance.builder("api").id(id).build());
+            eventually("seen by all", () -> caches.stream().allMatch(c -> c.instance(id).isPresent()));
+            registrant.unregister(id);
+            eventually("gone from all", () -> caches.stream().allMatch(c -> c.instances().size() == 1));
+        }
+        // registrant (the persistent node): getData (none yet) + create + getData(watch) + the watch's removal +
+        // delete = 5; 8 caches × (getData on the create + getData on the delete) = 16
+        assertTrue(report("discovery register+unregister seen by 8 caches", ROUNDS) <= 21.5, breakdown());
+        caches.forEach(dev.zkr.recipes.discovery.ServiceCache::close);
+        registrant.close();
+    }
+
     @Test
     void uncontendedLockIsCreateListDelete() {
         DistributedLock lock = Recipes.using(counting()).lock(path("solo"));

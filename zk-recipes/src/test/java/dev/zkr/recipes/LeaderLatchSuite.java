@@ -125,6 +125,32 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
     }
 
     @Test
+    void awaitAsyncCompletesWhenLeadingAndFailsWhenClosed() throws Exception {
+        String p = path("await-async");
+        LeaderLatch leader = latch(client(), p, "a", true);
+        leader.awaitAsync().get(WAIT.toMillis(), TimeUnit.MILLISECONDS); // at once, or once it leads
+        assertTrue(leader.isLeader());
+        LeaderLatch follower = latch(client(), p, "b", true);
+        eventually("b queued second", () -> leader.participants().size() == 2);
+        LeaderLatch other = latch(client(), p, "c", true);
+        CompletableFuture<Void> bLeads = follower.awaitAsync();
+        CompletableFuture<Void> cancelled = follower.awaitAsync();
+        CompletableFuture<Void> cLeads = other.awaitAsync();
+        eventually("all queued", () -> leader.participants().size() == 3);
+        assertFalse(bLeads.isDone());
+        assertTrue(cancelled.cancel(false));
+        leader.close();
+        bLeads.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertTrue(follower.isLeader());
+        assertFalse(cLeads.isDone());
+        other.close();
+        java.util.concurrent.ExecutionException closed = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> cLeads.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+        org.junit.jupiter.api.Assertions.assertInstanceOf(IllegalStateException.class, closed.getCause());
+        follower.close();
+    }
+
+    @Test
     void leaderSessionExpiryElectsAnotherAndNeverTwo() {
         for (boolean fair : new boolean[] {true, false}) {
             String p = path("expire-leader-" + fair);
@@ -253,6 +279,26 @@ public abstract class LeaderLatchSuite extends RecipeSuite {
         l.close();
         assertTrue(other.await(WAIT));
         other.close();
+    }
+
+    /**
+     * A follower closed while it is still finding out whether its lost create was applied (the node is there, the
+     * follower has not found it yet): the node must still go, or it would block everyone queued after it for as
+     * long as the session lives (found by the leader selector property, shared with every fair recipe).
+     */
+    @Test
+    void followerClosedWhileRecoveringALostCreateLeavesNoNode() {
+        String p = path("lost-create-closed");
+        ZkClient observer = client();
+        LeaderLatch a = latch(client(), p, "a", true);
+        assertTrue(a.await(WAIT));
+        LostResponseClient flaky = new LostResponseClient(client()).loseCreates(1, x -> x.contains("/_c_"));
+        LeaderLatch f = latch(flaky, p, "f", true);
+        eventually("f's create applied", () -> flaky.lost() == 1 && children(observer, p).size() == 2);
+        f.close();
+        eventually("only a's node left", () -> children(observer, p).size() == 1);
+        a.close();
+        eventually("nothing left", () -> children(observer, p).isEmpty());
     }
 
     @Test

@@ -35,6 +35,7 @@ public final class LostResponseClient implements ZkClient {
     private final AtomicInteger createsToLose = new AtomicInteger();
     private final AtomicInteger multisToLose = new AtomicInteger();
     private final AtomicInteger setDataToLose = new AtomicInteger();
+    private final AtomicReference<CompletableFuture<?>> setDataGate = new AtomicReference<>();
     private final AtomicInteger lost = new AtomicInteger();
     private final AtomicReference<CompletableFuture<?>> deletesToLose = new AtomicReference<>();
     private volatile Predicate<String> matching = p -> true;
@@ -114,6 +115,15 @@ public final class LostResponseClient implements ZkClient {
      */
     public LostResponseClient interruptAfterNextCreate(Predicate<String> paths) {
         interruptCreates = paths;
+        return this;
+    }
+
+    /**
+     * The next setData is sent at once, but its response is handed back only once {@code gate} completes: a slow
+     * answer (the write applied on the server long before its caller hears of it).
+     */
+    public LostResponseClient delayNextSetDataResponse(CompletableFuture<?> gate) {
+        setDataGate.set(gate);
         return this;
     }
 
@@ -254,7 +264,9 @@ public final class LostResponseClient implements ZkClient {
     @Override public CompletableFuture<NodeData> getDataAsync(String path, Watcher w) { return delegate.getDataAsync(path, w); }
     @Override
     public CompletableFuture<Stat> setDataAsync(String path, byte[] data, int version) {
-        return loseIf(take(setDataToLose), delegate.setDataAsync(path, data, version), path);
+        CompletableFuture<?> gate = setDataGate.getAndSet(null);
+        CompletableFuture<Stat> sent = loseIf(take(setDataToLose), delegate.setDataAsync(path, data, version), path);
+        return gate == null ? sent : gate.handle((x, e) -> null).thenCompose(x -> sent);
     }
     @Override public CompletableFuture<Children> getChildrenAsync(String path, Watcher w) { return delegate.getChildrenAsync(path, w); }
     @Override public CompletableFuture<Void> syncAsync(String path) { return delegate.syncAsync(path); }

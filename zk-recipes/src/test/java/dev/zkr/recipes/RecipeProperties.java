@@ -1,8 +1,12 @@
 package dev.zkr.recipes;
 
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.Retries;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -389,6 +393,7 @@ public abstract class RecipeProperties {
     /** What a step does; which participant it concerns is {@link Step#who}. */
     enum Kind {
         NONE, ACQUIRE, TRY, REVOKE, SET, STALE_SET, WAIT, DELETE, READ, WRITE, RELEASE, JOIN, LEAVE, OFFER, TAKE, DRAIN, TAKE_AND_CRASH, TAKE_AND_EXPIRE,
+        OFFER_LOST, TAKE_LOST, TAKE_ASYNC,
         TAKE_ACROSS_RESTART, DRAIN_ACROSS_RESTART, CRASH, EXPIRE, RESTART,
         // ensembles only: the faults of one server (see ensembleFault) and takes/drains across a failover
         KILL_LEADER, KILL_FOLLOWER, PARTITION, TAKE_ACROSS_FAILOVER, DRAIN_ACROSS_FAILOVER
@@ -443,11 +448,18 @@ public abstract class RecipeProperties {
         Thread waiter;
         volatile AtomicInteger revocations = new AtomicInteger(); // requests told to the current acquire's lease
 
+        final DistributedLock asyncLock; // non-null: acquires with acquireAsync (no thread), gives up by cancel
+
         LockUser(Participant proc, String path) {
+            this(proc, Recipes.using(proc.client()).lock(path), false);
+        }
+
+        /** A mutex user; {@code async}: through {@link DistributedLock#acquireAsync()}. */
+        LockUser(Participant proc, DistributedLock lock, boolean async) {
             this.proc = proc;
-            DistributedLock lock = Recipes.using(proc.client()).lock(path);
             this.acquirer = lock::acquire;
             this.write = true;
+            this.asyncLock = async ? lock : null;
         }
 
         LockUser(Participant proc, String path, boolean write) {
@@ -456,6 +468,7 @@ public abstract class RecipeProperties {
             DistributedLock lock = write ? rw.writeLock() : rw.readLock();
             this.acquirer = lock::acquire;
             this.write = write;
+            this.asyncLock = null;
         }
 
         /** A semaphore user asking for {@code permits} ({@link #write} is false: it never excludes by itself). */
@@ -463,6 +476,7 @@ public abstract class RecipeProperties {
             this.proc = proc;
             this.acquirer = listener -> semaphore.acquire(permits, listener);
             this.write = false;
+            this.asyncLock = null;
         }
 
         /** A multi-lock user. */
@@ -470,6 +484,7 @@ public abstract class RecipeProperties {
             this.proc = proc;
             this.acquirer = listener -> multi.acquire();
             this.write = true;
+            this.asyncLock = null;
         }
 
         /** True once the acquire returned (the lease may since have become uncertain or lost). */
@@ -487,6 +502,10 @@ public abstract class RecipeProperties {
          * never reused cannot be interrupted in someone else's task.
          */
         void acquire() {
+            if (asyncLock != null) {
+                pending = asyncLock.acquireAsync();
+                return;
+            }
             CompletableFuture<LockLease> f = new CompletableFuture<>();
             AtomicInteger told = new AtomicInteger();
             revocations = told;
@@ -545,10 +564,16 @@ public abstract class RecipeProperties {
                 return;
             }
             if (!pending.isDone()) {
-                waiter.interrupt();
+                if (asyncLock != null) {
+                    pending.cancel(false); // gives up: the acquire deletes its node
+                } else {
+                    waiter.interrupt();
+                }
             }
             try {
                 pending.get(SETTLE.toSeconds(), TimeUnit.SECONDS).close();
+            } catch (java.util.concurrent.CancellationException e) {
+                // an asynchronous acquire given up
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof ZkException.Interrupted)) {
                     throw new AssertionError("acquire of " + proc + " failed: " + e.getCause(), e.getCause());
@@ -586,11 +611,31 @@ public abstract class RecipeProperties {
      */
     @Property
     void lockIsExclusiveAndFifo(@ForAll("lockSteps") List<Step> steps) throws Exception {
-        String p = freshPath("lock");
+        runLock(steps, false);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> asyncLockSteps() {
+        return steps(3, 10, w(5, Kind.ACQUIRE), w(4, Kind.RELEASE), w(2, Kind.LEAVE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The lock through {@link DistributedLock#acquireAsync()} (no thread waits): the same invariants as
+     * {@link #lockIsExclusiveAndFifo}; {@code LEAVE} cancels a waiting acquire (its node must go) or releases.
+     */
+    @Property
+    void asyncLockIsExclusiveAndFifo(@ForAll("asyncLockSteps") List<Step> steps) throws Exception {
+        runLock(steps, true);
+    }
+
+    private void runLock(List<Step> steps, boolean async) throws Exception {
+        String p = freshPath(async ? "async-lock" : "lock");
         ZkClient observer = participant("observer").client();
         List<LockUser> users = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            users.add(new LockUser(participant("p" + i), p));
+            Participant proc = participant("p" + i);
+            users.add(new LockUser(proc, Recipes.using(proc.client()).lock(p), async));
         }
         Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
         Map<Integer, Integer> requests = new HashMap<>(); // revocation requests made to each queued user's lease
@@ -619,6 +664,12 @@ public abstract class RecipeProperties {
                         model.removeFirst();
                     }
                 }
+                case LEAVE -> {
+                    if (u.pending != null) {
+                        u.finish(); // cancels a waiting acquire, releases a held lease
+                        model.remove(w);
+                    }
+                }
                 case EXPIRE -> {
                     boolean holder = u.pending != null && model.peekFirst() == w;
                     expire(u.proc);
@@ -632,7 +683,8 @@ public abstract class RecipeProperties {
                 }
                 case CRASH -> {
                     model.remove(w);
-                    users.set(w, new LockUser(crash(u.proc), p));
+                    Participant fresh = crash(u.proc);
+                    users.set(w, new LockUser(fresh, Recipes.using(fresh.client()).lock(p), async));
                 }
                 case RESTART -> restart();
                 case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
@@ -1105,7 +1157,7 @@ public abstract class RecipeProperties {
     /**
      * The simple barrier, set as an ephemeral node by one participant ({@code SET}), removed by anyone
      * ({@code RELEASE}): no waiter returns while it is set; once it is removed or its owner's session ends, every
-     * waiter returns true.
+     * waiter returns true. p1 waits with {@link SimpleBarrier#waitOnBarrierAsync()}, the others block.
      */
     @Property
     void simpleBarrierHoldsWaitersUntilItFalls(@ForAll("simpleBarrierSteps") List<Step> steps) {
@@ -1133,7 +1185,9 @@ public abstract class RecipeProperties {
                 }
                 case WAIT -> {
                     if (!waiting.containsKey(w)) {
-                        waiting.put(w, waitOn(Recipes.using(proc.client()).barrier(p), proc));
+                        SimpleBarrier b = Recipes.using(proc.client()).barrier(p);
+                        // p1 waits without a thread (waitOnBarrierAsync), the others on a thread of their own
+                        waiting.put(w, w == 1 ? b.waitOnBarrierAsync().thenApply(v -> true) : waitOn(b, proc));
                     }
                 }
                 case EXPIRE -> {
@@ -1444,6 +1498,463 @@ public abstract class RecipeProperties {
         assertTrue(leaders <= 1, "at most one leader, have " + leaders);
     }
 
+    // ---- leader selector: one valid term at a time, arrival order, lost terms interrupted -------------------------
+
+    /** A take-leadership callback that leads until released or interrupted. */
+    private static final class SelectorUser implements TakeLeadership {
+        volatile Leadership current;
+        private volatile CompletableFuture<Void> release = new CompletableFuture<>();
+
+        @Override
+        public void takeLeadership(Leadership l) {
+            current = l;
+            try {
+                release.get();
+            } catch (InterruptedException e) {
+                // leadership lost, interrupted or closed
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                current = null;
+                release = new CompletableFuture<>();
+            }
+        }
+
+        /** Ends the current term (the callback returns). */
+        void release() {
+            release.complete(null);
+        }
+
+        boolean leadsValidly() {
+            Leadership l = current;
+            return l != null && l.isValid();
+        }
+
+        /** True unless the callback still runs in a term that is over (lost terms must be interrupted). */
+        boolean notInALostTerm() {
+            Leadership l = current;
+            return l == null || l.isValid();
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Step>> selectorSteps() {
+        return steps(3, 10, w(5, Kind.JOIN), w(1, Kind.TRY), w(3, Kind.RELEASE), w(2, Kind.LEAVE),
+                w(1, Kind.EXPIRE), w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * The fair leader selector: at most one callback runs with a valid term and it is the earliest arrival's; a
+     * released term requeues its selector at the end (auto requeue); expiry, a crash, and a server restart (the
+     * connection suspended: the default bound is zero) end the term, interrupt its callback (none stays in a lost
+     * term) and requeue; fencing tokens of successive terms increase; no node is left over (also after a lost
+     * create response, {@code TRY}: a join whose first create's response is lost). On an ensemble, a server fault
+     * may cut the leader's connection (or not): the order is then taken from the server.
+     */
+    @Property
+    void leaderSelectorRunsOneTermAtATimeInArrivalOrder(@ForAll("selectorSteps") List<Step> steps) {
+        String p = freshPath("selector");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
+        List<LeaderSelector> sels = new ArrayList<>(Collections.nCopies(3, null));
+        List<SelectorUser> users = new ArrayList<>(Collections.nCopies(3, null));
+        Deque<Integer> model = new ArrayDeque<>();
+        Fencing fencing = new Fencing();
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case JOIN, TRY -> {
+                    if (sels.get(w) == null) {
+                        SelectorUser u = new SelectorUser();
+                        ZkClient c = procs.get(w).client();
+                        if (s.kind() == Kind.TRY) {
+                            c = new LostResponseClient(c).loseCreates(1, x -> x.contains("/_c_"));
+                        }
+                        users.set(w, u);
+                        sels.set(w, Recipes.using(c).leaderSelector(p).id("p" + w).takeLeadership(u).start());
+                        model.addLast(w);
+                    }
+                }
+                case RELEASE -> {
+                    if (!model.isEmpty() && model.peekFirst() == w) {
+                        Leadership term = users.get(w).current;
+                        users.get(w).release();
+                        // it leads until its callback has returned: only then is the model's order the truth
+                        settle("p" + w + "'s callback returned", () -> { }, () -> term == null || !term.isValid());
+                        model.addLast(model.removeFirst());
+                    }
+                }
+                case LEAVE -> {
+                    if (sels.get(w) != null) {
+                        sels.get(w).close();
+                        sels.set(w, null);
+                        users.set(w, null);
+                        model.remove(w);
+                    }
+                }
+                case EXPIRE -> {
+                    expire(procs.get(w));
+                    if (sels.get(w) != null) {
+                        model.remove(w);
+                        model.addLast(w); // its term (or place) went with the session: queued again at the end
+                    }
+                }
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    if (sels.get(w) != null) {
+                        sels.get(w).close();
+                    }
+                    sels.set(w, null);
+                    users.set(w, null);
+                    model.remove(w);
+                }
+                case RESTART -> {
+                    restart();
+                    if (!model.isEmpty()) {
+                        model.addLast(model.removeFirst()); // the leader lost its term at SUSPENDED and requeued
+                    }
+                }
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> {
+                    ensembleFault(s.kind(), w);
+                    if (!model.isEmpty()) {
+                        int leader = model.peekFirst();
+                        // the leader requeued if its own connection was cut (its term lost): wait for either
+                        // the order is what this settle finds out: meanwhile check only one valid term at a time
+                        settle("the leader keeps its term or requeues", () -> oneTerm(users, null, fencing),
+                                () -> users.get(leader).leadsValidly()
+                                        || queueOrder(observer, p, procs, sels).indexOf(leader) == model.size() - 1);
+                        if (!users.get(leader).leadsValidly()) {
+                            model.addLast(model.removeFirst());
+                        }
+                    }
+                }
+                default -> throw new IllegalStateException(s.toString());
+            }
+            Set<Long> sessions = new HashSet<>();
+            for (int i : model) {
+                sessions.add(procs.get(i).sessionId());
+            }
+            settle("the earliest of " + model + " leads, nobody else, no lost term running",
+                    () -> oneTerm(users, model, fencing),
+                    () -> children(observer, p).size() == model.size() && ownedBy(observer, p, sessions)
+                            && users.stream().allMatch(u -> u == null || u.notInALostTerm())
+                            && (model.isEmpty() || users.get(model.peekFirst()).leadsValidly()
+                                    && sels.get(model.peekFirst()).hasLeadership()),
+                    () -> describe(observer, p));
+        }
+        sels.stream().filter(x -> x != null).forEach(LeaderSelector::close);
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+        settle("no node left", () -> { }, () -> children(observer, p).isEmpty());
+    }
+
+    /** The selectors in the server's queue order (by sequence), as indexes; -1 for a node of no live selector. */
+    private static List<Integer> queueOrder(ZkClient observer, String p, List<Participant> procs,
+                                            List<LeaderSelector> sels) {
+        List<Integer> order = new ArrayList<>();
+        for (String child : dev.zkr.recipes.internal.ProtectedNames.sortBySequence(children(observer, p))) {
+            Stat stat = observer.exists(p + "/" + child);
+            int who = -1;
+            for (int i = 0; i < procs.size(); i++) {
+                if (stat != null && sels.get(i) != null && procs.get(i).sessionId() == stat.ephemeralOwner()) {
+                    who = i;
+                }
+            }
+            order.add(who);
+        }
+        return order;
+    }
+
+    /**
+     * At most one callback runs with a valid term, the earliest arrival's (unless {@code model} is null: the order
+     * is being found out), with increasing fencing tokens.
+     */
+    private static void oneTerm(List<SelectorUser> users, Deque<Integer> model, Fencing fencing) {
+        int leaders = 0;
+        for (int i = 0; i < users.size(); i++) {
+            SelectorUser u = users.get(i);
+            Leadership l = u == null ? null : u.current;
+            if (l != null && l.isValid()) {
+                leaders++;
+                if (model != null) {
+                    assertEquals(model.peekFirst(), i, "the leader is the earliest arrival " + model);
+                }
+                long token = l.fencingToken();
+                if (token >= 0) { // still valid: the token belongs to this term
+                    fencing.observe(l, token);
+                }
+            }
+        }
+        assertTrue(leaders <= 1, "at most one valid term, have " + leaders);
+    }
+
+    // ---- persistent node: present with the latest data, one copy, owned by the current session --------------------
+
+    @Provide
+    Arbitrary<List<Step>> persistentNodeSteps() {
+        return steps(2, 10, w(3, Kind.SET), w(3, Kind.DELETE), w(2, Kind.LEAVE), w(2, Kind.JOIN), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * Two persistent ephemeral nodes (p0 a fixed name, p1 sequential), each kept by its own process: after every
+     * step the node of each started keeper is there exactly once (never two copies), owned by the keeper's current
+     * session, with the data set last; a closed or crashed keeper's node is gone. {@code DELETE}: someone else
+     * deletes the node; {@code SET}: new data; {@code JOIN}/{@code LEAVE}: start/close the keeper.
+     */
+    @Property
+    void persistentNodesArePresentOnceWithTheLatestData(@ForAll("persistentNodeSteps") List<Step> steps) {
+        String p = freshPath("persistent");
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1")));
+        List<PersistentNode> nodes = new ArrayList<>(Collections.nCopies(2, null));
+        List<String> values = new ArrayList<>(Collections.nCopies(2, null));
+        AtomicInteger version = new AtomicInteger();
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case JOIN -> {
+                    if (nodes.get(w) == null) {
+                        String v = "v" + version.incrementAndGet();
+                        PersistentNodeBuilder b = Recipes.using(procs.get(w).client())
+                                .persistentNode(p + "/" + (w == 0 ? "fixed" : "seq-"))
+                                .data(v.getBytes(StandardCharsets.UTF_8));
+                        nodes.set(w, (w == 1 ? b.mode(dev.zkr.client.CreateMode.EPHEMERAL_SEQUENTIAL) : b).start());
+                        values.set(w, v);
+                    }
+                }
+                case SET -> {
+                    if (nodes.get(w) != null) {
+                        String v = "v" + version.incrementAndGet();
+                        nodes.get(w).setData(v.getBytes(StandardCharsets.UTF_8));
+                        values.set(w, v);
+                    }
+                }
+                case DELETE -> {
+                    for (String child : children(observer, p)) {
+                        if (child.startsWith(w == 0 ? "fixed" : "_c_")) {
+                            try {
+                                observer.delete(p + "/" + child, -1);
+                            } catch (ZkException.NoNode gone) {
+                                // not there
+                            }
+                        }
+                    }
+                }
+                case LEAVE -> {
+                    if (nodes.get(w) != null) {
+                        nodes.get(w).close();
+                        nodes.set(w, null);
+                        values.set(w, null);
+                    }
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    if (nodes.get(w) != null) {
+                        nodes.get(w).close();
+                    }
+                    nodes.set(w, null);
+                    values.set(w, null);
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("each started keeper's node is there once, its own, with " + values,
+                    () -> atMostOneCopy(observer, p),
+                    () -> keptAsModelled(observer, p, procs, values),
+                    () -> describe(observer, p));
+        }
+        nodes.stream().filter(n -> n != null).forEach(PersistentNode::close);
+        settle("no node left", () -> { }, () -> children(observer, p).isEmpty(), () -> describe(observer, p));
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+    }
+
+    /** Never two copies of the sequential node (the fixed name cannot have two). */
+    private static void atMostOneCopy(ZkClient observer, String p) {
+        long seq = children(observer, p).stream().filter(c -> c.startsWith("_c_")).count();
+        assertTrue(seq <= 1, "two copies of the sequential node: " + children(observer, p));
+    }
+
+    private static boolean keptAsModelled(ZkClient observer, String p, List<Participant> procs, List<String> values) {
+        observer.sync("/");
+        List<String> names = children(observer, p);
+        for (int w = 0; w < 2; w++) {
+            String prefix = w == 0 ? "fixed" : "_c_";
+            List<String> mine = names.stream().filter(c -> c.startsWith(prefix)).toList();
+            if (values.get(w) == null) {
+                if (!mine.isEmpty()) {
+                    return false;
+                }
+                continue;
+            }
+            if (mine.size() != 1) {
+                return false;
+            }
+            dev.zkr.client.NodeData d;
+            try {
+                d = observer.getData(p + "/" + mine.get(0));
+            } catch (ZkException.NoNode gone) {
+                return false;
+            }
+            if (d.stat().ephemeralOwner() != procs.get(w).sessionId()
+                    || !values.get(w).equals(new String(d.data(), StandardCharsets.UTF_8))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- service discovery: registrations kept once, the cache converges to the registered set -------------------
+
+    @Provide
+    Arbitrary<List<Step>> discoverySteps() {
+        return steps(3, 10, w(3, Kind.JOIN), w(3, Kind.SET), w(2, Kind.LEAVE), w(2, Kind.DELETE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * Two processes register one instance each through service discovery (p0 DYNAMIC "i0", p1 DYNAMIC_SEQUENTIAL
+     * "i1"), a third (p2) watches the service through a {@code ServiceCache}: after every step each registered
+     * instance's node is there exactly once (never two, at any poll), owned by its process's current session, with
+     * the data set last, an unregistered or crashed process's node is gone, and the cache holds exactly the
+     * registered instances with their latest data. {@code JOIN}: register (again: an update); {@code SET}: update;
+     * {@code LEAVE}: unregister; {@code DELETE}: someone else deletes the node; faults on p2 hit the watcher (its
+     * cache is made again after a crash).
+     */
+    @Property
+    @ScaledTries(10) // 10 tries by default (the slowest properties of the class), 200 under -Plong
+    void discoveryRegistrationsAreKeptOnceAndTheCacheConverges(@ForAll("discoverySteps") List<Step> steps) {
+        String base = freshPath("discovery");
+        String svc = base + "/svc";
+        ZkClient observer = participant("observer").client();
+        List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
+        List<dev.zkr.recipes.discovery.ServiceDiscovery> ds = new ArrayList<>();
+        for (Participant proc : procs) {
+            ds.add(Recipes.using(proc.client()).serviceDiscovery(base));
+        }
+        List<dev.zkr.recipes.discovery.ServiceCache> cache = new ArrayList<>(List.of(ds.get(2).cache("svc")));
+        List<Integer> ports = new ArrayList<>(Collections.nCopies(2, null));
+        AtomicInteger version = new AtomicInteger();
+        for (Step s : steps) {
+            int w = s.who();
+            int r = w % 2; // the registrant a registration step concerns
+            switch (s.kind()) {
+                case JOIN, SET -> {
+                    if (s.kind() == Kind.JOIN || ports.get(r) != null) {
+                        int port = version.incrementAndGet();
+                        ds.get(r).register(dev.zkr.recipes.discovery.ServiceInstance.builder("svc").id("i" + r)
+                                .port(port).serviceType(r == 0 ? dev.zkr.recipes.discovery.ServiceType.DYNAMIC
+                                        : dev.zkr.recipes.discovery.ServiceType.DYNAMIC_SEQUENTIAL).build());
+                        ports.set(r, port);
+                    }
+                }
+                case LEAVE -> {
+                    ds.get(r).unregister("i" + r);
+                    ports.set(r, null);
+                }
+                case DELETE -> {
+                    for (String child : children(observer, svc)) {
+                        if (child.equals("i0") ? r == 0 : r == 1) {
+                            try {
+                                observer.delete(svc + "/" + child, -1);
+                            } catch (ZkException.NoNode gone) {
+                                // not there
+                            }
+                        }
+                    }
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    ds.get(w).close(); // the dead process's objects: cut off, nothing reaches the server
+                    ds.set(w, Recipes.using(procs.get(w).client()).serviceDiscovery(base));
+                    if (w == 2) {
+                        cache.set(0, ds.get(2).cache("svc"));
+                    } else {
+                        ports.set(w, null);
+                    }
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle("each registered instance once, its process's, with its latest data " + ports
+                            + ", and the cache holds exactly those",
+                    () -> atMostOneNodePerInstance(observer, svc),
+                    () -> registeredAsModelled(observer, svc, procs, ports)
+                            && cachedAsModelled(cache.get(0).instances(), ports),
+                    () -> describe(observer, svc) + "; cache: " + cache.get(0).instances());
+        }
+        ds.forEach(dev.zkr.recipes.discovery.ServiceDiscovery::close);
+        settle("no instance left", () -> { }, () -> children(observer, svc).isEmpty(), () -> describe(observer, svc));
+        for (Participant proc : procs) {
+            settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
+        }
+    }
+
+    /** The node of instance i0 is named "i0"; that of i1 is protected and sequential ("_c_<uuid>-i1<seq>"). */
+    private static String instanceOfNode(String child) {
+        return child.equals("i0") ? "i0" : child.startsWith("_c_") && child.contains("-i1") ? "i1" : "?";
+    }
+
+    private static void atMostOneNodePerInstance(ZkClient observer, String svc) {
+        List<String> names = children(observer, svc).stream().map(RecipeProperties::instanceOfNode).toList();
+        assertTrue(names.stream().filter("i1"::equals).count() <= 1, "two nodes of one instance: " + names);
+        assertFalse(names.contains("?"), "a node of no instance: " + names);
+    }
+
+    private static boolean registeredAsModelled(ZkClient observer, String svc, List<Participant> procs,
+                                                List<Integer> ports) {
+        observer.sync("/");
+        List<String> names = children(observer, svc);
+        for (int r = 0; r < 2; r++) {
+            String id = "i" + r;
+            List<String> mine = names.stream().filter(c -> instanceOfNode(c).equals(id)).toList();
+            if (ports.get(r) == null) {
+                if (!mine.isEmpty()) {
+                    return false;
+                }
+                continue;
+            }
+            if (mine.size() != 1) {
+                return false;
+            }
+            dev.zkr.client.NodeData d;
+            try {
+                d = observer.getData(svc + "/" + mine.get(0));
+            } catch (ZkException.NoNode gone) {
+                return false;
+            }
+            if (d.stat().ephemeralOwner() != procs.get(r).sessionId()
+                    || !new String(d.data(), StandardCharsets.UTF_8).contains("\"port\":" + ports.get(r) + ",")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean cachedAsModelled(List<dev.zkr.recipes.discovery.ServiceInstance> cached,
+                                            List<Integer> ports) {
+        Map<String, Integer> want = new HashMap<>();
+        for (int r = 0; r < 2; r++) {
+            if (ports.get(r) != null) {
+                want.put("i" + r, ports.get(r));
+            }
+        }
+        Map<String, Integer> have = new HashMap<>();
+        for (dev.zkr.recipes.discovery.ServiceInstance i : cached) {
+            if (have.put(i.id(), i.port().orElse(-1)) != null) {
+                return false;
+            }
+        }
+        return want.equals(have);
+    }
+
     // ---- counter --------------------------------------------------------------------------------------------------
 
     /** op: ADD delta, CAS (right or wrong expectation by the sign of delta), GET, INCREMENT_ALL, or a fault. */
@@ -1748,6 +2259,239 @@ public abstract class RecipeProperties {
         return Integer.parseInt(new String(b, StandardCharsets.UTF_8));
     }
 
+    // ---- ordered queues ---------------------------------------------------------------------------------------------
+
+    @Provide
+    Arbitrary<List<Step>> priorityQueueSteps() {
+        return steps(2, 12, w(5, Kind.OFFER), w(1, Kind.OFFER_LOST), w(3, Kind.TAKE), w(1, Kind.TAKE_LOST),
+                w(1, Kind.DRAIN), w(1, Kind.DRAIN_ACROSS_RESTART), w(1, Kind.EXPIRE), w(1, Kind.CRASH),
+                w(1, Kind.RESTART));
+    }
+
+    /** An item of the priority property: its priority and its place in the offers. */
+    private record Prioritized(int priority, int value) implements Comparable<Prioritized> {
+        @Override
+        public int compareTo(Prioritized o) {
+            return priority != o.priority ? Integer.compare(priority, o.priority) : Integer.compare(value, o.value);
+        }
+    }
+
+    /**
+     * The priority queue: every item is delivered exactly once, a take that overlaps no other gets the lowest
+     * priority number (FIFO among equals), across lost offer and claim responses, expiries, crashes and restarts.
+     */
+    @Property
+    @ScaledTries(10) // 10 tries by default (the slowest properties of the class), 200 under -Plong
+    void priorityQueueDeliversEveryItemOnceByPriority(@ForAll("priorityQueueSteps") List<Step> steps)
+            throws Exception {
+        String p = freshPath("prioq");
+        Participant producerProc = participant("producer");
+        DistributedPriorityQueue<byte[]> producer = Recipes.using(producerProc.client()).queue(p).priority().build();
+        List<Participant> procs = new ArrayList<>(List.of(participant("c0"), participant("c1")));
+        List<DistributedPriorityQueue<byte[]>> consumers = new ArrayList<>();
+        for (Participant proc : procs) {
+            consumers.add(Recipes.using(proc.client()).queue(p).priority().build());
+        }
+        TreeSet<Prioritized> model = new TreeSet<>();
+        Set<Integer> delivered = new HashSet<>();
+        int next = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            switch (s.kind()) {
+                case OFFER, OFFER_LOST -> {
+                    Prioritized item = new Prioritized(Math.floorMod(next * 7 + w, 3) - 1, next++);
+                    if (s.kind() == Kind.OFFER) {
+                        producer.offer(bytes(item.value()), item.priority());
+                    } else { // the offer's response is lost: still queued exactly once
+                        DistributedPriorityQueue<byte[]> lossy = Recipes.using(
+                                new LostResponseClient(producerProc.client()).loseMultis(1)).queue(p).priority().build();
+                        lossy.offer(bytes(item.value()), item.priority());
+                        lossy.close();
+                    }
+                    model.add(item);
+                }
+                case TAKE, TAKE_LOST -> {
+                    DistributedPriorityQueue<byte[]> q = s.kind() == Kind.TAKE ? consumers.get(w)
+                            : Recipes.using(new LostResponseClient(procs.get(w).client()).loseMultis(1)).queue(p)
+                                    .priority().build(); // its claim's response is lost: decided, not guessed
+                    Optional<byte[]> got = q.poll(Duration.ofMillis(model.isEmpty() ? 20 : 5000));
+                    Prioritized head = model.pollFirst();
+                    assertEquals(Optional.ofNullable(head).map(Prioritized::value), got.map(RecipeProperties::value),
+                            "the lowest priority number first, FIFO among equals");
+                    got.ifPresent(b -> assertTrue(delivered.add(value(b)), "delivered once"));
+                    if (q != consumers.get(w)) {
+                        q.close();
+                    }
+                }
+                case DRAIN, DRAIN_ACROSS_RESTART -> {
+                    Set<Integer> got = ConcurrentHashMap.newKeySet();
+                    CountDownLatch first = new CountDownLatch(1);
+                    int expected = model.size();
+                    long deadline = System.nanoTime() + SETTLE.toNanos();
+                    List<Future<?>> fs = new ArrayList<>();
+                    for (DistributedPriorityQueue<byte[]> q : consumers) {
+                        fs.add(pool.submit(() -> {
+                            while (got.size() < expected && System.nanoTime() - deadline < 0) {
+                                Optional<byte[]> item = q.poll(Duration.ofMillis(100));
+                                if (item.isPresent()) {
+                                    assertTrue(got.add(value(item.get())), "delivered once");
+                                    first.countDown();
+                                }
+                            }
+                            return null;
+                        }));
+                    }
+                    if (s.kind() == Kind.DRAIN_ACROSS_RESTART) {
+                        if (expected > 0) {
+                            assertTrue(first.await(SETTLE.toSeconds(), TimeUnit.SECONDS), "a first item");
+                        }
+                        restart();
+                    }
+                    for (Future<?> f : fs) {
+                        f.get(30, TimeUnit.SECONDS);
+                    }
+                    Set<Integer> queued = new HashSet<>();
+                    model.forEach(i -> queued.add(i.value()));
+                    assertEquals(queued, got, "every queued item delivered exactly once");
+                    for (int v : got) {
+                        assertTrue(delivered.add(v), "delivered once");
+                    }
+                    model.clear();
+                }
+                case EXPIRE -> expire(procs.get(w));
+                case CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).priority().build());
+                }
+                case RESTART -> restart();
+                case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle(model.size() + " items queued", () -> { }, () -> model.size() == producer.size());
+        }
+        while (!model.isEmpty()) {
+            assertEquals(model.pollFirst().value(), value(consumers.get(0).poll(SETTLE).orElseThrow()),
+                    "priority order");
+        }
+        assertEquals(Optional.empty(), consumers.get(1).poll(Duration.ofMillis(20)), "nothing delivered twice");
+        producer.close();
+        consumers.forEach(DistributedQueue::close);
+    }
+
+    @Provide
+    Arbitrary<List<Step>> delayQueueSteps() {
+        return steps(3, 10, w(5, Kind.OFFER), w(4, Kind.TAKE), w(1, Kind.TAKE_AND_CRASH),
+                w(1, Kind.TAKE_AND_EXPIRE), w(1, Kind.TAKE_ACROSS_RESTART), w(1, Kind.TAKE_ASYNC));
+    }
+
+    /** The server's time now: the mtime of a write (the clock the delay queue counts on). */
+    private static long serverTime(ZkClient c, String p) {
+        String clock = p + "-clock";
+        return Retries.retrying(c, Deadline.after(SETTLE), () -> {
+            try {
+                return c.setData(clock, new byte[0], -1).mtime();
+            } catch (ZkException.NoNode e) {
+                try {
+                    return c.createWithStat(clock, new byte[0], CreateMode.PERSISTENT, Parents.CONTAINER).stat()
+                            .mtime();
+                } catch (ZkException.NodeExists again) {
+                    return c.setData(clock, new byte[0], -1).mtime();
+                }
+            }
+        });
+    }
+
+    /**
+     * The acknowledged delay queue: nothing is taken before its time on the server's clock (checked against a
+     * server time read before the offer plus the delay, and one read after the take), every item is acknowledged
+     * exactly once, items of crashed or expired consumers come back; blocking and asynchronous takes.
+     */
+    @Property
+    @ScaledTries(10) // 10 tries by default (the slowest properties of the class), 200 under -Plong
+    void delayQueueTakesNothingBeforeItsTime(@ForAll("delayQueueSteps") List<Step> steps) throws Exception {
+        String p = freshPath("delayq");
+        ZkClient observer = participant("observer").client();
+        AcknowledgedDelayQueue<byte[]> producer = Recipes.using(participant("producer").client()).queue(p).delay()
+                .buildAcknowledged();
+        List<Participant> procs = new ArrayList<>();
+        List<AcknowledgedDelayQueue<byte[]>> consumers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            procs.add(participant("c" + i));
+            consumers.add(Recipes.using(procs.get(i).client()).queue(p).delay().buildAcknowledged());
+        }
+        Map<Integer, Long> dueAtLeast = new HashMap<>(); // offered, not acknowledged: a lower bound of the due time
+        Set<Integer> acked = new HashSet<>();
+        int next = 0;
+        for (Step s : steps) {
+            int w = s.who();
+            if (isEnsembleFault(s.kind())) {
+                ensembleFault(s.kind(), w);
+                settle(dueAtLeast.size() + " unacknowledged items stay queued", () -> { },
+                        () -> dueAtLeast.size() == producer.size());
+                continue;
+            }
+            if (s.kind() == Kind.OFFER) {
+                long delay = Math.floorMod(next * 3 + w, 4) * 100L;
+                long before = serverTime(observer, p);
+                producer.offer(bytes(next), Duration.ofMillis(delay));
+                dueAtLeast.put(next++, before + delay);
+                continue;
+            }
+            Optional<QueueItem<byte[]>> item;
+            Duration wait = Duration.ofMillis(dueAtLeast.isEmpty() ? 20 : 5000);
+            if (s.kind() == Kind.TAKE_ASYNC) {
+                CompletableFuture<QueueItem<byte[]>> f = consumers.get(w).takeAsync();
+                try {
+                    item = Optional.of(f.get(wait.toMillis(), TimeUnit.MILLISECONDS));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    f.cancel(false);
+                    item = f.isCancelled() ? Optional.empty() : Optional.of(f.join());
+                }
+            } else {
+                item = consumers.get(w).poll(wait);
+            }
+            assertEquals(!dueAtLeast.isEmpty(), item.isPresent(), "an item whenever one is unacknowledged");
+            if (item.isPresent()) {
+                int v = value(item.get().value());
+                assertTrue(dueAtLeast.containsKey(v), "only unacknowledged items");
+                long now = serverTime(observer, p);
+                assertTrue(now >= dueAtLeast.get(v), "taken " + (dueAtLeast.get(v) - now) + " ms early");
+            }
+            switch (s.kind()) {
+                case TAKE, TAKE_ASYNC -> item.ifPresent(i -> ackDue(i, dueAtLeast, acked));
+                case TAKE_AND_CRASH -> {
+                    procs.set(w, crash(procs.get(w)));
+                    consumers.set(w, Recipes.using(procs.get(w).client()).queue(p).delay().buildAcknowledged());
+                }
+                case TAKE_AND_EXPIRE -> {
+                    expire(procs.get(w));
+                    item.ifPresent(i -> assertFalse(i.ack(), "ack after the claim's session expired"));
+                }
+                case TAKE_ACROSS_RESTART -> {
+                    restart();
+                    item.ifPresent(i -> ackDue(i, dueAtLeast, acked));
+                }
+                default -> throw new IllegalStateException(s.toString());
+            }
+            settle(dueAtLeast.size() + " unacknowledged items stay queued", () -> { },
+                    () -> dueAtLeast.size() == producer.size());
+        }
+        while (!dueAtLeast.isEmpty()) {
+            ackDue(consumers.get(0).poll(SETTLE).orElseThrow(() -> new AssertionError("not redelivered")),
+                    dueAtLeast, acked);
+        }
+        assertEquals(next, acked.size(), "every item acknowledged once");
+        producer.close();
+        consumers.forEach(AcknowledgedQueue::close);
+    }
+
+    private static void ackDue(QueueItem<byte[]> item, Map<Integer, Long> model, Set<Integer> acked) {
+        int v = value(item.value());
+        assertTrue(model.remove(v) != null, "an unacknowledged item: " + v);
+        assertTrue(item.ack(), "ack of a live claim");
+        assertTrue(acked.add(v), "acknowledged once: " + v);
+    }
+
     // ---- double barrier ---------------------------------------------------------------------------------------------
 
     @Provide
@@ -1780,14 +2524,17 @@ public abstract class RecipeProperties {
      * Members enter in the generated order; after each arrival but the last nobody may be past enter. Then they
      * leave (or crash, by {@code crashMask}) in the generated order; until the last is gone nobody may be past
      * leave. One fault strikes after a step: a server restart (anywhere; nobody moves because of it), or the
-     * session expiry of a member waiting in enter (it enters again with its new session).
+     * session expiry of a member waiting in enter (it enters again with its new session). Members in
+     * {@code asyncMask} enter and leave without a thread ({@link DoubleBarrier#enterAsync()},
+     * {@link DoubleBarrier#leaveAsync()}), the others block: both kinds meet at one barrier.
      */
     @Property
     void barrierHoldsEveryoneUntilAllArrivedAndAllLeft(@ForAll @IntRange(min = 2, max = 4) int parties,
                                                        @ForAll("orders") List<Integer> arrival,
                                                        @ForAll("orders") List<Integer> departure,
                                                        @ForAll @IntRange(min = 0, max = 15) int crashMask,
-                                                       @ForAll("barrierFaults") BarrierFault fault)
+                                                       @ForAll("barrierFaults") BarrierFault fault,
+                                                       @ForAll @IntRange(min = 0, max = 15) int asyncMask)
             throws Exception {
         String p = freshPath("barrier");
         ZkClient observer = participant("observer").client();
@@ -1805,7 +2552,7 @@ public abstract class RecipeProperties {
                 continue;
             }
             DoubleBarrier b = bs.get(i);
-            entered.set(i, pool.submit(() -> b.enter()));
+            entered.set(i, (asyncMask & (1 << i)) != 0 ? b.enterAsync() : pool.submit(() -> b.enter()));
             arrived.add(i);
             int n = arrived.size();
             if (n < parties) {
@@ -1839,7 +2586,7 @@ public abstract class RecipeProperties {
                 procs.get(i).crash(backend); // dies inside the barrier: counts as left
             } else {
                 DoubleBarrier b = bs.get(i);
-                left.add(pool.submit(() -> b.leave()));
+                left.add((asyncMask & (1 << i)) != 0 ? b.leaveAsync() : pool.submit(() -> b.leave()));
             }
             if (gone < parties) {
                 // (no node count to wait for: the lowest member keeps its node until the others are gone)

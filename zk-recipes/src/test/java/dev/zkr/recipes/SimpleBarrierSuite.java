@@ -124,4 +124,78 @@ public abstract class SimpleBarrierSuite extends RecipeSuite {
         owner.removeBarrier();
         assertTrue(waiter.get(20, TimeUnit.SECONDS));
     }
+
+    // ---- waitOnBarrierAsync: no thread waits ------------------------------------------------------------------------
+
+    /** Many asynchronous waiters through one client hold no thread each, and all go when the barrier is removed. */
+    @Test
+    void asyncWaitersHoldNoThreadAndGoWhenRemoved() throws Exception {
+        String p = path("async");
+        SimpleBarrier owner = Recipes.using(client()).barrier(p);
+        owner.setBarrier();
+        ZkClient c = client();
+        SimpleBarrier waiterBarrier = Recipes.using(c).barrier(p);
+        int threadsBefore = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+        List<CompletableFuture<Void>> waiters = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            waiters.add(waiterBarrier.waitOnBarrierAsync());
+        }
+        eventually("watches set", () -> c.watchedPaths().contains(p));
+        assertTrue(java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount() <= threadsBefore + 2,
+                "no thread per waiter");
+        assertFalse(waiters.stream().anyMatch(CompletableFuture::isDone), "nobody passes a set barrier");
+        owner.removeBarrier();
+        CompletableFuture.allOf(waiters.toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertNoWatches(c);
+        assertTrue(waiterBarrier.waitOnBarrierAsync(WAIT).get(WAIT.toSeconds(), TimeUnit.SECONDS), "not set: at once");
+    }
+
+    /** Timeout gives false, cancel stops waiting; neither leaves a watch; closing the barrier ends the waits. */
+    @Test
+    void asyncWaitTimesOutIsCancelledAndEndsOnClose() throws Exception {
+        String p = path("async-give-up");
+        Recipes.using(client()).barrier(p).setBarrier();
+        ZkClient c = client();
+        SimpleBarrier b = Recipes.using(c).barrier(p);
+        assertFalse(b.waitOnBarrierAsync(Duration.ofMillis(100)).get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertNoWatches(c);
+        CompletableFuture<Void> cancelled = b.waitOnBarrierAsync();
+        eventually("watch set", () -> c.watchedPaths().contains(p));
+        cancelled.cancel(false);
+        assertNoWatches(c);
+        CompletableFuture<Void> untimed = b.waitOnBarrierAsync();
+        CompletableFuture<Boolean> timed = b.waitOnBarrierAsync(WAIT);
+        b.close();
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> untimed.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof IllegalStateException, String.valueOf(e.getCause()));
+        assertFalse(timed.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertNoWatches(c);
+        assertThrows(IllegalStateException.class, b::waitOnBarrierAsync);
+    }
+
+    /** An asynchronous wait goes on across a server restart and a session expiry; a closed client fails it. */
+    @Test
+    void asyncWaitSurvivesRestartAndExpiry() throws Exception {
+        String p = path("async-restart");
+        SimpleBarrier owner = Recipes.using(client(Duration.ofSeconds(30))).barrier(p);
+        owner.setBarrier();
+        ZkClient c = client(Duration.ofSeconds(30));
+        CompletableFuture<Void> waiter = Recipes.using(c).barrier(p).waitOnBarrierAsync();
+        eventually("watch set", () -> c.watchedPaths().contains(p));
+        backend.restartServer();
+        backend.expireSession(c);
+        eventually("watch set again", () -> c.state().isConnected() && c.watchedPaths().contains(p));
+        assertFalse(waiter.isDone(), "still set after the restart and the expiry");
+        owner.removeBarrier();
+        waiter.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        ZkClient d = client();
+        owner.setBarrier();
+        CompletableFuture<Void> orphan = Recipes.using(d).barrier(p).waitOnBarrierAsync();
+        eventually("watch set", () -> d.watchedPaths().contains(p));
+        d.close();
+        java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> orphan.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(e.getCause() instanceof ZkException.Closed, String.valueOf(e.getCause()));
+    }
 }

@@ -5,22 +5,34 @@ import dev.zkr.testkit.TestEnsemble;
 
 import java.time.Duration;
 
-/** The zkr backend of the recipe suites: a one-server {@link TestEnsemble} from the test kit. */
-final class ZkrBackend implements RecipeBackend {
+/**
+ * The zkr backend of the recipe suites: a one-server {@link TestEnsemble} from the test kit, with zkr's native
+ * client or, through {@link #start(ClientMaker)}, another client (zk-apache runs the suites with Apache ZooKeeper's
+ * client on zkr).
+ */
+public final class ZkrBackend implements RecipeBackend {
 
     private final TestEnsemble ensemble;
+    private final ClientMaker clients;
 
-    private ZkrBackend(TestEnsemble ensemble) {
+    private ZkrBackend(TestEnsemble ensemble, ClientMaker clients) {
         this.ensemble = ensemble;
+        this.clients = clients;
     }
 
     static ZkrBackend start() {
-        return new ZkrBackend(TestEnsemble.builder().servers(1).start());
+        return start(null);
+    }
+
+    /** A one-server zkr backend whose clients {@code clients} makes (null: zkr's native client). */
+    public static ZkrBackend start(ClientMaker clients) {
+        return new ZkrBackend(TestEnsemble.builder().servers(1).start(), clients);
     }
 
     @Override
     public ZkClient newClient(Duration sessionTimeout) {
-        return ensemble.newClient(sessionTimeout);
+        return clients == null ? ensemble.newClient(sessionTimeout)
+                : clients.connect(ensemble.connectString(), sessionTimeout);
     }
 
     @Override

@@ -18,23 +18,30 @@ import java.util.concurrent.locks.LockSupport;
  * strike one server. Sessions of 10 s (the suites' default) are well above 4 election timeouts, so a failover
  * expires nobody.
  */
-final class ZkrEnsembleBackend implements EnsembleBackend {
+public final class ZkrEnsembleBackend implements EnsembleBackend {
 
     private static final int SERVERS = 3;
     private static final Duration IN_STEP = Duration.ofSeconds(20);
 
     private final TestEnsemble ensemble;
     private final boolean shared;
+    private final ClientMaker clients;
     private int down = -1;
     private boolean partitioned;
 
-    private ZkrEnsembleBackend(TestEnsemble ensemble, boolean shared) {
+    private ZkrEnsembleBackend(TestEnsemble ensemble, boolean shared, ClientMaker clients) {
         this.ensemble = ensemble;
         this.shared = shared;
+        this.clients = clients;
     }
 
     static ZkrEnsembleBackend start() {
-        return start(false);
+        return start(false, null);
+    }
+
+    /** A 3-server backend whose clients {@code clients} makes over the whole connect string. */
+    public static ZkrEnsembleBackend start(ClientMaker clients) {
+        return start(false, clients);
     }
 
     /**
@@ -42,18 +49,25 @@ final class ZkrEnsembleBackend implements EnsembleBackend {
      * {@link #close()} only ends the fault in force; {@link #shutdown()} stops it.
      */
     static ZkrEnsembleBackend startShared() {
-        return start(true);
+        return start(true, null);
     }
 
-    private static ZkrEnsembleBackend start(boolean shared) {
-        ZkrEnsembleBackend b = new ZkrEnsembleBackend(TestEnsemble.builder().servers(SERVERS).start(), shared);
+    /** {@link #startShared()} with clients that {@code clients} makes. */
+    public static ZkrEnsembleBackend startShared(ClientMaker clients) {
+        return start(true, clients);
+    }
+
+    private static ZkrEnsembleBackend start(boolean shared, ClientMaker clients) {
+        ZkrEnsembleBackend b = new ZkrEnsembleBackend(TestEnsemble.builder().servers(SERVERS).start(), shared,
+                clients);
         b.awaitInStep();
         return b;
     }
 
     @Override
     public ZkClient newClient(Duration sessionTimeout) {
-        return ensemble.newClient(sessionTimeout);
+        return clients == null ? ensemble.newClient(sessionTimeout)
+                : clients.connect(ensemble.connectString(), sessionTimeout);
     }
 
     /** Expires the session through the leader (the server that decides session txns). */
@@ -188,7 +202,7 @@ final class ZkrEnsembleBackend implements EnsembleBackend {
     }
 
     /** Stops everything, shared or not. */
-    synchronized void shutdown() {
+    public synchronized void shutdown() {
         ensemble.close();
     }
 }

@@ -54,6 +54,38 @@ class ZkrEnsembleSuitesTest {
     }
 
     @Nested
+    class LeaderSelector extends LeaderSelectorSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
+    class PersistentNode extends PersistentNodeSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
+    class Discovery extends DiscoverySuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
+    class AsyncLock extends AsyncLockSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
     class Lock extends LockSuite {
         @Override
         protected RecipeBackend createBackend() {
@@ -71,6 +103,14 @@ class ZkrEnsembleSuitesTest {
 
     @Nested
     class NodeCache extends NodeCacheSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ZkrEnsembleBackend.start();
+        }
+    }
+
+    @Nested
+    class OrderedQueue extends OrderedQueueSuite {
         @Override
         protected RecipeBackend createBackend() {
             return ZkrEnsembleBackend.start();

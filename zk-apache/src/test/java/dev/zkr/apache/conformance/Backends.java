@@ -14,9 +14,12 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The two servers compared: a zkr server from the test kit and an embedded Apache ZooKeeper, both on loopback with
- * fsync on, containers checked every 100 ms, the same super user ({@link #SUPER}) on both. Started once per test
- * class; every try uses its own root.
+ * The two servers compared: a zkr server (or ensemble) from the test kit and an embedded Apache ZooKeeper, both on
+ * loopback with fsync on, containers checked every 100 ms, the same super user ({@link #SUPER}) on both. Started once
+ * per test class; every try uses its own root. ZooKeeper is always driven by {@link ApacheZkClient}; zkr by its native
+ * client ({@link #start()}) or by the same {@link ApacheZkClient} over ZooKeeper's protocol
+ * ({@link #startApacheClientOnZkr(int)}), which makes three ways of running every step: zkr's client on zkr, Apache's
+ * client on ZooKeeper, Apache's client on zkr.
  */
 final class Backends implements AutoCloseable {
 
@@ -34,25 +37,42 @@ final class Backends implements AutoCloseable {
 
     private final TestEnsemble zkr;
     private final EmbeddedZooKeeper zooKeeper;
+    /** Whether zkr is driven by {@link ApacheZkClient} (ZooKeeper's protocol) rather than zkr's native client. */
+    private final boolean apacheClientOnZkr;
 
     private ZkClient zkrAdmin;
     private ZkClient zooKeeperAdmin;
 
-    private Backends(TestEnsemble zkr, EmbeddedZooKeeper zooKeeper) {
+    private Backends(TestEnsemble zkr, EmbeddedZooKeeper zooKeeper, boolean apacheClientOnZkr) {
         this.zkr = zkr;
         this.zooKeeper = zooKeeper;
+        this.apacheClientOnZkr = apacheClientOnZkr;
     }
 
+    /** zkr's native client on one zkr server, beside Apache's client on ZooKeeper. */
     static Backends start() {
+        return start(1, false);
+    }
+
+    /**
+     * Apache's client ({@link ApacheZkClient}, ZooKeeper's protocol) on a zkr server or ensemble of {@code servers}
+     * (clients spread over its members, so requests reach followers and the leader), beside the same client on
+     * ZooKeeper.
+     */
+    static Backends startApacheClientOnZkr(int servers) {
+        return start(servers, true);
+    }
+
+    private static Backends start(int servers, boolean apacheClientOnZkr) {
         if (System.getProperty(ZOOKEEPER_SUPER_DIGEST_PROPERTY) == null) {
             System.setProperty(ZOOKEEPER_SUPER_DIGEST_PROPERTY, SUPER_DIGEST);
         }
-        TestEnsemble zkr = TestEnsemble.builder().servers(1)
+        TestEnsemble zkr = TestEnsemble.builder().servers(servers)
                 .configure(c -> c.containerCheckInterval(Duration.ofMillis(100)).superDigest(SUPER_DIGEST))
                 .start();
         Backends b;
         try {
-            b = new Backends(zkr, EmbeddedZooKeeper.start());
+            b = new Backends(zkr, EmbeddedZooKeeper.start(), apacheClientOnZkr);
         } catch (RuntimeException e) {
             zkr.close();
             throw e;
@@ -86,14 +106,27 @@ final class Backends implements AutoCloseable {
         }
     }
 
-    /** A new native client of the zkr server. */
+    /** The name of the zkr side in histories and failures. */
+    String zkrName() {
+        return apacheClientOnZkr ? "apache-client-on-zkr" : "zkr";
+    }
+
+    /** A new client of the zkr server: native, or Apache's over ZooKeeper's protocol. */
     ZkClient zkrClient() {
+        if (apacheClientOnZkr) {
+            return ApacheZkClient.builder().connectString(zkr.connectString()).sessionTimeout(SESSION)
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+        }
         return ZkClient.builder().connectString(zkr.connectString()).sessionTimeout(SESSION)
                 .connectTimeout(Duration.ofSeconds(10)).build();
     }
 
-    /** A new native client of the zkr server, authenticated as the super user. */
+    /** A new client of the zkr server (as {@link #zkrClient()}), authenticated as the super user. */
     ZkClient zkrAdminClient() {
+        if (apacheClientOnZkr) {
+            return ApacheZkClient.builder().connectString(zkr.connectString()).sessionTimeout(SESSION)
+                    .connectTimeout(Duration.ofSeconds(10)).authInfo("digest", SUPER).build();
+        }
         return ZkClient.builder().connectString(zkr.connectString()).sessionTimeout(SESSION)
                 .connectTimeout(Duration.ofSeconds(10)).authInfo("digest", SUPER).build();
     }
@@ -141,10 +174,15 @@ final class Backends implements AutoCloseable {
                 zkr.expireSession(sessionId);
             }
 
+            /** Every member down, then up again (an ensemble loses quorum meanwhile, as the one server does). */
             @Override
             public void restart() {
-                zkr.stop(0);
-                zkr.restart(0);
+                for (int i = 0; i < zkr.size(); i++) {
+                    zkr.stop(i);
+                }
+                for (int i = 0; i < zkr.size(); i++) {
+                    zkr.restart(i);
+                }
             }
         };
     }

@@ -11,6 +11,7 @@ import dev.zkr.client.CreateMode;
 import dev.zkr.client.WatcherType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,24 +23,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on ZooKeeper side by side with the checks of {@link ConformanceProperties} (outcomes, Stats, zxid order, events,
  * final tree); each also asserts the outcome it is about, so that "both did nothing" cannot pass.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConformanceExamplesTest {
 
-    private static Backends backends;
+    private Backends backends;
+
+    /** The servers and clients compared; a subclass runs the same cases with Apache's client on zkr. */
+    Backends startBackends() {
+        return Backends.start();
+    }
 
     @BeforeAll
-    static void start() {
-        backends = Backends.start();
+    void start() {
+        backends = startBackends();
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         if (backends != null) {
             backends.close();
         }
     }
 
     /** Runs the steps on both backends; returns the history, line k = step k. */
-    private static History run(Step... steps) {
+    private History run(Step... steps) {
         return new History(Differential.run(backends, List.of(steps)));
     }
 
@@ -271,6 +278,30 @@ class ConformanceExamplesTest {
                 .expect(6, "containers removed [a, a/b]")
                 .expect(6, "events [w0=[NODE_DELETED a zxid:z], w1=[NODE_CHILDREN_CHANGED . zxid:z]]")
                 .expect(7, "{v0 cv0 av0 nc0 len2 persistent}");
+    }
+
+    @Test
+    void ttlNodesAreCreatedAloneAndInMultisAndShowNoOwner() {
+        run(create("a", CreateMode.PERSISTENT_WITH_TTL),
+                create("a/b", CreateMode.PERSISTENT),
+                create("a/", CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL),
+                new Step.Multi(List.of(new MultiOp.MCreate("d", new Data(2), CreateMode.PERSISTENT_WITH_TTL))),
+                new Step.GetData(p("d"), -1))
+                .expect(0, "created a ")
+                .expect(2, "created a/0000000001")
+                .expect(3, "created d")
+                .expect(4, "persistent}");
+    }
+
+    @Test
+    void ttlNodesExpireOnBothServers() {
+        run(new Step.ExpireTtl("a", CreateMode.PERSISTENT_WITH_TTL),
+                new Step.ExpireTtl("d", CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL),
+                new Step.GetChildren(p(""), -1))
+                .expect(0, "expired")
+                .expect(1, "created d0000000001")
+                .expect(1, "expired")
+                .expect(2, "[] ");
     }
 
     @Test

@@ -6,9 +6,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Differential properties: random sequences of operations run on a zkr server and on Apache ZooKeeper side by side
@@ -17,24 +18,32 @@ import java.util.List;
  */
 class ConformanceProperties {
 
-    private static Backends backends;
+    /** One Backends per property class (a subclass compares other servers), started on its first try. */
+    private static final Map<Class<?>, Backends> STARTED = new ConcurrentHashMap<>();
 
-    @BeforeContainer
-    static void start() {
-        backends = Backends.start();
+    /** The servers and clients compared; subclasses run the same properties with Apache's client on zkr. */
+    Backends startBackends() {
+        return Backends.start();
+    }
+
+    private Backends backends() {
+        return STARTED.computeIfAbsent(getClass(), c -> startBackends());
     }
 
     @AfterContainer
     static void stop() {
-        if (backends != null) {
-            backends.close();
+        for (Class<?> c : List.copyOf(STARTED.keySet())) {
+            Backends b = STARTED.remove(c);
+            if (b != null) {
+                b.close();
+            }
         }
     }
 
     /** Every kind of step: creates in every mode, versioned writes, multis, reads with watches, sessions closing. */
     @Property(shrinking = ShrinkingMode.FULL)
     void zkrAgreesWithZooKeeper(@ForAll("sequences") List<Step> steps) {
-        Differential.run(backends, steps);
+        Differential.run(backends(), steps);
     }
 
     @Provide
@@ -45,7 +54,7 @@ class ConformanceProperties {
     /** Weighted towards watches of every kind, ephemerals of a second session, its close, and containers. */
     @Property(shrinking = ShrinkingMode.FULL)
     void watchEventsAgree(@ForAll("watchSequences") List<Step> steps) {
-        Differential.run(backends, steps);
+        Differential.run(backends(), steps);
     }
 
     @Provide
@@ -59,7 +68,7 @@ class ConformanceProperties {
      */
     @Property(shrinking = ShrinkingMode.FULL)
     void aclStepsAgree(@ForAll("aclSequences") List<Step> steps) {
-        Differential.run(backends, steps);
+        Differential.run(backends(), steps);
     }
 
     @Provide

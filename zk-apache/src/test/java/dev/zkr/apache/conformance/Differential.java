@@ -31,7 +31,7 @@ final class Differential {
      */
     static List<String> run(Backends backends, List<Step> steps) {
         String root = "/t" + TRIES.incrementAndGet() + "-" + ProcessHandle.current().pid();
-        try (Side zkr = new Side("zkr", root, backends.zkr());
+        try (Side zkr = new Side(backends.zkrName(), root, backends.zkr());
              Side zk = new Side("zookeeper", root, backends.zooKeeper())) {
             new Differential(zkr, zk).run(steps);
             return List.copyOf(zkr.history);
@@ -102,7 +102,7 @@ final class Differential {
 
     private void fail(int index, Object step, String a, String b) {
         throw new AssertionError("step " + index + " " + step + ": backends differ\n"
-                + "  zkr:       " + a + "\n"
+                + "  " + zkr.name + ": " + a + "\n"
                 + "  zookeeper: " + b + "\n" + histories());
     }
 
@@ -137,7 +137,7 @@ final class Differential {
 
     private String histories() {
         List<String> lines = new ArrayList<>();
-        lines.add("history on zkr:");
+        lines.add("history on " + zkr.name + ":");
         zkr.history.forEach(h -> lines.add("  " + h));
         lines.add("history on zookeeper:");
         zk.history.forEach(h -> lines.add("  " + h));

@@ -29,9 +29,18 @@ final class Gen {
         return step().list().ofMinSize(1).ofMaxSize(maxSize).withSizeDistribution(RandomDistribution.uniform());
     }
 
+    /**
+     * Every kind of step. TTL expiry ({@link Step.ExpireTtl}: a short TTL node, waited for until the server
+     * deletes it) is among them only under {@code -Plong} ({@code zkr.long}), as each costs a container-check period
+     * per server; the default build compares expiry in ConformanceExamplesTest, and TTL creates (of a long TTL) in
+     * every run.
+     */
     @SuppressWarnings("unchecked")
     static Arbitrary<Step> step() {
+        Arbitrary<Step> expiry = Combinators.combine(createPath(), Arbitraries.of(CreateMode.PERSISTENT_WITH_TTL,
+                CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL)).as(Step.ExpireTtl::new);
         return Arbitraries.frequencyOf(
+                Tuple.of(Boolean.getBoolean("zkr.long") ? 1 : 0, expiry),
                 Tuple.of(10, create()),
                 Tuple.of(4, delete()),
                 Tuple.of(4, setData()),
@@ -49,6 +58,7 @@ final class Gen {
                 Tuple.of(1, setAcl()),
                 Tuple.of(1, getAcl()),
                 Tuple.of(1, addAuth()),
+                Tuple.of(2, newReads()),
                 Tuple.of(1, Combinators.combine(Arbitraries.of(Args.INVALID), Arbitraries.of("create",
                         "createSequential", "delete", "setData", "getData", "exists", "getChildren", "multi"))
                         .as(Step.Invalid::new)));
@@ -88,7 +98,21 @@ final class Gen {
                         .as(Step.RemoveWatches::new)),
                 Tuple.of(2, multi()),
                 Tuple.of(2, readWhileRemoving()),
+                Tuple.of(2, newReads()),
                 Tuple.of(2, Arbitraries.of(new Step.CloseOther(), new Step.ExpireOther())));
+    }
+
+    /** ZooKeeper 3.6+'s reads: getEphemerals, getAllChildrenNumber, whoAmI, multiRead. */
+    @SuppressWarnings("unchecked")
+    static Arbitrary<Step> newReads() {
+        Arbitrary<Boolean> who = Arbitraries.of(false, true);
+        return Arbitraries.frequencyOf(
+                Tuple.of(2, Combinators.combine(target(), who).as(Step.GetEphemerals::new)),
+                Tuple.of(2, Combinators.combine(target(), who).as(Step.AllChildrenNumber::new)),
+                Tuple.of(1, who.map(Step.WhoAmI::new)),
+                Tuple.of(3, Combinators.combine(target().list().ofMinSize(0).ofMaxSize(4),
+                        Arbitraries.of(false, true).list().ofSize(4)).as((paths, kinds) ->
+                        new Step.MultiRead(paths, kinds.subList(0, paths.size())))));
     }
 
     /**
@@ -120,6 +144,7 @@ final class Gen {
                         Arbitraries.of(false, true)).as(Step.Create::new)),
                 Tuple.of(4, setAcl()),
                 Tuple.of(3, getAcl()),
+                Tuple.of(3, newReads()),
                 Tuple.of(3, addAuth()),
                 Tuple.of(3, delete()),
                 Tuple.of(3, Combinators.combine(target(), smallData(), version()).as(Step.SetData::new)),

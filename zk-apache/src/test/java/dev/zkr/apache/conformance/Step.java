@@ -31,7 +31,23 @@ import java.util.stream.Collectors;
  */
 sealed interface Step {
 
+    /**
+     * The TTL of TTL nodes made by the generated creates: long enough that none expires within a try (expiry is
+     * compared by {@link ExpireTtl}, which waits for it).
+     */
+    java.time.Duration LONG_TTL = java.time.Duration.ofHours(1);
+
     String run(Side s, int index);
+
+    /** A create as the mode needs it: a TTL mode gets {@link #LONG_TTL}. */
+    private static Created create(ZkClient c, String path, byte[] data, CreateMode mode,
+                                  java.util.List<dev.zkr.client.Acl> acls) {
+        if (mode.isTtl()) {
+            return ClientSupport.await(c.createAsync(path, data, mode, acls, LONG_TTL));
+        }
+        return ClientSupport.await(acls == null ? c.createAsync(path, data, mode)
+                : c.createAsync(path, data, mode, acls));
+    }
 
     /** True if the order of the watch events this step causes is unspecified (compared sorted). */
     default boolean unorderedEvents() {
@@ -64,7 +80,7 @@ sealed interface Step {
         public String run(Side s, int index) {
             ZkClient c = s.client(byOther);
             String r = Side.outcome(() -> {
-                Created cr = ClientSupport.await(c.createAsync(s.abs(path), data.bytes(), mode));
+                Created cr = create(c, s.abs(path), data.bytes(), mode, null);
                 s.created(cr.path(), mode);
                 if (byOther && mode.isEphemeral()) {
                     s.otherEphemerals.add(cr.path());
@@ -78,6 +94,40 @@ sealed interface Step {
         public String toString() {
             return "create(" + (path.isEmpty() ? "." : path) + ", " + data + ", " + mode
                     + (byOther ? ", by other session" : "") + ")";
+        }
+    }
+
+    /**
+     * A TTL node of a short TTL (sequential or not) under the try's root, then the wait for the server to delete
+     * it (an exists watch, up to 10 s): "expired" with its creation Stat, or "still there".
+     */
+    record ExpireTtl(String path, CreateMode mode) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                Created cr = ClientSupport.await(s.main.createAsync(s.abs(path), new byte[] {1}, mode, null,
+                        java.time.Duration.ofMillis(50)));
+                s.created(cr.path(), mode);
+                java.util.concurrent.CompletableFuture<Void> gone = new java.util.concurrent.CompletableFuture<>();
+                if (s.main.exists(cr.path(), e -> {
+                    if (e.type() == dev.zkr.client.WatchedEvent.Type.NODE_DELETED) {
+                        gone.complete(null);
+                    }
+                }) == null) {
+                    return "created " + s.rel(cr.path()) + ", gone before the watch";
+                }
+                try {
+                    gone.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    return "created " + s.rel(cr.path()) + ", still there";
+                }
+                return "created " + s.rel(cr.path()) + " " + s.stat(cr.stat(), "createTtl@" + index) + ", expired";
+            });
+        }
+
+        @Override
+        public String toString() {
+            return "expireTtl(" + path + ", " + mode + ")";
         }
     }
 
@@ -350,7 +400,7 @@ sealed interface Step {
         public String run(Side s, int index) {
             ZkClient c = s.client(byOther);
             return Side.outcome(() -> {
-                Created cr = ClientSupport.await(c.createAsync(s.abs(path), data.bytes(), mode, acl.acls()));
+                Created cr = create(c, s.abs(path), data.bytes(), mode, acl.acls());
                 s.created(cr.path(), mode);
                 if (byOther && mode.isEphemeral()) {
                     s.otherEphemerals.add(cr.path());
@@ -424,6 +474,92 @@ sealed interface Step {
         }
     }
 
+    // ---- ZooKeeper 3.6+ reads ---------------------------------------------------------------------------------
+
+    /**
+     * getEphemerals of the main client or the second session, with a prefix under the root (a plain string prefix:
+     * {@code a} also matches {@code ab}); the paths sorted, relative to the root.
+     */
+    record GetEphemerals(PathRef prefix, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "ephemerals " + c.getEphemerals(s.abs(prefix)).stream().map(s::rel).sorted()
+                    .toList());
+        }
+
+        @Override
+        public String toString() {
+            return "getEphemerals(" + prefix + (byOther ? ", other session" : "") + ")";
+        }
+    }
+
+    /** getAllChildrenNumber: every descendant, READ checked. */
+    record AllChildrenNumber(PathRef path, boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "descendants " + c.getAllChildrenNumber(s.abs(path)));
+        }
+
+        @Override
+        public String toString() {
+            return "getAllChildrenNumber(" + path + (byOther ? ", other session" : "") + ")";
+        }
+    }
+
+    /**
+     * whoAmI: the connection's ids, sorted (ZooKeeper keeps them in a hash set, zkr in the order gained: the
+     * order is not compared).
+     */
+    record WhoAmI(boolean byOther) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            ZkClient c = s.client(byOther);
+            return Side.outcome(() -> "ids " + c.whoAmI().stream().map(i -> i.authScheme() + ":" + i.user())
+                    .sorted().toList());
+        }
+
+        @Override
+        public String toString() {
+            return "whoAmI(" + (byOther ? "other session" : "main") + ")";
+        }
+    }
+
+    /** multiRead of getData and getChildren ops ({@code children[i]}): each op's outcome alone. */
+    record MultiRead(List<PathRef> paths, List<Boolean> children) implements Step {
+        @Override
+        public String run(Side s, int index) {
+            return Side.outcome(() -> {
+                List<Op> ops = new ArrayList<>();
+                for (int i = 0; i < paths.size(); i++) {
+                    String p = s.abs(paths.get(i));
+                    ops.add(children.get(i) ? Op.getChildren(p) : Op.getData(p));
+                }
+                List<String> out = new ArrayList<>();
+                for (OpResult r : s.main.multiRead(ops)) {
+                    if (r instanceof OpResult.GetDataResult d) {
+                        out.add(Side.data(d.data()) + " " + s.stat(d.stat(), "multiRead@" + index));
+                    } else if (r instanceof OpResult.GetChildrenResult c) {
+                        out.add(c.children().stream().sorted().toList().toString());
+                    } else {
+                        out.add("error " + ((OpResult.ErrorResult) r).code());
+                    }
+                }
+                return "read " + out;
+            });
+        }
+
+        @Override
+        public String toString() {
+            List<String> ops = new ArrayList<>();
+            for (int i = 0; i < paths.size(); i++) {
+                ops.add((children.get(i) ? "getChildren " : "getData ") + paths.get(i));
+            }
+            return "multiRead(" + ops + ")";
+        }
+    }
+
     // ---- multi operations -------------------------------------------------------------------------------------
 
     /** One operation of a {@link Multi}, resolved against a side (paths, current versions) before the multi runs. */
@@ -433,7 +569,8 @@ sealed interface Step {
         record MCreate(String path, Data data, CreateMode mode) implements MultiOp {
             @Override
             public Op resolve(Side s) {
-                return Op.create(s.abs(path), data.bytes(), mode);
+                return mode.isTtl() ? Op.create(s.abs(path), data.bytes(), mode, null, LONG_TTL)
+                        : Op.create(s.abs(path), data.bytes(), mode);
             }
 
             @Override
@@ -445,7 +582,8 @@ sealed interface Step {
         record MCreateAcl(String path, Data data, CreateMode mode, AclChoice acl) implements MultiOp {
             @Override
             public Op resolve(Side s) {
-                return Op.create(s.abs(path), data.bytes(), mode, acl.acls());
+                return mode.isTtl() ? Op.create(s.abs(path), data.bytes(), mode, acl.acls(), LONG_TTL)
+                        : Op.create(s.abs(path), data.bytes(), mode, acl.acls());
             }
 
             @Override

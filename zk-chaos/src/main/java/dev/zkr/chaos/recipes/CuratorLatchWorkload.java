@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code curator-latch} (ZooKeeper only): Curator's {@link LeaderLatch}, on each worker's own CuratorFramework, the
+ * {@code curator-latch}: Curator's {@link LeaderLatch}, on each worker's own CuratorFramework, the
  * same loop and checks as {@code latch}. Curator gives no token: on each isLeader callback the latch's node
  * ({@code getOurPath()}) is read and its czxid is the term's token. Curator closes latches silently (no notLeader),
  * so a term ends at the resign.

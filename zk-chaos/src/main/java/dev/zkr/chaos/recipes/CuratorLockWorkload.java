@@ -4,7 +4,7 @@ import dev.zkr.chaos.workload.Worker;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 
 /**
- * {@code curator-lock} (ZooKeeper only): Curator's {@link InterProcessMutex}, one per worker on its own
+ * {@code curator-lock}: Curator's {@link InterProcessMutex}, one per worker on its own
  * CuratorFramework, the same loop and checks as {@code lock} ({@link LockLoop}); the suspended window is Curator's
  * SUSPENDED/LOST, the token the lock node's czxid ({@link CuratorClient}).
  */

@@ -4,7 +4,7 @@ import dev.zkr.chaos.workload.Worker;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 
 /**
- * {@code curator-rwlock} (ZooKeeper only): Curator's {@link InterProcessReadWriteLock}, one per worker on its own
+ * {@code curator-rwlock}: Curator's {@link InterProcessReadWriteLock}, one per worker on its own
  * CuratorFramework, the same loop and checks as {@code rwlock}.
  */
 public final class CuratorReadWriteLockWorkload extends LockLoop {

@@ -8,8 +8,10 @@ import java.util.function.Supplier;
 
 /**
  * The workloads by command-line name, and {@code all}: every workload that runs on the system, side by side
- * ({@link CompositeWorkload}). Names starting with {@code curator-} use Curator's recipes and run on ZooKeeper only
- * ({@link dev.zkr.chaos.RunConfig} refuses them on zkr; {@link #names(String)} leaves them out there).
+ * ({@link CompositeWorkload}). Names starting with {@code curator-} use Curator's recipes, a ZooKeeper client: they run
+ * on ZooKeeper and, through ZooKeeper's client protocol, on zkr when named ({@code --workload curator-lock}); on zkr
+ * {@code mix} and {@code all} leave them out ({@link #names(String)}), so that a published zkr seed still draws the
+ * workload it drew before zkr spoke ZooKeeper's protocol.
  */
 public final class Workloads {
 
@@ -59,7 +61,7 @@ public final class Workloads {
         return List.copyOf(ALL.keySet());
     }
 
-    /** The workloads that run on {@code system}. */
+    /** The workloads {@code mix} and {@code all} draw from on {@code system}. */
     public static synchronized List<String> names(String system) {
         return ALL.keySet().stream().filter(n -> runsOn(n, system)).toList();
     }

@@ -128,13 +128,17 @@ final class ChrootedZkClient implements ZkClient {
 
     private Op toServer(Op op) {
         if (op instanceof Op.Create c) {
-            return new Op.Create(toServer(c.path(), sequential(c.mode())), c.data(), c.mode(), c.acls());
+            return new Op.Create(toServer(c.path(), sequential(c.mode())), c.data(), c.mode(), c.acls(), c.ttlMs());
         } else if (op instanceof Op.Delete d) {
             return new Op.Delete(toServer(d.path()), d.version());
         } else if (op instanceof Op.SetData s) {
             return new Op.SetData(toServer(s.path()), s.data(), s.version());
         } else if (op instanceof Op.Check c) {
             return new Op.Check(toServer(c.path()), c.version());
+        } else if (op instanceof Op.GetData g) {
+            return new Op.GetData(toServer(g.path()));
+        } else if (op instanceof Op.GetChildren g) {
+            return new Op.GetChildren(toServer(g.path()));
         }
         return op; // a null op: the client under this one refuses it
     }
@@ -212,6 +216,13 @@ final class ChrootedZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls,
+                                                  java.time.Duration ttl) {
+        return mapped(delegate.createAsync(toServer(path, sequential(mode)), data, mode, acls, ttl)
+                .thenApply(this::created));
+    }
+
+    @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
         return mapped(delegate.deleteAsync(toServer(path), version));
     }
@@ -252,6 +263,41 @@ final class ChrootedZkClient implements ZkClient {
             }
             return out;
         }));
+    }
+
+    @Override
+    public CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        if (ops == null) {
+            return delegate.multiReadAsync(null);
+        }
+        List<Op> server = new ArrayList<>(ops.size());
+        for (Op op : ops) {
+            server.add(toServer(op));
+        }
+        return mapped(delegate.multiReadAsync(server));
+    }
+
+    /** The prefix goes under the chroot as a plain string, as ZooKeeper's client sends it; paths come back relative. */
+    @Override
+    public CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        String serverPrefix = prefix == null ? null : prefix.equals("/") ? chroot : chroot + prefix;
+        return mapped(delegate.getEphemeralsAsync(serverPrefix).thenApply(paths -> {
+            List<String> out = new ArrayList<>(paths.size());
+            for (String p : paths) {
+                out.add(toClient(p));
+            }
+            return out;
+        }));
+    }
+
+    @Override
+    public CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return mapped(delegate.getAllChildrenNumberAsync(toServer(path)));
+    }
+
+    @Override
+    public CompletableFuture<List<ClientInfo>> whoAmIAsync() {
+        return delegate.whoAmIAsync();
     }
 
     @Override

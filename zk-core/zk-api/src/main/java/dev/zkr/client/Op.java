@@ -1,6 +1,10 @@
 package dev.zkr.client;
 
-/** One operation of a {@link ZkClient#multi} transaction. */
+/**
+ * One operation of a {@link ZkClient#multi} transaction (create, delete, setData, check), or of a
+ * {@link ZkClient#multiRead} (getData, getChildren). The two kinds do not mix: a multi with a read operation, or a
+ * multiRead with a write, fails with {@link ZkException.BadArguments}.
+ */
 public sealed interface Op {
 
     /** The path the operation acts on. */
@@ -15,6 +19,11 @@ public sealed interface Op {
         return new Create(path, data, mode, acls);
     }
 
+    /** Create a TTL node ({@link CreateMode#isTtl()}) with this ACL ({@code null}: open) and TTL. */
+    static Op create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls, java.time.Duration ttl) {
+        return new Create(path, data, mode, acls, ttl.toMillis());
+    }
+
     static Op delete(String path, int version) {
         return new Delete(path, version);
     }
@@ -27,15 +36,38 @@ public sealed interface Op {
         return new Check(path, version);
     }
 
-    /** Create a node (data may be empty, never null) with an ACL ({@code null} = {@link Acls#OPEN_UNSAFE}). */
-    record Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls) implements Op {
+    /** Read a node's data and Stat, in a {@link ZkClient#multiRead}. */
+    static Op getData(String path) {
+        return new GetData(path);
+    }
+
+    /** Read a node's child names, in a {@link ZkClient#multiRead}. */
+    static Op getChildren(String path) {
+        return new GetChildren(path);
+    }
+
+    /** Whether this is a read operation (getData, getChildren), for {@link ZkClient#multiRead} only. */
+    default boolean isRead() {
+        return this instanceof GetData || this instanceof GetChildren;
+    }
+
+    /**
+     * Create a node (data may be empty, never null) with an ACL ({@code null} = {@link Acls#OPEN_UNSAFE}) and, for
+     * the TTL modes, a TTL in milliseconds ({@code -1}: none, as for every other mode).
+     */
+    record Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls, long ttlMs) implements Op {
         public Create {
             acls = acls == null ? null : java.util.List.copyOf(acls);
         }
 
+        /** Create a node without a TTL. */
+        public Create(String path, byte[] data, CreateMode mode, java.util.List<Acl> acls) {
+            this(path, data, mode, acls, -1);
+        }
+
         /** Create an open node ({@link Acls#OPEN_UNSAFE}). */
         public Create(String path, byte[] data, CreateMode mode) {
-            this(path, data, mode, null);
+            this(path, data, mode, null, -1);
         }
     }
 
@@ -49,5 +81,13 @@ public sealed interface Op {
 
     /** Succeeds only if the node exists with this version ({@code -1} = any). */
     record Check(String path, int version) implements Op {
+    }
+
+    /** Read the node's data and Stat ({@link ZkClient#multiRead} only; answers {@link OpResult.GetDataResult}). */
+    record GetData(String path) implements Op {
+    }
+
+    /** Read the node's child names ({@link ZkClient#multiRead} only; answers {@link OpResult.GetChildrenResult}). */
+    record GetChildren(String path) implements Op {
     }
 }

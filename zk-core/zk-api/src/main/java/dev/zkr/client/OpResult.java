@@ -1,6 +1,6 @@
 package dev.zkr.client;
 
-/** The per-operation result of a {@link ZkClient#multi} transaction. */
+/** The per-operation result of a {@link ZkClient#multi} transaction or a {@link ZkClient#multiRead}. */
 public sealed interface OpResult {
 
     /** Result of {@link Op.Create}: the actual path and the new node's Stat. */
@@ -25,5 +25,16 @@ public sealed interface OpResult {
      * as in ZooKeeper.
      */
     record ErrorResult(ZkException.Code code) implements OpResult {
+    }
+
+    /** Result of {@link Op.GetData} in a multiRead: the node's data and Stat. */
+    record GetDataResult(byte[] data, Stat stat) implements OpResult {
+    }
+
+    /** Result of {@link Op.GetChildren} in a multiRead: the child names (unordered, as ZooKeeper returns them). */
+    record GetChildrenResult(java.util.List<String> children) implements OpResult {
+        public GetChildrenResult {
+            children = children == null ? java.util.List.of() : java.util.List.copyOf(children);
+        }
     }
 }

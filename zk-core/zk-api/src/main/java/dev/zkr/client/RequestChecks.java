@@ -22,7 +22,20 @@ public final class RequestChecks {
 
     /** Checks a create's mode and path (a sequential create's path may end with {@code /}); returns the path. */
     public static String create(String path, CreateMode mode) {
+        return create(path, mode, -1);
+    }
+
+    /**
+     * As {@link #create(String, CreateMode)} with a TTL in milliseconds (-1: none): a TTL mode needs one of
+     * 1..{@link CreateMode#MAX_TTL_MS} ms, any other mode none, else BadArguments.
+     */
+    public static String create(String path, CreateMode mode, long ttlMs) {
         required(mode, path, "create mode");
+        try {
+            mode.checkTtl(ttlMs);
+        } catch (IllegalArgumentException e) {
+            throw new ZkException.BadArguments(path, e.getMessage());
+        }
         return ZkPaths.validate(path, mode.isSequential());
     }
 
@@ -53,19 +66,35 @@ public final class RequestChecks {
         return java.util.List.copyOf(acls);
     }
 
-    /** Checks one operation of a multi; returns it with null data replaced by empty data. */
+    /**
+     * Checks one operation of a multi; returns it with null data replaced by empty data. A read operation fails with
+     * BadArguments (ZooKeeper's client refuses to mix reads and writes in one transaction too).
+     */
     public static Op op(Op op, int maxDataSize) {
         required(op, null, "operation in multi");
+        if (op.isRead()) {
+            throw new ZkException.BadArguments(op.path(), "a read operation in a multi (use multiRead)");
+        }
         if (op instanceof Op.Create c) {
-            create(c.path(), c.mode());
+            create(c.path(), c.mode(), c.ttlMs());
             byte[] data = data(c.path(), c.data(), maxDataSize);
-            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode(), c.acls());
+            return data == c.data() ? c : new Op.Create(c.path(), data, c.mode(), c.acls(), c.ttlMs());
         }
         ZkPaths.validate(op.path());
         if (op instanceof Op.SetData s) {
             byte[] data = data(s.path(), s.data(), maxDataSize);
             return data == s.data() ? s : new Op.SetData(s.path(), data, s.version());
         }
+        return op;
+    }
+
+    /** Checks one operation of a multiRead: a getData or getChildren with a valid path, else BadArguments. */
+    public static Op readOp(Op op) {
+        required(op, null, "operation in multiRead");
+        if (!op.isRead()) {
+            throw new ZkException.BadArguments(op.path(), "a write operation in a multiRead (use multi)");
+        }
+        ZkPaths.validate(op.path());
         return op;
     }
 }

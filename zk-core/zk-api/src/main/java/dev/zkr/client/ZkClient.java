@@ -113,6 +113,55 @@ public interface ZkClient extends AutoCloseable {
      */
     CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local);
 
+    // ---- more reads (ZooKeeper 3.6+ requests) --------------------------------------------------------------
+
+    /**
+     * Runs read operations ({@link Op#getData}, {@link Op#getChildren}) in one request, served together from one
+     * state of the tree: one result per operation, each failing alone ({@link OpResult.ErrorResult} with its code,
+     * e.g. NO_NODE or NO_AUTH) without failing the others. Sets no watches. A write operation fails the call with
+     * {@link ZkException.BadArguments}.
+     */
+    default CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "multiRead is not supported by this client"));
+    }
+
+    /**
+     * The paths of the ephemeral nodes this session owns whose path starts with {@code prefix} (a plain string
+     * prefix, as ZooKeeper's: {@code /app} also matches {@code /app2/x}; {@code /} means all), sorted.
+     */
+    default CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        return ClientSupport.failed(new ZkException.Unimplemented(prefix, "getEphemerals is not supported"));
+    }
+
+    /** The number of all descendants of the node (children, their children, ...); needs READ on the node. */
+    default CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "getAllChildrenNumber is not supported"));
+    }
+
+    /**
+     * The identities the server holds for this client's connection (its {@code ip}, {@code x509} and what
+     * {@link #addAuthInfo} added), in the order it gained them.
+     */
+    default CompletableFuture<List<ClientInfo>> whoAmIAsync() {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "whoAmI is not supported"));
+    }
+
+    default List<OpResult> multiRead(List<Op> ops) {
+        return ClientSupport.await(multiReadAsync(ops));
+    }
+
+    default List<String> getEphemerals(String prefix) {
+        return ClientSupport.await(getEphemeralsAsync(prefix));
+    }
+
+    default int getAllChildrenNumber(String path) {
+        return ClientSupport.await(getAllChildrenNumberAsync(path));
+    }
+
+    default List<ClientInfo> whoAmI() {
+        return ClientSupport.await(whoAmIAsync());
+    }
+
     // ---- ACLs and authentication ------------------------------------------------------------------------------
 
     /**
@@ -121,6 +170,17 @@ public interface ZkClient extends AutoCloseable {
      */
     default CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls) {
         return ClientSupport.failed(new ZkException.Unimplemented(path, "ACLs are not supported by this client"));
+    }
+
+    /**
+     * Creates a TTL node ({@link CreateMode#PERSISTENT_WITH_TTL} or {@link CreateMode#PERSISTENT_SEQUENTIAL_WITH_TTL})
+     * with this ACL ({@code null} = {@link Acls#OPEN_UNSAFE}): the server deletes it once it has no children and has
+     * not been modified for longer than {@code ttl}. Fails with {@link ZkException.BadArguments} for a TTL outside
+     * 1 ms..{@link CreateMode#MAX_TTL_MS} ms, or a mode that is not a TTL mode.
+     */
+    default CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode, List<Acl> acls,
+                                                   java.time.Duration ttl) {
+        return ClientSupport.failed(new ZkException.Unimplemented(path, "TTL nodes are not supported by this client"));
     }
 
     /** The node's ACL and Stat; needs READ or ADMIN (without ADMIN, digest secrets are masked as ZooKeeper does). */
@@ -144,6 +204,11 @@ public interface ZkClient extends AutoCloseable {
 
     default String create(String path, byte[] data, CreateMode mode, List<Acl> acls) {
         return ClientSupport.await(createAsync(path, data, mode, acls)).path();
+    }
+
+    /** Blocking {@link #createAsync(String, byte[], CreateMode, List, java.time.Duration)}: the created path. */
+    default String create(String path, byte[] data, CreateMode mode, List<Acl> acls, java.time.Duration ttl) {
+        return ClientSupport.await(createAsync(path, data, mode, acls, ttl)).path();
     }
 
     default NodeAcl getAcl(String path) {

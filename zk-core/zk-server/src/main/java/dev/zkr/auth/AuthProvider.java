@@ -39,6 +39,14 @@ public interface AuthProvider {
     }
 
     /**
+     * The user an authenticated id of this scheme names, for {@code whoAmI} (ZooKeeper's {@code getUserName}): the
+     * id itself unless the scheme says otherwise ({@code digest}: the user part of {@code user:hash}).
+     */
+    default String userName(String id) {
+        return id;
+    }
+
+    /**
      * What the server knows of the client that authenticates: its address (or null) and the subject (RFC 2253) of
      * its verified TLS client certificate (or null).
      */

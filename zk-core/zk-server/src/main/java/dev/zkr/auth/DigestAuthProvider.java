@@ -49,4 +49,11 @@ public final class DigestAuthProvider implements AuthProvider {
     public boolean isValid(String aclExpr) {
         return aclExpr != null && aclExpr.split(":").length == 2;
     }
+
+    /** The user part of {@code user:base64(sha1)}, as ZooKeeper's {@code getUserName}. */
+    @Override
+    public String userName(String id) {
+        int colon = id.indexOf(':');
+        return colon < 0 ? id : id.substring(0, colon);
+    }
 }

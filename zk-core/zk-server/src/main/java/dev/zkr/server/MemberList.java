@@ -12,7 +12,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The {@code server.N=host:peerPort:clientPort} lines of a properties file, and the checks a member list must pass.
+ * The {@code server.N=host:peerPort:clientPort} lines of a properties file (or ZooKeeper's
+ * {@code host:quorumPort:electionPort[:participant][;[addr:]clientPort]} of a zoo.cfg), and the checks a member list
+ * must pass.
  * Pure: no files, no name resolution. Every refusal is an {@link IllegalArgumentException} with one message.
  */
 final class MemberList {
@@ -22,8 +24,16 @@ final class MemberList {
     private MemberList() {
     }
 
-    /** Every {@code server.N} line of {@code p}, in id order; empty when there is none (standalone). */
+    /** Every {@code server.N} line of {@code p} in zkr's form, in id order; empty when there is none (standalone). */
     static List<Member> parse(Properties p) {
+        return parse(p, false);
+    }
+
+    /**
+     * Every {@code server.N} line of {@code p}, in id order, in ZooKeeper's form when {@code zooKeeperForm}
+     * ({@link #parseZooKeeperLine}), else in zkr's; empty when there is none (standalone).
+     */
+    static List<Member> parse(Properties p, boolean zooKeeperForm) {
         List<Member> members = new ArrayList<>();
         Map<Integer, String> keys = new HashMap<>();
         for (String key : p.stringPropertyNames()) {
@@ -35,7 +45,7 @@ final class MemberList {
             if (previous != null) {
                 throw new IllegalArgumentException(previous + " and " + key + " name the same server id " + id);
             }
-            members.add(parseLine(id, p.getProperty(key)));
+            members.add(zooKeeperForm ? parseZooKeeperLine(id, p.getProperty(key)) : parseLine(id, p.getProperty(key)));
         }
         members.sort(Comparator.comparingInt(Member::id));
         return members;
@@ -89,13 +99,80 @@ final class MemberList {
         return new Member(id, host.trim(), port(where, "peerPort", ports[0]), port(where, "clientPort", ports[1]));
     }
 
+    static final String ZOOKEEPER_FORMAT = "server.N=host:quorumPort:electionPort[:participant][;[clientAddress:]clientPort]";
+
+    /**
+     * One line's value in ZooKeeper's form, {@code host:quorumPort:electionPort[:participant][;[clientAddress:]clientPort]}
+     * ({@code [v6address]} for IPv6): the quorum port becomes zkr's peer port, the election port is not used, the
+     * client port is the one after {@code ;} or 0 when the line has none (the server's own comes from
+     * {@code clientPort} then; the other members' are unknown, as a ZooKeeper server does not know them either).
+     * An observer is refused: zkr has no non-voting members yet.
+     */
+    static Member parseZooKeeperLine(int id, String value) {
+        String line = value.trim();
+        String where = "server." + id + "=" + line;
+        String client = null;
+        int semi = line.indexOf(';');
+        if (semi >= 0) {
+            client = line.substring(semi + 1).trim();
+            line = line.substring(0, semi).trim();
+        }
+        String host;
+        String rest;
+        if (line.startsWith("[")) {
+            int close = line.indexOf(']');
+            if (close < 0 || close + 1 >= line.length() || line.charAt(close + 1) != ':') {
+                throw new IllegalArgumentException(where + ": expected " + ZOOKEEPER_FORMAT + " (IPv6 as [address])");
+            }
+            host = line.substring(1, close);
+            rest = line.substring(close + 2);
+        } else {
+            int colon = line.indexOf(':');
+            if (colon < 0) {
+                throw new IllegalArgumentException(where + ": expected " + ZOOKEEPER_FORMAT);
+            }
+            host = line.substring(0, colon);
+            rest = line.substring(colon + 1);
+        }
+        String[] parts = rest.split(":", -1);
+        if (parts.length == 3) {
+            String role = parts[2].trim().toLowerCase(Locale.ROOT);
+            if (role.equals("observer")) {
+                throw new IllegalArgumentException(where + ": an observer; zkr has no non-voting members yet (they "
+                        + "come with membership changes): make it a participant or leave it out");
+            }
+            if (!role.equals("participant")) {
+                throw new IllegalArgumentException(where + ": unknown role '" + parts[2].trim() + "' (expected "
+                        + ZOOKEEPER_FORMAT + ")");
+            }
+        } else if (parts.length != 2) {
+            throw new IllegalArgumentException(where + ": expected " + ZOOKEEPER_FORMAT);
+        }
+        if (host.isBlank() || host.trim().chars().anyMatch(Character::isWhitespace)) {
+            throw new IllegalArgumentException(where + ": expected " + ZOOKEEPER_FORMAT);
+        }
+        int quorum = port(where, "quorumPort", parts[0], ZOOKEEPER_FORMAT);
+        port(where, "electionPort", parts[1], ZOOKEEPER_FORMAT);
+        int clientPort = 0;
+        if (client != null) {
+            int colon = client.lastIndexOf(':');
+            clientPort = port(where, "clientPort", colon >= 0 ? client.substring(colon + 1) : client,
+                    ZOOKEEPER_FORMAT);
+        }
+        return new Member(id, host.trim(), quorum, clientPort);
+    }
+
     private static int port(String where, String name, String value) {
+        return port(where, name, value, FORMAT);
+    }
+
+    private static int port(String where, String name, String value, String format) {
         int port;
         try {
             port = Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(where + ": " + name + " is not a number: '" + value.trim()
-                    + "' (expected " + FORMAT + ")");
+                    + "' (expected " + format + ")");
         }
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException(where + ": " + name + " must be in 1..65535");
@@ -105,7 +182,8 @@ final class MemberList {
 
     private static IllegalArgumentException zooKeeperStyle(String where) {
         return new IllegalArgumentException(where + " looks like a ZooKeeper line (host:quorumPort:electionPort"
-                + "[:role][;clientPort]); zkr's form is " + FORMAT + " (one peer port, the client port last)");
+                + "[:role][;clientPort]) in a zkr file; zkr's form is " + FORMAT + " (one peer port, the client port"
+                + " last), or give the file ZooKeeper's initLimit and syncLimit to have it read as a zoo.cfg");
     }
 
     /**

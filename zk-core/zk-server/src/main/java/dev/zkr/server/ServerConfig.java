@@ -28,6 +28,7 @@ public final class ServerConfig {
     private final int maxSessionTimeoutMs;
     private final int maxDataSize;
     private final long snapshotInterval;
+    private final java.util.function.LongSupplier wallClock;
     private final long logRetentionTxns;
     private final int maxConnections;
     private final int maxInFlightPerConnection;
@@ -110,6 +111,7 @@ public final class ServerConfig {
         this.maxSessionTimeoutMs = b.maxSessionTimeoutMs > 0 ? b.maxSessionTimeoutMs : 20 * b.tickTimeMs;
         this.maxDataSize = b.maxDataSize;
         this.snapshotInterval = b.snapshotInterval;
+        this.wallClock = b.wallClock;
         this.logRetentionTxns = b.logRetentionTxns;
         this.maxConnections = b.maxConnections;
         this.maxInFlightPerConnection = b.maxInFlightPerConnection;
@@ -255,6 +257,14 @@ public final class ServerConfig {
     /** Number of transactions between background snapshots. */
     public long snapshotInterval() {
         return snapshotInterval;
+    }
+
+    /**
+     * The wall clock txn times come from (epoch ms; they never go back, whatever it does): the system clock, or
+     * in tests one set apart from the clients' (e.g. a server whose clock is an hour behind).
+     */
+    public java.util.function.LongSupplier wallClock() {
+        return wallClock;
     }
 
     /** Log records kept behind the newest snapshot for follower catch-up, whatever the snapshots allow (0 = none). */
@@ -477,6 +487,7 @@ public final class ServerConfig {
         b.maxSessionTimeoutMs = maxSessionTimeoutMs;
         b.maxDataSize = maxDataSize;
         b.snapshotInterval = snapshotInterval;
+        b.wallClock = wallClock;
         b.logRetentionTxns = logRetentionTxns;
         b.maxConnections = maxConnections;
         b.maxInFlightPerConnection = maxInFlightPerConnection;
@@ -533,6 +544,7 @@ public final class ServerConfig {
         private int maxSessionTimeoutMs = -1;
         private int maxDataSize = DEFAULT_MAX_DATA_SIZE;
         private long snapshotInterval = 100_000;
+        private java.util.function.LongSupplier wallClock = System::currentTimeMillis;
         private long logRetentionTxns;
         private int maxConnections = 10_000;
         private int maxInFlightPerConnection = 1_000;
@@ -599,6 +611,12 @@ public final class ServerConfig {
 
         public Builder maxDataSize(int bytes) {
             this.maxDataSize = positive(bytes, "maxDataSize");
+            return this;
+        }
+
+        /** See {@link ServerConfig#wallClock()}; default the system clock. */
+        public Builder wallClock(java.util.function.LongSupplier clock) {
+            this.wallClock = java.util.Objects.requireNonNull(clock, "clock");
             return this;
         }
 

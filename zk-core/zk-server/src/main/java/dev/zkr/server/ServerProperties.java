@@ -51,10 +51,13 @@ final class ServerProperties {
      * <p>No member line: a standalone server, as before. With member lines the server's id is {@code serverId},
      * else the number in {@code dataDir/myid}, else (one line only) that line's id; its client port is the last
      * number of its own line (a {@code port} or {@code clientPort} that disagrees is refused) and, unless
-     * {@code bindAddress} is set, the client port binds its line's host. Other keys are ignored. Bad settings throw
-     * {@link IllegalArgumentException} with one message.
+     * {@code bindAddress} is set, the client port binds its line's host. ZooKeeper's {@code zoo.cfg} is read too
+     * ({@link ZooKeeperConfig}: its member lines, keys mapped or refused); other keys are ignored, each with a note
+     * ({@link ZooKeeperConfig#notes}). Bad settings throw {@link IllegalArgumentException} with one message.
      */
-    static ServerConfig read(Properties p) {
+    static ServerConfig read(Properties file) {
+        boolean zooKeeperLines = ZooKeeperConfig.isZooKeeperStyle(file);
+        Properties p = ZooKeeperConfig.mapped(file);
         String dir = p.getProperty("dataDir");
         if (dir == null || dir.isBlank()) {
             throw new IllegalArgumentException("dataDir is required");
@@ -149,23 +152,59 @@ final class ServerProperties {
         if ((v = p.getProperty("4lw.commands.whitelist")) != null) {
             b.fourLetterWords(parseWords(v));
         }
-        List<ServerConfig.Member> members = MemberList.parse(p);
+        List<ServerConfig.Member> members = MemberList.parse(p, zooKeeperLines);
         if (!members.isEmpty()) {
             ServerConfig.Member self = self(members, serverId, dataDir);
+            int clientPort = self.clientPort();
+            if (clientPort == 0) { // a ZooKeeper line without a client part: the client port is clientPort's
+                String port = p.getProperty("port", p.getProperty("clientPort"));
+                if (port == null) {
+                    throw new IllegalArgumentException("server." + self.id() + " has no client port: set clientPort "
+                            + "(or ;clientPort at the end of the line, as ZooKeeper's dynamic form has it)");
+                }
+                clientPort = parseInt("clientPort", port);
+            }
             for (String key : List.of("port", "clientPort")) {
-                if ((v = p.getProperty(key)) != null && parseInt(key, v) != self.clientPort()) {
+                if ((v = p.getProperty(key)) != null && parseInt(key, v) != clientPort) {
                     throw new IllegalArgumentException(key + " " + v.trim() + " disagrees with server." + self.id()
-                            + "=" + self.line() + ", whose client port is " + self.clientPort() + " (zkr's lines "
-                            + "are " + MemberList.FORMAT + "; ZooKeeper's host:quorumPort:electionPort is not "
-                            + "accepted): drop " + key + " or make it agree");
+                            + "=" + file.getProperty("server." + self.id()).trim() + ", whose client port is "
+                            + clientPort + " (" + (zooKeeperLines ? "read as ZooKeeper's " + MemberList.ZOOKEEPER_FORMAT
+                            : "zkr's lines are " + MemberList.FORMAT + "; a file with initLimit/syncLimit is read as"
+                            + " ZooKeeper's") + "): drop " + key + " or make it agree");
                 }
             }
-            b.members(members).serverId(self.id()).port(self.clientPort());
+            b.members(members).serverId(self.id()).port(clientPort);
             if (p.getProperty("bindAddress") == null) {
                 b.bindAddress(hostAddress(self));
             }
         }
         return b.build();
+    }
+
+    /** zkr's keys (and ZooKeeper's read as they are), besides {@code server.N} and the TLS keys. */
+    private static final java.util.Set<String> KEYS = java.util.Set.of("dataDir", "port", "clientPort", "tickTime",
+            "minSessionTimeout", "maxSessionTimeout", "maxDataSize", "snapshotInterval", "logRetentionTxns",
+            "maxConnections", "maxEphemeralsPerSession", "maxConnectionsPerHost", "maxClientCnxns",
+            "outboundHighWaterMark", "maxOutboundBytesPerConnection", "maxOutboundBytesTotal", "maxInboundBytesTotal",
+            "slowReaderTimeout", "superDigest", "electionTimeout", "ensembleName", "heartbeatInterval", "serverId",
+            "bindAddress", "adminPort", "adminAddress", "admin.auth", "admin.tls", "4lw.commands.whitelist",
+            "sslQuorum", "portUnification");
+
+    /** The TLS keys' names after {@code ssl.} or {@code ssl.quorum.} ({@link TlsConfig#fromProperties}). */
+    private static final java.util.Set<String> TLS_KEYS = java.util.Set.of("keyStore", "keyStore.location",
+            "keyStorePassword", "keyStore.password", "keyStoreType", "keyStore.type", "trustStore",
+            "trustStore.location", "trustStorePassword", "trustStore.password", "trustStoreType", "trustStore.type",
+            "certFile", "keyFile", "keyPassword", "trustFile", "clientAuth", "hostnameVerification");
+
+    /** Whether zkr reads this key as it is (its own, or ZooKeeper's of the same meaning). */
+    static boolean isKnown(String key) {
+        if (KEYS.contains(key) || key.equals("ssl.x509SuperUser") || key.equals("ssl.reloadInterval")) {
+            return true;
+        }
+        if (key.startsWith("ssl.quorum.")) {
+            return TLS_KEYS.contains(key.substring("ssl.quorum.".length()));
+        }
+        return key.startsWith("ssl.") && TLS_KEYS.contains(key.substring("ssl.".length()));
     }
 
     /** Ids {@code scheme:id} separated by {@code ;} (a digest id holds colons, an x509 subject commas). */

@@ -112,9 +112,9 @@ public final class ZkServer implements AutoCloseable {
         try {
             parts = replica
                     ? Assembler.replica(config, tree, tail, sessions, txnLog, snapshots,
-                            Math.max(0, recovered.snapshotZxid()), snapshotter, link, System::currentTimeMillis)
+                            Math.max(0, recovered.snapshotZxid()), snapshotter, link, config.wallClock())
                     : Assembler.standalone(config, tree, lastZxid, sessions, txnLog, snapshotter,
-                            System::currentTimeMillis);
+                            config.wallClock());
         } catch (RuntimeException e) {
             snapshotter.close();
             txnLog.close();

@@ -67,14 +67,17 @@ public final class ZkServerMain {
 
     public static void main(String[] args) {
         ServerConfig config;
+        Properties properties;
         try {
-            config = config(args);
+            properties = parse(args);
+            config = ServerConfig.fromProperties(properties);
         } catch (IllegalArgumentException e) {
             System.err.println("zkr: " + e.getMessage());
             System.err.println(USAGE);
             System.exit(2);
             return;
         }
+        ZooKeeperConfig.notes(properties).forEach(n -> System.err.println("zkr: note: " + n));
         warnings(config).forEach(w -> System.err.println("zkr: warning: " + w));
         ZkServer server = ZkServer.start(config);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -47,9 +47,10 @@ import java.util.function.Function;
  * deleted before its parent was read, so the parent's pzxid already holds the close. {@link #readSnapshot(DataInput)}
  * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order.
  * Format (version 3): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
- * (byte 1, node with aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, (byte 1, long sessionId,
- * int highestXid, int n, saved reply^n)*, byte 0, trailer}; version 2 (no session writes) and version 1 (no
- * aversion, ACL id or table either) are still read. Framing, CRC and files are the storage layer's job.
+ * (byte 1, node with its kind byte, aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, (byte 1,
+ * long sessionId, int highestXid, int n, saved reply^n)*, byte 0, trailer}; version 2 (no session writes; TTL
+ * nodes from the servers that wrote it with TTLs) and version 1 (no aversion, ACL id or table either) are still
+ * read. Framing, CRC and files are the storage layer's job.
  *
  * <p><b>Session writes.</b> For every committed session the tree keeps the highest client xid applied and the
  * replies of its last {@link SessionWrites#WINDOW} writes ({@link #savedReply}), recorded when their txns are
@@ -59,6 +60,11 @@ import java.util.function.Function;
  * <p><b>Containers.</b> A container that had children (cversion &gt; 0) and has none is reported by
  * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
  * a grace period; zkr does not, yet). Containers report {@code ephemeralOwner == 0} in their Stat.
+ *
+ * <p><b>TTL nodes.</b> A TTL node with no children whose data was last set (mtime) longer ago than its TTL is
+ * reported by {@link #expiredTtlNodes(long)}; the server deletes it as it deletes containers. TTL nodes report
+ * {@code ephemeralOwner == 0} too. In a snapshot a node's container flag is a kind byte (0 plain, 1 container,
+ * 2 TTL node followed by its TTL as a long): snapshots without TTL nodes are byte for byte as before.
  *
  * <p><b>ACLs.</b> Every node has an ACL; the distinct ACLs are kept once each in an {@link AclTable} with
  * reference counts (nodes refer to their entry), and a snapshot writes each node's ACL id and the table once
@@ -79,6 +85,7 @@ public final class DataTree {
     /** Per committed session: its applied client writes, for exactly-once (docs/exactly-once.md). */
     private final ConcurrentHashMap<Long, SessionWrites> writes = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
+    private final Set<String> ttlNodes = ConcurrentHashMap.newKeySet();
     private final AclTable acls = new AclTable();
     private volatile long lastZxid;
     /**
@@ -143,6 +150,11 @@ public final class DataTree {
         }
     }
 
+    /** Whether a node exists at {@code path} (cheaper than {@link #exists}: no Stat). */
+    public boolean contains(String path) {
+        return nodes.containsKey(path);
+    }
+
     /** The zxid of the last applied txn (or the snapshot's zxid after a restore). */
     public long lastZxid() {
         return lastZxid;
@@ -189,6 +201,54 @@ public final class DataTree {
     public List<String> ephemerals(long sessionId) {
         Set<String> set = ephemerals.get(sessionId);
         return set == null ? List.of() : new ArrayList<>(new TreeSet<>(set));
+    }
+
+    /**
+     * The session's ephemeral paths that start with {@code prefix}, sorted: ZooKeeper's {@code getEphemerals}, whose
+     * prefix is a plain string prefix ({@code /a} also matches {@code /ab}); null, blank or {@code /} means all.
+     */
+    public List<String> ephemerals(long sessionId, String prefix) {
+        List<String> all = ephemerals(sessionId);
+        if (prefix == null || prefix.isBlank() || "/".equals(prefix.trim())) {
+            return all;
+        }
+        List<String> matching = new ArrayList<>(all.size());
+        for (String p : all) {
+            if (p.startsWith(prefix)) {
+                matching.add(p);
+            }
+        }
+        return matching;
+    }
+
+    /**
+     * The number of all descendants of the node (ZooKeeper's {@code getAllChildrenNumber}), or -1 if it does not
+     * exist. Walks the subtree: its cost grows with the answer.
+     */
+    public int allChildrenNumber(String path) {
+        Node start = nodes.get(path);
+        if (start == null) {
+            return -1;
+        }
+        int count = 0;
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        todo.push(start);
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            List<Node> kids;
+            synchronized (n) {
+                if (n.deleted) {
+                    if (n == start) {
+                        return -1;
+                    }
+                    continue;
+                }
+                kids = n.children == null ? List.of() : n.children.nodes();
+            }
+            count += kids.size();
+            kids.forEach(todo::push);
+        }
+        return count;
     }
 
     /** The number of ephemeral nodes the session owns. */
@@ -269,6 +329,31 @@ public final class DataTree {
         return due;
     }
 
+    /** A TTL node due for deletion, and the data version it was judged at. */
+    public record ExpiredTtl(String path, int version) {
+    }
+
+    /**
+     * TTL nodes without children whose mtime is more than their TTL before {@code now} (server time, ms), sorted by
+     * path: the server turns each into a {@link Request.DeleteContainer} at the version seen here, so a write
+     * prepared meanwhile keeps the node.
+     */
+    public List<ExpiredTtl> expiredTtlNodes(long now) {
+        List<ExpiredTtl> due = new ArrayList<>();
+        for (String path : ttlNodes) {
+            Node n = nodes.get(path);
+            if (n != null) {
+                synchronized (n) {
+                    if (!n.deleted && n.numChildren() == 0 && now - n.mtime > n.ttlMs()) {
+                        due.add(new ExpiredTtl(path, n.version));
+                    }
+                }
+            }
+        }
+        due.sort(java.util.Comparator.comparing(ExpiredTtl::path));
+        return due;
+    }
+
     /** Projected-state view of one node for Prep, or null if it does not exist. */
     NodeRecord record(String path) {
         Node n = nodes.get(path);
@@ -277,7 +362,7 @@ public final class DataTree {
         }
         synchronized (n) {
             return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container,
-                    n.acls(), n.aversion);
+                    n.acls(), n.aversion, n.ttlMs() > 0);
         }
     }
 
@@ -350,7 +435,7 @@ public final class DataTree {
         }
         Node node = nodes.get(path);
         if (node == null) {
-            node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container());
+            node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container(), c.ttlMs());
             node.acl = acls.intern(c.acls());
             nodes.put(path, node);
             if (c.ephemeralOwner() != 0) {
@@ -358,6 +443,9 @@ public final class DataTree {
             }
             if (c.container()) {
                 containers.add(path);
+            }
+            if (c.ttlMs() > 0) {
+                ttlNodes.add(path);
             }
         }
         synchronized (parent) {
@@ -415,6 +503,9 @@ public final class DataTree {
             }
             if (node.container) {
                 containers.remove(path);
+            }
+            if (node.ttlMs() > 0) {
+                ttlNodes.remove(path);
             }
         }
         triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid, nodeAcl));
@@ -539,6 +630,9 @@ public final class DataTree {
         out.writeLong(lastTxnTime);
     }
 
+    /** A node's kind byte in a snapshot (0 plain, 1 container, as the boolean it was): a TTL node, its TTL follows. */
+    private static final int NODE_KIND_TTL = 2;
+
     /** Snapshot trailer: the newest txn time follows. */
     private static final int TRAILER_TXN_TIME = 1;
 
@@ -581,7 +675,7 @@ public final class DataTree {
     /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
     private static boolean writeNode(DataOutput out, Node n, Map<Long, AclTable.Entry> written) throws IOException {
         byte[] data;
-        long czxid, mzxid, pzxid, ctime, mtime, owner;
+        long czxid, mzxid, pzxid, ctime, mtime, owner, ttl;
         int version, cversion, aversion;
         boolean container;
         AclTable.Entry acl;
@@ -599,6 +693,7 @@ public final class DataTree {
             version = n.version;
             cversion = n.cversion();
             container = n.container;
+            ttl = n.ttlMs();
             aversion = n.aversion;
             acl = n.acl;
         }
@@ -613,7 +708,12 @@ public final class DataTree {
         out.writeInt(version);
         out.writeInt(cversion);
         out.writeLong(owner);
-        out.writeBoolean(container);
+        if (ttl > 0) {
+            out.writeByte(NODE_KIND_TTL);
+            out.writeLong(ttl);
+        } else {
+            out.writeBoolean(container);
+        }
         TxnCodec.writeBytes(out, data);
         out.writeInt(aversion);
         out.writeLong(acl.id);
@@ -656,12 +756,16 @@ public final class DataTree {
             int dataVersion = in.readInt();
             int cversion = in.readInt();
             long owner = in.readLong();
-            boolean container = in.readBoolean();
-            byte[] data = TxnCodec.readBytes(in);
-            if (data == null) {
-                throw new IOException("corrupt snapshot: null data for " + path);
+            int kind = in.readUnsignedByte();
+            if (kind > NODE_KIND_TTL) {
+                throw new IOException("corrupt snapshot: bad node kind " + kind + " for " + path);
             }
-            Node n = Node.create(path, data, czxid, ctime, owner, container);
+            long ttl = kind == NODE_KIND_TTL ? in.readLong() : 0;
+            if (kind == NODE_KIND_TTL && (ttl <= 0 || owner != 0)) {
+                throw new IOException("corrupt snapshot: bad TTL node " + path);
+            }
+            byte[] data = TxnCodec.readBytes(in);
+            Node n = Node.create(path, data, czxid, ctime, owner, kind == 1, ttl);
             if (withAcls) {
                 n.aversion = in.readInt();
                 aclIds.put(n, in.readLong());
@@ -745,6 +849,95 @@ public final class DataTree {
             if (n.container) {
                 containers.add(n.path);
             }
+            if (n.ttlMs() > 0) {
+                ttlNodes.add(n.path);
+            }
+        }
+    }
+
+    // ---- whole-tree images (import and export of other stores' data) ---------------------------------------------
+
+    /**
+     * A tree holding exactly these nodes and sessions, as if a snapshot taken at {@code lastZxid} had been read
+     * (the ZooKeeper import builds its tree this way). Every node but the root needs its parent among the images.
+     *
+     * @throws IllegalArgumentException on a bad path, a missing parent, a duplicate, a negative cversion, or a TTL
+     *                                  node with an owner or container flag
+     */
+    public static DataTree fromImages(long lastZxid, long lastTxnTime, Iterable<SessionInfo> sessionInfos,
+                                      Iterable<NodeImage> images) {
+        DataTree tree = new DataTree(1024);
+        tree.lastZxid = lastZxid;
+        tree.lastTxnTime = lastTxnTime;
+        for (SessionInfo s : sessionInfos) {
+            tree.sessions.put(s.sessionId(), s);
+        }
+        for (NodeImage im : images) {
+            String path = im.path();
+            if (path == null || path.isEmpty() || path.charAt(0) != '/' || (path.length() > 1 && path.endsWith("/"))) {
+                throw new IllegalArgumentException("bad node path: " + path);
+            }
+            if (im.ttlMs() < 0 || (im.ttlMs() > 0 && (im.ephemeralOwner() != 0 || im.container()))) {
+                throw new IllegalArgumentException("bad TTL node " + path);
+            }
+            Node n = Node.create(path, im.data(), im.czxid(), im.ctime(), im.ephemeralOwner(), im.container(),
+                    im.ttlMs());
+            n.mzxid = im.mzxid();
+            n.mtime = im.mtime();
+            n.version = im.version();
+            n.aversion = im.aversion();
+            n.acl = tree.acls.intern(im.acls());
+            if (im.cversion() < 0) {
+                throw new IllegalArgumentException("negative cversion " + im.cversion() + " of " + path);
+            }
+            ChildSet kids = n.kids();
+            kids.pzxid = im.pzxid();
+            kids.cversion = im.cversion();
+            Node replaced = tree.nodes.put(path, n);
+            if (replaced != null) {
+                if (!"/".equals(path) || replaced.czxid != 0 || replaced.children != null) {
+                    throw new IllegalArgumentException("duplicate node " + path);
+                }
+                tree.acls.release(replaced.acl); // the empty tree's root
+            }
+        }
+        for (Node n : tree.nodes.values()) {
+            if (!"/".equals(n.path) && !tree.nodes.containsKey(parentOf(n.path))) {
+                throw new IllegalArgumentException("node " + n.path + " has no parent");
+            }
+        }
+        tree.link();
+        for (Node n : tree.nodes.values()) {
+            ChildSet kids = n.children;
+            if (kids.cversion == 0 && kids.pzxid == n.czxid && kids.size() == 0) {
+                n.children = null; // as a snapshot read leaves a node that never had a child
+            }
+        }
+        return tree;
+    }
+
+    /**
+     * Every node's image, parents before their children, from the tree as it is (call it on a tree nothing applies
+     * to, e.g. one recovered from a data directory). The root comes first; system nodes zkr only shows are not in the
+     * tree and not listed.
+     */
+    public void forEachImage(java.util.function.Consumer<NodeImage> action) {
+        ArrayDeque<Node> stack = new ArrayDeque<>();
+        stack.push(nodes.get("/"));
+        while (!stack.isEmpty()) {
+            Node n = stack.pop();
+            NodeImage im;
+            List<Node> kids;
+            synchronized (n) {
+                im = new NodeImage(n.path, n.data, n.acls(), n.czxid, n.mzxid, n.pzxid(), n.ctime, n.mtime, n.version,
+                        n.cversion(), n.aversion, n.ephemeralOwner(), n.container, n.ttlMs());
+                kids = n.children == null ? new ArrayList<>() : n.children.nodes();
+            }
+            action.accept(im);
+            kids.sort(java.util.Comparator.comparing((Node k) -> k.path).reversed());
+            for (Node k : kids) {
+                stack.push(k);
+            }
         }
     }
 
@@ -774,6 +967,8 @@ public final class DataTree {
         ephemerals.keySet().removeIf(owner -> !loaded.ephemerals.containsKey(owner));
         containers.addAll(loaded.containers);
         containers.retainAll(loaded.containers);
+        ttlNodes.addAll(loaded.ttlNodes);
+        ttlNodes.retainAll(loaded.ttlNodes);
         acls.replaceWith(loaded.acls);
         lastZxid = zxid;
         lastTxnTime = Math.max(lastTxnTime, loaded.lastTxnTime);
@@ -861,8 +1056,9 @@ public final class DataTree {
                 List<String> names = n.children == null ? new ArrayList<>() : n.children.names();
                 Collections.sort(names);
                 sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
+                        .append(n.ttlMs() > 0 ? " ttl=" + n.ttlMs() : "")
                         .append(" acl=").append(n.acls())
-                        .append(" data=").append(java.util.HexFormat.of().formatHex(n.data))
+                        .append(" data=").append(n.data == null ? "null" : java.util.HexFormat.of().formatHex(n.data))
                         .append(" children=").append(names).append('\n');
             }
         }
@@ -880,6 +1076,9 @@ public final class DataTree {
             }
             sb.append('\n');
         });
+        if (!ttlNodes.isEmpty()) {
+            sb.append("ttlNodes=").append(new TreeSet<>(ttlNodes)).append('\n');
+        }
         return sb.toString();
     }
 
@@ -892,6 +1091,7 @@ public final class DataTree {
         Map<String, Set<String>> expectedChildren = new HashMap<>();
         Map<Long, Set<String>> expectedEphemerals = new HashMap<>();
         Set<String> expectedContainers = new HashSet<>();
+        Set<String> expectedTtlNodes = new HashSet<>();
         for (Node n : nodes.values()) {
             if (!"/".equals(n.path)) {
                 String parent = parentOf(n.path);
@@ -910,6 +1110,9 @@ public final class DataTree {
             }
             if (n.container) {
                 expectedContainers.add(n.path);
+            }
+            if (n.ttlMs() > 0) {
+                expectedTtlNodes.add(n.path);
             }
         }
         for (Node n : nodes.values()) {
@@ -930,6 +1133,9 @@ public final class DataTree {
         }
         if (!containers.equals(expectedContainers)) {
             throw new IllegalStateException("container index " + containers + " != " + expectedContainers);
+        }
+        if (!ttlNodes.equals(expectedTtlNodes)) {
+            throw new IllegalStateException("TTL index " + ttlNodes + " != " + expectedTtlNodes);
         }
         Map<List<Acl>, Long> expectedRefs = new HashMap<>();
         for (Node n : nodes.values()) {

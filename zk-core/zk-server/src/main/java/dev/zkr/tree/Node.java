@@ -48,11 +48,25 @@ class Node {
 
     /** A new node as created by the txn with this zxid and time. */
     static Node create(String path, byte[] data, long zxid, long time, long ephemeralOwner, boolean container) {
+        return create(path, data, zxid, time, ephemeralOwner, container, 0);
+    }
+
+    /** As above; {@code ttlMs > 0} makes a TTL node. */
+    static Node create(String path, byte[] data, long zxid, long time, long ephemeralOwner, boolean container,
+                       long ttlMs) {
+        if (ttlMs > 0) {
+            return new Ttl(path, data, zxid, time, ttlMs);
+        }
         return ephemeralOwner == 0 ? new Node(path, data, zxid, time, container)
                 : new Ephemeral(path, data, zxid, time, ephemeralOwner, container);
     }
 
     long ephemeralOwner() {
+        return 0;
+    }
+
+    /** The TTL of a TTL node in milliseconds; 0 for every other node. */
+    long ttlMs() {
         return 0;
     }
 
@@ -89,7 +103,7 @@ class Node {
     Stat statLocked() {
         int kids = numChildren();
         return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, aversion, ephemeralOwner(),
-                data.length, kids);
+                data == null ? 0 : data.length, kids);
     }
 
     int numChildren() {
@@ -107,6 +121,24 @@ class Node {
     void removeChild(String childPath) {
         if (children != null) {
             children.remove(childPath);
+        }
+    }
+
+    /**
+     * A TTL node: persistent, its TTL the only extra field. Its Stat reports {@code ephemeralOwner} 0, as ZooKeeper
+     * reports it to clients (ZooKeeper keeps the TTL encoded in that field internally).
+     */
+    static final class Ttl extends Node {
+        private final long ttlMs;
+
+        Ttl(String path, byte[] data, long zxid, long time, long ttlMs) {
+            super(path, data, zxid, time, false);
+            this.ttlMs = ttlMs;
+        }
+
+        @Override
+        long ttlMs() {
+            return ttlMs;
         }
     }
 

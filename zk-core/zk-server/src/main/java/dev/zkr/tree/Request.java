@@ -12,12 +12,18 @@ public sealed interface Request {
 
     /**
      * Create a node; for sequential modes the path is the prefix the counter is appended to. {@code acls} as the
-     * client sent it (null = {@code world:anyone} ALL; {@code auth:} is expanded by the preparer).
+     * client sent it (null = {@code world:anyone} ALL; {@code auth:} is expanded by the preparer); {@code ttlMs} the
+     * TTL of a TTL mode, -1 for none.
      */
-    record Create(String path, byte[] data, CreateMode mode, List<Acl> acls) implements Request {
+    record Create(String path, byte[] data, CreateMode mode, List<Acl> acls, long ttlMs) implements Request {
+        /** A node without a TTL. */
+        public Create(String path, byte[] data, CreateMode mode, List<Acl> acls) {
+            this(path, data, mode, acls, -1);
+        }
+
         /** An open node. */
         public Create(String path, byte[] data, CreateMode mode) {
-            this(path, data, mode, null);
+            this(path, data, mode, null, -1);
         }
     }
 
@@ -52,14 +58,22 @@ public sealed interface Request {
     record CloseSession(long sessionId) implements Request {
     }
 
-    /** Server-side cleanup of an empty container (from {@link DataTree#containersToDelete()}). */
-    record DeleteContainer(String path) implements Request {
+    /**
+     * Server-side cleanup of an empty container (from {@link DataTree#containersToDelete()}) or of an expired TTL
+     * node (from {@link DataTree#expiredTtlNodes}); for a TTL node {@code version} is the version the leader saw
+     * expire, so a write prepared since keeps the node (-1 for containers).
+     */
+    record DeleteContainer(String path, int version) implements Request {
+        /** A container's cleanup. */
+        public DeleteContainer(String path) {
+            this(path, -1);
+        }
     }
 
     /** The request for one client multi op. */
     static Request of(Op op) {
         if (op instanceof Op.Create c) {
-            return new Create(c.path(), c.data(), c.mode(), c.acls());
+            return new Create(c.path(), c.data(), c.mode(), c.acls(), c.ttlMs());
         } else if (op instanceof Op.Delete d) {
             return new Delete(d.path(), d.version());
         } else if (op instanceof Op.SetData s) {

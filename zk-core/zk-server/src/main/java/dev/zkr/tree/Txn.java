@@ -21,41 +21,48 @@ public sealed interface Txn {
      * Create a node.
      *
      * @param path           the full path (sequence suffix already applied)
-     * @param data           the data (never null)
+     * @param data           the data; null as a ZooKeeper client may send it (logged as length -1, read back null)
      * @param ephemeralOwner the owning session for ephemeral nodes, else 0
      * @param container      true for CONTAINER nodes
      * @param parentCversion the parent's cversion after this create
      * @param acls           the node's ACL, validated and expanded (never {@code auth:})
+     * @param ttlMs          the TTL of a TTL node in milliseconds, else 0
      */
     record CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion,
-                      List<Acl> acls) implements Txn {
+                      List<Acl> acls, long ttlMs) implements Txn {
         public CreateNode {
             Objects.requireNonNull(path, "path");
-            Objects.requireNonNull(data, "data");
             acls = acls == null ? Acls.OPEN_UNSAFE : List.copyOf(acls);
+        }
+
+        /** A node without a TTL. */
+        public CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion,
+                          List<Acl> acls) {
+            this(path, data, ephemeralOwner, container, parentCversion, acls, 0);
         }
 
         /** An open node ({@link Acls#OPEN_UNSAFE}). */
         public CreateNode(String path, byte[] data, long ephemeralOwner, boolean container, int parentCversion) {
-            this(path, data, ephemeralOwner, container, parentCversion, Acls.OPEN_UNSAFE);
+            this(path, data, ephemeralOwner, container, parentCversion, Acls.OPEN_UNSAFE, 0);
         }
 
         @Override
         public boolean equals(Object o) {
             return o instanceof CreateNode c && c.path.equals(path) && Arrays.equals(c.data, data)
                     && c.ephemeralOwner == ephemeralOwner && c.container == container
-                    && c.parentCversion == parentCversion && c.acls.equals(acls);
+                    && c.parentCversion == parentCversion && c.acls.equals(acls) && c.ttlMs == ttlMs;
         }
 
         @Override
         public int hashCode() {
-            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion, acls);
+            return Objects.hash(path, Arrays.hashCode(data), ephemeralOwner, container, parentCversion, acls, ttlMs);
         }
 
         @Override
         public String toString() {
-            return "CreateNode[" + path + ", " + data.length + " B, owner=0x" + Long.toHexString(ephemeralOwner)
-                    + (container ? ", container" : "") + ", parentCversion=" + parentCversion
+            return "CreateNode[" + path + ", " + (data == null ? "null" : data.length + " B") + ", owner=0x"
+                    + Long.toHexString(ephemeralOwner) + (container ? ", container" : "")
+                    + (ttlMs > 0 ? ", ttl=" + ttlMs + " ms" : "") + ", parentCversion=" + parentCversion
                     + (acls.equals(Acls.OPEN_UNSAFE) ? "" : ", acl=" + acls) + "]";
         }
     }
@@ -88,13 +95,12 @@ public sealed interface Txn {
      * Replace a node's data.
      *
      * @param path    the node
-     * @param data    the new data (never null)
+     * @param data    the new data; null as a ZooKeeper client may send it
      * @param version the node's version after this change
      */
     record SetData(String path, byte[] data, int version) implements Txn {
         public SetData {
             Objects.requireNonNull(path, "path");
-            Objects.requireNonNull(data, "data");
         }
 
         @Override
@@ -109,7 +115,7 @@ public sealed interface Txn {
 
         @Override
         public String toString() {
-            return "SetData[" + path + ", " + data.length + " B, version=" + version + "]";
+            return "SetData[" + path + ", " + (data == null ? "null" : data.length + " B") + ", version=" + version + "]";
         }
     }
 

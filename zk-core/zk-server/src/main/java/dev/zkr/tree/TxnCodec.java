@@ -41,6 +41,8 @@ public final class TxnCodec {
     /** A create with an ACL other than the open one (older logs only have CREATE: open nodes). */
     private static final byte CREATE_ACL = 10;
     private static final byte SET_ACL = 11;
+    /** A create of a TTL node: as CREATE_ACL (always with its ACL), then the TTL (newer than TTL-less logs). */
+    private static final byte CREATE_TTL = 12;
 
     /** The first byte of a format-2 payload (top bit set: a format-1 payload never starts with it). */
     static final byte FORMAT_2 = (byte) 0x82;
@@ -149,8 +151,9 @@ public final class TxnCodec {
 
     private static void writeTxn(DataOutput out, Txn txn) throws IOException {
         if (txn instanceof Txn.CreateNode c) {
-            boolean open = c.acls().equals(dev.zkr.client.Acls.OPEN_UNSAFE);
-            out.writeByte(open ? CREATE : CREATE_ACL);
+            boolean ttl = c.ttlMs() > 0;
+            boolean open = !ttl && c.acls().equals(dev.zkr.client.Acls.OPEN_UNSAFE);
+            out.writeByte(ttl ? CREATE_TTL : open ? CREATE : CREATE_ACL);
             writeString(out, c.path());
             writeBytes(out, c.data());
             out.writeLong(c.ephemeralOwner());
@@ -158,6 +161,9 @@ public final class TxnCodec {
             out.writeInt(c.parentCversion());
             if (!open) {
                 writeAcls(out, c.acls());
+            }
+            if (ttl) {
+                out.writeLong(c.ttlMs());
             }
         } else if (txn instanceof Txn.SetAcl sa) {
             out.writeByte(SET_ACL);
@@ -212,17 +218,25 @@ public final class TxnCodec {
         byte tag = in.readByte();
         switch (tag) {
             case CREATE:
-                return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
+                return new Txn.CreateNode(requirePath(in), readBytes(in), in.readLong(), in.readBoolean(),
                         in.readInt());
             case CREATE_ACL:
-                return new Txn.CreateNode(requirePath(in), nonNull(readBytes(in)), in.readLong(), in.readBoolean(),
+                return new Txn.CreateNode(requirePath(in), readBytes(in), in.readLong(), in.readBoolean(),
                         in.readInt(), readAcls(in));
+            case CREATE_TTL: {
+                Txn.CreateNode c = new Txn.CreateNode(requirePath(in), readBytes(in), in.readLong(), in.readBoolean(),
+                        in.readInt(), readAcls(in), in.readLong());
+                if (c.ttlMs() <= 0) {
+                    throw new IOException("bad TTL " + c.ttlMs() + " for " + c.path());
+                }
+                return c;
+            }
             case SET_ACL:
                 return new Txn.SetAcl(requirePath(in), readAcls(in), in.readInt());
             case DELETE:
                 return new Txn.DeleteNode(requirePath(in));
             case SET_DATA:
-                return new Txn.SetData(requirePath(in), nonNull(readBytes(in)), in.readInt());
+                return new Txn.SetData(requirePath(in), readBytes(in), in.readInt());
             case CHECK:
                 return new Txn.Check(requirePath(in), in.readInt());
             case MULTI: {
@@ -324,9 +338,9 @@ public final class TxnCodec {
 
     private static int estimateSize(Txn txn) {
         if (txn instanceof Txn.CreateNode c) {
-            return c.path().length() + c.data().length;
+            return c.path().length() + (c.data() == null ? 0 : c.data().length);
         } else if (txn instanceof Txn.SetData s) {
-            return s.path().length() + s.data().length;
+            return s.path().length() + (s.data() == null ? 0 : s.data().length);
         }
         return 64;
     }

@@ -40,6 +40,8 @@ public final class TxnPreparer {
     private final int maxEphemeralsPerSession;
     private final int maxTxnBytes;
     private final Authorizer authorizer;
+    /** ZooKeeper's system nodes, whose writes are refused (null: none shown, the tree is all there is). */
+    private final SystemNodes system;
     private final PendingChanges pending = new PendingChanges();
     private final EphemeralCounts ephemeralCounts = new EphemeralCounts();
 
@@ -65,6 +67,15 @@ public final class TxnPreparer {
     /** As above, checking ACLs with these rules. */
     public TxnPreparer(DataTree tree, int maxDataSize, int maxEphemeralsPerSession, int maxTxnBytes,
                        Authorizer authorizer) {
+        this(tree, maxDataSize, maxEphemeralsPerSession, maxTxnBytes, authorizer, null);
+    }
+
+    /**
+     * As above, with ZooKeeper's system nodes shown over the tree ({@link SystemNodes}): writes to them are refused
+     * as it says, a check op compares with their version.
+     */
+    public TxnPreparer(DataTree tree, int maxDataSize, int maxEphemeralsPerSession, int maxTxnBytes,
+                       Authorizer authorizer, SystemNodes system) {
         if (maxDataSize < 0 || maxEphemeralsPerSession < 0 || maxTxnBytes <= 0) {
             throw new IllegalArgumentException("negative limit");
         }
@@ -73,6 +84,7 @@ public final class TxnPreparer {
         this.maxEphemeralsPerSession = maxEphemeralsPerSession;
         this.maxTxnBytes = maxTxnBytes;
         this.authorizer = authorizer;
+        this.system = system;
     }
 
     /**
@@ -153,6 +165,12 @@ public final class TxnPreparer {
     }
 
     private Txn prepareOne(Request request, long sessionId, Scratch s) throws Failure {
+        if (system != null && system.shownOver(tree)) {
+            Txn check = systemNodeWrite(request);
+            if (check != null) {
+                return check;
+            }
+        }
         if (request instanceof Request.Create c) {
             return create(c, sessionId, s);
         } else if (request instanceof Request.Delete d) {
@@ -200,12 +218,53 @@ public final class TxnPreparer {
         } else if (request instanceof Request.DeleteContainer dc) {
             String path = validPath(dc.path(), false);
             NodeRecord node = s.require(path);
-            if (!node.container()) {
+            if (!node.container() && !node.ttl()) {
                 throw new Failure(Code.BAD_ARGUMENTS, path);
             }
-            return delete(path, -1, s);
+            return delete(path, node.ttl() ? dc.version() : -1, s);
         }
         throw new Failure(Code.BAD_ARGUMENTS, null);
+    }
+
+    /**
+     * A write that touches ZooKeeper's system nodes: refused as {@link SystemNodes#refusal} says, or, for a check op
+     * on one of them, its txn (the version compared with theirs). Null for any other write.
+     */
+    private Txn systemNodeWrite(Request request) throws Failure {
+        SystemNodes.Refusal refusal = null;
+        if (request instanceof Request.Create c && c.path() != null && c.mode() != null) {
+            refusal = SystemNodes.refusal(c.path(), true, false);
+            if (refusal != null && c.mode().isSequential() && SystemNodes.isSystem(c.path())) {
+                refusal = null; // the sequence suffix makes another path
+            }
+        } else if (request instanceof Request.Delete d && d.path() != null) {
+            refusal = SystemNodes.refusal(d.path(), false, true);
+        } else if (request instanceof Request.SetData sd && sd.path() != null) {
+            refusal = SystemNodes.refusal(sd.path(), false, false);
+        } else if (request instanceof Request.SetAcl sa && sa.path() != null) {
+            refusal = SystemNodes.refusal(sa.path(), false, false);
+        } else if (request instanceof Request.Check c && SystemNodes.isSystem(c.path())) {
+            if (c.version() != -1 && c.version() != system.stat(c.path()).version()) {
+                throw new Failure(Code.BAD_VERSION, c.path());
+            }
+            return new Txn.Check(c.path(), c.version());
+        }
+        if (refusal != null) {
+            String path = request instanceof Request.Create c ? c.path() : null;
+            throw new Failure(refusal.code(), path != null ? path : pathOf(request), refusal.message());
+        }
+        return null;
+    }
+
+    private static String pathOf(Request r) {
+        if (r instanceof Request.Delete d) {
+            return d.path();
+        } else if (r instanceof Request.SetData sd) {
+            return sd.path();
+        } else if (r instanceof Request.SetAcl sa) {
+            return sa.path();
+        }
+        return null;
     }
 
     private Txn create(Request.Create c, long sessionId, Scratch s) throws Failure {
@@ -213,11 +272,17 @@ public final class TxnPreparer {
         if (mode == null) {
             throw new Failure(Code.BAD_ARGUMENTS, c.path());
         }
+        try { // first, as ZooKeeper's validateCreateRequest
+            mode.checkTtl(c.ttlMs());
+        } catch (IllegalArgumentException e) {
+            throw new Failure(Code.BAD_ARGUMENTS, c.path(), e.getMessage());
+        }
         String path = validPath(c.path(), mode.isSequential());
         if ("/".equals(path) && !mode.isSequential()) {
             throw new Failure(Code.BAD_ARGUMENTS, path);
         }
         checkData(c.data(), path);
+        long ttl = mode.isTtl() ? c.ttlMs() : 0;
         long owner = mode.isEphemeral() ? sessionId : 0;
         if (mode.isEphemeral() && sessionId == 0) {
             throw new Failure(Code.BAD_ARGUMENTS, path);
@@ -244,8 +309,8 @@ public final class TxnPreparer {
         }
         int parentCversion = parent.cversion() + 1;
         s.put(parentPath, parent.withChild(parentCversion, +1));
-        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer(), acls, 0));
-        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion, acls);
+        s.put(path, new NodeRecord(0, 0, 0, owner, mode.isContainer(), acls, 0, ttl > 0));
+        return new Txn.CreateNode(path, c.data(), owner, mode.isContainer(), parentCversion, acls, ttl);
     }
 
     /**
@@ -310,11 +375,9 @@ public final class TxnPreparer {
         }
     }
 
+    /** Data within the limit; null is ZooKeeper's null data (stored and read back as null, dataLength 0). */
     private void checkData(byte[] data, String path) throws Failure {
-        if (data == null) {
-            throw new Failure(Code.BAD_ARGUMENTS, path);
-        }
-        if (data.length > maxDataSize) {
+        if (data != null && data.length > maxDataSize) {
             throw new Failure(Code.DATA_TOO_LARGE, path);
         }
     }

@@ -20,13 +20,14 @@ final class TxnSize {
 
     private static long body(Txn txn) {
         if (txn instanceof Txn.CreateNode c) {
-            return 1 + string(c.path()) + 4 + c.data().length + 8 + 1 + 4 + acls(c.acls());
+            return 1 + string(c.path()) + 4 + (c.data() == null ? 0 : c.data().length) + 8 + 1 + 4 + acls(c.acls())
+                    + (c.ttlMs() > 0 ? 8 : 0);
         } else if (txn instanceof Txn.SetAcl sa) {
             return 1 + string(sa.path()) + acls(sa.acls()) + 4;
         } else if (txn instanceof Txn.DeleteNode d) {
             return 1 + string(d.path());
         } else if (txn instanceof Txn.SetData s) {
-            return 1 + string(s.path()) + 4 + s.data().length + 4;
+            return 1 + string(s.path()) + 4 + (s.data() == null ? 0 : s.data().length) + 4;
         } else if (txn instanceof Txn.Check c) {
             return 1 + string(c.path()) + 4;
         } else if (txn instanceof Txn.Multi m) {

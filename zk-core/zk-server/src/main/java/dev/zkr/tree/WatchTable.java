@@ -107,22 +107,46 @@ public final class WatchTable {
     }
 
     /**
-     * Removes the session's watches of this type on the path (DATA: data and exists watches; CHILDREN: child
-     * watches; PERSISTENT: persistent and recursive watches; ANY: all). Returns whether anything was removed.
+     * Removes the session's watches of this type on the path, as ZooKeeper 3.9's {@code DataTree.removeWatch}: DATA
+     * data and exists watches, CHILDREN child watches, PERSISTENT persistent watches, PERSISTENT_RECURSIVE
+     * persistent-recursive watches, ANY all four. Returns whether anything was removed.
      */
     public boolean remove(long sessionId, String path, WatcherType type) {
         boolean removed = false;
-        if (type == WatcherType.DATA || type == WatcherType.ANY) {
+        int kinds = kinds(type);
+        if ((kinds & DATA) != 0) {
             removed |= removeOne(data, DATA, sessionId, path);
         }
-        if (type == WatcherType.CHILDREN || type == WatcherType.ANY) {
+        if ((kinds & CHILD) != 0) {
             removed |= removeOne(child, CHILD, sessionId, path);
         }
-        if (type == WatcherType.PERSISTENT || type == WatcherType.ANY) {
+        if ((kinds & PERSISTENT) != 0) {
             removed |= removeOne(persistent, PERSISTENT, sessionId, path);
+        }
+        if ((kinds & RECURSIVE) != 0) {
             removed |= removeOne(recursive, RECURSIVE, sessionId, path);
         }
         return removed;
+    }
+
+    /**
+     * Whether the session holds a watch of this type on the path (the kinds as {@link #remove}), without removing
+     * it: ZooKeeper's {@code checkWatches}.
+     */
+    public boolean contains(long sessionId, String path, WatcherType type) {
+        Map<String, Integer> paths = bySession.get(sessionId);
+        Integer held = paths == null ? null : paths.get(path);
+        return held != null && (held & kinds(type)) != 0;
+    }
+
+    private static int kinds(WatcherType type) {
+        return switch (type) {
+            case DATA -> DATA;
+            case CHILDREN -> CHILD;
+            case PERSISTENT -> PERSISTENT;
+            case PERSISTENT_RECURSIVE -> RECURSIVE;
+            case ANY -> DATA | CHILD | PERSISTENT | RECURSIVE;
+        };
     }
 
     /** Drops every watch of a session (closed or expired). */
@@ -161,12 +185,27 @@ public final class WatchTable {
                                           Collection<String> childWatches,
                                           Collection<String> persistentWatches,
                                           Collection<String> recursiveWatches) {
+        return setWatches(sessionId, lastZxid, tree, tree::exists, dataWatches, existWatches, childWatches,
+                persistentWatches, recursiveWatches);
+    }
+
+    /**
+     * As above, with the Stats as clients see them ({@code stats}: the tree's, plus what the server shows beside
+     * it, such as ZooKeeper's {@link SystemNodes}, which never change and so never fire here).
+     */
+    public List<WatchDelivery> setWatches(long sessionId, long lastZxid, DataTree tree,
+                                          java.util.function.Function<String, Stat> stats,
+                                          Collection<String> dataWatches,
+                                          Collection<String> existWatches,
+                                          Collection<String> childWatches,
+                                          Collection<String> persistentWatches,
+                                          Collection<String> recursiveWatches) {
         List<WatchDelivery> missed = new ArrayList<>();
         List<String> keepData = new ArrayList<>();
         List<String> keepChild = new ArrayList<>();
         long now = tree.lastZxid();
         for (String path : dataWatches) {
-            Stat st = tree.exists(path);
+            Stat st = stats.apply(path);
             if (st == null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DELETED, path, now));
             } else if (st.mzxid() > lastZxid) {
@@ -176,7 +215,7 @@ public final class WatchTable {
             }
         }
         for (String path : existWatches) {
-            Stat st = tree.exists(path);
+            Stat st = stats.apply(path);
             if (st != null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_CREATED, path, st.czxid()));
             } else {
@@ -184,7 +223,7 @@ public final class WatchTable {
             }
         }
         for (String path : childWatches) {
-            Stat st = tree.exists(path);
+            Stat st = stats.apply(path);
             if (st == null) {
                 missed.add(delivery(sessionId, WatchedEvent.Type.NODE_DELETED, path, now));
             } else if (st.pzxid() > lastZxid) {

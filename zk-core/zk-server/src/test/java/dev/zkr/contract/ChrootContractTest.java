@@ -97,6 +97,20 @@ class ChrootContractTest {
     }
 
     @Test
+    void theZooKeeper36ReadsTakeAndGiveTheCallersPaths() {
+        app.create("/r", bytes("r"), CreateMode.PERSISTENT);
+        app.create("/r/e", new byte[0], CreateMode.EPHEMERAL);
+        app.create("/r/c", new byte[0], CreateMode.PERSISTENT);
+        assertEquals(List.of("/r/e"), app.getEphemerals("/r"));
+        assertTrue(plain.getEphemerals("/").isEmpty(), "the plain client's session owns none");
+        assertEquals(2, app.getAllChildrenNumber("/r"));
+        List<OpResult> reads = app.multiRead(List.of(Op.getData("/r"), Op.getChildren("/r"), Op.getData("/none")));
+        assertArrayEquals(bytes("r"), ((OpResult.GetDataResult) reads.get(0)).data());
+        assertEquals(Set.of("e", "c"), Set.copyOf(((OpResult.GetChildrenResult) reads.get(1)).children()));
+        assertEquals(ZkException.Code.NO_NODE, ((OpResult.ErrorResult) reads.get(2)).code());
+    }
+
+    @Test
     void watchEventsAndWatchedPathsAreRelativeToTheChroot() {
         app.create("/w", new byte[0], CreateMode.PERSISTENT);
         RecordingWatcher data = new RecordingWatcher();

@@ -204,6 +204,39 @@ class WatchContractTest {
     }
 
     @Test
+    void persistentAndRecursiveWatchesAreRemovedByTheirOwnType() {
+        client.create("/pr", null, CreateMode.PERSISTENT);
+        RecordingWatcher w = new RecordingWatcher();
+        client.addWatch("/pr", AddWatchMode.PERSISTENT, w);
+        client.addWatch("/pr", AddWatchMode.PERSISTENT_RECURSIVE, w);
+        client.removeWatches("/pr", w, WatcherType.PERSISTENT, false);
+        w.expect(Type.PERSISTENT_WATCH_REMOVED, "/pr");
+        assertEquals(ZkException.Code.NO_WATCHER, failure(client.removeWatchesAsync("/pr", w, WatcherType.PERSISTENT, false))
+                .code(), "ZooKeeper's Persistent type leaves the recursive watch");
+        other.create("/pr/a", null, CreateMode.PERSISTENT);
+        w.expect(Type.NODE_CREATED, "/pr/a"); // the recursive watch, still on the server
+        other.setData("/pr", bytes("1"), -1);
+        w.expect(Type.NODE_DATA_CHANGED, "/pr");
+        client.removeWatches("/pr", w, WatcherType.PERSISTENT_RECURSIVE, false);
+        w.expect(Type.PERSISTENT_WATCH_REMOVED, "/pr");
+        other.create("/pr/b", null, CreateMode.PERSISTENT);
+        other.setData("/pr", bytes("2"), -1);
+        client.sync("/");
+        client.exists("/pr/b");
+        assertEquals(0, w.pending(), w.all().toString());
+        // both kinds removed with ANY: one removal event, as ZooKeeper's client gives
+        client.addWatch("/pr", AddWatchMode.PERSISTENT, w);
+        client.addWatch("/pr", AddWatchMode.PERSISTENT_RECURSIVE, w);
+        client.removeWatches("/pr", w, WatcherType.ANY, false);
+        w.expect(Type.PERSISTENT_WATCH_REMOVED, "/pr");
+        other.create("/pr/c", null, CreateMode.PERSISTENT);
+        client.sync("/");
+        client.exists("/pr/c");
+        assertEquals(0, w.pending(), w.all().toString());
+        assertTrue(client.watchedPaths().isEmpty());
+    }
+
+    @Test
     void recursiveWatchSeesDescendantsButNoChildEvents() {
         client.create("/r", null, CreateMode.PERSISTENT);
         RecordingWatcher w = new RecordingWatcher();

@@ -192,22 +192,23 @@ class EnsembleConfigTest {
     @Test
     void aClientPortThatDisagreesWithTheLineIsRefused() throws IOException {
         assertEquals("port 2999 disagrees with server.1=127.0.0.1:2888:2181, whose client port is 2181 (zkr's "
-                + "lines are server.N=host:peerPort:clientPort; ZooKeeper's host:quorumPort:electionPort is not "
-                + "accepted): drop port or make it agree", refusal(THREE, "--server-id", "1", "--port", "2999"));
-        // a ZooKeeper file's server.N=host:2888:3888 with clientPort=2181 is caught here
+                + "lines are server.N=host:peerPort:clientPort; a file with initLimit/syncLimit is read as "
+                + "ZooKeeper's): drop port or make it agree", refusal(THREE, "--server-id", "1", "--port", "2999"));
+        // ZooKeeper's server.N=host:2888:3888 with clientPort=2181, in a file without ZooKeeper's quorum keys
         assertEquals("clientPort 2181 disagrees with server.1=zk1:2888:3888, whose client port is 3888 (zkr's "
-                        + "lines are server.N=host:peerPort:clientPort; ZooKeeper's host:quorumPort:electionPort is "
-                        + "not accepted): drop clientPort or make it agree",
+                        + "lines are server.N=host:peerPort:clientPort; a file with initLimit/syncLimit is read as "
+                        + "ZooKeeper's): drop clientPort or make it agree",
                 refusal("clientPort=2181\nserver.1=zk1:2888:3888\nserver.2=zk2:2888:3888\nserver.3=zk3:2888:3888\n",
                         "--server-id", "1"));
     }
 
     @Test
-    void zooKeeperStyleLinesAreRefused() throws IOException {
-        String m = refusal("server.1=zk1:2888:3888;2181\n", "--server-id", "1");
-        assertEquals("server.1=zk1:2888:3888;2181 looks like a ZooKeeper line (host:quorumPort:electionPort"
-                + "[:role][;clientPort]); zkr's form is server.N=host:peerPort:clientPort (one peer port, the client "
-                + "port last)", m);
+    void zooKeeperStyleLinesInAZkrFileAreRefused() throws IOException {
+        String m = refusal("server.1=zk1:2888:3888:2181\n", "--server-id", "1");
+        assertEquals("server.1=zk1:2888:3888:2181 looks like a ZooKeeper line (host:quorumPort:electionPort"
+                + "[:role][;clientPort]) in a zkr file; zkr's form is server.N=host:peerPort:clientPort (one peer "
+                + "port, the client port last), or give the file ZooKeeper's initLimit and syncLimit to have it "
+                + "read as a zoo.cfg", m);
     }
 
     @Test

@@ -35,6 +35,14 @@ final class Driver {
                 for (String path : due) {
                     submit(new Request.DeleteContainer(path), 0);
                 }
+                long now = zxid * 10;
+                List<DataTree.ExpiredTtl> expired = tree.expiredTtlNodes(now);
+                if (model != null) {
+                    assertEquals(model.expiredTtlNodes(now), expired, "TTL nodes to delete");
+                }
+                for (DataTree.ExpiredTtl e : expired) {
+                    submit(new Request.DeleteContainer(e.path(), e.version()), 0);
+                }
             } else {
                 submit(step.request(), step.session());
             }

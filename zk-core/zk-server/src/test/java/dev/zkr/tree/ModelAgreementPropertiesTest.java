@@ -17,8 +17,19 @@ class ModelAgreementPropertiesTest {
         d.tree.checkInvariants();
     }
 
+    /** The same with TTL nodes: their creates (valid and invalid TTLs), expiry by cleanup steps, and its versions. */
+    @Property
+    void treeAndPreparerAgreeWithNaiveModelWithTtlNodes(@ForAll("ttlSteps") List<OpGen.Step> steps) {
+        treeAndPreparerAgreeWithNaiveModel(steps);
+    }
+
     @Provide
     Arbitrary<List<OpGen.Step>> steps() {
         return OpGen.steps();
+    }
+
+    @Provide
+    Arbitrary<List<OpGen.Step>> ttlSteps() {
+        return OpGen.steps(true);
     }
 }

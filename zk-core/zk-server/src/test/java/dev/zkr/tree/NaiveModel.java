@@ -23,6 +23,7 @@ final class NaiveModel {
         long czxid, mzxid, pzxid, ctime, mtime, owner;
         int version, cversion;
         boolean container;
+        long ttl;
 
         N copy() {
             N n = new N();
@@ -36,6 +37,7 @@ final class NaiveModel {
             n.version = version;
             n.cversion = cversion;
             n.container = container;
+            n.ttl = ttl;
             return n;
         }
     }
@@ -151,6 +153,9 @@ final class NaiveModel {
         long time = z * 10;
         if (r instanceof Request.Create c) {
             CreateMode mode = c.mode();
+            if (mode.isTtl() ? c.ttlMs() <= 0 || c.ttlMs() > CreateMode.MAX_TTL_MS : c.ttlMs() >= 0) {
+                throw new Fail(Code.BAD_ARGUMENTS);
+            }
             valid(c.path(), mode.isSequential());
             if (c.path().equals("/") && !mode.isSequential()) {
                 throw new Fail(Code.BAD_ARGUMENTS);
@@ -175,6 +180,7 @@ final class NaiveModel {
             n.ctime = n.mtime = time;
             n.owner = mode.isEphemeral() ? session : 0;
             n.container = mode.isContainer();
+            n.ttl = mode.isTtl() ? c.ttlMs() : 0;
             nodes.put(path, n);
             created.add(path);
         } else if (r instanceof Request.Delete d) {
@@ -212,8 +218,11 @@ final class NaiveModel {
             }
         } else if (r instanceof Request.DeleteContainer dc) {
             N n = require(dc.path());
-            if (!n.container) {
+            if (!n.container && n.ttl == 0) {
                 throw new Fail(Code.BAD_ARGUMENTS);
+            }
+            if (n.ttl > 0) {
+                version(n, dc.version());
             }
             if (hasChildren(dc.path())) {
                 throw new Fail(Code.NOT_EMPTY);
@@ -229,6 +238,17 @@ final class NaiveModel {
         nodes.forEach((p, n) -> {
             if (n.container && n.cversion > 0 && !hasChildren(p)) {
                 due.add(p);
+            }
+        });
+        return due;
+    }
+
+    /** TTL nodes without children whose mtime is more than their TTL before {@code now}, with their versions. */
+    List<DataTree.ExpiredTtl> expiredTtlNodes(long now) {
+        List<DataTree.ExpiredTtl> due = new ArrayList<>();
+        nodes.forEach((p, n) -> {
+            if (n.ttl > 0 && !hasChildren(p) && now - n.mtime > n.ttl) {
+                due.add(new DataTree.ExpiredTtl(p, n.version));
             }
         });
         return due;

@@ -75,6 +75,15 @@ class ReplayPropertiesTest {
         again.checkInvariants();
     }
 
+    /** The same over steps with TTL nodes (their create records in the log, their kind in the snapshot). */
+    @Property
+    void fuzzySnapshotPlusReplayWithTtlNodes(@ForAll("ttlSteps") List<OpGen.Step> steps,
+                                             @ForAll @IntRange(min = 0, max = 10_000) int a,
+                                             @ForAll @IntRange(min = 0, max = 10_000) int b,
+                                             @ForAll long seed) throws IOException {
+        fuzzySnapshotPlusReplayGivesTheSameTree(steps, a, b, seed);
+    }
+
     // Regression seeds: before the fix, both failed (root pzxid one CloseSession short after replay).
 
     @Property(seed = "-4143007926781643202")
@@ -195,5 +204,10 @@ class ReplayPropertiesTest {
     @Provide
     Arbitrary<List<OpGen.Step>> steps() {
         return OpGen.steps();
+    }
+
+    @Provide
+    Arbitrary<List<OpGen.Step>> ttlSteps() {
+        return OpGen.steps(true);
     }
 }

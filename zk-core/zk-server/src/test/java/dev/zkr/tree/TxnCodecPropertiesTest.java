@@ -108,6 +108,9 @@ class TxnCodecPropertiesTest {
         return Arbitraries.oneOf(
                 Combinators.combine(paths(), bytes(), Arbitraries.longs(), Arbitraries.of(true, false),
                         Arbitraries.integers()).as(Txn.CreateNode::new),
+                Combinators.combine(paths(), bytes(), Arbitraries.integers(), Arbitraries.longs().between(1,
+                        dev.zkr.client.CreateMode.MAX_TTL_MS)).as((p, d, cv, ttl) ->
+                        new Txn.CreateNode(p, d, 0, false, cv, dev.zkr.client.Acls.OPEN_UNSAFE, ttl)),
                 paths().map(Txn.DeleteNode::new),
                 Combinators.combine(paths(), bytes(), Arbitraries.integers()).as(Txn.SetData::new),
                 Combinators.combine(paths(), Arbitraries.integers()).as(Txn.Check::new));

@@ -117,12 +117,37 @@ class WatchTableTest {
         assertFalse(w.remove(2, "/a", WatcherType.ANY));
         assertTrue(w.remove(1, "/a", WatcherType.CHILDREN));
         assertFalse(w.remove(1, "/a", WatcherType.CHILDREN));
-        assertTrue(w.remove(1, "/a", WatcherType.PERSISTENT));
+        assertTrue(w.remove(1, "/a", WatcherType.PERSISTENT), "the persistent watch");
+        assertFalse(w.remove(1, "/a", WatcherType.PERSISTENT), "ZooKeeper's type 4 leaves the recursive watch");
+        assertEquals(2, w.size());
+        assertTrue(w.remove(1, "/a", WatcherType.PERSISTENT_RECURSIVE));
+        assertFalse(w.remove(1, "/a", WatcherType.PERSISTENT_RECURSIVE));
         assertEquals(1, w.size());
         assertTrue(w.remove(1, "/a", WatcherType.ANY));
         assertEquals(0, w.size());
         p.create("/a");
         assertEquals(List.of(), drain());
+    }
+
+    @Test
+    void containsChecksOneKindWithoutRemovingIt() {
+        w.addDataWatch(1, "/a");
+        w.addPersistentWatch(1, "/b", AddWatchMode.PERSISTENT_RECURSIVE);
+        w.addPersistentWatch(1, "/c", AddWatchMode.PERSISTENT);
+        w.addChildWatch(2, "/a");
+        assertTrue(w.contains(1, "/a", WatcherType.DATA));
+        assertTrue(w.contains(1, "/a", WatcherType.ANY));
+        assertFalse(w.contains(1, "/a", WatcherType.CHILDREN), "session 2's child watch is not session 1's");
+        assertTrue(w.contains(2, "/a", WatcherType.CHILDREN));
+        assertTrue(w.contains(1, "/b", WatcherType.PERSISTENT_RECURSIVE));
+        assertFalse(w.contains(1, "/b", WatcherType.PERSISTENT));
+        assertTrue(w.contains(1, "/c", WatcherType.PERSISTENT));
+        assertFalse(w.contains(1, "/c", WatcherType.PERSISTENT_RECURSIVE));
+        assertFalse(w.contains(1, "/c", WatcherType.DATA));
+        assertFalse(w.contains(3, "/a", WatcherType.ANY));
+        assertEquals(4, w.size(), "nothing removed");
+        p.create("/a");
+        assertFalse(w.contains(1, "/a", WatcherType.DATA), "fired");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.zkr.wire;
 
 import dev.zkr.client.Acl;
 import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.ClientInfo;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
@@ -100,6 +101,14 @@ public sealed interface Message {
     record CreateAclRequest(int xid, String path, byte[] data, CreateMode mode, Acl[] acls) implements Request {
     }
 
+    /**
+     * Create a TTL node ({@link CreateMode#isTtl()}) with an ACL (null = {@code world:anyone} ALL) and a TTL in
+     * milliseconds; answered as {@link CreateAclRequest}.
+     */
+    record CreateTtlRequest(int xid, String path, byte[] data, CreateMode mode, Acl[] acls, long ttlMs)
+            implements Request {
+    }
+
     /** The node's ACL and Stat ({@link AclBody}). */
     record GetAclRequest(int xid, String path) implements Request {
     }
@@ -117,6 +126,32 @@ public sealed interface Message {
         public String toString() {
             return "AuthRequest[" + xid + ", " + scheme + "]"; // never the secret
         }
+    }
+
+    /**
+     * Read operations ({@code Op.GetData}, {@code Op.GetChildren}) served together from one state of the tree,
+     * each failing alone; answered with a {@link MultiBody} of per-op results (ZooKeeper's multiRead).
+     */
+    record MultiReadRequest(int xid, Op[] ops) implements Request {
+    }
+
+    /** The session's ephemeral paths that start with {@code prefix} ({@link PathsBody}, sorted). */
+    record GetEphemeralsRequest(int xid, String prefix) implements Request {
+    }
+
+    /** The number of all descendants of the node ({@link CountBody}); READ on the node, NO_NODE if missing. */
+    record GetAllChildrenNumberRequest(int xid, String path) implements Request {
+    }
+
+    /** The connection's identities ({@link ClientInfoBody}). */
+    record WhoAmIRequest(int xid) implements Request {
+    }
+
+    /**
+     * Whether this session holds a watch of the type on the path, without removing it: OK, or NO_WATCHER
+     * (ZooKeeper's checkWatches).
+     */
+    record CheckWatchesRequest(int xid, String path, WatcherType type) implements Request {
     }
 
     /** Heartbeat; keeps the session alive. */
@@ -170,5 +205,17 @@ public sealed interface Message {
 
     /** multi: per-op results (ErrorResults when it failed). */
     record MultiBody(OpResult[] results) implements Body {
+    }
+
+    /** getEphemerals: paths, sorted. */
+    record PathsBody(String[] paths) implements Body {
+    }
+
+    /** getAllChildrenNumber: the count. */
+    record CountBody(int count) implements Body {
+    }
+
+    /** whoAmI: the connection's identities in the order it gained them. */
+    record ClientInfoBody(ClientInfo[] infos) implements Body {
     }
 }

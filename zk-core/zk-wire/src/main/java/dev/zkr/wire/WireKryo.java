@@ -9,6 +9,7 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.DefaultClassResolver;
 import dev.zkr.client.Acl;
 import dev.zkr.client.AddWatchMode;
+import dev.zkr.client.ClientInfo;
 import dev.zkr.client.Id;
 import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
@@ -98,10 +99,29 @@ final class WireKryo {
         kryo.register(Message.SetAclRequest.class, 165);
         kryo.register(Message.AuthRequest.class, 166);
         kryo.register(Message.AclBody.class, 177);
+        // ZooKeeper 3.6+ requests (appended; WatcherType gained PERSISTENT_RECURSIVE last: ordinals unchanged)
+        kryo.register(ClientInfo[].class, new BoundedArraySerializer<>(ClientInfo.class), 105);
+        kryo.register(ClientInfo.class, 132);
+        kryo.register(Op.GetData.class, 133);
+        kryo.register(Op.GetChildren.class, 134);
+        kryo.register(OpResult.GetDataResult.class, 135);
+        kryo.register(OpResult.GetChildrenResult.class, new GetChildrenResultSerializer(), 136);
+        kryo.register(Message.MultiReadRequest.class, 167);
+        kryo.register(Message.GetEphemeralsRequest.class, 168);
+        kryo.register(Message.GetAllChildrenNumberRequest.class, 169);
+        kryo.register(Message.WhoAmIRequest.class, 180);
+        kryo.register(Message.CheckWatchesRequest.class, 181);
+        kryo.register(Message.PathsBody.class, 178);
+        kryo.register(Message.CountBody.class, 179);
+        kryo.register(Message.ClientInfoBody.class, 182);
+        kryo.register(Message.CreateTtlRequest.class, 183);
         return kryo;
     }
 
-    /** {@link Op.Create}: path, data, mode, then its ACL as an array (null = the default open ACL). */
+    /**
+     * {@link Op.Create}: path, data, mode, then its ACL as an array (null = the default open ACL), then for a TTL mode
+     * only its TTL (so a create of any other mode encodes as it did before TTL modes existed).
+     */
     static final class OpCreateSerializer extends Serializer<Op.Create> {
         @Override
         public void write(Kryo kryo, Output output, Op.Create c) {
@@ -109,6 +129,9 @@ final class WireKryo {
             kryo.writeObjectOrNull(output, c.data(), byte[].class);
             kryo.writeObjectOrNull(output, c.mode(), CreateMode.class);
             kryo.writeObjectOrNull(output, c.acls() == null ? null : c.acls().toArray(new Acl[0]), Acl[].class);
+            if (c.mode() != null && c.mode().isTtl()) {
+                output.writeVarLong(c.ttlMs(), false);
+            }
         }
 
         @Override
@@ -120,7 +143,25 @@ final class WireKryo {
             if (acls != null && java.util.Arrays.asList(acls).contains(null)) {
                 throw new KryoException("null ACL entry");
             }
-            return new Op.Create(path, data, mode, acls == null ? null : java.util.List.of(acls));
+            long ttl = mode != null && mode.isTtl() ? input.readVarLong(false) : -1;
+            return new Op.Create(path, data, mode, acls == null ? null : java.util.List.of(acls), ttl);
+        }
+    }
+
+    /** {@link OpResult.GetChildrenResult}: its names as a String array (null = none). */
+    static final class GetChildrenResultSerializer extends Serializer<OpResult.GetChildrenResult> {
+        @Override
+        public void write(Kryo kryo, Output output, OpResult.GetChildrenResult r) {
+            kryo.writeObjectOrNull(output, r.children().toArray(new String[0]), String[].class);
+        }
+
+        @Override
+        public OpResult.GetChildrenResult read(Kryo kryo, Input input, Class<? extends OpResult.GetChildrenResult> t) {
+            String[] names = kryo.readObjectOrNull(input, String[].class);
+            if (names != null && java.util.Arrays.asList(names).contains(null)) {
+                throw new KryoException("null child name");
+            }
+            return new OpResult.GetChildrenResult(names == null ? null : java.util.List.of(names));
         }
     }
 

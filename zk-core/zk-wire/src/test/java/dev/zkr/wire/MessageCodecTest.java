@@ -1,6 +1,8 @@
 package dev.zkr.wire;
 
+import dev.zkr.client.ClientInfo;
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.WatcherType;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.Stat;
@@ -39,6 +41,21 @@ class MessageCodecTest {
                         new OpResult[]{new OpResult.ErrorResult(ZkException.Code.NO_NODE)}), "missing"),
                 new Message.Reply(9, 100, 0, new Message.ChildrenBody(new String[]{"a", "é"}, STAT), null),
                 new Message.WatchEvent(WatchedEvent.Type.NODE_DELETED, "/a", 99),
+                // ZooKeeper 3.6+ requests and their bodies
+                new Message.MultiReadRequest(10, new Op[]{Op.getData("/a"), Op.getChildren("/b")}),
+                new Message.GetEphemeralsRequest(11, "/app"),
+                new Message.GetAllChildrenNumberRequest(12, "/"),
+                new Message.WhoAmIRequest(13),
+                new Message.CheckWatchesRequest(14, "/w", WatcherType.PERSISTENT_RECURSIVE),
+                new Message.RemoveWatchesRequest(15, "/w", WatcherType.PERSISTENT_RECURSIVE),
+                new Message.Reply(10, 100, 0, new Message.MultiBody(new OpResult[]{
+                        new OpResult.GetDataResult(new byte[]{1, 2}, STAT),
+                        new OpResult.GetChildrenResult(java.util.List.of("x", "é")),
+                        new OpResult.ErrorResult(ZkException.Code.NO_NODE)}), null),
+                new Message.Reply(11, 100, 0, new Message.PathsBody(new String[]{"/app/e1"}), null),
+                new Message.Reply(12, 100, 0, new Message.CountBody(3), null),
+                new Message.Reply(13, 100, 0, new Message.ClientInfoBody(new ClientInfo[]{
+                        new ClientInfo("ip", "127.0.0.1"), new ClientInfo("digest", "user")}), null),
         };
         for (Message m : messages) {
             Message back = MessageCodec.decode(MessageCodec.encode(m));
@@ -47,6 +64,14 @@ class MessageCodecTest {
         }
         Message.Reply reply = (Message.Reply) MessageCodec.decode(MessageCodec.encode(messages[5]));
         assertEquals(STAT, ((Message.CreateBody) reply.body()).stat());
+        Message.Reply multiRead = (Message.Reply) MessageCodec.decode(MessageCodec.encode(messages[15]));
+        OpResult[] results = ((Message.MultiBody) multiRead.body()).results();
+        assertEquals(STAT, ((OpResult.GetDataResult) results[0]).stat());
+        assertEquals(java.util.List.of("x", "é"), ((OpResult.GetChildrenResult) results[1]).children());
+        Message.Reply who = (Message.Reply) MessageCodec.decode(MessageCodec.encode(messages[18]));
+        assertEquals(new ClientInfo("digest", "user"), ((Message.ClientInfoBody) who.body()).infos()[1]);
+        assertEquals(WatcherType.PERSISTENT_RECURSIVE,
+                ((Message.CheckWatchesRequest) MessageCodec.decode(MessageCodec.encode(messages[13]))).type());
     }
 
     @Test

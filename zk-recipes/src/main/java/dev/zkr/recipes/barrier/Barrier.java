@@ -1,5 +1,8 @@
 package dev.zkr.recipes.barrier;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
 import dev.zkr.client.ZkClient;
 import dev.zkr.recipes.internal.Deadline;
 
@@ -9,7 +12,8 @@ import dev.zkr.recipes.internal.Deadline;
  *
  * <p>Where things live: {@link BarrierEntry} (enter), {@link BarrierExit} with {@link BarrierLook} (leave, one
  * pipelined look at a time; the watches in {@link BarrierReadyWatch} and {@link BarrierMemberWatch}) and
- * {@link BarrierLastOut}, over {@link BarrierMember} (our node and the session that owns it).
+ * {@link BarrierLastOut}, over {@link BarrierMember} (our node and the session that owns it); the same protocol
+ * without a thread in {@link BarrierAsyncEntry} and {@link BarrierAsyncExit}.
  */
 public final class Barrier {
 
@@ -34,6 +38,22 @@ public final class Barrier {
     /** Leaves and waits until every member has left or died, or the deadline passes (false; left all the same). */
     public boolean leave(Deadline deadline) {
         return exit.leave(deadline);
+    }
+
+    /**
+     * As {@link #enter(Deadline)} without a thread: completes with true (on the executor) once all parties have
+     * entered; completing it otherwise (cancel, a timeout) removes our node.
+     */
+    public CompletableFuture<Boolean> enterAsync(Executor executor) {
+        return BarrierAsyncEntry.start(member, executor);
+    }
+
+    /**
+     * As {@link #leave(Deadline)} without a thread: completes with true (on the executor) once every member has left
+     * or died; completing it otherwise (cancel, a timeout) leaves all the same.
+     */
+    public CompletableFuture<Boolean> leaveAsync(Executor executor) {
+        return BarrierAsyncExit.start(member, executor);
     }
 
     public String path() {

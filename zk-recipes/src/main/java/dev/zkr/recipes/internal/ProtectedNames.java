@@ -28,6 +28,11 @@ public final class ProtectedNames {
     private ProtectedNames() {
     }
 
+    /** A fresh protected prefix, {@code _c_<uuid>-}: one per acquire, kept across its create attempts. */
+    public static String newPrefix() {
+        return PREFIX + UUID.randomUUID() + "-";
+    }
+
     /** The base of a protected name ({@code lock-}, {@code read-}, ...) without the UUID and sequence. */
     public static String base(String name) {
         String rest = name;
@@ -87,13 +92,22 @@ public final class ProtectedNames {
                 Created c = awaitOrAbandon(client, sent);
                 return new OwnedNode(c.path(), ZkPaths.name(c.path()), c.stat().czxid(), c.stat().ephemeralOwner());
             } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-                if (!Retries.recover(client, deadline)) {
-                    throw e;
+                long session = client.sessionId();
+                OwnedNode found;
+                try {
+                    if (!Retries.recover(client, deadline)) {
+                        throw e;
+                    }
+                    found = Retries.retrying(client, deadline, () -> {
+                        syncQuietly(client, parent);
+                        return find(client, parent, prefix);
+                    });
+                } catch (RuntimeException gaveUp) {
+                    // interrupted or out of time while looking: the lost create may have made a node that nobody
+                    // would delete while the session lives, ahead of everyone queued after it
+                    abandonLost(client, parent, prefix, session);
+                    throw gaveUp;
                 }
-                OwnedNode found = Retries.retrying(client, deadline, () -> {
-                    syncQuietly(client, parent);
-                    return find(client, parent, prefix);
-                });
                 if (found != null) {
                     if (found.owner() == client.sessionId()) {
                         return found;
@@ -106,6 +120,26 @@ public final class ProtectedNames {
                 }
             }
         }
+    }
+
+    /**
+     * In the background, once connected: deletes the node with this prefix that a lost create of {@code session}
+     * may have made (nothing if the session is gone: its ephemerals went with it). Never fails.
+     */
+    public static void abandonLost(ZkClient client, String parent, String prefix, long session) {
+        Retries.whenConnected(client)
+                .thenCompose(x -> client.syncAsync(parent).handle((v, err) -> null))
+                .thenCompose(x -> client.getChildrenAsync(parent, null))
+                .whenComplete((children, err) -> {
+                    if (children == null) {
+                        return;
+                    }
+                    for (String name : children.names()) {
+                        if (name.startsWith(prefix)) {
+                            Cleanup.deleteAsync(client, ZkPaths.join(parent, name), session);
+                        }
+                    }
+                });
     }
 
     /**

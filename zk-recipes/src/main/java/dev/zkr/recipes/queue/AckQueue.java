@@ -1,20 +1,49 @@
 package dev.zkr.recipes.queue;
 
 import dev.zkr.client.ZkClient;
+import dev.zkr.recipes.AcknowledgedDelayQueue;
+import dev.zkr.recipes.AcknowledgedIdQueue;
+import dev.zkr.recipes.AcknowledgedPriorityQueue;
 import dev.zkr.recipes.AcknowledgedQueue;
 import dev.zkr.recipes.QueueItem;
 import dev.zkr.recipes.QueueSerializer;
 
+import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * {@link AcknowledgedQueue} over a {@link NodeClaimCore} (a claim is an ephemeral node; ack removes the item).
- * Internal, not API.
+ * {@link AcknowledgedQueue} over a {@link NodeClaimCore} (a claim is an ephemeral node; ack removes the item), and
+ * its ordered variants. Internal, not API.
  */
-public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>, NodeClaimCore> implements AcknowledgedQueue<T> {
+public class AckQueue<T> extends QueueFacade<T, QueueItem<T>, NodeClaimCore> implements AcknowledgedQueue<T> {
 
-    public AckQueue(ZkClient client, String path, QueueSerializer<T> serializer) {
-        super(new NodeClaimCore(client, path), serializer);
+    private final String kind;
+
+    AckQueue(ZkClient client, String path, QueueSerializer<T> serializer, Executor executor, ItemOrder order,
+             String kind) {
+        super(new NodeClaimCore(client, path, order), serializer, executor);
+        this.kind = kind;
+    }
+
+    public static <T> AcknowledgedQueue<T> fifo(ZkClient client, String path, QueueSerializer<T> serializer,
+                                                Executor executor) {
+        return new AckQueue<>(client, path, serializer, executor, ItemOrder.FIFO, "AcknowledgedQueue");
+    }
+
+    public static <T> AcknowledgedPriorityQueue<T> priority(ZkClient client, String path,
+                                                            QueueSerializer<T> serializer, Executor executor) {
+        return new Priority<>(client, path, serializer, executor);
+    }
+
+    public static <T> AcknowledgedDelayQueue<T> delay(ZkClient client, String path, QueueSerializer<T> serializer,
+                                                      Executor executor) {
+        return new Delay<>(client, path, serializer, executor);
+    }
+
+    public static <T> AcknowledgedIdQueue<T> ids(ZkClient client, String path, QueueSerializer<T> serializer,
+                                                 Executor executor) {
+        return new Ids<>(client, path, serializer, executor);
     }
 
     @Override
@@ -24,7 +53,45 @@ public final class AckQueue<T> extends QueueFacade<T, QueueItem<T>, NodeClaimCor
 
     @Override
     public String toString() {
-        return "AcknowledgedQueue[" + core.path() + "]";
+        return kind + "[" + core.path() + "]";
+    }
+
+    private static final class Priority<T> extends AckQueue<T> implements AcknowledgedPriorityQueue<T> {
+        Priority(ZkClient client, String path, QueueSerializer<T> serializer, Executor executor) {
+            super(client, path, serializer, executor, ItemOrder.PRIORITY, "AcknowledgedPriorityQueue");
+        }
+
+        @Override
+        public void offer(T item, int priority) {
+            offerWithPriority(item, priority);
+        }
+    }
+
+    private static final class Delay<T> extends AckQueue<T> implements AcknowledgedDelayQueue<T> {
+        Delay(ZkClient client, String path, QueueSerializer<T> serializer, Executor executor) {
+            super(client, path, serializer, executor, ItemOrder.DELAY, "AcknowledgedDelayQueue");
+        }
+
+        @Override
+        public void offer(T item, Duration delay) {
+            offerWithDelay(item, delay);
+        }
+    }
+
+    private static final class Ids<T> extends AckQueue<T> implements AcknowledgedIdQueue<T> {
+        Ids(ZkClient client, String path, QueueSerializer<T> serializer, Executor executor) {
+            super(client, path, serializer, executor, ItemOrder.IDS, "AcknowledgedIdQueue");
+        }
+
+        @Override
+        public void offer(String id, T item) {
+            offerWithId(id, item);
+        }
+
+        @Override
+        public int remove(String id) {
+            return removeById(id);
+        }
     }
 
     private static final class Item<T> implements QueueItem<T> {

@@ -30,8 +30,8 @@ final class DeleteClaimCore extends QueueCore {
     private final String consumerPath;
     private volatile long consumerSession;
 
-    DeleteClaimCore(ZkClient client, String path) {
-        super(client, path);
+    DeleteClaimCore(ZkClient client, String path, ItemOrder order) {
+        super(client, path, order);
         this.consumerPath = ZkPaths.join(path, CONSUMER + UUID.randomUUID());
     }
 

@@ -65,8 +65,11 @@ final class ExactlyOnceOffer {
         return queuePath + LEDGERS;
     }
 
-    /** Enqueues the item exactly once, or throws (then it was not applied, unless the exception says unknown). */
-    void offer(byte[] data) {
+    /**
+     * Enqueues the item exactly once, or throws (then it was not applied, unless the exception says unknown). A
+     * non-empty {@code key} goes into the name ({@code item-<uuid>-<key>-<seq>}, see {@link ItemOrder}).
+     */
+    void offer(byte[] data, String key) {
         try {
             lock.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -74,16 +77,16 @@ final class ExactlyOnceOffer {
             throw new ZkException.Interrupted(queuePath, "interrupted while waiting to offer");
         }
         try {
-            offerLocked(data);
+            offerLocked(data, key);
         } finally {
             lock.unlock();
         }
     }
 
-    private void offerLocked(byte[] data) {
+    private void offerLocked(byte[] data, String key) {
         String uuid = UUID.randomUUID().toString();
         byte[] mark = uuid.getBytes(StandardCharsets.UTF_8);
-        String itemPrefix = QueueCore.ITEM + uuid + "-";
+        String itemPrefix = QueueCore.ITEM + uuid + "-" + (key.isEmpty() ? "" : key + "-");
         while (true) {
             long session = client.sessionId();
             if (ledgerPath == null || ledgerSession != session) {

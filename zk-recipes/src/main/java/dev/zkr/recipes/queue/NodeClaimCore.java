@@ -32,8 +32,25 @@ final class NodeClaimCore extends QueueCore {
     /** Items whose claim create may have been applied without this consumer knowing. */
     private final Set<String> unsettled = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    NodeClaimCore(ZkClient client, String path) {
-        super(client, path);
+    NodeClaimCore(ZkClient client, String path, ItemOrder order) {
+        super(client, path, order);
+    }
+
+    /** An item claimed for a cancelled asynchronous take is released: it is delivered again. */
+    @Override
+    void giveBack(Claimed c) {
+        release(c);
+    }
+
+    /**
+     * Removes an item only if no consumer holds it, in one request: creating its claim (fails if held), deleting
+     * the item and deleting that claim again.
+     */
+    @Override
+    List<Op> removeOps(String name) {
+        String claimPath = ZkPaths.join(path, CLAIM + name);
+        return List.of(Op.create(claimPath, new byte[0], CreateMode.EPHEMERAL),
+                Op.delete(ZkPaths.join(path, name), -1), Op.delete(claimPath, -1));
     }
 
     @Override

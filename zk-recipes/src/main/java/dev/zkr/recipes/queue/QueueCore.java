@@ -1,6 +1,8 @@
 package dev.zkr.recipes.queue;
 
 import dev.zkr.client.ClientSupport;
+import dev.zkr.client.CreateMode;
+import dev.zkr.client.Op;
 import dev.zkr.client.Watcher;
 import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
@@ -9,7 +11,6 @@ import dev.zkr.client.ZkPaths;
 import dev.zkr.recipes.internal.Cleanup;
 import dev.zkr.recipes.internal.Deadline;
 import dev.zkr.recipes.internal.OwnedNode;
-import dev.zkr.recipes.internal.ProtectedNames;
 import dev.zkr.recipes.internal.Retries;
 import dev.zkr.recipes.internal.Signal;
 
@@ -44,8 +45,23 @@ abstract class QueueCore {
     record Claimed(String name, byte[] data, OwnedNode claim) {
     }
 
+    /** A take that would have had to wait for the take lock (an asynchronous take waits for {@link #nextUnlock}). */
+    static final Claimed BUSY = new Claimed("", new byte[0], null);
+
+    /**
+     * What an asynchronous take waits for when the queue has nothing for it: the child (or exists) watch its last
+     * listing left, and for a delay queue how long until the earliest item is due (-1: none is waiting).
+     */
+    static final class Wake {
+        Signal signal;
+        Watcher watcher;
+        WatcherType type;
+        long dueInMillis = -1;
+    }
+
     final ZkClient client;
     final String path;
+    final ItemOrder order;
     /** How many of the first cached items a consumer that collided with another one picks from. */
     static final int SPREAD = 4;
 
@@ -68,6 +84,20 @@ abstract class QueueCore {
     private final ExactlyOnceOffer offers;
     private volatile Signal waiting;
     private volatile boolean closed;
+    /** Completed (and replaced) whenever a take gives up the take lock. */
+    private volatile CompletableFuture<Void> unlocked = new CompletableFuture<>();
+    /** The asynchronous takes in progress, with how to make each look again: close fails them. */
+    private final java.util.Map<CompletableFuture<?>, Runnable> asyncTakes =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Items claimed for an asynchronous take that was cancelled meanwhile: the next take delivers them first. */
+    private final java.util.ArrayDeque<Claimed> givenBack = new java.util.ArrayDeque<>();
+    /**
+     * Delay queues: the latest server time seen (the mtime of this consumer's writes to the queue node), in epoch
+     * ms. An item due at or before it is due (the server's clock reached its time). Under the take lock.
+     */
+    private long serverNow;
+    /** Delay queues: ms from {@link #serverNow} until the earliest item not yet due, -1 if none. Under the take lock. */
+    private long nextDueIn = -1;
     /** Fired by close: every wait of a take ends. */
     private final Signal closing = new Signal();
 
@@ -88,9 +118,10 @@ abstract class QueueCore {
         }
     }
 
-    QueueCore(ZkClient client, String path) {
+    QueueCore(ZkClient client, String path, ItemOrder order) {
         this.client = client;
         this.path = ZkPaths.validate(path);
+        this.order = order;
         this.offers = new ExactlyOnceOffer(client, this.path);
     }
 
@@ -104,9 +135,68 @@ abstract class QueueCore {
      * Enqueues an item as {@code item-<uuid>-<seq>} exactly once, also after a lost response; ConnectionLoss if
      * the outcome cannot be known ({@link ExactlyOnceOffer}).
      */
-    void offer(byte[] data) {
+    void offer(byte[] data, String key) {
         checkOpen();
-        offers.offer(data);
+        offers.offer(data, key);
+    }
+
+    /**
+     * The server's time now (epoch ms): the mtime of a write to the queue node (made as a container if missing),
+     * retried after a lost connection (a repeated write is harmless).
+     */
+    long serverNow(Deadline deadline) {
+        return Retries.retrying(client, deadline, () -> {
+            while (true) {
+                try {
+                    return within(client.setDataAsync(path, new byte[0], -1), deadline).mtime();
+                } catch (ZkException.NoNode e) {
+                    within(ClientSupport.ensurePath(client, path, CreateMode.CONTAINER), deadline);
+                }
+            }
+        });
+    }
+
+    /**
+     * Removes the items of an id queue whose key is {@code idKey}, unless a consumer holds them; returns how many
+     * this call removed. Each is one request: a delete (the simple queue's claim is a delete too, so the item goes
+     * to the consumer or here, never both) or, for the acknowledged queue, {@link #removeOps} with its claim.
+     */
+    int remove(String idKey) {
+        checkOpen();
+        int removed = 0;
+        while (true) {
+            List<String> names;
+            try {
+                names = Retries.retrying(client, Deadline.NONE, () -> client.getChildren(path));
+            } catch (ZkException.NoNode e) {
+                return removed;
+            }
+            Set<String> children = new HashSet<>(names);
+            boolean lost = false;
+            for (String n : names) {
+                if (!n.startsWith(ITEM) || !order.hasId(n, idKey) || children.contains(CLAIM + n)) {
+                    continue;
+                }
+                try {
+                    client.multi(removeOps(n));
+                    removed++;
+                } catch (ZkException.NoNode | ZkException.NodeExists e) {
+                    // taken (or claimed) meanwhile
+                } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+                    lost = true; // applied or not: list again (a removed item is not listed; this one not counted)
+                    Retries.recover(client, Deadline.NONE);
+                    break;
+                }
+            }
+            if (!lost) {
+                return removed;
+            }
+        }
+    }
+
+    /** The ops that remove an unclaimed item: its delete. */
+    List<Op> removeOps(String name) {
+        return List.of(Op.delete(ZkPaths.join(path, name), -1));
     }
 
     int size() {
@@ -121,10 +211,23 @@ abstract class QueueCore {
 
     /** Claims the next item; null if the deadline passed (also while disconnected). */
     Claimed take(Deadline callerDeadline) {
+        return take(callerDeadline, null);
+    }
+
+    /**
+     * As {@link #take(Deadline)}; with a {@code wake}, for an asynchronous take: never waits for the take lock
+     * ({@link #BUSY} if another take holds it) nor for an item (null, with the watch to wait on in {@code wake}).
+     */
+    Claimed take(Deadline callerDeadline, Wake wake) {
         checkOpen();
-        Deadline deadline = callerDeadline.cancelledBy(closing);
+        // an asynchronous take's deadline is cut short by its own signal, which close fires too
+        Deadline deadline = callerDeadline.cancel() != null ? callerDeadline : callerDeadline.cancelledBy(closing);
         try {
-            if (deadline.isBounded()) {
+            if (wake != null) {
+                if (!takeLock.tryLock()) {
+                    return BUSY;
+                }
+            } else if (deadline.isBounded()) {
                 if (!takeLock.tryLock(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
                     return empty();
                 }
@@ -138,8 +241,20 @@ abstract class QueueCore {
         contended = false; // contention is a property of one take: the racing takes overlap it
         listedThisTake = false;
         try {
+            if (order.sortsByKey()) {
+                synchronized (cache) {
+                    cache.clear(); // ordered by key: an item offered since the last listing may come first
+                }
+            }
             while (true) {
                 checkOpen();
+                Claimed back;
+                synchronized (givenBack) {
+                    back = givenBack.poll();
+                }
+                if (back != null) {
+                    return back;
+                }
                 try {
                     if (!Retries.awaitConnected(client, deadline)) {
                         return empty();
@@ -151,7 +266,7 @@ abstract class QueueCore {
                             return c;
                         }
                     }
-                    if (deadline.expired() || !refill(deadline)) {
+                    if (deadline.expired() || !refill(deadline, wake)) {
                         return empty();
                     }
                 } catch (DeadlinePassed e) {
@@ -167,7 +282,15 @@ abstract class QueueCore {
             }
         } finally {
             takeLock.unlock();
+            CompletableFuture<Void> u = unlocked;
+            unlocked = new CompletableFuture<>();
+            u.complete(null);
         }
+    }
+
+    /** Completed when a take next gives up the take lock. */
+    CompletableFuture<Void> nextUnlock() {
+        return unlocked;
     }
 
     /** Null: a take ends empty-handed (or fails with IllegalStateException if the queue was closed meanwhile). */
@@ -242,8 +365,12 @@ abstract class QueueCore {
         listedThisTake = true; // only refill calls this, under the take lock
     }
 
-    /** Fills the cache from a listing; if empty, waits for a change. False if the deadline passed. */
-    private boolean refill(Deadline deadline) {
+    /**
+     * Fills the cache from a listing; if empty, waits for a change (or, in a delay queue, until the earliest item
+     * is due). False if the deadline passed. With a {@code wake} it does not wait: it returns false and leaves the
+     * watch (and the time until the next due item) in the wake.
+     */
+    private boolean refill(Deadline deadline, Wake wake) {
         List<String> items = Retries.retrying(client, deadline, () -> candidates(null, deadline));
         if (!items.isEmpty()) {
             cacheAll(items);
@@ -258,6 +385,9 @@ abstract class QueueCore {
         waiting = signal;
         boolean childWatch = true;
         try {
+            if (hasGivenBack()) {
+                return true; // given back before this take could be woken for it: take it
+            }
             try {
                 items = candidates(watcher, deadline);
             } catch (ZkException.NoNode e) {
@@ -274,12 +404,23 @@ abstract class QueueCore {
             if (closed) {
                 return true; // checkOpen throws
             }
-            return signal.await(deadline) || !deadline.expired();
+            if (wake != null) {
+                wake.signal = signal;
+                wake.watcher = watcher;
+                wake.type = childWatch ? WatcherType.CHILDREN : WatcherType.DATA;
+                wake.dueInMillis = nextDueIn;
+                return false;
+            }
+            Deadline until = deadline;
+            if (nextDueIn >= 0 && nextDueIn < TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos())) {
+                until = Deadline.after(java.time.Duration.ofMillis(nextDueIn)).cancelledBy(deadline.cancel());
+            }
+            return signal.await(until) || !deadline.expired();
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
             return Retries.recover(client, deadline);
         } finally {
             waiting = null;
-            if (!fired.get()) {
+            if (!fired.get() && (wake == null || wake.signal == null)) {
                 Cleanup.removeWatchQuietly(client, path, watcher,
                         childWatch ? WatcherType.CHILDREN : WatcherType.DATA);
             }
@@ -310,7 +451,31 @@ abstract class QueueCore {
         }
         claimed.removeAll(possiblyOwnClaims()); // perhaps claimed by this consumer: its next take finds out
         items.removeAll(claimed);
-        return ProtectedNames.sortBySequence(items);
+        List<String> sorted = order.sort(items);
+        return order == ItemOrder.DELAY ? due(sorted, deadline) : sorted;
+    }
+
+    /**
+     * The items (sorted by due time) whose time has come on the server's clock; sets {@link #nextDueIn}. Asks the
+     * server for its time (a write to the queue node, after the listing) only if an item is due later than the
+     * latest server time seen: never the consumer's clock.
+     */
+    private List<String> due(List<String> sorted, Deadline deadline) {
+        nextDueIn = -1;
+        if (sorted.isEmpty()) {
+            return sorted;
+        }
+        if (order.dueOf(sorted.get(sorted.size() - 1)) > serverNow) {
+            serverNow = Math.max(serverNow, serverNow(deadline));
+        }
+        int ready = 0;
+        while (ready < sorted.size() && order.dueOf(sorted.get(ready)) <= serverNow) {
+            ready++;
+        }
+        if (ready < sorted.size()) {
+            nextDueIn = order.dueOf(sorted.get(ready)) - serverNow;
+        }
+        return sorted.subList(0, ready);
     }
 
     /** Claims the named item for this take; null if it is gone or another consumer has it. */
@@ -331,6 +496,62 @@ abstract class QueueCore {
 
     // ---- lifecycle ------------------------------------------------------------------------------------------------
 
+    /** Registers an asynchronous take (close fails it); it deregisters itself when complete. */
+    void registerAsync(CompletableFuture<?> take, Runnable lookAgain) {
+        asyncTakes.put(take, lookAgain);
+        take.whenComplete((v, e) -> asyncTakes.remove(take));
+        if (closed) {
+            take.completeExceptionally(new IllegalStateException("queue " + path + " is closed"));
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * An item claimed for an asynchronous take that was cancelled before it could be handed over. By default (the
+     * simple queue: the claim removed it) the next take of this consumer gets it first, and close offers it again.
+     */
+    void giveBack(Claimed c) {
+        synchronized (givenBack) {
+            givenBack.addFirst(c);
+        }
+        if (closed) {
+            reofferGivenBack(); // given back after close looked (each item is polled once: never offered twice)
+            return;
+        }
+        Signal s = waiting;
+        if (s != null) {
+            s.fire(); // a blocking take waiting for items: it takes this one
+        }
+        asyncTakes.values().forEach(Runnable::run); // and the asynchronous ones look again
+    }
+
+    private boolean hasGivenBack() {
+        synchronized (givenBack) {
+            return !givenBack.isEmpty();
+        }
+    }
+
+    private void reofferGivenBack() {
+        while (true) {
+            Claimed c;
+            synchronized (givenBack) {
+                c = givenBack.poll();
+            }
+            if (c == null) {
+                return;
+            }
+            try {
+                String key = ItemOrder.keyOf(c.name());
+                offers.offer(c.data(), key == null ? "" : key);
+            } catch (RuntimeException e) {
+                // lost, as an item taken by a consumer that dies is (at-most-once)
+            }
+        }
+    }
+
     void checkOpen() {
         if (closed) {
             throw new IllegalStateException("queue " + path + " is closed");
@@ -348,6 +569,9 @@ abstract class QueueCore {
             s.fire();
         }
         releaseHeld();
+        for (CompletableFuture<?> f : List.copyOf(asyncTakes.keySet())) {
+            f.completeExceptionally(new IllegalStateException("queue " + path + " is closed"));
+        }
         // wait (bounded) for a take in progress to clean up its watch: its waits end at once now
         boolean locked = false;
         try {
@@ -356,6 +580,7 @@ abstract class QueueCore {
             Thread.currentThread().interrupt();
         }
         try {
+            reofferGivenBack();
             removeConsumer();
             offers.close();
         } finally {

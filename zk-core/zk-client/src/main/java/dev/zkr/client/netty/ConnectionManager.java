@@ -715,19 +715,19 @@ final class ConnectionManager {
             return true;
         }
         for (OutstandingRequest q : inFlight) {
-            if (!q.done && q.watcher != null && path.equals(q.path) && registersInto(q.kind) == type) {
+            if (!q.done && q.watcher != null && path.equals(q.path) && registersInto(q) == type) {
                 return true;
             }
         }
         return false;
     }
 
-    /** The watch type a watching request of this kind registers, or null. */
-    private static WatcherType registersInto(OutstandingRequest.Kind kind) {
-        return switch (kind) {
+    /** The watch type a watching request registers, or null. */
+    private static WatcherType registersInto(OutstandingRequest q) {
+        return switch (q.kind) {
             case EXISTS, GET_DATA -> WatcherType.DATA;
             case GET_CHILDREN -> WatcherType.CHILDREN;
-            case ADD_WATCH -> WatcherType.PERSISTENT;
+            case ADD_WATCH -> WatcherType.of(q.addWatchMode);
             default -> null;
         };
     }

@@ -194,11 +194,16 @@ public final class NativeZkClient implements ZkClient {
     }
 
     private OutstandingRequest createRequest(String path, byte[] data, CreateMode mode) {
+        return createRequest(path, data, mode, -1);
+    }
+
+    private OutstandingRequest createRequest(String path, byte[] data, CreateMode mode, long ttlMs) {
         checkOpen(path);
-        RequestChecks.create(path, mode);
+        RequestChecks.create(path, mode, ttlMs);
         OutstandingRequest p = pending(OutstandingRequest.Kind.CREATE, path);
         p.data = checkData(path, data);
         p.createMode = mode;
+        p.ttlMs = ttlMs;
         return p;
     }
 
@@ -208,6 +213,19 @@ public final class NativeZkClient implements ZkClient {
         return submit(() -> {
             OutstandingRequest p = createRequest(path, data, mode);
             p.acls = RequestChecks.acls(path, acls);
+            return p;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                 List<dev.zkr.client.Acl> acls, java.time.Duration ttl) {
+        return submit(() -> {
+            if (ttl == null) {
+                throw new ZkException.BadArguments(path, "TTL missing");
+            }
+            OutstandingRequest p = createRequest(path, data, mode, ttl.toMillis());
+            p.acls = acls == null ? null : RequestChecks.acls(path, acls);
             return p;
         });
     }
@@ -358,6 +376,45 @@ public final class NativeZkClient implements ZkClient {
             return CompletableFuture.failedFuture(e);
         }
         return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<List<OpResult>> multiReadAsync(List<Op> ops) {
+        OutstandingRequest p;
+        try {
+            checkOpen(null);
+            RequestChecks.required(ops, null, "ops");
+            if (ops.isEmpty()) {
+                return CompletableFuture.completedFuture(List.of());
+            }
+            Op[] checked = new Op[ops.size()];
+            for (int i = 0; i < checked.length; i++) {
+                checked[i] = RequestChecks.readOp(ops.get(i));
+            }
+            p = pending(OutstandingRequest.Kind.MULTI_READ, null);
+            p.ops = checked;
+        } catch (ZkException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return submit(p);
+    }
+
+    @Override
+    public CompletableFuture<List<String>> getEphemeralsAsync(String prefix) {
+        return submit(() -> pending(OutstandingRequest.Kind.GET_EPHEMERALS, checkPath(prefix)));
+    }
+
+    @Override
+    public CompletableFuture<Integer> getAllChildrenNumberAsync(String path) {
+        return submit(() -> pending(OutstandingRequest.Kind.GET_ALL_CHILDREN_NUMBER, checkPath(path)));
+    }
+
+    @Override
+    public CompletableFuture<List<dev.zkr.client.ClientInfo>> whoAmIAsync() {
+        return submit(() -> {
+            checkOpen(null);
+            return pending(OutstandingRequest.Kind.WHO_AM_I, null);
+        });
     }
 
     @Override

@@ -19,7 +19,7 @@ final class OutstandingRequest implements Runnable {
     /** Request kinds; the last three are the client's own and never reach a caller. */
     enum Kind {
         CREATE, DELETE, EXISTS, GET_DATA, SET_DATA, GET_CHILDREN, MULTI, SYNC, ADD_WATCH, REMOVE_WATCHES,
-        GET_ACL, SET_ACL, AUTH,
+        GET_ACL, SET_ACL, AUTH, MULTI_READ, GET_EPHEMERALS, GET_ALL_CHILDREN_NUMBER, WHO_AM_I,
         PING, SET_WATCHES, CLOSE_SESSION, AUTH_RESEND;
 
         boolean internal() {
@@ -41,6 +41,8 @@ final class OutstandingRequest implements Runnable {
     byte[] data;
     int version;
     CreateMode createMode;
+    /** create: the TTL of a TTL mode, else -1. */
+    long ttlMs = -1;
     Watcher watcher;
     Op[] ops;
     AddWatchMode addWatchMode;
@@ -101,7 +103,10 @@ final class OutstandingRequest implements Runnable {
     /** The wire request for the xid this request got. */
     Message.Request toMessage() {
         return switch (kind) {
-            case CREATE -> acls == null ? new Message.CreateRequest(xid, path, data, createMode)
+            case CREATE -> createMode.isTtl()
+                    ? new Message.CreateTtlRequest(xid, path, data, createMode,
+                            acls == null ? null : acls.toArray(new dev.zkr.client.Acl[0]), ttlMs)
+                    : acls == null ? new Message.CreateRequest(xid, path, data, createMode)
                     : new Message.CreateAclRequest(xid, path, data, createMode, acls.toArray(new dev.zkr.client.Acl[0]));
             case GET_ACL -> new Message.GetAclRequest(xid, path);
             case SET_ACL -> new Message.SetAclRequest(xid, path, acls.toArray(new dev.zkr.client.Acl[0]), version);
@@ -112,6 +117,10 @@ final class OutstandingRequest implements Runnable {
             case SET_DATA -> new Message.SetDataRequest(xid, path, data, version);
             case GET_CHILDREN -> new Message.GetChildrenRequest(xid, path, watcher != null);
             case MULTI -> new Message.MultiRequest(xid, ops);
+            case MULTI_READ -> new Message.MultiReadRequest(xid, ops);
+            case GET_EPHEMERALS -> new Message.GetEphemeralsRequest(xid, path);
+            case GET_ALL_CHILDREN_NUMBER -> new Message.GetAllChildrenNumberRequest(xid, path);
+            case WHO_AM_I -> new Message.WhoAmIRequest(xid);
             case SYNC -> new Message.SyncRequest(xid, path);
             case ADD_WATCH -> new Message.AddWatchRequest(xid, path, addWatchMode);
             case REMOVE_WATCHES -> new Message.RemoveWatchesRequest(xid, path, watcherType);

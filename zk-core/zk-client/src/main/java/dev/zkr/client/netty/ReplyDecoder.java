@@ -56,6 +56,24 @@ final class ReplyDecoder {
                 yield new dev.zkr.client.NodeAcl(b.acls() == null ? List.of() : List.of(b.acls()), b.stat());
             }
             case SET_ACL -> body(p, body, Message.StatBody.class).stat();
+            case MULTI_READ -> {
+                // null data (a ZooKeeper client's) reads as empty, as getData's
+                List<OpResult> results = new ArrayList<>();
+                for (OpResult r : body(p, body, Message.MultiBody.class).results()) {
+                    results.add(r instanceof OpResult.GetDataResult d && d.data() == null
+                            ? new OpResult.GetDataResult(new byte[0], d.stat()) : r);
+                }
+                yield List.copyOf(results);
+            }
+            case GET_EPHEMERALS -> {
+                String[] paths = body(p, body, Message.PathsBody.class).paths();
+                yield paths == null ? List.of() : List.of(paths);
+            }
+            case GET_ALL_CHILDREN_NUMBER -> body(p, body, Message.CountBody.class).count();
+            case WHO_AM_I -> {
+                dev.zkr.client.ClientInfo[] infos = body(p, body, Message.ClientInfoBody.class).infos();
+                yield infos == null ? List.of() : List.of(infos);
+            }
             default -> null;
         };
     }

@@ -108,11 +108,29 @@ final class WatchRegistry {
             removeGroup(path, watcher, WatcherType.DATA, WatchedEvent.Type.DATA_WATCH_REMOVED, removed,
                     serverTypes, Kind.DATA, Kind.EXIST);
         }
+        int before = removed.size();
         if (type == WatcherType.PERSISTENT || type == WatcherType.ANY) {
             removeGroup(path, watcher, WatcherType.PERSISTENT, WatchedEvent.Type.PERSISTENT_WATCH_REMOVED, removed,
-                    serverTypes, Kind.PERSISTENT, Kind.RECURSIVE);
+                    serverTypes, Kind.PERSISTENT);
         }
+        if (type == WatcherType.PERSISTENT_RECURSIVE || type == WatcherType.ANY) {
+            removeGroup(path, watcher, WatcherType.PERSISTENT_RECURSIVE, WatchedEvent.Type.PERSISTENT_WATCH_REMOVED,
+                    removed, serverTypes, Kind.RECURSIVE);
+        }
+        dropRepeatedEvents(removed, before); // a watcher holding both persistent kinds hears one removal, as in ZooKeeper
         return removed.isEmpty() ? null : new Removal(removed, serverTypes);
+    }
+
+    /** Keeps the first of the removal events from {@code from} on that name the same watcher and event. */
+    private static void dropRepeatedEvents(List<Removed> removed, int from) {
+        Set<Watcher> seen = new java.util.HashSet<>();
+        for (int i = from; i < removed.size(); ) {
+            if (seen.add(removed.get(i).watcher())) {
+                i++;
+            } else {
+                removed.remove(i);
+            }
+        }
     }
 
     private void removeGroup(String path, Watcher watcher, WatcherType group, WatchedEvent.Type eventType,
@@ -149,14 +167,15 @@ final class WatchRegistry {
         }
     }
 
-    /** True if some watcher holds a watch of the group (DATA: data or exist, CHILDREN, PERSISTENT: either kind). */
+    /** True if some watcher holds a watch of the group (DATA: data or exist, CHILDREN, PERSISTENT, RECURSIVE). */
     synchronized boolean holds(String path, WatcherType group) {
         return switch (group) {
             case DATA -> map(Kind.DATA).containsKey(path) || map(Kind.EXIST).containsKey(path);
             case CHILDREN -> map(Kind.CHILD).containsKey(path);
-            case PERSISTENT -> map(Kind.PERSISTENT).containsKey(path) || map(Kind.RECURSIVE).containsKey(path);
+            case PERSISTENT -> map(Kind.PERSISTENT).containsKey(path);
+            case PERSISTENT_RECURSIVE -> map(Kind.RECURSIVE).containsKey(path);
             case ANY -> holds(path, WatcherType.DATA) || holds(path, WatcherType.CHILDREN)
-                    || holds(path, WatcherType.PERSISTENT);
+                    || holds(path, WatcherType.PERSISTENT) || holds(path, WatcherType.PERSISTENT_RECURSIVE);
         };
     }
 

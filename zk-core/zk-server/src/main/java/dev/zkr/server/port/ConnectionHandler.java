@@ -73,9 +73,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private int inFlight;
     private boolean readingPaused;
     private ScheduledFuture<?> handshakeTimer;
-    /** Times this connection's requests (metrics), or null when the server keeps no metrics. */
+    /** Times this connection's requests (the four-letter words' latency, and the metrics when kept). */
     private final RequestTimer timer;
-    /** When the last socket read arrived (nanoTime; only kept with metrics): the arrival time of its requests. */
+    /** When the last socket read arrived (nanoTime): the arrival time of its requests. */
     private long readAt;
     /** Requests read and replies written on this connection (the four-letter words' counts; event loop). */
     private long received;
@@ -84,8 +84,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private long established;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
-                      ProblemLog problems, RequestMetrics metrics) {
-        this.timer = metrics == null ? null : new RequestTimer(metrics);
+                      ProblemLog problems, RequestMetrics metrics, LatencyStats latency) {
+        this.timer = new RequestTimer(metrics, latency);
         this.config = config;
         this.core = core;
         this.budget = budget;
@@ -139,9 +139,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     early.add(r);
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
-                    if (timer != null) {
-                        timer.received(r, readAt);
-                    }
+                    timer.received(r, readAt);
                     checkBackpressure(ctx);
                 } else {
                     fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " during the handshake", true);
@@ -152,9 +150,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                     batch.add(new Core.Inbound(connection, r));
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
-                    if (timer != null) {
-                        timer.received(r, readAt);
-                    }
+                    timer.received(r, readAt);
                     checkBackpressure(ctx);
                 } else {
                     fail(ctx, BAD_INPUT, "unexpected " + m.getClass().getSimpleName() + " after the handshake", true);
@@ -191,9 +187,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         budget.update(budgeted, 0);
         budgeted = 0;
         inFlightFrameBytes.clear();
-        if (timer != null) {
-            timer.closed();
-        }
+        timer.closed();
         releaseInbound(inboundHeld);
         core.disconnected(connection);
         ctx.fireChannelInactive();
@@ -310,7 +304,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         inFlight -= replies;
         sent += replies;
-        if (timer != null && replies > 0) {
+        if (replies > 0) {
             timer.replied(replies, System.nanoTime());
         }
         long answered = 0;
@@ -380,9 +374,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             @Override
             public void channelRead(ChannelHandlerContext ctx, Object msg) {
                 if (msg instanceof ByteBuf buf && state != State.CLOSING) {
-                    if (timer != null) {
-                        readAt = System.nanoTime(); // one clock read per socket read, not per request
-                    }
+                    readAt = System.nanoTime(); // one clock read per socket read, not per request
                     inboundHeld += buf.readableBytes();
                     inbound.add(buf.readableBytes());
                     ChannelHandlerContext mine = ctx.pipeline().context(ConnectionHandler.this);

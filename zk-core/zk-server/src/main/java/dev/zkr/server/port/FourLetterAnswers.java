@@ -138,10 +138,20 @@ final class FourLetterAnswers {
         conf.put("serverId", String.valueOf(config.serverId()));
         List<String> membership = new ArrayList<>();
         config.members().forEach(m -> membership.add("server." + m.id() + "=" + m.line()));
+        LatencyStats.Snapshot latency = connections.latency().snapshot();
         return new FourLetterReplies.Facts(serving, mode, version, clients, received, sent, outstanding,
-                tree.lastZxid(), tree.nodeCount(), w[0], w[1], w[2], tree.ephemeralTotal(), tree.approximateBytes(),
+                tree.lastZxid(), nodeCount(), w[0], w[1], w[2], tree.ephemeralTotal(), tree.approximateBytes(),
                 tree.sessionCount(), (System.nanoTime() - startedAt) / 1_000_000, dataDirSize, logDirSize, conf,
-                membership);
+                membership, latency.min(), latency.avg(), latency.max());
+    }
+
+    /**
+     * The nodes as ZooKeeper counts them ({@code DataTree.getNodeCount}, its node map's size): the clients' nodes, the
+     * root twice (ZooKeeper maps it under "" and "/") and ZooKeeper's three {@code /zookeeper} nodes, which zkr shows
+     * over its tree ({@link dev.zkr.tree.SystemNodes}): 5 on an empty server, as ZooKeeper 3.9 says.
+     */
+    private int nodeCount() {
+        return tree.nodeCount() + 1 + (tree.contains(dev.zkr.tree.SystemNodes.ZOOKEEPER) ? 0 : 3);
     }
 
     /** Bytes of the files under {@code dir} (0 if it is missing). */

@@ -3,19 +3,24 @@ package dev.zkr.server.port;
 import dev.zkr.wire.Message;
 
 /**
- * One connection's requests in flight, for the request metrics: each request's operation and arrival time in a ring,
- * in order (replies leave in request order), so a reply is timed without any lookup or allocation. Event loop only.
+ * One connection's requests in flight, timed: each request's operation and arrival time in a ring, in order (replies
+ * leave in request order), so a reply is timed without any lookup or allocation; every latency goes to the server's
+ * {@link LatencyStats} (the four-letter words'), and to the request metrics when the server keeps them. Event loop
+ * only.
  */
 final class RequestTimer {
 
+    /** The server's metrics, or null when it keeps none. */
     private final RequestMetrics metrics;
+    private final LatencyStats latency;
     private int[] ops = new int[16];
     private long[] starts = new long[16];
     private int head;
     private int size;
 
-    RequestTimer(RequestMetrics metrics) {
+    RequestTimer(RequestMetrics metrics, LatencyStats latency) {
         this.metrics = metrics;
+        this.latency = latency;
     }
 
     /** A request was read at {@code now} (nanoTime: when its socket read arrived). */
@@ -24,7 +29,7 @@ final class RequestTimer {
             grow();
         }
         int i = (head + size) & (ops.length - 1);
-        ops[i] = metrics.op(r);
+        ops[i] = metrics == null ? 0 : metrics.op(r);
         starts[i] = now;
         size++;
     }
@@ -32,7 +37,11 @@ final class RequestTimer {
     /** The next {@code replies} requests were answered (their replies written) at {@code now}. */
     void replied(int replies, long now) {
         for (int k = 0; k < replies && size > 0; k++) {
-            metrics.replied(ops[head], now - starts[head]);
+            long nanos = now - starts[head];
+            latency.record(nanos);
+            if (metrics != null) {
+                metrics.replied(ops[head], nanos);
+            }
             head = (head + 1) & (ops.length - 1);
             size--;
         }

@@ -60,9 +60,16 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final RequestMetrics metrics;
     /** The four-letter words' answers. */
     private final FourLetterAnswers words;
+    /** Every request's latency (the four-letter words' min/avg/max), kept with or without metrics. */
+    private final LatencyStats latency = new LatencyStats();
     /** Requests read and replies written on connections closed since the start (the words' totals). */
     private final java.util.concurrent.atomic.LongAdder closedReceived = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder closedSent = new java.util.concurrent.atomic.LongAdder();
+
+    /** Every request's latency since the start (the four-letter words'). */
+    LatencyStats latency() {
+        return latency;
+    }
 
     ServerChannelInitializer(ServerConfig config, Core core, RequestMetrics metrics, DataTree tree,
                              WatchTable watches) {
@@ -98,7 +105,8 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         channels.add(ch);
         ch.config().setWriteBufferWaterMark(waterMark);
-        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics);
+        ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics,
+                latency);
         ch.closeFuture().addListener(f -> {
             FourLetterReplies.Client c = handler.describe();
             if (c != null) {

@@ -4,6 +4,7 @@ import dev.zkr.server.ServerConfig;
 import dev.zkr.session.SessionTable;
 import dev.zkr.storage.Snapshotter;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.SystemNodes;
 import dev.zkr.tree.TxnPreparer;
 import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.Message;
@@ -109,13 +110,26 @@ public final class Core {
                                 Snapshotter snapshotter, LogStage logStage, Replication replication, long epoch,
                                 long lastZxid, PeerLink peers, TxnClock txnClock) {
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
+        SystemNodes system = systemNodes(config, System.currentTimeMillis());
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                config.maxEphemeralsPerSession(), config.maxTxnBytes(), config.authorizer()), txnClock, epoch,
+                config.maxEphemeralsPerSession(), config.maxTxnBytes(), config.authorizer(), system), txnClock, epoch,
                 lastZxid, config.isEnsemble());
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
-        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer());
+        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer(), system);
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
         return new Core(tree, gate, reads, prep, logStage, replication, apply, housekeeping, config, peers);
+    }
+
+    /**
+     * ZooKeeper's /zookeeper nodes as this server shows them: a standalone server's, or an ensemble member's with its
+     * member list in /zookeeper/config and {@code startTime} as its mtime.
+     */
+    static SystemNodes systemNodes(ServerConfig config, long startTime) {
+        if (!config.isEnsemble()) {
+            return SystemNodes.standalone();
+        }
+        return SystemNodes.ensemble(SystemNodes.membership(config.members().stream()
+                .map(m -> new SystemNodes.Member(m.id(), m.host(), m.peerPort(), m.clientPort())).toList()), startTime);
     }
 
     public void start() {

@@ -167,7 +167,7 @@ final class FollowerSide {
                 }
             }
             case CLOSE_SESSION -> replies.answer(f.slot(), Replies.ok(f.request().xid(), zxid, null));
-            case WRITE -> replies.answer(f.slot(), Replies.fromApply(f.request(), result, zxid));
+            case WRITE -> replies.answer(f.slot(), Replies.fromApply(f.request(), result, zxid, tree));
         }
     }
 

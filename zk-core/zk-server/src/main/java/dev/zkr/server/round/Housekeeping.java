@@ -11,8 +11,9 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container cleanup (empty containers become
- * delete txns), and telling the snapshotter how much was applied.
+ * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container and
+ * TTL cleanup (empty containers and expired TTL nodes become delete txns, every {@code containerCheckInterval}), and
+ * telling the snapshotter how much was applied.
  */
 final class Housekeeping {
 
@@ -40,20 +41,27 @@ final class Housekeeping {
         if (now >= nextContainerCheck) {
             nextContainerCheck = now + config.containerCheckInterval().toMillis();
             for (String path : tree.containersToDelete()) {
-                if (containerDeletes.contains(path)) {
-                    continue;
-                }
-                Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, new Request.DeleteContainer(path),
-                        0);
-                if (p.txn != null) {
-                    containerDeletes.add(path);
-                    sequencer.sequence(p);
-                }
+                cleanUp(new Request.DeleteContainer(path), sequencer);
+            }
+            for (DataTree.ExpiredTtl e : tree.expiredTtlNodes(sequencer.txnTime())) {
+                cleanUp(new Request.DeleteContainer(e.path(), e.version()), sequencer);
             }
         }
     }
 
-    /** This server stopped leading: the container deletes it sequenced may never be applied; retry them later. */
+    /** Sequences one cleanup delete unless one of the same node is still in flight (or it no longer prepares). */
+    private void cleanUp(Request.DeleteContainer delete, Sequencer sequencer) {
+        if (containerDeletes.contains(delete.path())) {
+            return;
+        }
+        Pending p = sequencer.prepare(Pending.Kind.INTERNAL, null, null, delete, 0);
+        if (p.txn != null) {
+            containerDeletes.add(delete.path());
+            sequencer.sequence(p);
+        }
+    }
+
+    /** This server stopped leading: the container and TTL deletes it sequenced may never be applied; retry later. */
     void reset() {
         containerDeletes.clear();
     }

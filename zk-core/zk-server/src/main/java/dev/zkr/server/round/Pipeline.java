@@ -356,6 +356,11 @@ final class Pipeline implements Sequencer {
     }
 
     @Override
+    public long txnTime() {
+        return prep.txnTime();
+    }
+
+    @Override
     public void sequence(Pending p) {
         inFlight.addLast(p);
         if (p.slot != null) {
@@ -461,7 +466,7 @@ final class Pipeline implements Sequencer {
     private void complete(Pending p, ApplyResult result) {
         long zxid = tree.lastZxid();
         if (p.duplicate) {
-            Message.Reply reply = Replies.saved(p.request, tree.savedReply(p.sessionId(), p.request.xid()), zxid);
+            Message.Reply reply = Replies.saved(p.request, tree.savedReply(p.sessionId(), p.request.xid()), zxid, tree);
             if (p.kind == Pending.Kind.FORWARDED) {
                 leader.answer(p, reply, zxid);
             } else {
@@ -473,7 +478,7 @@ final class Pipeline implements Sequencer {
             case CLIENT -> replies.answer(p.slot, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
                     : Replies.error(p.request.xid(), zxid, p.failure))
-                    : Replies.withDetail(Replies.fromApply(p.request, result, zxid), p.failure));
+                    : Replies.withDetail(Replies.fromApply(p.request, result, zxid, tree), p.failure));
             case CREATE_SESSION -> {
                 ReplyQueue.dequeue(p.slot);
                 gate.created(p.connection, (Txn.CreateSession) p.txn);

@@ -101,6 +101,11 @@ final class PrepStage {
         return prepare(kind, c, r, request, sessionId, null);
     }
 
+    /** The time a txn prepared now would carry. */
+    long txnTime() {
+        return clock.now();
+    }
+
     /** As above; {@code authIds} null for the server's own (trusted) requests. */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId,
                     List<Id> authIds) {
@@ -144,22 +149,26 @@ final class PrepStage {
     static boolean isWrite(Message.Request r) {
         return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
                 || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest
-                || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest;
+                || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest
+                || r instanceof Message.CreateTtlRequest;
     }
 
     private static Request toRequest(Message.Request r) {
         if (r instanceof Message.CreateRequest c) {
-            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()));
+            return new Request.Create(c.path(), c.data(), require(c.mode()));
         } else if (r instanceof Message.CreateAclRequest c) {
-            return new Request.Create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()),
+            return new Request.Create(c.path(), c.data(), require(c.mode()),
                     c.acls() == null ? List.of() : Arrays.asList(c.acls()));
+        } else if (r instanceof Message.CreateTtlRequest c) {
+            return new Request.Create(c.path(), c.data(), require(c.mode()),
+                    c.acls() == null ? null : Arrays.asList(c.acls()), c.ttlMs());
         } else if (r instanceof Message.SetAclRequest s) {
             return new Request.SetAcl(s.path(), s.acls() == null ? List.of() : Arrays.asList(s.acls()),
                     s.aversion());
         } else if (r instanceof Message.DeleteRequest d) {
             return new Request.Delete(d.path(), d.version());
         } else if (r instanceof Message.SetDataRequest s) {
-            return new Request.SetData(s.path(), s.data() == null ? new byte[0] : s.data(), s.version());
+            return new Request.SetData(s.path(), s.data(), s.version());
         } else if (r instanceof Message.MultiRequest m) {
             if (m.ops() == null) {
                 throw new IllegalArgumentException("multi without ops");
@@ -179,9 +188,7 @@ final class PrepStage {
 
     private static Op fixOp(Op op) {
         if (op instanceof Op.Create c) {
-            return Op.create(c.path(), c.data() == null ? new byte[0] : c.data(), require(c.mode()), c.acls());
-        } else if (op instanceof Op.SetData s && s.data() == null) {
-            return Op.setData(s.path(), new byte[0], s.version());
+            return new Op.Create(c.path(), c.data(), require(c.mode()), c.acls(), c.ttlMs());
         }
         return op;
     }

@@ -7,6 +7,9 @@ import dev.zkr.auth.AuthProvider;
 import dev.zkr.auth.Authorizer;
 import dev.zkr.client.Acl;
 import dev.zkr.client.Children;
+import dev.zkr.client.ClientInfo;
+import dev.zkr.client.Op;
+import dev.zkr.client.OpResult;
 import dev.zkr.client.Id;
 import dev.zkr.client.NodeAcl;
 import dev.zkr.client.Perms;
@@ -16,6 +19,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 import dev.zkr.tree.DataTree;
 import dev.zkr.tree.Prepared;
+import dev.zkr.tree.SystemNodes;
 import dev.zkr.tree.WatchTable;
 import dev.zkr.wire.Message;
 
@@ -37,17 +41,24 @@ final class ReadStage {
     private final ApplyStage apply;
     private final Authorizer authorizer;
     private final ReadAccess access;
+    /** ZooKeeper's /zookeeper nodes, shown over the tree while it has no /zookeeper of its own. */
+    private final SystemNodes system;
 
     ReadStage(DataTree tree, WatchTable watches, ApplyStage apply) {
         this(tree, watches, apply, Authorizer.defaults());
     }
 
     ReadStage(DataTree tree, WatchTable watches, ApplyStage apply, Authorizer authorizer) {
+        this(tree, watches, apply, authorizer, SystemNodes.standalone());
+    }
+
+    ReadStage(DataTree tree, WatchTable watches, ApplyStage apply, Authorizer authorizer, SystemNodes system) {
         this.tree = tree;
         this.watches = watches;
         this.apply = apply;
         this.authorizer = authorizer;
         this.access = new ReadAccess(tree, authorizer);
+        this.system = system;
     }
 
     /** As ZooKeeper's FinalRequestProcessor: checked after the node was found, before a watch is left. */
@@ -67,6 +78,77 @@ final class ReadStage {
     }
 
     private Message.Reply read(Connection c, Message.Request r) {
+        if (system != null && system.shownOver(tree)) {
+            Message.Reply reply = readSystem(c, r);
+            return reply != null ? reply : withZooKeeperInRoot(r, readTree(c, r));
+        }
+        return readTree(c, r);
+    }
+
+    /**
+     * A read of one of ZooKeeper's system nodes ({@link SystemNodes}: readable by anyone, they never change, so a
+     * watch on them never fires), or null for any other read.
+     */
+    private Message.Reply readSystem(Connection c, Message.Request r) {
+        long zxid = tree.lastZxid();
+        int xid = r.xid();
+        if (r instanceof Message.GetDataRequest g && SystemNodes.isSystem(g.path())) {
+            if (g.watch()) {
+                watches.addDataWatch(c.sessionId, g.path());
+            }
+            return Replies.ok(xid, zxid, new Message.DataBody(system.data(g.path()), system.stat(g.path())));
+        } else if (r instanceof Message.ExistsRequest e && SystemNodes.isSystem(e.path())) {
+            if (e.watch()) {
+                watches.addDataWatch(c.sessionId, e.path());
+            }
+            return Replies.ok(xid, zxid, new Message.StatBody(system.stat(e.path())));
+        } else if (r instanceof Message.GetChildrenRequest g && SystemNodes.isSystem(g.path())) {
+            if (g.watch()) {
+                watches.addChildWatch(c.sessionId, g.path());
+            }
+            return Replies.ok(xid, zxid, new Message.ChildrenBody(system.children(g.path()).toArray(new String[0]),
+                    system.stat(g.path())));
+        } else if (r instanceof Message.GetAclRequest g && SystemNodes.isSystem(g.path())) {
+            return Replies.ok(xid, zxid, new Message.AclBody(system.acl(g.path()).toArray(new Acl[0]),
+                    system.stat(g.path())));
+        } else if (r instanceof Message.GetAllChildrenNumberRequest g && SystemNodes.isSystem(g.path())) {
+            return Replies.ok(xid, zxid, new Message.CountBody(system.descendants(g.path())));
+        }
+        return null;
+    }
+
+    /** A read of the root, as shown while the system nodes are: {@code zookeeper} among its children. */
+    private static Message.Reply withZooKeeperInRoot(Message.Request r, Message.Reply reply) {
+        if (reply.code() != ZkException.Code.OK.intValue() || reply.body() == null) {
+            return reply;
+        }
+        String path = r instanceof Message.GetDataRequest g ? g.path() : r instanceof Message.ExistsRequest e
+                ? e.path() : r instanceof Message.GetChildrenRequest g ? g.path() : r instanceof Message.GetAclRequest g
+                ? g.path() : r instanceof Message.GetAllChildrenNumberRequest g ? g.path() : null;
+        if (!"/".equals(path)) {
+            return reply;
+        }
+        Message.Body body = reply.body();
+        Message.Body shown;
+        if (body instanceof Message.DataBody d) {
+            shown = new Message.DataBody(d.data(), SystemNodes.root(d.stat()));
+        } else if (body instanceof Message.StatBody st) {
+            shown = new Message.StatBody(st.stat() == null ? null : SystemNodes.root(st.stat()));
+        } else if (body instanceof Message.ChildrenBody ch) {
+            String[] names = Arrays.copyOf(ch.names(), ch.names().length + 1);
+            names[names.length - 1] = "zookeeper";
+            shown = new Message.ChildrenBody(names, SystemNodes.root(ch.stat()));
+        } else if (body instanceof Message.AclBody a) {
+            shown = new Message.AclBody(a.acls(), SystemNodes.root(a.stat()));
+        } else if (body instanceof Message.CountBody n) {
+            shown = new Message.CountBody(n.count() + 3);
+        } else {
+            return reply;
+        }
+        return new Message.Reply(reply.xid(), reply.zxid(), reply.code(), shown, reply.message());
+    }
+
+    private Message.Reply readTree(Connection c, Message.Request r) {
         long sid = c.sessionId;
         long zxid = tree.lastZxid();
         int xid = r.xid();
@@ -142,13 +224,115 @@ final class ReadStage {
             }
             return watches.remove(sid, path, rw.type()) ? Replies.ok(xid, zxid, null)
                     : Replies.error(xid, zxid, ZkException.Code.NO_WATCHER, null);
+        } else if (r instanceof Message.CheckWatchesRequest cw) {
+            String path = valid(cw.path());
+            if (cw.type() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watcher type missing");
+            }
+            return watches.contains(sid, path, cw.type()) ? Replies.ok(xid, zxid, null)
+                    : Replies.error(xid, zxid, ZkException.Code.NO_WATCHER, null);
+        } else if (r instanceof Message.MultiReadRequest m) {
+            return multiRead(c, m, zxid);
+        } else if (r instanceof Message.GetEphemeralsRequest g) {
+            // ZooKeeper's prefix is a plain string prefix, not validated as a path; the session's own nodes only
+            return Replies.ok(xid, zxid, new Message.PathsBody(tree.ephemerals(sid, g.prefix())
+                    .toArray(new String[0])));
+        } else if (r instanceof Message.GetAllChildrenNumberRequest g) {
+            String path = valid(g.path());
+            if (tree.exists(path) == null) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_NODE, null);
+            }
+            if (!mayRead(c, path)) {
+                return Replies.error(xid, zxid, ZkException.Code.NO_AUTH, null);
+            }
+            return Replies.ok(xid, zxid, new Message.CountBody(tree.allChildrenNumber(path)));
+        } else if (r instanceof Message.WhoAmIRequest) {
+            return Replies.ok(xid, zxid, new Message.ClientInfoBody(whoAmI(c)));
         } else if (r instanceof Message.SetWatchesRequest s) {
-            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, list(s.dataWatches()),
+            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
                     list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
                     list(s.persistentRecursiveWatches())));
             return Replies.ok(xid, zxid, null);
         }
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    /**
+     * ZooKeeper's multiRead: every op read from this one state of the tree, each failing alone with its code (no
+     * node, no READ, an invalid path), no watch set. Anything but getData and getChildren fails the whole request.
+     */
+    private Message.Reply multiRead(Connection c, Message.MultiReadRequest m, long zxid) {
+        if (m.ops() == null) {
+            return Replies.error(m.xid(), zxid, ZkException.Code.BAD_ARGUMENTS, "multiRead without ops");
+        }
+        OpResult[] results = new OpResult[m.ops().length];
+        for (int i = 0; i < results.length; i++) {
+            Op op = m.ops()[i];
+            if (op == null || !op.isRead()) {
+                return Replies.error(m.xid(), zxid, ZkException.Code.BAD_ARGUMENTS,
+                        "multiRead takes getData and getChildren only");
+            }
+            results[i] = readOp(c, op);
+        }
+        return Replies.ok(m.xid(), zxid, new Message.MultiBody(results));
+    }
+
+    private OpResult readOp(Connection c, Op op) {
+        String path = op.path();
+        if (path == null || !ZkPaths.isValid(path)) {
+            return new OpResult.ErrorResult(ZkException.Code.INVALID_PATH);
+        }
+        if (system != null && system.shownOver(tree)) {
+            if (SystemNodes.isSystem(path)) {
+                return op instanceof Op.GetData ? new OpResult.GetDataResult(system.data(path), system.stat(path))
+                        : new OpResult.GetChildrenResult(system.children(path));
+            }
+            if ("/".equals(path)) {
+                OpResult r = readTreeOp(c, op);
+                if (r instanceof OpResult.GetDataResult d) {
+                    return new OpResult.GetDataResult(d.data(), SystemNodes.root(d.stat()));
+                } else if (r instanceof OpResult.GetChildrenResult ch) {
+                    List<String> names = new java.util.ArrayList<>(ch.children());
+                    names.add("zookeeper");
+                    return new OpResult.GetChildrenResult(names);
+                }
+                return r;
+            }
+        }
+        return readTreeOp(c, op);
+    }
+
+    private OpResult readTreeOp(Connection c, Op op) {
+        String path = op.path();
+        if (op instanceof Op.GetData) {
+            NodeData nd = tree.getData(path);
+            if (nd == null) {
+                return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
+            }
+            return mayRead(c, path) ? new OpResult.GetDataResult(nd.data(), nd.stat())
+                    : new OpResult.ErrorResult(ZkException.Code.NO_AUTH);
+        }
+        Children ch = tree.getChildren(path);
+        if (ch == null) {
+            return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
+        }
+        return mayRead(c, path) ? new OpResult.GetChildrenResult(ch.names())
+                : new OpResult.ErrorResult(ZkException.Code.NO_AUTH);
+    }
+
+    /**
+     * The connection's ids as ZooKeeper's whoAmI lists them: scheme, and the user its provider names (the empty
+     * string for a scheme without a provider, such as {@code super}).
+     */
+    private ClientInfo[] whoAmI(Connection c) {
+        ClientInfo[] infos = new ClientInfo[c.authIds.size()];
+        for (int i = 0; i < infos.length; i++) {
+            Id id = c.authIds.get(i);
+            AuthProvider provider = authorizer.provider(id.scheme());
+            String user = provider == null ? null : provider.userName(id.id());
+            infos[i] = new ClientInfo(id.scheme(), user == null ? "" : user);
+        }
+        return infos;
     }
 
     /**
@@ -188,6 +372,18 @@ final class ReadStage {
             }
         }
         return Replies.ok(a.xid(), zxid, null);
+    }
+
+    /** A node's Stat as clients see it (the system nodes included), or null. */
+    private Stat statShown(String path) {
+        if (system != null && system.shownOver(tree)) {
+            if (SystemNodes.isSystem(path)) {
+                return system.stat(path);
+            }
+            Stat s = tree.exists(path);
+            return s != null && "/".equals(path) ? SystemNodes.root(s) : s;
+        }
+        return tree.exists(path);
     }
 
     /** Logs the summary of authentication failures held back, if their window is over (called every tick). */

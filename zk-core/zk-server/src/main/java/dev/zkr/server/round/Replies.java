@@ -1,8 +1,11 @@
 package dev.zkr.server.round;
 
+import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.ZkException;
 import dev.zkr.tree.ApplyResult;
+import dev.zkr.tree.DataTree;
+import dev.zkr.tree.SystemNodes;
 import dev.zkr.tree.Prepared;
 import dev.zkr.wire.Message;
 
@@ -37,13 +40,13 @@ final class Replies {
      * The reply to a write sent again, from the reply saved when it was applied, with the zxid of its txn as the
      * first answer had; null (not kept: the client broke its in-flight window) answers an error as of {@code zxid}.
      */
-    static Message.Reply saved(Message.Request request, dev.zkr.tree.SavedReply saved, long zxid) {
+    static Message.Reply saved(Message.Request request, dev.zkr.tree.SavedReply saved, long zxid, DataTree tree) {
         if (saved == null) {
             return error(request.xid(), zxid, ZkException.Code.SYSTEM_ERROR, "write xid " + request.xid()
                     + " was applied before, and its reply is no longer kept (more than "
                     + "the in-flight window of writes since)");
         }
-        return fromApply(request, saved.toApplyResult(), saved.zxid()); // as first answered: at its txn's zxid
+        return fromApply(request, saved.toApplyResult(), saved.zxid(), tree); // as first answered: at its txn's zxid
     }
 
     /** {@code reply} with the text of {@code failure} (the failure its error txn was made from), if any. */
@@ -54,7 +57,40 @@ final class Replies {
         return new Message.Reply(reply.xid(), reply.zxid(), reply.code(), reply.body(), failure.message());
     }
 
-    /** The reply to a write request from what applying its txn produced. */
+    /**
+     * The reply to a write request from what applying its txn produced, the root's Stat shown as reads show it while
+     * ZooKeeper's system nodes are ({@code tree} has no /zookeeper of its own: {@code zookeeper} among its children).
+     */
+    static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid, DataTree tree) {
+        Message.Reply reply = fromApply(request, result, zxid);
+        if (reply.code() != ZkException.Code.OK.intValue() || tree.contains(SystemNodes.ZOOKEEPER)) {
+            return reply;
+        }
+        if (reply.body() instanceof Message.StatBody s && s.stat() != null
+                && ("/".equals(request instanceof Message.SetDataRequest sd ? sd.path() : null)
+                || "/".equals(request instanceof Message.SetAclRequest sa ? sa.path() : null))) {
+            return new Message.Reply(reply.xid(), reply.zxid(), reply.code(),
+                    new Message.StatBody(SystemNodes.root(s.stat())), reply.message());
+        }
+        if (request instanceof Message.MultiRequest m && reply.body() instanceof Message.MultiBody b) {
+            OpResult[] results = b.results().clone();
+            boolean changed = false;
+            for (int i = 0; i < results.length && i < m.ops().length; i++) {
+                if (m.ops()[i] instanceof Op.SetData op && "/".equals(op.path())
+                        && results[i] instanceof OpResult.SetDataResult r) {
+                    results[i] = new OpResult.SetDataResult(SystemNodes.root(r.stat()));
+                    changed = true;
+                }
+            }
+            if (changed) {
+                return new Message.Reply(reply.xid(), reply.zxid(), reply.code(), new Message.MultiBody(results),
+                        reply.message());
+            }
+        }
+        return reply;
+    }
+
+    /** The reply to a write request from what applying its txn produced (the tree's own Stats). */
     static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid) {
         int xid = request.xid();
         if (!result.ok()) {

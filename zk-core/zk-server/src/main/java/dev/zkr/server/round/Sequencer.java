@@ -17,4 +17,10 @@ interface Sequencer {
 
     /** Puts an item into the write order (and its txn into the log). */
     void sequence(Pending p);
+
+    /**
+     * The time a txn prepared now would carry (the wall clock, never below the newest txn time): what TTL expiry is
+     * judged by, as nodes' mtimes are txn times. Not the round's monotonic time.
+     */
+    long txnTime();
 }

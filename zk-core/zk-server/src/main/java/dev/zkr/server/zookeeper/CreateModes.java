@@ -5,10 +5,10 @@ import dev.zkr.client.CreateMode;
 /**
  * A create's flags (ZooKeeper's {@code CreateMode.toFlag}: 0 persistent, 1 ephemeral, 2 persistent sequential,
  * 3 ephemeral sequential, 4 container, 5 persistent with TTL, 6 persistent sequential with TTL) and opcode as zkr's
- * {@link CreateMode}, as ZooKeeper 3.9 treats them: {@code create}/{@code create2} make a container flag a plain
- * persistent node (their txn has no container owner); {@code createContainer} makes a container of any other valid
- * flag; TTL modes are refused UNIMPLEMENTED, ZooKeeper's answer while its {@code zookeeper.extendedTypesEnabled} is
- * off (its default); an unknown flag is BADARGUMENTS.
+ * {@link CreateMode}, as ZooKeeper 3.9 treats them with {@code zookeeper.extendedTypesEnabled} on (zkr always has TTL
+ * nodes): {@code create}/{@code create2} make a container flag a plain persistent node (their txn has no container
+ * owner); {@code createContainer} makes a container of any other valid flag; a TTL flag outside {@code createTTL} is
+ * BADARGUMENTS (it has no TTL), as is an unknown flag.
  */
 final class CreateModes {
 
@@ -18,7 +18,7 @@ final class CreateModes {
     /** The mode for a create, create2 or createContainer with these flags; {@link Refusal} with the answer else. */
     static CreateMode of(int opcode, int flags) throws Refusal {
         switch (flags) {
-            case 5, 6 -> throw new Refusal(ErrorCodes.UNIMPLEMENTED, "TTL nodes are not supported");
+            case 5, 6 -> throw new Refusal(ErrorCodes.BAD_ARGUMENTS, "a TTL mode without a TTL (use createTTL)");
             case 0, 1, 2, 3, 4 -> {
             }
             default -> throw new Refusal(ErrorCodes.BAD_ARGUMENTS, "invalid create flags " + flags);
@@ -39,12 +39,16 @@ final class CreateModes {
     }
 
     /**
-     * A createTTL: refused, UNIMPLEMENTED for a TTL mode (extended types off), BADARGUMENTS for an unknown flag or
-     * a mode without TTL (which ZooKeeper refuses for a TTL ≥ 0, and fails to apply for a negative one).
+     * The mode of a createTTL: a TTL mode for flags 5 and 6 (the TTL's range is the server's to check); else refused
+     * BADARGUMENTS, for an unknown flag or a mode without TTL (which ZooKeeper refuses for a TTL ≥ 0, and fails to
+     * apply for a negative one).
      */
-    static Refusal ttl(int flags) {
-        return flags == 5 || flags == 6 ? new Refusal(ErrorCodes.UNIMPLEMENTED, "TTL nodes are not supported")
-                : new Refusal(ErrorCodes.BAD_ARGUMENTS, "createTTL with flags " + flags);
+    static CreateMode ttl(int flags) throws Refusal {
+        return switch (flags) {
+            case 5 -> CreateMode.PERSISTENT_WITH_TTL;
+            case 6 -> CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
+            default -> throw new Refusal(ErrorCodes.BAD_ARGUMENTS, "createTTL with flags " + flags);
+        };
     }
 
     /** A request the translator answers itself with a ZooKeeper error code. */

@@ -42,11 +42,13 @@ public final class FourLetterReplies {
      * @param membership the ensemble's member lines ({@code server.N=...}), empty when standalone
      * @param watchers   sessions that hold a watch; {@code watchedPaths} and {@code watches}: paths, (session, path,
      *                   kind) triples; all -1 when not known (the round did not answer in time)
+     * @param minLatency the request latency since the start in ms, as ZooKeeper's {@code min/avg/max}
      */
     public record Facts(boolean serving, String mode, String version, List<Client> clients, long received,
                         long sent, long outstanding, long zxid, int nodeCount, int watchers, int watchedPaths,
                         int watches, int ephemerals, long approximateDataSize, int sessions, long uptimeMs,
-                        long dataDirSize, long logDirSize, Map<String, String> conf, List<String> membership) {
+                        long dataDirSize, long logDirSize, Map<String, String> conf, List<String> membership,
+                        long minLatency, double avgLatency, long maxLatency) {
     }
 
     /**
@@ -93,8 +95,8 @@ public final class FourLetterReplies {
             }
             sb.append('\n');
         }
-        // zkr keeps no min/avg/max latency (its request latencies are the admin endpoint's histograms)
-        sb.append("Latency min/avg/max: 0/0.0/0\n");
+        sb.append("Latency min/avg/max: ").append(f.minLatency()).append('/').append(avg(f)).append('/')
+                .append(f.maxLatency()).append('\n');
         sb.append("Received: ").append(f.received()).append('\n');
         sb.append("Sent: ").append(f.sent()).append('\n');
         sb.append("Connections: ").append(f.clients().size()).append('\n');
@@ -148,9 +150,9 @@ public final class FourLetterReplies {
         StringBuilder sb = new StringBuilder();
         kv(sb, "version", fullVersion(f.version()));
         kv(sb, "server_state", f.mode());
-        kv(sb, "avg_latency", "0.0");
-        kv(sb, "max_latency", "0");
-        kv(sb, "min_latency", "0");
+        kv(sb, "avg_latency", avg(f));
+        kv(sb, "max_latency", f.maxLatency());
+        kv(sb, "min_latency", f.minLatency());
         kv(sb, "packets_received", f.received());
         kv(sb, "packets_sent", f.sent());
         kv(sb, "num_alive_connections", f.clients().size());
@@ -172,6 +174,12 @@ public final class FourLetterReplies {
             kv(sb, "quorum_size", f.membership().size());
         }
         return sb.toString();
+    }
+
+    /** The average latency as ZooKeeper prints it: milliseconds with up to 4 decimals. */
+    private static String avg(Facts f) {
+        return new java.math.BigDecimal(f.avgLatency()).setScale(4, java.math.RoundingMode.HALF_UP).stripTrailingZeros()
+                .toPlainString().replaceAll("^(\\d+)$", "$1.0");
     }
 
     private static void kv(StringBuilder sb, String key, Object value) {

@@ -1,6 +1,7 @@
 package dev.zkr.server.zookeeper;
 
 import dev.zkr.client.Acl;
+import dev.zkr.client.CreateMode;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import org.apache.jute.BinaryInputArchive;
@@ -11,8 +12,13 @@ import org.apache.zookeeper.proto.CheckVersionRequest;
 import org.apache.zookeeper.proto.Create2Response;
 import org.apache.zookeeper.proto.CreateRequest;
 import org.apache.zookeeper.proto.CreateResponse;
+import org.apache.zookeeper.proto.CreateTTLRequest;
 import org.apache.zookeeper.proto.DeleteRequest;
 import org.apache.zookeeper.proto.ErrorResponse;
+import org.apache.zookeeper.proto.GetChildrenRequest;
+import org.apache.zookeeper.proto.GetChildrenResponse;
+import org.apache.zookeeper.proto.GetDataRequest;
+import org.apache.zookeeper.proto.GetDataResponse;
 import org.apache.zookeeper.proto.MultiHeader;
 import org.apache.zookeeper.proto.SetDataRequest;
 import org.apache.zookeeper.proto.SetDataResponse;
@@ -37,8 +43,8 @@ final class MultiRecords {
     /**
      * The ops of a multi request. Refused, as ZooKeeper's server answers the whole multi: MARSHALLINGERROR for a
      * record that does not decode, an unknown create flag, an op of another kind (a read op in a write multi);
-     * UNIMPLEMENTED for a TTL create (ZooKeeper would fail that op alone, the ops before it OK and after it
-     * RUNTIMEINCONSISTENCY); INVALIDACL for an ACL entry without id.
+     * INVALIDACL for an ACL entry without id. A TTL create (createTTL) becomes a create with its TTL, which the
+     * server checks with the other ops (a bad TTL fails that op alone, as in ZooKeeper).
      */
     static Ops decode(BinaryInputArchive in) throws CreateModes.Refusal {
         List<Op> ops = new ArrayList<>();
@@ -61,8 +67,23 @@ final class MultiRecords {
                     }
                     ops.add(Op.create(c.getPath(), c.getData(), CreateModes.of(type, c.getFlags()), List.of(acls)));
                 }
-                case OpCode.CREATE_TTL -> throw new CreateModes.Refusal(ErrorCodes.UNIMPLEMENTED,
-                        "TTL nodes are not supported");
+                case OpCode.CREATE_TTL -> {
+                    CreateTTLRequest c = read(in, new CreateTTLRequest());
+                    Acl[] acls = Records.acls(c.getAcl());
+                    if (acls == null) {
+                        throw new CreateModes.Refusal(ErrorCodes.INVALID_ACL, "ACL entry without id");
+                    }
+                    CreateMode mode = c.getFlags() == 5 ? CreateMode.PERSISTENT_WITH_TTL
+                            : c.getFlags() == 6 ? CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL
+                            : c.getFlags() >= 0 && c.getFlags() <= 4 ? CreateModes.of(OpCode.CREATE, c.getFlags())
+                            : null;
+                    if (mode == null) {
+                        throw marshalling("invalid flag " + c.getFlags() + " for create mode");
+                    }
+                    // a createTTL of a mode without TTL: the server refuses it BADARGUMENTS (a TTL it cannot have)
+                    long ttl = mode.isTtl() ? c.getTtl() : Math.max(0, c.getTtl());
+                    ops.add(new Op.Create(c.getPath(), c.getData(), mode, List.of(acls), ttl));
+                }
                 case OpCode.DELETE -> {
                     DeleteRequest d = read(in, new DeleteRequest());
                     ops.add(Op.delete(d.getPath(), d.getVersion()));
@@ -83,6 +104,30 @@ final class MultiRecords {
             }
         }
         return new Ops(ops.toArray(new Op[0]), types.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * The ops of a multiRead request: getData and getChildren, each read without its watch flag (ZooKeeper's
+     * {@code Op.getData(path)} drops it). Anything else, or a record that does not decode, is MARSHALLINGERROR for
+     * the whole request, as ZooKeeper answers it (its record refuses mixed kinds, its server any write op).
+     */
+    static Op[] decodeReads(BinaryInputArchive in) throws CreateModes.Refusal {
+        List<Op> ops = new ArrayList<>();
+        MultiHeader h = new MultiHeader();
+        if (!Jute.read(in, h)) {
+            throw marshalling("multiRead header");
+        }
+        while (!h.getDone()) {
+            switch (h.getType()) {
+                case OpCode.GET_DATA -> ops.add(Op.getData(read(in, new GetDataRequest()).getPath()));
+                case OpCode.GET_CHILDREN -> ops.add(Op.getChildren(read(in, new GetChildrenRequest()).getPath()));
+                default -> throw marshalling("op " + OpCode.name(h.getType()) + " in a multiRead");
+            }
+            if (!Jute.read(in, h)) {
+                throw marshalling("multiRead header");
+            }
+        }
+        return ops.toArray(new Op[0]);
     }
 
     private static <R extends Record> R read(BinaryInputArchive in, R record) throws CreateModes.Refusal {
@@ -141,6 +186,12 @@ final class MultiRecords {
             new SetDataResponse(Records.stat(s.stat())).serialize(out, tag);
         } else if (r instanceof OpResult.CheckResult) {
             new MultiHeader(OpCode.CHECK, false, 0).serialize(out, tag);
+        } else if (r instanceof OpResult.GetDataResult d) {
+            new MultiHeader(OpCode.GET_DATA, false, 0).serialize(out, tag);
+            new GetDataResponse(d.data(), Records.stat(d.stat())).serialize(out, tag);
+        } else if (r instanceof OpResult.GetChildrenResult c) {
+            new MultiHeader(OpCode.GET_CHILDREN, false, 0).serialize(out, tag);
+            new GetChildrenResponse(c.children()).serialize(out, tag);
         } else {
             throw new IOException("unknown multi result " + r);
         }

@@ -53,6 +53,17 @@ final class Records {
         return out;
     }
 
+    /** The connection's identities as ZooKeeper's ClientInfo records. */
+    static List<org.apache.zookeeper.data.ClientInfo> clientInfos(dev.zkr.client.ClientInfo[] infos) {
+        List<org.apache.zookeeper.data.ClientInfo> out = new ArrayList<>(infos == null ? 0 : infos.length);
+        if (infos != null) {
+            for (dev.zkr.client.ClientInfo i : infos) {
+                out.add(new org.apache.zookeeper.data.ClientInfo(i.authScheme(), i.user()));
+            }
+        }
+        return out;
+    }
+
     /** Names as a list for a jute vector (null = jute's absent vector). */
     static List<String> list(String[] names) {
         return names == null ? null : List.of(names);

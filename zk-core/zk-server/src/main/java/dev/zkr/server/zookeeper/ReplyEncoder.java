@@ -10,14 +10,17 @@ import org.apache.zookeeper.proto.CreateResponse;
 import org.apache.zookeeper.proto.ErrorResponse;
 import org.apache.zookeeper.proto.ExistsResponse;
 import org.apache.zookeeper.proto.GetACLResponse;
+import org.apache.zookeeper.proto.GetAllChildrenNumberResponse;
 import org.apache.zookeeper.proto.GetChildren2Response;
 import org.apache.zookeeper.proto.GetChildrenResponse;
 import org.apache.zookeeper.proto.GetDataResponse;
+import org.apache.zookeeper.proto.GetEphemeralsResponse;
 import org.apache.zookeeper.proto.ReplyHeader;
 import org.apache.zookeeper.proto.SetACLResponse;
 import org.apache.zookeeper.proto.SetDataResponse;
 import org.apache.zookeeper.proto.SyncResponse;
 import org.apache.zookeeper.proto.WatcherEvent;
+import org.apache.zookeeper.proto.WhoAmIResponse;
 
 /**
  * zkr's replies and watch events as ZooKeeper's frames: {@code ReplyHeader {int xid, long zxid, int err}} and, for
@@ -78,7 +81,7 @@ final class ReplyEncoder {
     private static Record body(Message.Body b, Pending p) {
         return switch (p.opcode()) {
             case OpCode.CREATE -> new CreateResponse(as(b, Message.CreateBody.class, p).path());
-            case OpCode.CREATE2, OpCode.CREATE_CONTAINER -> {
+            case OpCode.CREATE2, OpCode.CREATE_CONTAINER, OpCode.CREATE_TTL -> {
                 Message.CreateBody c = as(b, Message.CreateBody.class, p);
                 yield new Create2Response(c.path(), Records.stat(c.stat()));
             }
@@ -102,7 +105,14 @@ final class ReplyEncoder {
             case OpCode.SYNC -> new SyncResponse(p.path());
             case OpCode.MULTI -> MultiRecords.response(as(b, Message.MultiBody.class, p).results(), p.opTypes());
             case OpCode.ADD_WATCH -> new ErrorResponse(ErrorCodes.OK); // ZooKeeper's client reads one
-            default -> null; // delete, ping, removeWatches, setWatches(2), auth, closeSession
+            case OpCode.MULTI_READ -> MultiRecords.response(as(b, Message.MultiBody.class, p).results(), null);
+            case OpCode.GET_EPHEMERALS -> new GetEphemeralsResponse(
+                    Records.list(as(b, Message.PathsBody.class, p).paths()));
+            case OpCode.GET_ALL_CHILDREN_NUMBER -> new GetAllChildrenNumberResponse(
+                    as(b, Message.CountBody.class, p).count());
+            case OpCode.WHO_AM_I -> new WhoAmIResponse(Records.clientInfos(
+                    as(b, Message.ClientInfoBody.class, p).infos()));
+            default -> null; // delete, ping, removeWatches, checkWatches, setWatches(2), auth, closeSession
         };
     }
 

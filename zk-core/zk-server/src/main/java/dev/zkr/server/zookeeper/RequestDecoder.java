@@ -9,14 +9,17 @@ import io.netty.buffer.ByteBuf;
 import org.apache.jute.BinaryInputArchive;
 import org.apache.zookeeper.proto.AddWatchRequest;
 import org.apache.zookeeper.proto.AuthPacket;
+import org.apache.zookeeper.proto.CheckWatchesRequest;
 import org.apache.zookeeper.proto.CreateRequest;
 import org.apache.zookeeper.proto.CreateTTLRequest;
 import org.apache.zookeeper.proto.DeleteRequest;
 import org.apache.zookeeper.proto.ExistsRequest;
 import org.apache.zookeeper.proto.GetACLRequest;
+import org.apache.zookeeper.proto.GetAllChildrenNumberRequest;
 import org.apache.zookeeper.proto.GetChildren2Request;
 import org.apache.zookeeper.proto.GetChildrenRequest;
 import org.apache.zookeeper.proto.GetDataRequest;
+import org.apache.zookeeper.proto.GetEphemeralsRequest;
 import org.apache.zookeeper.proto.GetSASLRequest;
 import org.apache.zookeeper.proto.RemoveWatchesRequest;
 import org.apache.zookeeper.proto.SetACLRequest;
@@ -53,10 +56,7 @@ final class RequestDecoder {
         BinaryInputArchive in = Jute.reader(frame);
         return switch (type) {
             case OpCode.CREATE, OpCode.CREATE2, OpCode.CREATE_CONTAINER -> create(xid, type, in);
-            case OpCode.CREATE_TTL -> {
-                CreateTTLRequest r = new CreateTTLRequest();
-                yield Jute.read(in, r) ? answer(xid, type, CreateModes.ttl(r.getFlags()).err) : marshalling(xid, type);
-            }
+            case OpCode.CREATE_TTL -> createTtl(xid, type, in);
             case OpCode.DELETE -> {
                 DeleteRequest r = new DeleteRequest();
                 yield !Jute.read(in, r) ? marshalling(xid, type)
@@ -171,9 +171,35 @@ final class RequestDecoder {
             }
             case OpCode.RECONFIG -> answer(xid, type, ErrorCodes.RECONFIG_DISABLED);
             case OpCode.CLOSE_SESSION -> send(new Message.CloseSessionRequest(xid), type);
-            // zkr's server has no request for these yet (docs/zookeeper-compatibility.md says what each needs)
-            case OpCode.CHECK_WATCHES, OpCode.MULTI_READ, OpCode.GET_EPHEMERALS, OpCode.GET_ALL_CHILDREN_NUMBER,
-                 OpCode.WHO_AM_I, OpCode.DELETE_CONTAINER -> answer(xid, type, ErrorCodes.UNIMPLEMENTED);
+            case OpCode.CHECK_WATCHES -> {
+                CheckWatchesRequest r = new CheckWatchesRequest();
+                if (!Jute.read(in, r)) {
+                    yield marshalling(xid, type);
+                }
+                WatcherType t = watcherType(r.getType());
+                yield t == null ? marshalling(xid, type)
+                        : send(new Message.CheckWatchesRequest(xid, r.getPath(), t), type);
+            }
+            case OpCode.MULTI_READ -> {
+                try {
+                    yield send(new Message.MultiReadRequest(xid, MultiRecords.decodeReads(in)), type);
+                } catch (CreateModes.Refusal r) {
+                    yield answer(xid, type, r.err);
+                }
+            }
+            case OpCode.GET_EPHEMERALS -> {
+                GetEphemeralsRequest r = new GetEphemeralsRequest();
+                yield !Jute.read(in, r) ? marshalling(xid, type)
+                        : send(new Message.GetEphemeralsRequest(xid, r.getPrefixPath()), type);
+            }
+            case OpCode.GET_ALL_CHILDREN_NUMBER -> {
+                GetAllChildrenNumberRequest r = new GetAllChildrenNumberRequest();
+                yield !Jute.read(in, r) ? marshalling(xid, type)
+                        : send(new Message.GetAllChildrenNumberRequest(xid, r.getPath()), type);
+            }
+            case OpCode.WHO_AM_I -> send(new Message.WhoAmIRequest(xid), type); // a header, no record
+            // ZooKeeper's server-internal request (its ContainerManager's); no client sends it
+            case OpCode.DELETE_CONTAINER -> answer(xid, type, ErrorCodes.UNIMPLEMENTED);
             // what ZooKeeper's Request.isValid refuses (check outside a multi, notification, error, anything
             // unknown): UNIMPLEMENTED at zxid -1, then the connection is closed
             default -> local(xid, type, new Pending.Answer(ErrorCodes.UNIMPLEMENTED, null, -1, true));
@@ -197,14 +223,31 @@ final class RequestDecoder {
         }
     }
 
+    private static Decoded createTtl(int xid, int type, BinaryInputArchive in) {
+        CreateTTLRequest r = new CreateTTLRequest();
+        if (!Jute.read(in, r)) {
+            return marshalling(xid, type);
+        }
+        try {
+            CreateMode mode = CreateModes.ttl(r.getFlags());
+            Acl[] acls = Records.acls(r.getAcl());
+            if (acls == null) {
+                return answer(xid, type, ErrorCodes.INVALID_ACL);
+            }
+            return send(new Message.CreateTtlRequest(xid, r.getPath(), r.getData(), mode, acls, r.getTtl()), type);
+        } catch (CreateModes.Refusal refusal) {
+            return answer(xid, type, refusal.err);
+        }
+    }
+
     /** ZooKeeper's WatcherType ints (1 children, 2 data, 3 any, 4 persistent, 5 persistent recursive). */
     static WatcherType watcherType(int type) {
         return switch (type) {
             case 1 -> WatcherType.CHILDREN;
             case 2 -> WatcherType.DATA;
             case 3 -> WatcherType.ANY;
-            // zkr's PERSISTENT removes both kinds of persistent watch; ZooKeeper's 4 and 5 remove one kind each
-            case 4, 5 -> WatcherType.PERSISTENT;
+            case 4 -> WatcherType.PERSISTENT;
+            case 5 -> WatcherType.PERSISTENT_RECURSIVE;
             default -> null;
         };
     }

@@ -52,18 +52,18 @@ final class ServerSim {
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
-                   boolean acls, boolean resend) {
+                   boolean acls, boolean resend, boolean ttl) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false, false);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /**
@@ -72,26 +72,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug, acls, resend);
+                    fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /**
@@ -100,13 +100,13 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend, ttl);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug, acls, resend);
+                    ackBeforeFsync, fullTrace, true, bug, acls, resend, ttl);
         }
 
         /**
@@ -116,7 +116,7 @@ final class ServerSim {
          */
         Options withAcls() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend, ttl);
         }
 
         /**
@@ -128,11 +128,22 @@ final class ServerSim {
          */
         Options withResend() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true, ttl);
+        }
+
+        /**
+         * TTL-node traffic beside the workload (off by default, so the named seeds keep their schedules): TTL nodes
+         * /t0../t2 of 20..420 ms (some sequential), children that hold them, setData that renews them, their
+         * deletion by the leader; outside the histories (the tree digests compare them across servers). Its
+         * choices come from their own random stream ({@link SimClient}); servers check TTLs every 100 ms.
+         */
+        Options withTtl() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, true);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend, ttl);
         }
     }
 
@@ -177,6 +188,8 @@ final class ServerSim {
         long resent;
         long dropsAfterWrite;
         long lostWithSession;
+        long ttlCreates;
+        long ttlDeletes;
 
         void add(Stats o) {
             events += o.events;
@@ -215,6 +228,8 @@ final class ServerSim {
             resent += o.resent;
             dropsAfterWrite += o.dropsAfterWrite;
             lostWithSession += o.lostWithSession;
+            ttlCreates += o.ttlCreates;
+            ttlDeletes += o.ttlDeletes;
         }
 
         @Override
@@ -232,7 +247,9 @@ final class ServerSim {
                     + ", most distinct ACLs in a final tree " + maxDistinctAcls : "")
                     + (resent + dropsAfterWrite > 0 ? ", exactly-once: client txns " + clientTxns + ", writes sent again "
                     + resent + " (found applied or sequenced: " + duplicates + "), client txns out of their session's order " + outOfOrder + " (seeds " + outOfOrderSeeds + "), drops after a write " + dropsAfterWrite + ", writes lost with their session "
-                    + lostWithSession : "");
+                    + lostWithSession : "")
+                    + (ttlCreates > 0 ? ", TTL nodes created " + ttlCreates + ", expired and deleted " + ttlDeletes
+                    : "");
         }
     }
 
@@ -309,7 +326,7 @@ final class ServerSim {
             SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
             log.faultRandom = options.newFaults() ? faultRandom : null;
             log.bug = options.faultBug();
-            SimServer server = new SimServer(id, members, this, log, options.readBug());
+            SimServer server = new SimServer(id, members, this, log, options.readBug(), options.ttl());
             if (snapshotting) {
                 server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
             }
@@ -328,9 +345,12 @@ final class ServerSim {
         archivedUpTo = new long[servers.size()];
         for (int i = 0; i < options.clients(); i++) {
             // ACL traffic: each client's choices from its own stream, so they leave the shared one's draws alone
+            // TTL traffic likewise
             clients.add(new SimClient(i + 1, new ClientNet(), history, random, keys, options.invariants(),
                     !options.writesAfterReads(), options.acls() ? new SplittableRandom(
-                            seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls));
+                            seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls,
+                    options.ttl() ? new SplittableRandom(seed * 0x9FB21C651E98DF25L + 0x7A646E4D9E1A5A4BL * (i + 1))
+                            : null));
             if (options.resend()) {
                 clients.get(i).resend(new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 0x2545F4914F6CDD1DL * (i + 1)));
             }
@@ -976,6 +996,10 @@ final class ServerSim {
             TxnCodec.Entry te = TxnCodec.decode(e.payload());
             replay.apply(te.header(), te.txn());
             stats.committed++;
+            if (te.header().sessionId() == 0 && te.txn() instanceof dev.zkr.tree.Txn.DeleteNode d
+                    && d.path().startsWith("/t")) {
+                stats.ttlDeletes++; // the leader's deletion of an expired TTL node (the sim has no containers)
+            }
             String op = te.txn().getClass().getSimpleName();
             boolean changed = false;
             for (String k : keys) {
@@ -1134,6 +1158,7 @@ final class ServerSim {
         stats.duplicates = servers.stream().mapToLong(SimServer::duplicates).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         stats.aclCreates = acls.creates;
+        stats.ttlCreates = clients.stream().mapToLong(c -> c.ttlCreates).sum();
         stats.setAcls = acls.setAcls;
         stats.getAcls = acls.getAcls;
         stats.aclSights = acls.observations;

@@ -23,6 +23,9 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dzkr.sim.acls=true} adds the clients' ACL traffic ({@link ServerSim.Options#withAcls()}) to the
  * seeds of the two tests above and to a replay; {@link #aclSeedsKeepTheInvariantsAndHistoriesCheck} runs it always.
  *
+ * <p>{@code -Dzkr.sim.ttl=true} likewise adds TTL-node traffic ({@link ServerSim.Options#withTtl()});
+ * {@link #ttlSeedsKeepTheInvariantsAndHistoriesCheck} runs it always.
+ *
  * <p>{@code -Dzkr.sim.narrow=true} narrows the random runs ({@link #narrowed}: no peer-link loss, no client write
  * sent while a read of its session waits), as they were while the first bugs of {@link ServerSimRegressionTest}
  * were open.
@@ -51,6 +54,9 @@ class ServerSimTest {
         }
         if (Boolean.getBoolean("zkr.sim.resend")) {
             o = o.withResend();
+        }
+        if (Boolean.getBoolean("zkr.sim.ttl")) {
+            o = o.withTtl();
         }
         return o;
     }
@@ -83,7 +89,8 @@ class ServerSimTest {
             where = "trace not written: " + e;
         }
         return "seed " + seed + " failed: " + failure + "\n(replay: -Dzkr.sim.seed=" + seed
-                + (options.acls() ? " -Dzkr.sim.acls=true" : "") + (options.resend() ? " -Dzkr.sim.resend=true" : "") + "; " + where
+                + (options.acls() ? " -Dzkr.sim.acls=true" : "") + (options.resend() ? " -Dzkr.sim.resend=true" : "")
+                + (options.ttl() ? " -Dzkr.sim.ttl=true" : "") + "; " + where
                 + ")\n... last events:\n" + replay.recentTrace();
     }
 
@@ -235,6 +242,37 @@ class ServerSimTest {
         System.out.printf("zkr.sim (server, exactly-once): %d + %d standalone seeds in %.1f s; total: %s%n", seeds,
                 seeds * 2 / 3, secs, total);
         assertTrue(total.resent > 0 && total.dropsAfterWrite > 0, "no write sent again: " + total);
+    }
+
+    /**
+     * Seeds with TTL-node traffic ({@link ServerSim.Options#withTtl()}: TTL nodes created, renewed, held by children,
+     * deleted by whichever server leads once expired) through the same faults, snapshots and SNAP installs: the tree
+     * digests compare every node, TTL included, across servers and incarnations, and the histories of the other
+     * keys still check. 50 seeds of the usual shapes and 25 standalone ones (1,250 and 625 under {@code -Plong};
+     * {@code -Dzkr.sim.seeds} scales both).
+     */
+    @Test
+    void ttlSeedsKeepTheInvariantsAndHistoriesCheck() {
+        long seeds = seedCount() / 4;
+        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        ServerSim.Stats total = new ServerSim.Stats();
+        long start = System.nanoTime();
+        for (int standalone = 0; standalone < 2; standalone++) {
+            long n = standalone == 0 ? seeds : seeds / 2;
+            for (long seed = first; seed < first + n; seed++) {
+                ServerSim.Options options = narrowed(seed, false).withTtl();
+                if (standalone == 1) {
+                    options = options.withServers(1);
+                }
+                total.add(runOrFail(seed, options).stats);
+            }
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("zkr.sim (server, TTL nodes): %d + %d standalone seeds in %.1f s; total: %s%n", seeds,
+                seeds / 2, secs, total);
+        assertTrue(total.ttlCreates > 0 && total.ttlDeletes > 0, "no TTL traffic or no expiry: " + total);
+        assertTrue(seeds < 50 || total.snapInstalls > 0, "no SNAP install with TTL traffic: " + total);
+        assertTrue(total.snapshots > 0, "no snapshot with TTL traffic: " + total);
     }
 
     /** Runs one seed; a failure fails the test with the seed's report (how to replay it). */

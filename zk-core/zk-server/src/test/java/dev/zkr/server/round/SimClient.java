@@ -105,6 +105,10 @@ final class SimClient {
     /** The ACL traffic's own random stream, or null without it. */
     private final SplittableRandom aclRandom;
     private final SimAcls acls;
+    /** The TTL traffic's own random stream, or null without it. */
+    private final SplittableRandom ttlRandom;
+    /** TTL-node creates this client had acknowledged (all but the failed ones). */
+    long ttlCreates;
     /** Per key, the aversion this client last saw. */
     private final java.util.Map<String, Integer> aversions = new java.util.HashMap<>();
     /**
@@ -122,12 +126,13 @@ final class SimClient {
 
     SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
               boolean writesWaitForReads) {
-        this(id, net, history, random, keys, checkFifo, writesWaitForReads, null, null);
+        this(id, net, history, random, keys, checkFifo, writesWaitForReads, null, null, null);
     }
 
     SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
-              boolean writesWaitForReads, SplittableRandom aclRandom, SimAcls acls) {
+              boolean writesWaitForReads, SplittableRandom aclRandom, SimAcls acls, SplittableRandom ttlRandom) {
         this.id = id;
+        this.ttlRandom = ttlRandom;
         this.aclRandom = aclRandom;
         this.acls = acls;
         this.checkFifo = checkFifo;
@@ -327,6 +332,10 @@ final class SimClient {
             issueAclOp();
             return;
         }
+        if (ttlRandom != null && ttlRandom.nextInt(100) < TTL_OP_PERCENT) {
+            issueTtlOp();
+            return;
+        }
         String key = keys.get(random.nextInt(keys.size()));
         String data = "c" + id + "." + (++opCounter);
         int r = random.nextInt(100);
@@ -403,6 +412,36 @@ final class SimClient {
         inFlight.put(xid, new InFlight(null, req, false, false, false));
         send(req);
         maybeDropAfter(req);
+    }
+
+    /** Share of operations that touch TTL nodes with TTL traffic on. */
+    private static final int TTL_OP_PERCENT = 20;
+
+    /**
+     * An operation on the TTL nodes /t0../t2 (not in the history): create one (TTL 20..420 ms; now and then a
+     * sequential one under it), give it a child (which keeps it) or take the child away, renew it with a setData.
+     */
+    private void issueTtlOp() {
+        String node = "/t" + ttlRandom.nextInt(3);
+        int xid = nextXid++;
+        byte[] data = bytes("c" + id + "." + (++opCounter));
+        int r = ttlRandom.nextInt(10);
+        long ttl = 20 + ttlRandom.nextInt(400);
+        Message.Request req;
+        if (r < 4) {
+            req = new Message.CreateTtlRequest(xid, node, data, CreateMode.PERSISTENT_WITH_TTL, null, ttl);
+        } else if (r == 4) {
+            req = new Message.CreateTtlRequest(xid, node + "/s-", data, CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL,
+                    null, ttl);
+        } else if (r < 7) {
+            req = new Message.CreateRequest(xid, node + "/c", data, CreateMode.PERSISTENT);
+        } else if (r == 7) {
+            req = new Message.DeleteRequest(xid, node + "/c", -1);
+        } else {
+            req = new Message.SetDataRequest(xid, node, data, -1);
+        }
+        inFlight.put(xid, new InFlight(null, req, false, false, false));
+        send(req);
     }
 
     /** A setAcl's or getAcl's reply: what it shows must agree with every other sight of that ACL version. */
@@ -491,6 +530,13 @@ final class SimClient {
         if (f.request instanceof Message.SetAclRequest || f.request instanceof Message.GetAclRequest) {
             onAclReply(f.request, r);
             return;
+        }
+        if (f.request instanceof Message.CreateTtlRequest || f.op == null && path(f.request) != null
+                && path(f.request).startsWith("/t")) {
+            if (f.request instanceof Message.CreateTtlRequest && r.code() == ZkException.Code.OK.intValue()) {
+                ttlCreates++;
+            }
+            return; // TTL traffic: judged by the tree digests, not the history
         }
         String path = path(f.request);
         boolean ok = r.code() == ZkException.Code.OK.intValue();

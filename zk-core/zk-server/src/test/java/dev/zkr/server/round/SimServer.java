@@ -105,11 +105,12 @@ final class SimServer {
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
+            dev.zkr.tree.SystemNodes system = Core.systemNodes(config, 0);
             PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
-                    config.maxEphemeralsPerSession(), config.maxTxnBytes()), txnClock, ensemble ? -1 : epoch,
-                    Zxid.of(epoch, 0), ensemble);
+                    config.maxEphemeralsPerSession(), config.maxTxnBytes(), dev.zkr.auth.Authorizer.defaults(),
+                    system), txnClock, ensemble ? -1 : epoch, Zxid.of(epoch, 0), ensemble);
             this.apply = new ApplyStage(tree, prep, watches, gate);
-            this.reads = new ReadStage(tree, watches, apply);
+            this.reads = new ReadStage(tree, watches, apply, dev.zkr.auth.Authorizer.defaults(), system);
             Housekeeping housekeeping = new Housekeeping(config, tree, gate, null);
             this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
                     id, ensemble, ELECTION_MS, HEARTBEAT_MS);
@@ -209,6 +210,11 @@ final class SimServer {
     }
 
     SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug) {
+        this(id, members, sim, log, readBug, false);
+    }
+
+    /** As above; {@code ttlChecks}: look for expired TTL nodes every 100 ms (the config's default is a minute). */
+    SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug, boolean ttlChecks) {
         this.id = id;
         this.members = List.copyOf(members);
         this.sim = sim;
@@ -219,6 +225,9 @@ final class SimServer {
         ServerConfig.Builder b = ServerConfig.builder(Path.of("/nonexistent/zkr-sim")).serverId(id)
                 .tickTime(Duration.ofMillis(300)).electionTimeout(Duration.ofMillis(ELECTION_MS))
                 .heartbeatInterval(Duration.ofMillis(HEARTBEAT_MS));
+        if (ttlChecks) {
+            b.containerCheckInterval(Duration.ofMillis(100));
+        }
         if (members.size() > 1) {
             for (int m : members) {
                 b.member(m, "127.0.0.1", 20_000 + m, 10_000 + m);

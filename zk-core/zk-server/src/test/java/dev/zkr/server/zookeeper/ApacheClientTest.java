@@ -48,7 +48,9 @@ class ApacheClientTest {
 
     @BeforeEach
     void start() {
-        server = ZkServer.start(ServerFixture.config(dir).build()); // sessions of 300 ms to 30 s
+        // sessions of 300 ms to 30 s; TTL nodes checked every 25 ms
+        server = ZkServer.start(ServerFixture.config(dir).containerCheckInterval(java.time.Duration.ofMillis(25))
+                .build());
     }
 
     @AfterEach
@@ -67,6 +69,36 @@ class ApacheClientTest {
         ZooKeeper zk = ApacheClients.connect(server.connectString(), timeoutMs, events);
         clients.add(zk);
         return zk;
+    }
+
+    /** createTTL alone and in a multi, as ZooKeeper.create(..., ttl) sends them; the nodes expire; bad TTLs refused. */
+    @Test
+    void ttlNodesOfTheApacheClientExpire() throws Exception {
+        ApacheClients.Events events = new ApacheClients.Events();
+        ZooKeeper zk = client(events);
+        Stat stat = new Stat();
+        assertEquals("/ttl", zk.create("/ttl", new byte[] {1}, OPEN, CreateMode.PERSISTENT_WITH_TTL, stat, 100));
+        assertEquals(0, stat.getEphemeralOwner(), "as ZooKeeper shows a TTL node to clients");
+        List<OpResult> results = zk.multi(List.of(Op.create("/seq-", new byte[0], OPEN,
+                CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, 100)));
+        String seq = ((OpResult.CreateResult) results.get(0)).getPath();
+        assertEquals("/seq-0000000001", seq);
+        assertNotNull(zk.exists("/ttl", true));
+        assertNotNull(zk.exists(seq, true));
+        List<String> deleted = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            WatchedEvent e = events.next();
+            assertEquals(Watcher.Event.EventType.NodeDeleted, e.getType());
+            deleted.add(e.getPath());
+        }
+        assertEquals(java.util.Set.of("/ttl", seq), java.util.Set.copyOf(deleted));
+        // the Apache client checks TTLs itself (a bad one reaches the server only in a raw record: the server's
+        // answers are in RequestTranslationTest and TtlNodesTest)
+        assertThrows(IllegalArgumentException.class,
+                () -> zk.create("/bad", new byte[0], OPEN, CreateMode.PERSISTENT_WITH_TTL, stat, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> zk.create("/bad", new byte[0], OPEN, CreateMode.PERSISTENT_WITH_TTL));
+        assertNull(zk.exists("/bad", false));
     }
 
     @Test

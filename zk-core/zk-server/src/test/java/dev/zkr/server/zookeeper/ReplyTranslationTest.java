@@ -161,6 +161,18 @@ class ReplyTranslationTest {
     }
 
     @Test
+    void nullDataIsAnAbsentBufferAsZooKeeperWritesIt() {
+        c.send(1, OpCode.GET_DATA, new GetDataRequest("/n", false));
+        GetDataResponse r = new GetDataResponse(new byte[] {9}, null);
+        ok(1, new Message.DataBody(null, STAT), r);
+        assertNull(r.getData(), "the Apache client's getData returns null, as from ZooKeeper");
+        c.send(2, OpCode.MULTI_READ, new MultiOperationRecord(List.of(org.apache.zookeeper.Op.getData("/n"))));
+        MultiResponse m = new MultiResponse();
+        ok(2, new Message.MultiBody(new OpResult[] {new OpResult.GetDataResult(null, STAT)}), m);
+        assertNull(((org.apache.zookeeper.OpResult.GetDataResult) m.getResultList().get(0)).getData());
+    }
+
+    @Test
     void voidRepliesAreTheHeaderAlone() {
         c.send(1, OpCode.DELETE, new DeleteRequest("/d", -1));
         ok(1, null, null);
@@ -267,6 +279,65 @@ class ReplyTranslationTest {
                 .getStat());
         assertInstanceOf(org.apache.zookeeper.OpResult.CheckResult.class, results.get(4));
         assertInstanceOf(org.apache.zookeeper.OpResult.DeleteResult.class, results.get(5));
+    }
+
+    @Test
+    void aMultiReadAnswersEachReadAloneAsTheApacheClientReadsIt() {
+        c.send(10, OpCode.MULTI_READ, new MultiOperationRecord(List.of(org.apache.zookeeper.Op.getData("/a"),
+                org.apache.zookeeper.Op.getChildren("/"), org.apache.zookeeper.Op.getData("/missing"),
+                org.apache.zookeeper.Op.getChildren("/secret"))));
+        MultiResponse response = new MultiResponse();
+        ok(10, new Message.MultiBody(new OpResult[] {new OpResult.GetDataResult(DATA, STAT),
+                new OpResult.GetChildrenResult(List.of("a", "zookeeper")),
+                new OpResult.ErrorResult(ZkException.Code.NO_NODE),
+                new OpResult.ErrorResult(ZkException.Code.NO_AUTH)}), response);
+        List<org.apache.zookeeper.OpResult> results = response.getResultList();
+        assertEquals(4, results.size());
+        org.apache.zookeeper.OpResult.GetDataResult d =
+                assertInstanceOf(org.apache.zookeeper.OpResult.GetDataResult.class, results.get(0));
+        assertEquals(ZooDefs.OpCode.getData, d.getType());
+        assertArrayEquals(DATA, d.getData());
+        assertStat(STAT, d.getStat());
+        org.apache.zookeeper.OpResult.GetChildrenResult ch =
+                assertInstanceOf(org.apache.zookeeper.OpResult.GetChildrenResult.class, results.get(1));
+        assertEquals(List.of("a", "zookeeper"), ch.getChildren());
+        assertEquals(KeeperException.Code.NONODE.intValue(),
+                assertInstanceOf(org.apache.zookeeper.OpResult.ErrorResult.class, results.get(2)).getErr());
+        assertEquals(KeeperException.Code.NOAUTH.intValue(),
+                assertInstanceOf(org.apache.zookeeper.OpResult.ErrorResult.class, results.get(3)).getErr());
+        // refused as a whole: the header's error
+        c.send(11, OpCode.MULTI_READ, new MultiOperationRecord());
+        assertEquals(KeeperException.Code.BADARGUMENTS.intValue(), c.answer(new Message.Reply(11, 1,
+                ZkException.Code.BAD_ARGUMENTS.intValue(), null, null), new MultiResponse()).header().getErr());
+    }
+
+    @Test
+    void getEphemeralsGetAllChildrenNumberWhoAmIAndCheckWatches() {
+        c.send(1, OpCode.GET_EPHEMERALS, new org.apache.zookeeper.proto.GetEphemeralsRequest("/"));
+        org.apache.zookeeper.proto.GetEphemeralsResponse e = new org.apache.zookeeper.proto.GetEphemeralsResponse();
+        ok(1, new Message.PathsBody(new String[] {"/a/e1", "/b"}), e);
+        assertEquals(List.of("/a/e1", "/b"), e.getEphemerals());
+        c.send(2, OpCode.GET_ALL_CHILDREN_NUMBER, new org.apache.zookeeper.proto.GetAllChildrenNumberRequest("/"));
+        org.apache.zookeeper.proto.GetAllChildrenNumberResponse n =
+                new org.apache.zookeeper.proto.GetAllChildrenNumberResponse();
+        ok(2, new Message.CountBody(12345), n);
+        assertEquals(12345, n.getTotalNumber());
+        c.send(3, OpCode.WHO_AM_I, null);
+        org.apache.zookeeper.proto.WhoAmIResponse who = new org.apache.zookeeper.proto.WhoAmIResponse();
+        ok(3, new Message.ClientInfoBody(new dev.zkr.client.ClientInfo[] {
+                new dev.zkr.client.ClientInfo("ip", "127.0.0.1"), new dev.zkr.client.ClientInfo("super", ""),
+                new dev.zkr.client.ClientInfo("digest", "alice")}), who);
+        assertEquals(List.of(new org.apache.zookeeper.data.ClientInfo("ip", "127.0.0.1"),
+                new org.apache.zookeeper.data.ClientInfo("super", ""),
+                new org.apache.zookeeper.data.ClientInfo("digest", "alice")), who.getClientInfo());
+        c.send(4, OpCode.CHECK_WATCHES, new org.apache.zookeeper.proto.CheckWatchesRequest("/w", 2));
+        ok(4, null, null);
+        c.send(5, OpCode.CHECK_WATCHES, new org.apache.zookeeper.proto.CheckWatchesRequest("/w", 5));
+        assertEquals(KeeperException.Code.NOWATCHER.intValue(), c.answer(new Message.Reply(5, 1,
+                ZkException.Code.NO_WATCHER.intValue(), null, null), null).header().getErr());
+        c.send(6, OpCode.GET_ALL_CHILDREN_NUMBER, new org.apache.zookeeper.proto.GetAllChildrenNumberRequest("/x"));
+        assertEquals(KeeperException.Code.NONODE.intValue(), c.answer(new Message.Reply(6, 1,
+                ZkException.Code.NO_NODE.intValue(), null, null), n).header().getErr());
     }
 
     @Test

@@ -111,7 +111,15 @@ class RequestTranslationTest {
         for (org.apache.zookeeper.CreateMode m : org.apache.zookeeper.CreateMode.values()) {
             int flag = m.toFlag();
             if (m.isTTL()) {
-                answeredWith(ErrorCodes.UNIMPLEMENTED, 3, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, flag));
+                // ZooKeeper.create with a TTL sends createTTL; without one a TTL mode is refused (it has no TTL)
+                answeredWith(ErrorCodes.BAD_ARGUMENTS, 3, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, flag));
+                Message.CreateTtlRequest r = c.sent(3, OpCode.CREATE_TTL, new CreateTTLRequest("/n", DATA, OPEN, flag,
+                        1000), Message.CreateTtlRequest.class);
+                assertEquals(1000, r.ttlMs());
+                assertEquals(m.isSequential(), r.mode().isSequential(), m.name());
+                assertTrue(r.mode().isTtl(), m.name());
+                c.answer(new Message.Reply(3, 1, 0, new Message.CreateBody("/n", new dev.zkr.client.Stat(1, 1, 1, 0,
+                        0, 0, 0, 0, 0, 0, 0)), null), new org.apache.zookeeper.proto.Create2Response());
                 continue;
             }
             int op = m.isContainer() ? OpCode.CREATE_CONTAINER : OpCode.CREATE2; // as ZooKeeper.create picks it
@@ -135,8 +143,9 @@ class RequestTranslationTest {
 
     @Test
     void badCreatesAreAnsweredAsZooKeeperAnswersThem() {
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.CREATE, new CreateRequest("/t", DATA, OPEN, 5));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 2, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, 6));
+        // TTL modes outside createTTL: no TTL, BADARGUMENTS (ZooKeeper with extended types on, as zkr always is)
+        answeredWith(ErrorCodes.BAD_ARGUMENTS, 1, OpCode.CREATE, new CreateRequest("/t", DATA, OPEN, 5));
+        answeredWith(ErrorCodes.BAD_ARGUMENTS, 2, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, 6));
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 3, OpCode.CREATE, new CreateRequest("/t", DATA, OPEN, 7));
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 4, OpCode.CREATE2, new CreateRequest("/t", DATA, OPEN, -1));
         answeredWith(ErrorCodes.UNIMPLEMENTED, 5, OpCode.CREATE_CONTAINER, new CreateRequest("/t", DATA, OPEN, 2));
@@ -146,11 +155,17 @@ class RequestTranslationTest {
     }
 
     @Test
-    void createTtlIsAnsweredAsZooKeeperWithExtendedTypesOff() {
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.CREATE_TTL,
-                new CreateTTLRequest("/t", DATA, OPEN, org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL.toFlag(), 1000));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 2, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN,
-                org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL.toFlag(), 1000));
+    void createTtlBecomesAZkrTtlCreateAndOtherFlagsAreRefused() {
+        Message.CreateTtlRequest r = c.sent(1, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, DIGEST,
+                org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL.toFlag(), 1000), Message.CreateTtlRequest.class);
+        assertEquals(CreateMode.PERSISTENT_WITH_TTL, r.mode());
+        assertEquals("/t", r.path());
+        assertEquals(1000, r.ttlMs());
+        assertAcl(DIGEST, r.acls());
+        // the TTL's range is the server's to check (BADARGUMENTS from the preparer, as ZooKeeper's)
+        assertEquals(0, c.sent(2, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN,
+                org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL.toFlag(), 0),
+                Message.CreateTtlRequest.class).ttlMs());
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 3, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN, 0, 1000));
         answeredWith(ErrorCodes.BAD_ARGUMENTS, 4, OpCode.CREATE_TTL, new CreateTTLRequest("/t", DATA, OPEN, 9, 1000));
     }
@@ -202,6 +217,18 @@ class RequestTranslationTest {
     }
 
     @Test
+    void aTtlCreateInAMultiKeepsItsTtl() {
+        Message.MultiRequest m = c.sent(1, OpCode.MULTI, new MultiOperationRecord(List.of(
+                org.apache.zookeeper.Op.create("/t", DATA, OPEN,
+                        org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, 1000),
+                org.apache.zookeeper.Op.delete("/x", -1))), Message.MultiRequest.class);
+        Op.Create t = (Op.Create) m.ops()[0];
+        assertEquals(CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, t.mode());
+        assertEquals(1000, t.ttlMs());
+        assertEquals(new Op.Delete("/x", -1), m.ops()[1]);
+    }
+
+    @Test
     void anEmptyMultiIsAMultiOfNothing() {
         Message.MultiRequest m = c.sent(1, OpCode.MULTI, new MultiOperationRecord(), Message.MultiRequest.class);
         assertEquals(0, m.ops().length);
@@ -209,10 +236,6 @@ class RequestTranslationTest {
 
     @Test
     void multisZkrCannotTakeAreAnsweredWhole() {
-        // a TTL create (ZooKeeper, extended types off: that op UNIMPLEMENTED)
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.MULTI, new MultiOperationRecord(List.of(
-                org.apache.zookeeper.Op.create("/t", DATA, OPEN,
-                        org.apache.zookeeper.CreateMode.PERSISTENT_WITH_TTL, 1000))));
         // read ops in a write multi (ZooKeeper fails to read such a record: MARSHALLINGERROR)
         answeredWith(ErrorCodes.MARSHALLING_ERROR, 2, OpCode.MULTI, new MultiOperationRecord(List.of(
                 org.apache.zookeeper.Op.getData("/a"))));
@@ -253,14 +276,53 @@ class RequestTranslationTest {
     }
 
     @Test
-    void readsZkrHasNoRequestForAreAnsweredUnimplemented() {
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 1, OpCode.GET_EPHEMERALS, new GetEphemeralsRequest("/"));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 2, OpCode.GET_ALL_CHILDREN_NUMBER,
-                new GetAllChildrenNumberRequest("/"));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 3, OpCode.WHO_AM_I, null);
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 4, OpCode.MULTI_READ, new MultiOperationRecord(List.of(
-                org.apache.zookeeper.Op.getData("/a"), org.apache.zookeeper.Op.getChildren("/"))));
-        answeredWith(ErrorCodes.UNIMPLEMENTED, 5, OpCode.CHECK_WATCHES, new CheckWatchesRequest("/a", 2));
+    void getEphemeralsGetAllChildrenNumberAndWhoAmI() {
+        assertEquals("/app", c.sent(1, OpCode.GET_EPHEMERALS, new GetEphemeralsRequest("/app"),
+                Message.GetEphemeralsRequest.class).prefix());
+        assertEquals("/", c.sent(2, OpCode.GET_EPHEMERALS, new GetEphemeralsRequest("/"),
+                Message.GetEphemeralsRequest.class).prefix());
+        assertEquals("/a/b", c.sent(3, OpCode.GET_ALL_CHILDREN_NUMBER, new GetAllChildrenNumberRequest("/a/b"),
+                Message.GetAllChildrenNumberRequest.class).path());
+        c.sent(4, OpCode.WHO_AM_I, null, Message.WhoAmIRequest.class); // the Apache client sends a header only
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, 5, OpCode.GET_EPHEMERALS, null);
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, 6, OpCode.GET_ALL_CHILDREN_NUMBER, null);
+    }
+
+    @Test
+    void multiReadAsTheApacheClientWritesIt() {
+        // ZooKeeper.multi sends read-only ops as multiRead; its Op.getData/getChildren carry no watch
+        Message.MultiReadRequest m = c.sent(1, OpCode.MULTI_READ, new MultiOperationRecord(List.of(
+                org.apache.zookeeper.Op.getData("/a"), org.apache.zookeeper.Op.getChildren("/"),
+                org.apache.zookeeper.Op.getData("/missing"))), Message.MultiReadRequest.class);
+        assertEquals(List.of(Op.getData("/a"), Op.getChildren("/"), Op.getData("/missing")), List.of(m.ops()));
+        assertEquals(0, c.sent(2, OpCode.MULTI_READ, new MultiOperationRecord(), Message.MultiReadRequest.class)
+                .ops().length);
+    }
+
+    @Test
+    void multiReadsZooKeeperCannotReadAreAnsweredWhole() {
+        // a write op (ZooKeeper's server: "Invalid type of readOp"; mixed kinds: its record refuses them)
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, 1, OpCode.MULTI_READ, new MultiOperationRecord(List.of(
+                org.apache.zookeeper.Op.delete("/a", -1))));
+        byte[] mixed = ApacheWire.bytes(new org.apache.zookeeper.proto.MultiHeader(OpCode.GET_DATA, false, -1),
+                new GetDataRequest("/a", false), new org.apache.zookeeper.proto.MultiHeader(OpCode.CHECK, false, -1),
+                new CheckVersionRequest("/a", 1), new org.apache.zookeeper.proto.MultiHeader(-1, true, -1));
+        Conversation conv = new Conversation();
+        Message m = conv.translator.decode(io.netty.buffer.Unpooled.wrappedBuffer(ApacheWire.bytes(
+                new org.apache.zookeeper.proto.RequestHeader(2, OpCode.MULTI_READ)), mixed));
+        assertInstanceOf(Message.PingRequest.class, m);
+        assertEquals(ErrorCodes.MARSHALLING_ERROR, conv.pingAnswer(2, 1, null).header().getErr());
+        // truncated
+        byte[] whole = ApacheWire.bytes(new MultiOperationRecord(List.of(org.apache.zookeeper.Op.getData("/a"))));
+        Conversation cut = new Conversation();
+        assertInstanceOf(Message.PingRequest.class, cut.translator.decode(io.netty.buffer.Unpooled.wrappedBuffer(
+                ApacheWire.bytes(new org.apache.zookeeper.proto.RequestHeader(3, OpCode.MULTI_READ)),
+                java.util.Arrays.copyOf(whole, whole.length - 3))));
+        assertEquals(ErrorCodes.MARSHALLING_ERROR, cut.pingAnswer(3, 1, null).header().getErr());
+    }
+
+    @Test
+    void deleteContainerIsZooKeepersOwn() {
         answeredWith(ErrorCodes.UNIMPLEMENTED, 6, OpCode.DELETE_CONTAINER, new DeleteRequest("/a", -1));
     }
 
@@ -304,7 +366,7 @@ class RequestTranslationTest {
                 {org.apache.zookeeper.Watcher.WatcherType.Data, WatcherType.DATA},
                 {org.apache.zookeeper.Watcher.WatcherType.Any, WatcherType.ANY},
                 {org.apache.zookeeper.Watcher.WatcherType.Persistent, WatcherType.PERSISTENT},
-                {org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive, WatcherType.PERSISTENT},
+                {org.apache.zookeeper.Watcher.WatcherType.PersistentRecursive, WatcherType.PERSISTENT_RECURSIVE},
         };
         int xid = 1;
         for (Object[] k : cases) {
@@ -313,8 +375,14 @@ class RequestTranslationTest {
                     type), Message.RemoveWatchesRequest.class);
             assertEquals("/w", r.path());
             assertEquals(k[1], r.type(), k[0].toString());
+            // checkWatches (the Apache client's question before it removes one watcher of several) takes the same
+            Message.CheckWatchesRequest cw = c.sent(xid++, OpCode.CHECK_WATCHES, new CheckWatchesRequest("/w",
+                    type), Message.CheckWatchesRequest.class);
+            assertEquals("/w", cw.path());
+            assertEquals(k[1], cw.type(), k[0].toString());
         }
         answeredWith(ErrorCodes.MARSHALLING_ERROR, xid, OpCode.REMOVE_WATCHES, new RemoveWatchesRequest("/w", 9));
+        answeredWith(ErrorCodes.MARSHALLING_ERROR, xid + 1, OpCode.CHECK_WATCHES, new CheckWatchesRequest("/w", 0));
     }
 
     // ---- session --------------------------------------------------------------------------------------------------
@@ -350,7 +418,7 @@ class RequestTranslationTest {
 
     @Test
     void aStandInTheServerRefusesIsAnsweredWithTheServersError() {
-        c.standIn(4, OpCode.WHO_AM_I, null);
+        c.standIn(4, OpCode.RECONFIG, new ReconfigRequest("server.4=h:1:2;3", null, null, -1));
         Conversation.Read r = c.answer(new Message.Reply(4, 0x31, dev.zkr.client.ZkException.Code.SESSION_EXPIRED
                 .intValue(), null, "expired"), null);
         assertEquals(org.apache.zookeeper.KeeperException.Code.SESSIONEXPIRED.intValue(), r.header().getErr());
