@@ -133,11 +133,13 @@ final class ClientRequests implements ReplyQueue.Router {
         if (ensemble && !role.leaderReady() && !role.following()) {
             held.hold(c, r);
         } else if (role.leaderReady()) {
-            if (ensemble && leader.movedAway(c.sessionId)) {
+            if (write && c.exactlyOnce && duplicates.seen(c.sessionId, r.xid())) {
+                // first: a write applied already gets what it did even if its session moved on since (it applies
+                // nothing; SESSION_MOVED would tell its client that a write it applied failed)
+                sequencer.sequence(Pending.duplicate(Pending.Kind.CLIENT, c, r));
+            } else if (ensemble && leader.movedAway(c.sessionId)) {
                 sequencer.sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
                         ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
-            } else if (write && c.exactlyOnce && duplicates.seen(c.sessionId, r.xid())) {
-                sequencer.sequence(Pending.duplicate(Pending.Kind.CLIENT, c, r));
             } else if (write) {
                 Pending p = prep.write(c, r);
                 if (c.exactlyOnce && p.txn != null) {

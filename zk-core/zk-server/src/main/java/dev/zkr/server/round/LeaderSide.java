@@ -131,6 +131,15 @@ final class LeaderSide {
             log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
             return;
         }
+        if (once && PrepStage.isWrite(r) && duplicates.seen(sid, r.xid())) {
+            // applied or sequenced already: answered with what it did, whichever server owns the session now (a
+            // SESSION_MOVED here would tell its client that a write it applied failed; it applies nothing)
+            Pending p = Pending.duplicate(Pending.Kind.FORWARDED, null, r);
+            p.origin = from;
+            p.sessionId = sid;
+            sequencer.sequence(p);
+            return;
+        }
         Integer owner = owners.get(sid);
         Prepared.Failed failure = null;
         if (owner != null && owner != from) {
@@ -147,8 +156,6 @@ final class LeaderSide {
             if (r instanceof Message.CloseSessionRequest) {
                 gate.markClosing(sid);
                 p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
-            } else if (PrepStage.isWrite(r) && once && duplicates.seen(sid, r.xid())) {
-                p = Pending.duplicate(Pending.Kind.FORWARDED, null, r);
             } else if (PrepStage.isWrite(r)) {
                 p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds);
                 if (once && p.txn != null) {
