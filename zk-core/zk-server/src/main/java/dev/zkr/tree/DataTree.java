@@ -48,12 +48,13 @@ import java.util.function.Function;
  * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order.
  * Format (version 3): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
  * (byte 1, node with its kind byte, aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, (byte 1,
- * long sessionId, int highestXid, int n, saved reply^n)*, byte 0, trailer}; version 2 (no session writes; TTL
+ * long sessionId, int highestXid, int ackedXid, int n, saved reply^n)*, byte 0, trailer}; version 2 (no session writes; TTL
  * nodes from the servers that wrote it with TTLs) and version 1 (no aversion, ACL id or table either) are still
  * read. Framing, CRC and files are the storage layer's job.
  *
  * <p><b>Session writes.</b> For every committed session the tree keeps the highest client xid applied and the
- * replies of its last {@link SessionWrites#WINDOW} writes ({@link #savedReply}), recorded when their txns are
+ * replies of its writes its client may still send again ({@link #savedReply}: from the lowest xid the client said
+ * it still waited for, at most its last {@link SessionWrites#WINDOW}), recorded when their txns are
  * applied, so every replica holds them and they survive snapshots, SNAP transfer and restarts: a write sent again
  * after a lost reply is answered with the saved reply instead of being applied twice (docs/exactly-once.md).
  *
@@ -285,6 +286,15 @@ public final class DataTree {
         return w != null && w.evicted(xid);
     }
 
+    /**
+     * True if the session's client said it has the reply of {@code xid}: an applied write of the session carried an
+     * acknowledgement after it (docs/exactly-once.md, The bound).
+     */
+    public boolean acknowledged(long sessionId, int xid) {
+        SessionWrites w = writes.get(sessionId);
+        return w != null && w.acknowledged(xid);
+    }
+
     /** The highest client xid applied for the session (0: none, or no such session). */
     public int highestAppliedXid(long sessionId) {
         SessionWrites w = writes.get(sessionId);
@@ -298,6 +308,12 @@ public final class DataTree {
     public boolean appliedUpTo(long sessionId, int xid) {
         int highest = highestAppliedXid(sessionId);
         return highest != 0 && !SessionWrites.after(xid, highest);
+    }
+
+    /** The number of the session's saved write replies. */
+    public int savedReplyCount(long sessionId) {
+        SessionWrites w = writes.get(sessionId);
+        return w == null ? 0 : w.replies().size();
     }
 
     /** The number of saved write replies, all sessions together. */
@@ -397,8 +413,9 @@ public final class DataTree {
         }
         if (header.xid() != TxnHeader.NO_XID && !(txn instanceof Txn.CloseSession)
                 && !(txn instanceof Txn.CreateSession) && sessions.containsKey(header.sessionId())) {
-            writes.computeIfAbsent(header.sessionId(), k -> new SessionWrites()).record(new SavedReply(header.xid(),
-                    header.zxid(), result.code(), result.path(), result.results()));
+            SessionWrites w = writes.computeIfAbsent(header.sessionId(), k -> new SessionWrites());
+            w.record(new SavedReply(header.xid(), header.zxid(), result.code(), result.path(), result.results()));
+            w.acknowledge(header.xid(), header.acked());
         }
         if (header.zxid() > lastZxid) {
             lastZxid = header.zxid();
@@ -643,6 +660,7 @@ public final class DataTree {
             out.writeByte(1);
             out.writeLong(e.getKey());
             out.writeInt(state.highestXid());
+            out.writeInt(state.acked());
             out.writeInt(replies.size());
             for (SavedReply r : replies) {
                 SavedReplyCodec.write(out, r);
@@ -655,6 +673,7 @@ public final class DataTree {
         while (readMarker(in)) {
             long id = in.readLong();
             int highest = in.readInt();
+            int acked = in.readInt();
             int n = in.readInt();
             if (n < 0 || n > SessionWrites.WINDOW) {
                 throw new IOException("corrupt snapshot: " + n + " saved replies for session 0x" + Long.toHexString(id));
@@ -664,7 +683,7 @@ public final class DataTree {
                 replies.add(SavedReplyCodec.read(in));
             }
             SessionWrites w = new SessionWrites();
-            w.restore(highest, replies);
+            w.restore(highest, acked, replies);
             writes.put(id, w);
         }
     }
@@ -1069,7 +1088,8 @@ public final class DataTree {
         sb.append("ephemerals=").append(eph).append('\n');
         sb.append("containers=").append(new TreeSet<>(containers)).append('\n');
         new TreeMap<>(writes).forEach((id, w) -> {
-            sb.append("writes 0x").append(Long.toHexString(id)).append(" highest=").append(w.highestXid());
+            sb.append("writes 0x").append(Long.toHexString(id)).append(" highest=").append(w.highestXid())
+                    .append(" acked=").append(w.acked());
             for (SavedReply r : w.replies()) {
                 sb.append(' ').append(r.xid()).append('@').append(Long.toHexString(r.zxid())).append(':')
                         .append(r.code()).append(r.path() == null ? "" : " " + r.path()).append(r.results());

@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One session's applied client writes, as far as exactly-once needs them: the highest client xid applied and the
- * replies of its last {@link #WINDOW} writes, oldest first. A client keeps at most {@link #WINDOW} writes in flight
- * (zkr's client enforces it), so when a write is evicted here the client had its reply before it sent the write
- * that evicted it, and never sends it again (docs/exactly-once.md, The bound).
+ * One session's applied client writes, as far as exactly-once needs them: the highest client xid applied, the
+ * client's acknowledgement (the lowest xid it still waited for, as its latest applied write said) and the replies
+ * of its writes from the acknowledgement on, at most its last {@link #WINDOW}, oldest first. The client has the
+ * reply of every xid below its acknowledgement and never sends one again; a client that does not acknowledge
+ * keeps at most {@link #WINDOW} writes in flight (zkr's client enforces it), so when a write is evicted here the
+ * client had its reply before it sent the write that evicted it (docs/exactly-once.md, The bound).
  *
  * <p>Mutated inside a round (apply), read by the snapshot thread: every method is synchronized.
  */
@@ -21,6 +23,8 @@ final class SessionWrites {
     private int head;
     private int size;
     private int highestXid;
+    /** The client's acknowledgement: it has the replies of every xid before it (0: none yet). */
+    private int acked;
 
     SessionWrites() {
         this(WINDOW);
@@ -80,11 +84,47 @@ final class SessionWrites {
     }
 
     /**
-     * True if the reply of {@code xid} may have been dropped to keep the window: the window is full and {@code xid}
-     * comes before the oldest reply kept.
+     * Takes the client's acknowledgement of write {@code xid} (it waited for nothing before {@code ackedXid} when
+     * it sent it): the replies before it are dropped. Only forward, and never past the write itself (a client that
+     * claims more is taken at its word up to that write): applied in log order on every replica, it drops the same
+     * replies everywhere. A replay over a snapshot that already holds it changes nothing.
+     */
+    synchronized void acknowledge(int xid, int ackedXid) {
+        if (ackedXid == TxnHeader.NO_XID) {
+            return;
+        }
+        int upTo = after(ackedXid, xid) ? xid : ackedXid;
+        if (acked != 0 && !after(upTo, acked)) {
+            return;
+        }
+        acked = upTo;
+        while (size > 0 && after(upTo, ring[head].xid())) {
+            ring[head] = null;
+            head = (head + 1) % ring.length;
+            size--;
+        }
+        if (ring.length > 4 && size <= ring.length / 4) { // a burst's ring shrinks with the client's window
+            SavedReply[] smaller = new SavedReply[Math.max(4, ring.length / 2)];
+            for (int i = 0; i < size; i++) {
+                smaller[i] = ring[(head + i) % ring.length];
+            }
+            ring = smaller;
+            head = 0;
+        }
+    }
+
+    /**
+     * True if the reply of {@code xid} is not kept although the write may have been sent: {@code xid} comes before
+     * the client's acknowledgement (it had that reply, or the write failed without a txn), or the window is full
+     * and {@code xid} comes before the oldest reply kept.
      */
     synchronized boolean evicted(int xid) {
-        return size == window && after(ring[head].xid(), xid);
+        return acknowledged(xid) || (size == window && after(ring[head].xid(), xid));
+    }
+
+    /** True if {@code xid} comes before the client's acknowledgement: it has that reply. */
+    synchronized boolean acknowledged(int xid) {
+        return acked != 0 && after(acked, xid);
     }
 
     /** The saved reply of {@code xid}, or null. */
@@ -122,8 +162,13 @@ final class SessionWrites {
         return highestXid;
     }
 
-    /** The highest xid and the saved replies, read together. */
-    record State(int highestXid, List<SavedReply> replies) {
+    /** The client's acknowledgement (0: none). */
+    synchronized int acked() {
+        return acked;
+    }
+
+    /** The highest xid, the acknowledgement and the saved replies, read together. */
+    record State(int highestXid, int acked, List<SavedReply> replies) {
     }
 
     /**
@@ -133,7 +178,7 @@ final class SessionWrites {
      * applied before, and its reply is no longer kept").
      */
     synchronized State state() {
-        return new State(highestXid, replies());
+        return new State(highestXid, acked, replies());
     }
 
     /** The saved replies, oldest first (a copy). */
@@ -146,12 +191,15 @@ final class SessionWrites {
     }
 
     /** Restores a state written by a snapshot. */
-    synchronized void restore(int highest, List<SavedReply> replies) {
+    synchronized void restore(int highest, int ackedXid, List<SavedReply> replies) {
         for (SavedReply r : replies) {
             record(r);
         }
         if (highestXid == 0 || after(highest, highestXid)) {
             highestXid = highest;
+        }
+        if (ackedXid != TxnHeader.NO_XID && (acked == 0 || after(ackedXid, acked))) {
+            acked = ackedXid;
         }
     }
 }

@@ -159,6 +159,72 @@ class SessionWritesTest {
         assertEquals(tree.savedReply(SESSION, 9), follower.savedReply(SESSION, 9));
     }
 
+    private static ApplyResult setData(DataTree tree, long zxid, int xid, int acked) {
+        return tree.apply(new TxnHeader(zxid, 10 + zxid, SESSION, xid, acked), new Txn.SetData("/a", new byte[1], 1));
+    }
+
+    @Test
+    void anAcknowledgementDropsTheRepliesBeforeIt() {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 1, "/a");
+        setData(tree, 3, 2, 1);
+        setData(tree, 4, 3, 1);
+        assertEquals(3, tree.savedReplyCount(SESSION));
+        setData(tree, 5, 4, 3); // the client has the replies of 1 and 2
+        assertEquals(2, tree.savedReplyCount(SESSION));
+        assertNull(tree.savedReply(SESSION, 2));
+        assertNotNull(tree.savedReply(SESSION, 3));
+        assertTrue(tree.replyDropped(SESSION, 2), "sent again, it must not be applied again");
+        assertTrue(tree.replyDropped(SESSION, 1));
+        assertFalse(tree.replyDropped(SESSION, 3));
+        setData(tree, 6, 5, 2); // an older acknowledgement (another connection's, delayed) takes nothing back
+        assertEquals(3, tree.savedReplyCount(SESSION));
+        assertTrue(tree.replyDropped(SESSION, 2));
+        setData(tree, 7, 6, 9); // more than the write itself: taken up to the write
+        assertEquals(1, tree.savedReplyCount(SESSION));
+        assertNotNull(tree.savedReply(SESSION, 6));
+        assertEquals(6, tree.highestAppliedXid(SESSION));
+    }
+
+    @Test
+    void aSessionThatAcknowledgesKeepsOnlyItsWritesInFlight() {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 1, "/a");
+        for (int x = 2; x <= 3 * SessionWrites.WINDOW; x++) { // 8 in flight: it waits for x - 7 on
+            setData(tree, x + 1, x, Math.max(1, x - 7));
+        }
+        assertEquals(8, tree.savedReplyCount(SESSION));
+        assertNotNull(tree.savedReply(SESSION, 3 * SessionWrites.WINDOW - 7));
+        assertNull(tree.savedReply(SESSION, 3 * SessionWrites.WINDOW - 8));
+    }
+
+    @Test
+    void aWriteBelowTheAcknowledgementAppliedLateIsNotSaved() {
+        // e.g. replayed over a snapshot that holds the acknowledgement: its reply stays dropped
+        DataTree tree = treeWithSession();
+        setData(tree, 2, 5, 5);
+        tree.apply(new TxnHeader(3, 13, SESSION, 4, 4), new Txn.SetData("/a", new byte[1], 1));
+        assertNull(tree.savedReply(SESSION, 4));
+        assertEquals(1, tree.savedReplyCount(SESSION));
+    }
+
+    @Test
+    void snapshotsCarryTheAcknowledgement() throws IOException {
+        DataTree tree = treeWithSession();
+        create(tree, 2, 1, "/a");
+        setData(tree, 3, 2, 1);
+        setData(tree, 4, 3, 3);
+        DataTree read = roundTrip(tree);
+        assertEquals(tree.canonicalDump(), read.canonicalDump());
+        assertTrue(read.canonicalDump().contains("acked=3"), read.canonicalDump());
+        assertTrue(read.replyDropped(SESSION, 2), "the acknowledgement survives the snapshot");
+        // the txns after the snapshot's zxid replay over it as on the tree that wrote it
+        setData(tree, 5, 4, 4);
+        setData(read, 5, 4, 4);
+        assertEquals(tree.canonicalDump(), read.canonicalDump());
+        assertEquals(1, read.savedReplyCount(SESSION));
+    }
+
     private static DataTree roundTrip(DataTree tree) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         tree.writeSnapshot(new DataOutputStream(bytes));

@@ -65,8 +65,9 @@ final class ConnectionManager {
     private static final byte[] NO_PASSWORD = new byte[0];
     private static final long NO_DEADLINE = Long.MAX_VALUE / 2;
     /**
-     * The most writes in flight: the server keeps the replies of a session's last 1,024 writes to answer a write
-     * sent again (docs/exactly-once.md, The bound), so more must wait.
+     * The most writes in flight: the server keeps the replies of a session's last 1,024 writes at most to answer a
+     * write sent again (docs/exactly-once.md, The bound), so more must wait. (Below that, a server that takes
+     * acknowledgements keeps only the replies from the lowest xid this client still waits for.)
      */
     static final int WRITE_WINDOW = 1024;
 
@@ -118,6 +119,8 @@ final class ConnectionManager {
     private boolean established;
     private boolean suspended;
     private boolean needsFlush;
+    /** The server of this connection takes {@link Message.AckedRequest}s (it answered {@link Message#ACKS_VERSION}). */
+    private boolean acks;
     private long lastZxid;
     private int lastXid;
     private long lastSendNanos;
@@ -459,6 +462,7 @@ final class ConnectionManager {
         }
         sessionId = r.sessionId();
         password = r.password() == null ? NO_PASSWORD : r.password();
+        acks = r.protocolVersion() >= Message.ACKS_VERSION;
         established = true;
         suspended = false;
         failedAttempts = 0;
@@ -750,7 +754,12 @@ final class ConnectionManager {
             writesInFlight++;
         }
         inFlight.add(p);
-        channel.write(p.toMessage(), channel.voidPromise());
+        Message.Request m = p.toMessage();
+        if (acks && p.kind.write()) {
+            // the lowest xid still waited for (this write's at most): the server drops the replies it saved before
+            m = new Message.AckedRequest(inFlight.peek().xid, m);
+        }
+        channel.write(m, channel.voidPromise());
         needsFlush = true;
     }
 

@@ -75,6 +75,11 @@ final class ClientRequests implements ReplyQueue.Router {
         if (c.closed) {
             return;
         }
+        if (m instanceof Message.AckedRequest a) {
+            // any acknowledgement the client sent is safe to apply with any later write: it had those replies
+            c.acknowledged(a.lowestUnanswered());
+            m = a.request();
+        }
         if (held.holdBehind(c, m)) {
             return;
         }

@@ -67,6 +67,11 @@ public final class Connection {
      * clients never re-send (a new client attached to an old session may even start its xids again).
      */
     boolean exactlyOnce = true;
+    /**
+     * The highest acknowledgement its client sent ({@link Message.AckedRequest}: the lowest xid it still waited for;
+     * 0: none): written into the txns of its writes, whose apply drops the session's saved replies before it.
+     */
+    int acked;
     /** A follower's: the xid of the last write it forwarded for this connection (0: none). */
     int lastForwardedWrite;
     /**
@@ -92,6 +97,13 @@ public final class Connection {
     Connection(Sink sink, Outbox outbox) {
         this.sink = sink;
         this.outbox = outbox;
+    }
+
+    /** Takes a client's acknowledgement (only forward: a stale one says less; serial-number order, as xids). */
+    void acknowledged(int lowestUnanswered) {
+        if (exactlyOnce && lowestUnanswered != 0 && (acked == 0 || lowestUnanswered - acked > 0)) {
+            acked = lowestUnanswered;
+        }
     }
 
     /** This connection speaks ZooKeeper's protocol: its writes keep ZooKeeper's semantics (on the event loop, first). */

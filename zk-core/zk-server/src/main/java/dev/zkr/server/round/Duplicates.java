@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * The leader's check for a write sent again (docs/exactly-once.md): a (session, xid) the tree saved a reply for, or
  * this leader sequenced in its reign and has not applied yet, is a duplicate — and so is one whose reply the tree
- * may have dropped to keep the session's window (answered with an error, never applied again). Every txn of an
+ * may have dropped to keep the session's window, or because its client acknowledged having the reply (answered
+ * with an error, never applied again). Every txn of an
  * earlier reign is applied before a leader sequences (its EPOCH record is applied first), so the tree and this
  * reign's sequenced xids together know every write that may still apply. Exact xids, not "at or below the highest":
  * a write whose first attempt was lost while a later write of its session got through is applied when it comes
@@ -46,10 +47,15 @@ final class Duplicates {
         return found;
     }
 
-    /** True if the session's write {@code xid} reached this leader: saved in the tree or sequenced in this reign. */
+    /**
+     * True if the session's write {@code xid} reached this leader: saved in the tree or sequenced in this reign — or
+     * its client acknowledged having its reply (its saved reply is gone then, and it is no hole in the session's
+     * writes).
+     */
     boolean known(long sessionId, int xid) {
         Set<Integer> s = sequenced.get(sessionId);
-        return tree.savedReply(sessionId, xid) != null || (s != null && s.contains(xid));
+        return tree.savedReply(sessionId, xid) != null || (s != null && s.contains(xid))
+                || tree.acknowledged(sessionId, xid);
     }
 
     /** The session's write {@code xid} was sequenced (with a txn). */

@@ -106,14 +106,16 @@ final class FollowerSide {
         if (close) {
             gate.markClosing(c.sessionId);
         }
-        byte[] request = MessageCodec.encode(r);
         byte[] auth = AuthIds.encode(c.authIds);
         if (c.exactlyOnce && !close) {
+            // with its client's acknowledgement, which the leader puts in the txn (docs/exactly-once.md)
+            byte[] request = MessageCodec.encode(c.acked == TxnHeader.NO_XID ? r
+                    : new Message.AckedRequest(c.acked, r));
             int prev = c.lastForwardedWrite;
             c.lastForwardedWrite = r.xid();
             leader.send(new ServerMessage.ForwardOnce(c.sessionId, request, auth, leader.epoch(), prev));
         } else {
-            leader.send(new ServerMessage.Forward(c.sessionId, request, auth));
+            leader.send(new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r), auth));
         }
     }
 

@@ -124,8 +124,16 @@ final class LeaderSide {
     private void onForward(int from, long sid, byte[] request, byte[] auth, boolean once, long now) {
         Message.Request r;
         List<Id> authIds;
+        int acked = TxnHeader.NO_XID;
         try {
             r = (Message.Request) MessageCodec.decode(request);
+            if (r instanceof Message.AckedRequest a) { // a ForwardOnce's write with its client's acknowledgement
+                acked = once ? a.lowestUnanswered() : TxnHeader.NO_XID;
+                r = a.request();
+            }
+            if (r == null || r instanceof Message.AckedRequest) {
+                throw new IllegalArgumentException("an acknowledgement without a request");
+            }
             authIds = AuthIds.decode(auth);
         } catch (RuntimeException e) {
             log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
@@ -157,7 +165,7 @@ final class LeaderSide {
                 gate.markClosing(sid);
                 p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
             } else if (PrepStage.isWrite(r)) {
-                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds);
+                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds, PrepStage.acked(once, acked, r));
                 if (once && p.txn != null) {
                     duplicates.sequenced(sid, r.xid());
                 }

@@ -1237,6 +1237,14 @@ final class ServerSim {
             }
         }
         for (SimClient c : clients) {
+            long acking = c.acknowledgingSession();
+            for (SimServer o : servers) {
+                int kept = acking == 0 ? 0 : o.current.tree.savedReplyCount(acking);
+                if (kept > SimClient.maxInFlight()) {
+                    wrong.add("server " + o.id + " keeps " + kept + " replies of session 0x" + Long.toHexString(acking)
+                            + ", whose client acknowledges with at most " + SimClient.maxInFlight() + " in flight");
+                }
+            }
             for (SimClient.Ack a : c.acks) {
                 Long at = applied.get(Long.toHexString(a.sessionId()) + "/" + a.xid());
                 if (at == null || at != a.zxid()) {

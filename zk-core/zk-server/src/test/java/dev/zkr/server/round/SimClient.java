@@ -116,6 +116,14 @@ final class SimClient {
      * write whose connection drops while the session lives is sent again, with its xid, on the next connection.
      */
     private SplittableRandom resendRandom;
+    /**
+     * Exactly-once clients mostly acknowledge (three in four): each write goes as an {@link Message.AckedRequest}
+     * with the lowest xid still in flight, so the server keeps only the replies of writes in flight; the others
+     * behave as clients before acknowledgements (the server's window alone bounds their replies).
+     */
+    private boolean acknowledges;
+    /** The server of the current connection takes acknowledgements. */
+    private boolean serverAcks;
     /** Writes in flight when the connection dropped, by xid: sent again once the session is re-attached. */
     private final TreeMap<Integer, InFlight> toResend = new TreeMap<>();
     /** Writes with a success reply. */
@@ -146,6 +154,17 @@ final class SimClient {
     /** Turns exactly-once on, its choices drawn from {@code random}. */
     void resend(SplittableRandom random) {
         this.resendRandom = random;
+        this.acknowledges = random.nextInt(4) != 0;
+    }
+
+    /** The session of a client that acknowledges, whose saved replies are bounded by its in-flight writes, or 0. */
+    long acknowledgingSession() {
+        return acknowledges ? sessionId : 0;
+    }
+
+    /** The most requests this client has in flight (so the most writes whose replies the server may keep for it). */
+    static int maxInFlight() {
+        return MAX_IN_FLIGHT;
     }
 
     /** Starts connecting and issuing operations. */
@@ -236,6 +255,7 @@ final class SimClient {
             }
             sessionId = r.sessionId();
             password = r.password();
+            serverAcks = r.protocolVersion() >= Message.ACKS_VERSION;
             refusals = 0;
             state = State.CONNECTED;
             for (var e : toResend.entrySet()) { // in their original order, before anything new
@@ -293,6 +313,9 @@ final class SimClient {
 
     private void send(Message m) {
         lastSent = net.now();
+        if (acknowledges && serverAcks && m instanceof Message.Request r && PrepStage.isWrite(r)) {
+            m = new Message.AckedRequest(inFlight.firstKey(), r); // r is in flight already: its xid at most
+        }
         net.send(conn, m);
     }
 
