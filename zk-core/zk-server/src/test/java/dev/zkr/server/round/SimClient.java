@@ -290,10 +290,11 @@ final class SimClient {
         toResend.clear();
     }
 
+    /** The writes this client sends (TTL creates among them: sent again, checked and acknowledged as the others). */
     static boolean isWrite(Message.Request r) {
         return r instanceof Message.CreateRequest || r instanceof Message.CreateAclRequest
                 || r instanceof Message.SetDataRequest || r instanceof Message.DeleteRequest
-                || r instanceof Message.SetAclRequest;
+                || r instanceof Message.SetAclRequest || r instanceof Message.CreateTtlRequest;
     }
 
     /** Exactly-once: now and then the client drops its connection just after a write reached the server. */
