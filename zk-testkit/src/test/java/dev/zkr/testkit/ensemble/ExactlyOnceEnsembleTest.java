@@ -34,7 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Exactly-once writes over real sockets (docs/exactly-once.md, issue 30): three servers; two clients increment a
  * counter with conditional setData (the version they read; BadVersion means read again), two create sequential
  * nodes (one blocking call at a time, one in pipelined batches of 50), each create's data naming its call; meanwhile
- * the leader is killed and restarted, and isolated from its peers and healed, again and again. Every write must get
+ * the leader is killed and restarted, isolated from its peers and healed, and a follower is isolated (its clients
+ * move to the majority with their writes in flight, which the leader may have applied) and healed, again and
+ * again. Every write must get
  * a definite answer — no ConnectionLoss, no OperationTimeout, no SessionExpired — the counter must end at the number
  * of increments answered OK, and every create call must have made exactly one node.
  */
@@ -69,6 +71,7 @@ class ExactlyOnceEnsembleTest {
 
             int kills = 0;
             int isolations = 0;
+            int followerIsolations = 0;
             for (int round = 0; round < ROUNDS; round++) {
                 progress(increments, creates);
                 int leader = e.leader();
@@ -82,6 +85,12 @@ class ExactlyOnceEnsembleTest {
                 e.isolate(leader);
                 isolations++;
                 leaderAmong(e, others(3, leader));
+                progress(increments, creates);
+                e.heal();
+                leader = leaderAmong(e, 0, 1, 2);
+                int follower = others(3, leader)[round % 2];
+                e.isolate(follower);
+                followerIsolations++;
                 progress(increments, creates);
                 e.heal();
             }
@@ -106,8 +115,9 @@ class ExactlyOnceEnsembleTest {
             assertEquals(creates.get(), nodesPerCall.size(), "create calls answered OK against the nodes made");
             created.forEach((call, path) -> assertEquals(List.of(path.substring("/seq/".length())),
                     nodesPerCall.get(call), "call " + call + " was answered " + path));
-            System.out.printf("ExactlyOnceEnsembleTest: %d leader kills, %d isolations; %d increments, %d creates, "
-                    + "0 writes without a definite answer%n", kills, isolations, increments.get(), creates.get());
+            System.out.printf("ExactlyOnceEnsembleTest: %d leader kills, %d leader isolations, %d follower isolations;"
+                    + " %d increments, %d creates, 0 writes without a definite answer%n", kills, isolations,
+                    followerIsolations, increments.get(), creates.get());
         }
     }
 
