@@ -299,6 +299,11 @@ public final class ZkServer implements AutoCloseable {
         return new ZkServer(config, java.util.Objects.requireNonNull(linkFilter, "linkFilter"));
     }
 
+    /** The replies the tree keeps for the session's writes, to answer them if sent again (tests; any thread). */
+    int savedReplyCount(long sessionId) {
+        return tree.savedReplyCount(sessionId);
+    }
+
     /** The port the server listens on (the actual one when configured with port 0). */
     public int port() {
         return address.getPort();

@@ -46,9 +46,17 @@ import java.util.function.Function;
  * The order is what lets a path-free {@link Txn.CloseSession} replay: a closed ephemeral the snapshot lacks was
  * deleted before its parent was read, so the parent's pzxid already holds the close. {@link #readSnapshot(DataInput)}
  * rebuilds a tree; recovery then applies every logged txn with {@code zxid > tree.lastZxid()} in order.
- * Format (version 2): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
- * (byte 1, node with aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, trailer}; version 1 (no aversion,
- * ACL id or table) is still read. Framing, CRC and files are the storage layer's job.
+ * Format (version 3): {@code int magic, int version, long lastZxid, (byte 1, session)*, byte 0,
+ * (byte 1, node with its kind byte, aversion and ACL id)*, byte 0, int n, (long aclId, acl)^n, (byte 1,
+ * long sessionId, int highestXid, int ackedXid, int n, saved reply^n)*, byte 0, trailer}; version 2 (no session writes; TTL
+ * nodes from the servers that wrote it with TTLs) and version 1 (no aversion, ACL id or table either) are still
+ * read. Framing, CRC and files are the storage layer's job.
+ *
+ * <p><b>Session writes.</b> For every committed session the tree keeps the highest client xid applied and the
+ * replies of its writes its client may still send again ({@link #savedReply}: from the lowest xid the client said
+ * it still waited for, at most its last {@link SessionWrites#WINDOW}), recorded when their txns are
+ * applied, so every replica holds them and they survive snapshots, SNAP transfer and restarts: a write sent again
+ * after a lost reply is answered with the saved reply instead of being applied twice (docs/exactly-once.md).
  *
  * <p><b>Containers.</b> A container that had children (cversion &gt; 0) and has none is reported by
  * {@link #containersToDelete()}. Containers that never got a child are not reported (ZooKeeper deletes those after
@@ -66,7 +74,9 @@ import java.util.function.Function;
  */
 public final class DataTree {
     private static final int SNAPSHOT_MAGIC = 0x5A4B5253; // "ZKRS"
-    private static final int SNAPSHOT_VERSION = 2;
+    private static final int SNAPSHOT_VERSION = 3;
+    /** Snapshots from before exactly-once writes: no session writes section (docs/exactly-once.md). */
+    private static final int SNAPSHOT_VERSION_NO_WRITES = 2;
     /** Snapshots from before ACLs: nodes without aversion or ACL id, no ACL table. */
     private static final int SNAPSHOT_VERSION_NO_ACLS = 1;
 
@@ -84,6 +94,8 @@ public final class DataTree {
     private volatile int nodeCount = 1;
     private final ConcurrentHashMap<Long, SessionInfo> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
+    /** Per committed session: its applied client writes, for exactly-once (docs/exactly-once.md). */
+    private final ConcurrentHashMap<Long, SessionWrites> writes = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
     private final Set<String> ttlNodes = ConcurrentHashMap.newKeySet();
     private final AclTable acls = new AclTable();
@@ -366,6 +378,63 @@ public final class DataTree {
     }
 
     /**
+     * The saved reply of the session's write {@code xid}, or null: never applied, or applied so long ago that its
+     * client has had the reply (docs/exactly-once.md).
+     */
+    public SavedReply savedReply(long sessionId, int xid) {
+        SessionWrites w = writes.get(sessionId);
+        return w == null ? null : w.find(xid);
+    }
+
+    /**
+     * True if the session's reply of {@code xid} may have been dropped to keep its window (a client that sends a
+     * write again after more than the window of later writes).
+     */
+    public boolean replyDropped(long sessionId, int xid) {
+        SessionWrites w = writes.get(sessionId);
+        return w != null && w.evicted(xid);
+    }
+
+    /**
+     * True if the session's client said it has the reply of {@code xid}: an applied write of the session carried an
+     * acknowledgement after it (docs/exactly-once.md, The bound).
+     */
+    public boolean acknowledged(long sessionId, int xid) {
+        SessionWrites w = writes.get(sessionId);
+        return w != null && w.acknowledged(xid);
+    }
+
+    /** The highest client xid applied for the session (0: none, or no such session). */
+    public int highestAppliedXid(long sessionId) {
+        SessionWrites w = writes.get(sessionId);
+        return w == null ? 0 : w.highestXid();
+    }
+
+    /**
+     * True if the session's write {@code xid} is at or before the highest xid applied for it (none applied: false).
+     * Xids compare as serial numbers: a client's xids wrap past {@code Integer.MAX_VALUE}.
+     */
+    public boolean appliedUpTo(long sessionId, int xid) {
+        int highest = highestAppliedXid(sessionId);
+        return highest != 0 && !SessionWrites.after(xid, highest);
+    }
+
+    /** The number of the session's saved write replies. */
+    public int savedReplyCount(long sessionId) {
+        SessionWrites w = writes.get(sessionId);
+        return w == null ? 0 : w.replies().size();
+    }
+
+    /** The number of saved write replies, all sessions together. */
+    public int savedReplyCount() {
+        int n = 0;
+        for (SessionWrites w : writes.values()) {
+            n += w.replies().size();
+        }
+        return n;
+    }
+
+    /**
      * Containers that had children and have none now, sorted: the server turns each into a
      * {@link Request.DeleteContainer} request.
      */
@@ -453,6 +522,12 @@ public final class DataTree {
             result = new ApplyResult(e.code(), e.path(), results, List.of());
         } else {
             result = new ApplyResult(ZkException.Code.OK, null, List.of(applyOp(header, txn, triggers)), triggers);
+        }
+        if (header.xid() != TxnHeader.NO_XID && !(txn instanceof Txn.CloseSession)
+                && !(txn instanceof Txn.CreateSession) && sessions.containsKey(header.sessionId())) {
+            SessionWrites w = writes.computeIfAbsent(header.sessionId(), k -> new SessionWrites());
+            w.record(new SavedReply(header.xid(), header.zxid(), result.code(), result.path(), result.results()));
+            w.acknowledge(header.xid(), header.acked());
         }
         if (header.zxid() > lastZxid) {
             lastZxid = header.zxid();
@@ -613,6 +688,7 @@ public final class DataTree {
     private void closeSession(TxnHeader h, Txn.CloseSession close, List<WatchTrigger> triggers) {
         long id = close.sessionId();
         sessions.remove(id);
+        writes.remove(id);
         Set<String> owned = ephemerals.get(id);
         if (owned == null) {
             return;
@@ -685,6 +761,8 @@ public final class DataTree {
             out.writeLong(e.id);
             TxnCodec.writeAcls(out, e.acls);
         }
+        // the session writes (version 3), read last: every write whose effect a written node shows is in it
+        writeSessionWrites(out);
         // optional trailer (readers before it stop at the marker above): the newest txn time, read now, so it is
         // not older than any txn the (fuzzy) snapshot holds
         out.writeByte(TRAILER_TXN_TIME);
@@ -696,6 +774,41 @@ public final class DataTree {
 
     /** Snapshot trailer: the newest txn time follows. */
     private static final int TRAILER_TXN_TIME = 1;
+
+    private void writeSessionWrites(DataOutput out) throws IOException {
+        for (Map.Entry<Long, SessionWrites> e : new TreeMap<>(writes).entrySet()) {
+            SessionWrites.State state = e.getValue().state(); // one read: applies go on meanwhile
+            List<SavedReply> replies = state.replies();
+            out.writeByte(1);
+            out.writeLong(e.getKey());
+            out.writeInt(state.highestXid());
+            out.writeInt(state.acked());
+            out.writeInt(replies.size());
+            for (SavedReply r : replies) {
+                SavedReplyCodec.write(out, r);
+            }
+        }
+        out.writeByte(0);
+    }
+
+    private void readSessionWrites(DataInput in) throws IOException {
+        while (readMarker(in)) {
+            long id = in.readLong();
+            int highest = in.readInt();
+            int acked = in.readInt();
+            int n = in.readInt();
+            if (n < 0 || n > SessionWrites.WINDOW) {
+                throw new IOException("corrupt snapshot: " + n + " saved replies for session 0x" + Long.toHexString(id));
+            }
+            List<SavedReply> replies = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                replies.add(SavedReplyCodec.read(in));
+            }
+            SessionWrites w = new SessionWrites();
+            w.restore(highest, acked, replies);
+            writes.put(id, w);
+        }
+    }
 
     private record Visit(String path, Node node, boolean childrenPushed) {
     }
@@ -758,10 +871,11 @@ public final class DataTree {
             throw new IOException("not a zkr snapshot (bad magic)");
         }
         int version = in.readInt();
-        if (version != SNAPSHOT_VERSION && version != SNAPSHOT_VERSION_NO_ACLS) {
+        if (version != SNAPSHOT_VERSION && version != SNAPSHOT_VERSION_NO_WRITES
+                && version != SNAPSHOT_VERSION_NO_ACLS) {
             throw new IOException("unsupported snapshot version " + version);
         }
-        boolean withAcls = version == SNAPSHOT_VERSION;
+        boolean withAcls = version >= SNAPSHOT_VERSION_NO_WRITES;
         // each node first holds a placeholder entry (ACL id and aversion, no ACL) shared by the nodes of the same
         // pair; the table at the end turns them into real entries
         Map<PendingAcl, AclTable.Entry> placeholders = new HashMap<>();
@@ -853,6 +967,9 @@ public final class DataTree {
             if (unknown[0] != null) {
                 throw new IOException("corrupt snapshot: " + unknown[0]);
             }
+        }
+        if (version >= SNAPSHOT_VERSION) {
+            tree.readSessionWrites(in);
         }
         tree.lastTxnTime = readTrailer(in);
         tree.link();
@@ -1012,6 +1129,8 @@ public final class DataTree {
         nodeCount = loaded.nodeCount;
         sessions.putAll(loaded.sessions);
         sessions.keySet().removeIf(id -> !loaded.sessions.containsKey(id));
+        writes.putAll(loaded.writes);
+        writes.keySet().removeIf(id -> !loaded.writes.containsKey(id));
         ephemerals.putAll(loaded.ephemerals);
         ephemerals.keySet().removeIf(owner -> !loaded.ephemerals.containsKey(owner));
         containers.addAll(loaded.containers);
@@ -1087,6 +1206,11 @@ public final class DataTree {
         return new Replacement(triggers, added, removed);
     }
 
+    /** Test-only (a simulator mutation): forgets every session's applied writes, as a buggy load would. */
+    void forgetSessionWrites() {
+        writes.clear();
+    }
+
     // ---- diagnostics ---------------------------------------------------------------------------------------------
 
     /**
@@ -1116,6 +1240,15 @@ public final class DataTree {
         ephemerals.forEach((k, v) -> eph.put(k, new TreeSet<>(v)));
         sb.append("ephemerals=").append(eph).append('\n');
         sb.append("containers=").append(new TreeSet<>(containers)).append('\n');
+        new TreeMap<>(writes).forEach((id, w) -> {
+            sb.append("writes 0x").append(Long.toHexString(id)).append(" highest=").append(w.highestXid())
+                    .append(" acked=").append(w.acked());
+            for (SavedReply r : w.replies()) {
+                sb.append(' ').append(r.xid()).append('@').append(Long.toHexString(r.zxid())).append(':')
+                        .append(r.code()).append(r.path() == null ? "" : " " + r.path()).append(r.results());
+            }
+            sb.append('\n');
+        });
         if (!ttlNodes.isEmpty()) {
             sb.append("ttlNodes=").append(new TreeSet<>(ttlNodes)).append('\n');
         }

@@ -26,7 +26,9 @@ import java.util.List;
  * <p><b>Versions.</b> Format 1 (logs written before the xid was recorded) has no tag and no xid: zxid, time,
  * sessionId, then the txn. Its first byte is the high byte of a positive zxid, so its top bit is 0; a leading
  * byte with the top bit set is therefore always a format tag, and {@link #read} tells the two apart by that bit.
- * Format-1 payloads decode with {@link TxnHeader#NO_XID}. New payloads are always written in the newest format.
+ * Format-1 payloads decode with {@link TxnHeader#NO_XID}. Format 3 (tag {@code 0x83}) is format 2 with the
+ * client's acknowledgement ({@link TxnHeader#acked()}, an int) after the xid; it is written only for a txn that
+ * carries one, so a log without such txns is byte for byte format 2 (docs/exactly-once.md).
  */
 public final class TxnCodec {
     private static final byte CREATE = 1;
@@ -46,6 +48,8 @@ public final class TxnCodec {
 
     /** The first byte of a format-2 payload (top bit set: a format-1 payload never starts with it). */
     static final byte FORMAT_2 = (byte) 0x82;
+    /** Format 2 plus the header's acknowledgement after the xid. */
+    static final byte FORMAT_3 = (byte) 0x83;
 
     /** Upper bound for any length field, to fail fast on corrupt input instead of allocating huge arrays. */
     private static final int MAX_LENGTH = 64 << 20;
@@ -117,13 +121,17 @@ public final class TxnCodec {
         }
     }
 
-    /** Writes header and txn (format 2). */
+    /** Writes header and txn (format 3 if the header carries an acknowledgement, else format 2). */
     public static void write(DataOutput out, TxnHeader header, Txn txn) throws IOException {
-        out.writeByte(FORMAT_2);
+        boolean acked = header.acked() != TxnHeader.NO_XID;
+        out.writeByte(acked ? FORMAT_3 : FORMAT_2);
         out.writeLong(header.zxid());
         out.writeLong(header.time());
         out.writeLong(header.sessionId());
         out.writeInt(header.xid());
+        if (acked) {
+            out.writeInt(header.acked());
+        }
         writeTxn(out, txn);
     }
 
@@ -136,6 +144,8 @@ public final class TxnCodec {
         TxnHeader header;
         if (first == FORMAT_2) {
             header = new TxnHeader(in.readLong(), in.readLong(), in.readLong(), in.readInt());
+        } else if (first == FORMAT_3) {
+            header = new TxnHeader(in.readLong(), in.readLong(), in.readLong(), in.readInt(), in.readInt());
         } else if (first >= 0) {
             // format 1: the byte read is the zxid's high byte
             long zxid = first;

@@ -13,9 +13,17 @@ package dev.zkr.tree;
  * @param time      epoch millis chosen by the leader when it prepared the txn (becomes ctime/mtime)
  * @param sessionId the session that issued the request (0 for server-internal txns such as container cleanup)
  * @param xid       the client's request id ({@code Message.Request.xid()}), or {@link #NO_XID}
+ * @param acked     the lowest xid the client still waited for when it sent the request (it has the replies of every
+ *                  earlier one: their saved replies are dropped when this txn is applied), or {@link #NO_XID} for
+ *                  none (server-made txns, clients that do not say, docs/exactly-once.md)
  */
-public record TxnHeader(long zxid, long time, long sessionId, int xid) {
+public record TxnHeader(long zxid, long time, long sessionId, int xid, int acked) {
 
     /** The xid of a txn no client request asked for (as ZooKeeper's server-made requests carry xid 0). */
     public static final int NO_XID = 0;
+
+    /** A header without an acknowledgement ({@code acked} = {@link #NO_XID}). */
+    public TxnHeader(long zxid, long time, long sessionId, int xid) {
+        this(zxid, time, sessionId, xid, NO_XID);
+    }
 }

@@ -13,4 +13,9 @@ public final class TreeInvariants {
     public static void check(DataTree tree) {
         tree.checkInvariants();
     }
+
+    /** A simulator mutation: the tree forgets every session's applied writes (a buggy load or SNAP install). */
+    public static void forgetSessionWrites(DataTree tree) {
+        tree.forgetSessionWrites();
+    }
 }

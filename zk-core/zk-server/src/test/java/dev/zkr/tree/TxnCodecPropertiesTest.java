@@ -76,9 +76,20 @@ class TxnCodecPropertiesTest {
     }
 
     @Test
+    void anAcknowledgementIsWrittenInFormat3AndOnlyThen() {
+        byte[] without = TxnCodec.encode(new TxnHeader(5, 6, 7, 8, TxnHeader.NO_XID), new Txn.DeleteNode("/a"));
+        assertEquals((byte) 0x82, without[0], "a txn without an acknowledgement is byte for byte format 2");
+        assertArrayEquals(without, TxnCodec.encode(new TxnHeader(5, 6, 7, 8), new Txn.DeleteNode("/a")));
+        byte[] with = TxnCodec.encode(new TxnHeader(5, 6, 7, 8, 3), new Txn.DeleteNode("/a"));
+        assertEquals((byte) 0x83, with[0]);
+        assertEquals(without.length + 4, with.length);
+        assertEquals(new TxnHeader(5, 6, 7, 8, 3), TxnCodec.decode(with).header());
+    }
+
+    @Test
     void unknownFormatTagIsRejected() {
         byte[] bytes = TxnCodec.encode(new TxnHeader(1, 2, 3, 4), new Txn.DeleteNode("/a"));
-        bytes[0] = (byte) 0x83;
+        bytes[0] = (byte) 0x84;
         assertThrows(IllegalArgumentException.class, () -> TxnCodec.decode(bytes));
     }
 
@@ -91,8 +102,10 @@ class TxnCodecPropertiesTest {
 
     @Provide
     Arbitrary<TxnHeader> headers() {
-        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.longs(), Arbitraries.integers())
-                .as(TxnHeader::new);
+        // an acknowledgement in a fifth of them (format 3), none in the rest (format 2)
+        return Combinators.combine(Arbitraries.longs(), Arbitraries.longs(), Arbitraries.longs(), Arbitraries.integers(),
+                Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just(TxnHeader.NO_XID)),
+                        Tuple.of(1, Arbitraries.integers()))).as(TxnHeader::new);
     }
 
     static Arbitrary<String> paths() {

@@ -23,6 +23,13 @@ public sealed interface Message {
     /** Version of this protocol; the handshake refuses any other. */
     int PROTOCOL_VERSION = 1;
 
+    /**
+     * The version a server reports in its {@link ConnectResponse} when it takes {@link AckedRequest}s (clients
+     * still send {@link #PROTOCOL_VERSION}, which every server takes; a client sends acknowledgements only to a
+     * server that reported this, and clients before it ignore the reported version).
+     */
+    int ACKS_VERSION = 2;
+
     // ---- handshake ----------------------------------------------------------------------------------------------
 
     /**
@@ -152,6 +159,19 @@ public sealed interface Message {
      * (ZooKeeper's checkWatches).
      */
     record CheckWatchesRequest(int xid, String path, WatcherType type) implements Request {
+    }
+
+    /**
+     * A write with the client's acknowledgement: {@code lowestUnanswered} is the lowest xid the client still waits
+     * for a reply to (this request's own at most), so the server may drop the replies it saved for the session's
+     * earlier writes (docs/exactly-once.md). Answered as {@code request}; sent only to a server that reported
+     * {@link #ACKS_VERSION}. {@code request} is a write, never an {@code AckedRequest}.
+     */
+    record AckedRequest(int lowestUnanswered, Request request) implements Request {
+        @Override
+        public int xid() {
+            return request.xid();
+        }
     }
 
     /** Heartbeat; keeps the session alive. */

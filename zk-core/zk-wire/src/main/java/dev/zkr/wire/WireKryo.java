@@ -115,6 +115,8 @@ final class WireKryo {
         kryo.register(Message.CountBody.class, 179);
         kryo.register(Message.ClientInfoBody.class, 182);
         kryo.register(Message.CreateTtlRequest.class, 183);
+        // exactly-once acknowledgements (appended)
+        kryo.register(Message.AckedRequest.class, 184);
         return kryo;
     }
 

@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -63,6 +64,12 @@ final class ConnectionManager {
     private static final long TICK_MS = 50;
     private static final byte[] NO_PASSWORD = new byte[0];
     private static final long NO_DEADLINE = Long.MAX_VALUE / 2;
+    /**
+     * The most writes in flight: the server keeps the replies of a session's last 1,024 writes at most to answer a
+     * write sent again (docs/exactly-once.md, The bound), so more must wait. (Below that, a server that takes
+     * acknowledgements keeps only the replies from the lowest xid this client still waits for.)
+     */
+    static final int WRITE_WINDOW = 1024;
 
     private final ZkClientConfig config;
     private final HostList hosts;
@@ -99,12 +106,21 @@ final class ConnectionManager {
     /** True while the socket is not read because the event thread is behind (see {@link #pauseReading}). */
     private boolean readingPaused;
     private final ArrayDeque<OutstandingRequest> inFlight = new ArrayDeque<>();
+    /**
+     * Requests in flight when the connection was lost while the session lives, in the order they were written:
+     * written again with their xids, first, once the session is re-attached (docs/exactly-once.md).
+     */
+    private final ArrayDeque<OutstandingRequest> toResend = new ArrayDeque<>();
+    /** Writes in {@link #inFlight} (at most {@link #WRITE_WINDOW}). */
+    private int writesInFlight;
     private byte[] password = NO_PASSWORD;
     private Channel channel;
     private InetSocketAddress server;
     private boolean established;
     private boolean suspended;
     private boolean needsFlush;
+    /** The server of this connection takes {@link Message.AckedRequest}s (it answered {@link Message#ACKS_VERSION}). */
+    private boolean acks;
     private long lastZxid;
     private int lastXid;
     private long lastSendNanos;
@@ -349,7 +365,11 @@ final class ConnectionManager {
         channel = null;
         boolean wasEstablished = established;
         established = false;
-        failInFlight(closing);
+        if (!closing && wasEstablished && sessionId != 0) {
+            keepForResend();
+        } else {
+            failInFlight(closing);
+        }
         if (closing) {
             return;
         }
@@ -442,6 +462,7 @@ final class ConnectionManager {
         }
         sessionId = r.sessionId();
         password = r.password() == null ? NO_PASSWORD : r.password();
+        acks = r.protocolVersion() >= Message.ACKS_VERSION;
         established = true;
         suspended = false;
         failedAttempts = 0;
@@ -451,6 +472,7 @@ final class ConnectionManager {
             LOG.info("session 0x{} re-attached at {}", Long.toHexString(sessionId), server);
             setState(ConnectionState.RECONNECTED);
             resendWatches();
+            resendInFlight();
         } else {
             LOG.debug("session 0x{} opened at {} (timeout {} ms)", Long.toHexString(sessionId), server,
                     negotiatedTimeoutMs);
@@ -490,6 +512,7 @@ final class ConnectionManager {
     /** The session is gone: its watches go, requests waiting for it fail, LOST is reported. */
     private void loseSession(String reason) {
         LOG.info("{}; reporting LOST", reason);
+        loseResends(reason);
         watches.clear();
         sessionId = 0;
         password = NO_PASSWORD;
@@ -499,6 +522,41 @@ final class ConnectionManager {
             complete(p, null, expired(p.path));
         }
         setState(ConnectionState.LOST);
+    }
+
+    /** Keeps every request of the lost connection to be written again, in order, once the session is back. */
+    private void keepForResend() {
+        OutstandingRequest p;
+        while ((p = inFlight.poll()) != null) {
+            if (p.kind.internal()) {
+                p.done = true;
+                p.future.complete(null);
+            } else {
+                toResend.add(p); // timed out ones too: the server decides them in their turn, nobody waits
+            }
+        }
+        writesInFlight = 0;
+    }
+
+    /**
+     * Writes the kept requests again with their original xids, before anything new: a write the server applied is
+     * answered with its saved reply, one it never got is applied now; reads are served again.
+     */
+    private void resendInFlight() {
+        OutstandingRequest p;
+        while ((p = toResend.poll()) != null) {
+            writeAs(p, p.xid);
+        }
+    }
+
+    /** The session is lost: the kept requests fail; a write's outcome is unknown (it may have been applied). */
+    private void loseResends(String reason) {
+        OutstandingRequest p;
+        while ((p = toResend.poll()) != null) {
+            complete(p, null, new ZkException.SessionExpired(p.path, p.kind.write()
+                    ? "the session was lost (" + reason + ") while this write was in flight: outcome unknown, it may "
+                    + "or may not have been applied" : "the session was lost (" + reason + ")"));
+        }
     }
 
     private void resendWatches() {
@@ -525,6 +583,9 @@ final class ConnectionManager {
         }
         if (r.zxid() > lastZxid) {
             lastZxid = r.zxid();
+        }
+        if (p.kind.write() && writesInFlight-- == WRITE_WINDOW && !outbox.isEmpty()) {
+            scheduleDrain(); // writes waited for the window
         }
         if (p.kind.internal()) {
             onInternalReply(p, r);
@@ -629,7 +690,11 @@ final class ConnectionManager {
             return;
         }
         OutstandingRequest p;
-        while (channel.isWritable() && (p = outbox.poll()) != null) {
+        while (channel.isWritable() && (p = outbox.peek()) != null) {
+            if (!p.done && p.kind.write() && writesInFlight >= WRITE_WINDOW) {
+                break; // the rest waits for a write's reply (onReply drains again)
+            }
+            outbox.poll();
             if (p.done) {
                 continue;
             }
@@ -678,10 +743,23 @@ final class ConnectionManager {
     }
 
     private void write(OutstandingRequest p) {
-        lastXid = lastXid == Integer.MAX_VALUE ? 1 : lastXid + 1;
-        p.xid = lastXid;
+        lastXid = lastXid == -1 ? 1 : lastXid + 1; // past MAX_VALUE on to MIN_VALUE, never 0: the server compares
+        writeAs(p, lastXid);                       // a session's xids as serial numbers (docs/exactly-once.md)
+    }
+
+    /** Writes the request with {@code xid} (a new one, or its own when it is sent again). */
+    private void writeAs(OutstandingRequest p, int xid) {
+        p.xid = xid;
+        if (p.kind.write()) {
+            writesInFlight++;
+        }
         inFlight.add(p);
-        channel.write(p.toMessage(), channel.voidPromise());
+        Message.Request m = p.toMessage();
+        if (acks && p.kind.write()) {
+            // the lowest xid still waited for (this write's at most): the server drops the replies it saved before
+            m = new Message.AckedRequest(inFlight.peek().xid, m);
+        }
+        channel.write(m, channel.voidPromise());
         needsFlush = true;
     }
 
@@ -722,14 +800,16 @@ final class ConnectionManager {
             outbox.poll();
             timeout(p);
         }
-        for (OutstandingRequest q : inFlight) {
-            if (q.kind.internal() || q.done) {
-                continue;
+        for (ArrayDeque<OutstandingRequest> waiting : List.of(inFlight, toResend)) {
+            for (OutstandingRequest q : waiting) {
+                if (q.kind.internal() || q.done) {
+                    continue;
+                }
+                if (now - q.deadlineNanos <= 0) {
+                    break;
+                }
+                timeout(q);
             }
-            if (now - q.deadlineNanos <= 0) {
-                break;
-            }
-            timeout(q);
         }
     }
 
@@ -740,6 +820,13 @@ final class ConnectionManager {
 
     /** Fails every request written on the lost connection (ConnectionLoss, or Closed when closing). */
     private void failInFlight(boolean closed) {
+        writesInFlight = 0;
+        if (closed) {
+            OutstandingRequest q;
+            while ((q = toResend.poll()) != null) {
+                complete(q, null, closed(q.path));
+            }
+        }
         OutstandingRequest p;
         while ((p = inFlight.poll()) != null) {
             if (p.kind.internal()) {

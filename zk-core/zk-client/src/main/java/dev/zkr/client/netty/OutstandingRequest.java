@@ -25,6 +25,11 @@ final class OutstandingRequest implements Runnable {
         boolean internal() {
             return this == PING || this == SET_WATCHES || this == CLOSE_SESSION || this == AUTH_RESEND;
         }
+
+        /** A change the server applies through its log: re-sent after a lost reply, answered exactly once. */
+        boolean write() {
+            return this == CREATE || this == DELETE || this == SET_DATA || this == MULTI || this == SET_ACL;
+        }
     }
 
     final Kind kind;
@@ -53,6 +58,7 @@ final class OutstandingRequest implements Runnable {
     volatile boolean blocking;
 
     // set on the I/O thread
+    /** The xid it got when first written (0 before); kept when it is sent again on a new connection. */
     int xid;
     /** True once an outcome is decided (result, error, timeout): later outcomes are ignored. */
     boolean done;

@@ -171,6 +171,9 @@ public final class ServerMetrics implements RequestMetrics {
 
     /** The index of a request's operation label (a class lookup). */
     static int opIndex(Message.Request r) {
+        if (r instanceof Message.AckedRequest a && a.request() != null) {
+            return OP_INDEX.get(a.request().getClass()); // the write it carries
+        }
         return OP_INDEX.get(r.getClass());
     }
 

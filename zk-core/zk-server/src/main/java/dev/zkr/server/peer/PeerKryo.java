@@ -58,6 +58,7 @@ final class PeerKryo {
         kryo.register(ServerMessage.Touches.class, 247);
         kryo.register(SnapshotRequest.class, 250);
         kryo.register(SnapshotChunk.class, 251);
+        kryo.register(ServerMessage.ForwardOnce.class, 252);
         return kryo;
     }
 

@@ -24,6 +24,23 @@ public sealed interface ServerMessage {
         }
     }
 
+    /**
+     * A {@link Forward} from a connection whose client re-sends writes after a lost reply (zkr's own protocol): the
+     * leader answers a (session, xid) it already applied or sequenced with the saved reply instead of sequencing it
+     * again (docs/exactly-once.md). {@code epoch} is the reign the follower sent it to: a leader takes it only in that
+     * reign, so a follower's writes are never applied with an earlier one missing (a leader that was a candidate for a
+     * moment drops what reaches it then, and may be re-elected before its follower notices). {@code prevXid} is the
+     * xid of the write the follower forwarded before it for the same client connection (0: none): a leader that
+     * neither saved nor sequenced that one lost it on the way, and drops this one too, so a session's writes are never
+     * applied out of order. Peer id 252.
+     */
+    record ForwardOnce(long sessionId, byte[] request, byte[] auth, long epoch, int prevXid) implements ServerMessage {
+        @Override
+        public String toString() {
+            return "ForwardOnce[0x" + Long.toHexString(sessionId) + ", " + request.length + " B]";
+        }
+    }
+
     /** A new session the follower picked id and password for; the leader sequences its CreateSession txn. */
     record ForwardSession(long sessionId, int timeoutMs, byte[] password) implements ServerMessage {
         @Override

@@ -132,7 +132,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
             }
             case CONNECTING -> {
-                if (m instanceof Message.Request r) {
+                if (m instanceof Message.AckedRequest a && !wellFormed(a)) {
+                    fail(ctx, BAD_INPUT, "an AckedRequest must carry one request", true);
+                } else if (m instanceof Message.Request r) {
                     if (early == null) {
                         early = new ArrayList<>();
                     }
@@ -146,7 +148,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 }
             }
             case ATTACHED -> {
-                if (m instanceof Message.Request r) {
+                if (m instanceof Message.AckedRequest a && !wellFormed(a)) {
+                    fail(ctx, BAD_INPUT, "an AckedRequest must carry one request", true);
+                } else if (m instanceof Message.Request r) {
                     batch.add(new Core.Inbound(connection, r));
                     inFlight++;
                     inFlightFrameBytes.addLast(currentFrameBytes);
@@ -160,6 +164,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 // drop: the connection is going away
             }
         }
+    }
+
+    /** An acknowledgement carries one request, not another acknowledgement (the round unwraps one level). */
+    private static boolean wellFormed(Message.AckedRequest a) {
+        return a.request() != null && !(a.request() instanceof Message.AckedRequest);
     }
 
     @Override
@@ -388,6 +397,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Notes the size of each frame (with its length prefix) before it is decoded into a message. */
+    /** The connection speaks ZooKeeper's protocol (see {@code Connection.zooKeeperProtocol}). */
+    void zooKeeperProtocol() {
+        connection.zooKeeperProtocol();
+    }
+
     ChannelHandler frameMeter() {
         return new ChannelInboundHandlerAdapter() {
             @Override

@@ -131,6 +131,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
                 ChannelPipeline p = ctx.pipeline();
                 p.addBefore("connection", "frameDecoder", new ZooKeeperFrameDecoder(maxFrame));
                 p.addBefore("connection", "frameMeter", handler.frameMeter());
+                handler.zooKeeperProtocol();
                 p.addBefore("connection", "zooKeeperCodec", new ZooKeeperCodec(new ZooKeeperTranslator(
                         ZooKeeperTranslator.CLIENT_MAX_FRAME, bytes -> problems.warn(
                                 ReplyFrameEncoder.OVERSIZED_REPLIES, "reply of {} bytes to {} refused: over the "

@@ -37,6 +37,7 @@ final class ClientRequests implements ReplyQueue.Router {
     private final FollowerSide follower;
     private final LeaderLink leaderLink;
     private final Sequencer sequencer;
+    private final Duplicates duplicates;
     private final boolean ensemble;
     /** The time of the round being ended, or of the last one ended (what is routed in between counts from it). */
     private long lastRoundAt;
@@ -44,7 +45,7 @@ final class ClientRequests implements ReplyQueue.Router {
     ClientRequests(DataTree tree, SessionGate gate, ReadStage reads, PrepStage prep, Replication replication, RoleView role,
                    ReplyQueue replies, ReadPoints readPoints, HeldRequests held, Fence fence,
                    HeldHandshakes handshakes, LeaderSide leader, FollowerSide follower, LeaderLink leaderLink,
-                   Sequencer sequencer, boolean ensemble) {
+                   Sequencer sequencer, Duplicates duplicates, boolean ensemble) {
         this.tree = tree;
         this.gate = gate;
         this.reads = reads;
@@ -60,6 +61,7 @@ final class ClientRequests implements ReplyQueue.Router {
         this.follower = follower;
         this.leaderLink = leaderLink;
         this.sequencer = sequencer;
+        this.duplicates = duplicates;
         this.ensemble = ensemble;
     }
 
@@ -72,6 +74,11 @@ final class ClientRequests implements ReplyQueue.Router {
     void onMessage(Connection c, Message m, long now) {
         if (c.closed) {
             return;
+        }
+        if (m instanceof Message.AckedRequest a) {
+            // any acknowledgement the client sent is safe to apply with any later write: it had those replies
+            c.acknowledged(a.lowestUnanswered());
+            m = a.request();
         }
         if (held.holdBehind(c, m)) {
             return;
@@ -131,11 +138,19 @@ final class ClientRequests implements ReplyQueue.Router {
         if (ensemble && !role.leaderReady() && !role.following()) {
             held.hold(c, r);
         } else if (role.leaderReady()) {
-            if (ensemble && leader.movedAway(c.sessionId)) {
+            if (write && c.exactlyOnce && duplicates.seen(c.sessionId, r.xid())) {
+                // first: a write applied already gets what it did even if its session moved on since (it applies
+                // nothing; SESSION_MOVED would tell its client that a write it applied failed)
+                sequencer.sequence(Pending.duplicate(Pending.Kind.CLIENT, c, r));
+            } else if (ensemble && leader.movedAway(c.sessionId)) {
                 sequencer.sequence(new Pending(Pending.Kind.CLIENT, c, r, null, null, Prepared.Failed.of(
                         ZkException.Code.SESSION_MOVED, null, "the session moved to another server")));
             } else if (write) {
-                sequencer.sequence(prep.write(c, r));
+                Pending p = prep.write(c, r);
+                if (c.exactlyOnce && p.txn != null) {
+                    duplicates.sequenced(c.sessionId, r.xid());
+                }
+                sequencer.sequence(p);
             } else if (r instanceof Message.SyncRequest) {
                 sync(c, r);
             } else {

@@ -62,6 +62,19 @@ public final class Connection {
     /** True once a round has seen this connection close (or its session re-attached elsewhere). */
     boolean closed;
     /**
+     * True for zkr's own protocol, whose client re-sends a write with its original xid after a lost reply: a write
+     * already applied is answered with its saved reply (docs/exactly-once.md). False for ZooKeeper's protocol, whose
+     * clients never re-send (a new client attached to an old session may even start its xids again).
+     */
+    boolean exactlyOnce = true;
+    /**
+     * The highest acknowledgement its client sent ({@link Message.AckedRequest}: the lowest xid it still waited for;
+     * 0: none): written into the txns of its writes, whose apply drops the session's saved replies before it.
+     */
+    int acked;
+    /** A follower's: the xid of the last write it forwarded for this connection (0: none). */
+    int lastForwardedWrite;
+    /**
      * This connection's requests still owed a reply, in request order: the places of those sequenced, forwarded or
      * answered early, then those not yet routed (reads behind its own writes); see {@link ReplyQueue}.
      */
@@ -84,6 +97,18 @@ public final class Connection {
     Connection(Sink sink, Outbox outbox) {
         this.sink = sink;
         this.outbox = outbox;
+    }
+
+    /** Takes a client's acknowledgement (only forward: a stale one says less; serial-number order, as xids). */
+    void acknowledged(int lowestUnanswered) {
+        if (exactlyOnce && lowestUnanswered != 0 && (acked == 0 || lowestUnanswered - acked > 0)) {
+            acked = lowestUnanswered;
+        }
+    }
+
+    /** This connection speaks ZooKeeper's protocol: its writes keep ZooKeeper's semantics (on the event loop, first). */
+    public void zooKeeperProtocol() {
+        exactlyOnce = false;
     }
 
     /** The attached session's id, 0 before the handshake completes (any thread: for operators' listings). */

@@ -58,6 +58,16 @@ final class Fence {
      */
     void lose(ReplyQueue.Slot slot, Message.Request request, Prepared.Failed lost) {
         Connection c = slot.connection;
+        if (c.exactlyOnce && PrepStage.isWrite(request)) {
+            // its client re-sends the write, and every later one, on its next connection, where a write that was
+            // applied is answered with its saved reply: closing keeps the session's writes in order, where answering
+            // this one and serving the next would not (docs/exactly-once.md)
+            if (!c.closed) {
+                c.closed = true;
+                c.control(Connection.Control.CLOSE);
+            }
+            return;
+        }
         if (!(request instanceof Message.SyncRequest) && !c.closed) {
             fenced.put(c, ++generation); // first: the requests the answer releases are held behind the fence
         }

@@ -92,7 +92,12 @@ final class FollowerSide {
         boolean close = r instanceof Message.CloseSessionRequest;
         Forward f = new Forward(close ? Forward.Kind.CLOSE_SESSION : Forward.Kind.WRITE, new ReplyQueue.Slot(c), r,
                 now);
-        if (forwarded.putIfAbsent(new Key(c.sessionId, r.xid()), f) != null) {
+        Key key = new Key(c.sessionId, r.xid());
+        Forward earlier = forwarded.get(key);
+        if (earlier != null && earlier.slot().connection.closed && c.exactlyOnce) {
+            forwarded.remove(key); // sent again after its connection was lost: this one gets the answer
+        }
+        if (forwarded.putIfAbsent(key, f) != null) {
             replies.answerLater(f.slot(), Replies.error(r.xid(), tree.lastZxid(), Prepared.Failed.of(
                     ZkException.Code.BAD_ARGUMENTS, null, "xid " + r.xid() + " is already in flight")));
             return;
@@ -101,7 +106,17 @@ final class FollowerSide {
         if (close) {
             gate.markClosing(c.sessionId);
         }
-        leader.send(new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r), AuthIds.encode(c.authIds)));
+        byte[] auth = AuthIds.encode(c.authIds);
+        if (c.exactlyOnce && !close) {
+            // with its client's acknowledgement, which the leader puts in the txn (docs/exactly-once.md)
+            byte[] request = MessageCodec.encode(c.acked == TxnHeader.NO_XID ? r
+                    : new Message.AckedRequest(c.acked, r));
+            int prev = c.lastForwardedWrite;
+            c.lastForwardedWrite = r.xid();
+            leader.send(new ServerMessage.ForwardOnce(c.sessionId, request, auth, leader.epoch(), prev));
+        } else {
+            leader.send(new ServerMessage.Forward(c.sessionId, MessageCodec.encode(r), auth));
+        }
     }
 
     /** Asks the leader for a new session for a held handshake; the handshake is answered when its txn is applied. */

@@ -30,6 +30,11 @@ final class LeaderLink {
         forwardedEpoch = role.epoch();
     }
 
+    /** The epoch of the leader this server follows now. */
+    long epoch() {
+        return role.epoch();
+    }
+
     /** Sends a message to the current leader. */
     void send(ServerMessage m) {
         peers.send(role.leaderId(), m);

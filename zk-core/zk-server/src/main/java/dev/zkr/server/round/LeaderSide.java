@@ -48,6 +48,7 @@ final class LeaderSide {
     private final ReadPoints readPoints;
     private final Fence fence;
     private final Sequencer sequencer;
+    private final Duplicates duplicates;
     private final int selfId;
     /** The server each session's client is connected to (SESSION_MOVED for stragglers elsewhere). */
     private final Map<Long, Integer> owners = new HashMap<>();
@@ -55,7 +56,8 @@ final class LeaderSide {
     private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
 
     LeaderSide(DataTree tree, SessionGate gate, PrepStage prep, Replication replication, Housekeeping housekeeping,
-               PeerLink peers, RoleView role, ReadPoints readPoints, Fence fence, Sequencer sequencer, int selfId) {
+               PeerLink peers, RoleView role, ReadPoints readPoints, Fence fence, Sequencer sequencer,
+               Duplicates duplicates, int selfId) {
         this.tree = tree;
         this.gate = gate;
         this.prep = prep;
@@ -66,6 +68,7 @@ final class LeaderSide {
         this.readPoints = readPoints;
         this.fence = fence;
         this.sequencer = sequencer;
+        this.duplicates = duplicates;
         this.selfId = selfId;
     }
 
@@ -89,7 +92,13 @@ final class LeaderSide {
 
     private void handle(int from, ServerMessage m, long now) {
         if (m instanceof ServerMessage.Forward f) {
-            onForward(from, f, now);
+            onForward(from, f.sessionId(), f.request(), f.auth(), false, now);
+        } else if (m instanceof ServerMessage.ForwardOnce f) {
+            // sent to an earlier reign, or after a write lost on the way: dropped; its follower loses it (at the new
+            // reign, or after 2T) and closes the client's connection, whose client sends them all again in order
+            if (f.epoch() == role.epoch() && (f.prevXid() == 0 || duplicates.known(f.sessionId(), f.prevXid()))) {
+                onForward(from, f.sessionId(), f.request(), f.auth(), true, now);
+            }
         } else if (m instanceof ServerMessage.ForwardSession f) {
             owners.put(f.sessionId(), from);
             Pending p = prep.prepare(Pending.Kind.FORWARDED, null, null,
@@ -112,17 +121,33 @@ final class LeaderSide {
         }
     }
 
-    private void onForward(int from, ServerMessage.Forward f, long now) {
+    private void onForward(int from, long sid, byte[] request, byte[] auth, boolean once, long now) {
         Message.Request r;
         List<Id> authIds;
+        int acked = TxnHeader.NO_XID;
         try {
-            r = (Message.Request) MessageCodec.decode(f.request());
-            authIds = AuthIds.decode(f.auth());
+            r = (Message.Request) MessageCodec.decode(request);
+            if (r instanceof Message.AckedRequest a) { // a ForwardOnce's write with its client's acknowledgement
+                acked = once ? a.lowestUnanswered() : TxnHeader.NO_XID;
+                r = a.request();
+            }
+            if (r == null || r instanceof Message.AckedRequest) {
+                throw new IllegalArgumentException("an acknowledgement without a request");
+            }
+            authIds = AuthIds.decode(auth);
         } catch (RuntimeException e) {
             log.warn("dropping a malformed forwarded request from server {}: {}", from, e.toString());
             return;
         }
-        long sid = f.sessionId();
+        if (once && PrepStage.isWrite(r) && duplicates.seen(sid, r.xid())) {
+            // applied or sequenced already: answered with what it did, whichever server owns the session now (a
+            // SESSION_MOVED here would tell its client that a write it applied failed; it applies nothing)
+            Pending p = Pending.duplicate(Pending.Kind.FORWARDED, null, r);
+            p.origin = from;
+            p.sessionId = sid;
+            sequencer.sequence(p);
+            return;
+        }
         Integer owner = owners.get(sid);
         Prepared.Failed failure = null;
         if (owner != null && owner != from) {
@@ -140,7 +165,10 @@ final class LeaderSide {
                 gate.markClosing(sid);
                 p = prep.prepare(Pending.Kind.FORWARDED, null, r, new Request.CloseSession(sid), sid);
             } else if (PrepStage.isWrite(r)) {
-                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds);
+                p = prep.write(Pending.Kind.FORWARDED, null, r, sid, authIds, PrepStage.acked(once, acked, r));
+                if (once && p.txn != null) {
+                    duplicates.sequenced(sid, r.xid());
+                }
             } else {
                 p = new Pending(Pending.Kind.FORWARDED, null, r, null, null, Prepared.Failed.of(
                         ZkException.Code.BAD_ARGUMENTS, null, "not a write: " + r.getClass().getSimpleName()));
@@ -154,8 +182,13 @@ final class LeaderSide {
     /** A follower's item completed without a txn: its failure goes back to the follower, as of {@code zxid}. */
     void answerFailed(Pending p, long zxid) {
         int xid = p.request == null ? TxnHeader.NO_XID : p.request.xid();
-        peers.send(p.origin, new ServerMessage.ForwardReply(p.sessionId, xid, zxid,
-                MessageCodec.encode(Replies.error(xid, zxid, p.failure))));
+        answer(p, Replies.error(xid, zxid, p.failure), zxid);
+    }
+
+    /** A follower's item is answered with {@code reply} (a failure, a duplicate's saved reply), as of {@code zxid}. */
+    void answer(Pending p, Message.Reply reply, long zxid) {
+        peers.send(p.origin, new ServerMessage.ForwardReply(p.sessionId, reply.xid(), zxid,
+                MessageCodec.encode(reply)));
     }
 
     /** True if the session's client moved to another server. */
@@ -172,11 +205,13 @@ final class LeaderSide {
     /** The session is closed. */
     void closed(long sessionId) {
         owners.remove(sessionId);
+        duplicates.closed(sessionId);
     }
 
     /** This server leads a new epoch, in service: it starts sequencing in it, every session's clock restarted. */
     void startEpoch(long epoch, long now) {
         prep.startEpoch(epoch);
+        duplicates.reset();
         gate.touchAll(now);
         gate.clearClosing();
         owners.clear();
@@ -200,6 +235,7 @@ final class LeaderSide {
             lose(inFlight.pollFirst(), lost);
         }
         prep.reset();
+        duplicates.reset();
         housekeeping.reset();
         gate.clearClosing();
         owners.clear();

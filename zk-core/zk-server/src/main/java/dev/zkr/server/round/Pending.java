@@ -44,8 +44,16 @@ final class Pending {
     /** Header and txn, or null when there is nothing to log. */
     final TxnHeader header;
     final Txn txn;
-    /** For an item without txn: the failure to answer with, or null (OK). */
+    /**
+     * For an item without txn: the failure to answer with, or null (OK). For an error txn: the failure it was made
+     * from, whose detail text a local client's reply carries (the txn has the code and path only).
+     */
     final Prepared.Failed failure;
+    /**
+     * A write sent again whose (session, xid) was applied or sequenced before ({@link Duplicates}): txn-less, it is
+     * answered with the reply the tree saved for it once everything sequenced before it is answered.
+     */
+    boolean duplicate;
     /** FORWARDED: the follower that sent it, and the session it is of. */
     int origin;
     long sessionId;
@@ -67,6 +75,18 @@ final class Pending {
      */
     boolean answers(TxnHeader h) {
         return header != null && header.sessionId() == h.sessionId() && header.xid() == h.xid();
+    }
+
+    /** A write sent again: answered with its saved reply (see {@link #duplicate}). */
+    static Pending duplicate(Kind kind, Connection c, Message.Request r) {
+        Pending p = new Pending(kind, c, r, null, null, null);
+        p.duplicate = true;
+        return p;
+    }
+
+    /** The session the request is of: its connection's, or a forwarded one's. */
+    long sessionId() {
+        return connection != null ? connection.sessionId : sessionId;
     }
 
     long zxid() {

@@ -83,6 +83,7 @@ final class Pipeline implements Sequencer {
     /** The ctxs handed out: syncs and fence reads waiting for their read point, attach checks for their answer. */
     private final ReadPoints readPoints = new ReadPoints();
     private final ClientRequests requests;
+    private final Duplicates duplicates;
 
     // ---- ensemble parts (idle on a standalone server) --------------------------------------------------------------
     /** Requests held: while no leader can take them, and everything of a fenced connection. */
@@ -123,12 +124,13 @@ final class Pipeline implements Sequencer {
         this.fence = new Fence(tree, replication, role, leaderLink, replies, readPoints, holdMs);
         this.follower = new FollowerSide(tree, gate, replies, readPoints, fence, leaderLink, holdMs,
                 Math.max(10, heartbeatMs));
+        this.duplicates = new Duplicates(tree);
         this.leader = new LeaderSide(tree, gate, prep, replication, housekeeping, peers, role, readPoints, fence, this,
-                selfId);
+                duplicates, selfId);
         this.handshakes = new HeldHandshakes(tree, gate, role, readPoints, leaderLink, leader, follower, this, selfId,
                 holdMs);
         this.requests = new ClientRequests(tree, gate, reads, prep, replication, role, replies, readPoints, held, fence,
-                handshakes, leader, follower, leaderLink, this, ensemble);
+                handshakes, leader, follower, leaderLink, this, duplicates, ensemble);
         replies.routeWith(requests);
     }
 
@@ -238,6 +240,11 @@ final class Pipeline implements Sequencer {
     /** True once this server may take clients: it leads in service, or follows a leader. */
     boolean serving() {
         return role.leaderReady() || role.following();
+    }
+
+    /** How many writes sent again this server's leader side found (answered with their saved replies). */
+    long duplicatesFound() {
+        return duplicates.found();
     }
 
     RoleInfo role() {
@@ -435,6 +442,9 @@ final class Pipeline implements Sequencer {
             }
             toApply.pollFirst();
             ApplyResult result = apply.apply(e.header(), e.txn(), now);
+            if (e.header().xid() != dev.zkr.tree.TxnHeader.NO_XID) {
+                duplicates.applied(e.header().sessionId(), e.header().xid());
+            }
             if (head != null && head.answers(e.header())) {
                 inFlight.pollFirst();
                 complete(head, result);
@@ -455,11 +465,20 @@ final class Pipeline implements Sequencer {
     /** Answers a local item: with what applying its txn produced, or (txn-less) its failure or OK. */
     private void complete(Pending p, ApplyResult result) {
         long zxid = tree.lastZxid();
+        if (p.duplicate) {
+            Message.Reply reply = Replies.saved(p.request, tree.savedReply(p.sessionId(), p.request.xid()), zxid, tree);
+            if (p.kind == Pending.Kind.FORWARDED) {
+                leader.answer(p, reply, zxid);
+            } else {
+                replies.answer(p.slot, reply);
+            }
+            return;
+        }
         switch (p.kind) {
             case CLIENT -> replies.answer(p.slot, result == null
                     ? (p.failure == null ? Replies.ok(p.request.xid(), zxid, null)
                     : Replies.error(p.request.xid(), zxid, p.failure))
-                    : Replies.fromApply(p.request, result, zxid, tree));
+                    : Replies.withDetail(Replies.fromApply(p.request, result, zxid, tree), p.failure));
             case CREATE_SESSION -> {
                 ReplyQueue.dequeue(p.slot);
                 gate.created(p.connection, (Txn.CreateSession) p.txn);

@@ -56,14 +56,22 @@ final class PrepStage {
 
     /** A client write (create, delete, setData, multi). */
     Pending write(Connection c, Message.Request r) {
-        return write(Pending.Kind.CLIENT, c, r, c.sessionId, c.authIds);
+        return write(Pending.Kind.CLIENT, c, r, c.sessionId, c.authIds, acked(c.exactlyOnce, c.acked, r));
+    }
+
+    /**
+     * The acknowledgement a write's txn carries: its connection's (zkr's protocol), or the write's own xid for a
+     * client that never sends a write again (ZooKeeper's protocol), so no reply of its session is kept past its own.
+     */
+    static int acked(boolean exactlyOnce, int connectionAcked, Message.Request r) {
+        return exactlyOnce ? connectionAcked : r.xid();
     }
 
     /**
      * A write of session {@code sessionId} (a local client's, or forwarded: {@code c} null), checked against the
      * ACLs with the ids its connection authenticated as.
      */
-    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId, List<Id> authIds) {
+    Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId, List<Id> authIds, int acked) {
         Request request;
         try {
             request = toRequest(r);
@@ -71,7 +79,7 @@ final class PrepStage {
             return new Pending(kind, c, r, null, null,
                     Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
         }
-        return prepare(kind, c, r, request, sessionId, authIds);
+        return prepare(kind, c, r, request, sessionId, authIds, acked);
     }
 
     /** This server leads {@code epoch} from now on: its txns are (epoch, 1), (epoch, 2), ... */
@@ -98,7 +106,7 @@ final class PrepStage {
      * made the request itself ({@code r} null).
      */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId) {
-        return prepare(kind, c, r, request, sessionId, null);
+        return prepare(kind, c, r, request, sessionId, null, TxnHeader.NO_XID);
     }
 
     /** The time a txn prepared now would carry. */
@@ -106,13 +114,16 @@ final class PrepStage {
         return clock.now();
     }
 
-    /** As above; {@code authIds} null for the server's own (trusted) requests. */
+    /**
+     * As above; {@code authIds} null for the server's own (trusted) requests; {@code acked} the client's
+     * acknowledgement for the txn's header ({@link TxnHeader#acked()}).
+     */
     Pending prepare(Pending.Kind kind, Connection c, Message.Request r, Request request, long sessionId,
-                    List<Id> authIds) {
+                    List<Id> authIds, int acked) {
         long zxid = Zxid.next(lastZxid, epoch);
         long time = clock.now();
-        TxnHeader header = new TxnHeader(zxid, time, sessionId,
-                r == null ? TxnHeader.NO_XID : r.xid());
+        TxnHeader header = r == null ? new TxnHeader(zxid, time, sessionId, TxnHeader.NO_XID)
+                : new TxnHeader(zxid, time, sessionId, r.xid(), acked);
         Prepared prepared = preparer.prepare(request, sessionId, authIds, zxid);
         if (prepared instanceof Prepared.Ok ok) {
             lastZxid = zxid;
@@ -120,10 +131,13 @@ final class PrepStage {
             return new Pending(kind, c, r, header, ok.txn(), null);
         }
         Prepared.Failed failed = (Prepared.Failed) prepared;
-        if (failuresThroughLog && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
+        // an exactly-once connection's failure is logged on a standalone server too: its reply is saved with the
+        // session's writes, so the same write sent again gets it (docs/exactly-once.md)
+        boolean logged = failuresThroughLog || (c != null && c.exactlyOnce);
+        if (logged && r != null && (kind == Pending.Kind.CLIENT || kind == Pending.Kind.FORWARDED)) {
             lastZxid = zxid;
             clock.observe(time);
-            return new Pending(kind, c, r, header, failed.toTxn(), null);
+            return new Pending(kind, c, r, header, failed.toTxn(), failed); // the detail text for a local client
         }
         return new Pending(kind, c, r, null, null, failed);
     }

@@ -37,6 +37,27 @@ final class Replies {
     }
 
     /**
+     * The reply to a write sent again, from the reply saved when it was applied, with the zxid of its txn as the
+     * first answer had; null (not kept: the client broke its in-flight window) answers an error as of {@code zxid}.
+     */
+    static Message.Reply saved(Message.Request request, dev.zkr.tree.SavedReply saved, long zxid, DataTree tree) {
+        if (saved == null) {
+            return error(request.xid(), zxid, ZkException.Code.SYSTEM_ERROR, "write xid " + request.xid()
+                    + " was applied before, and its reply is no longer kept (more than "
+                    + "the in-flight window of writes since)");
+        }
+        return fromApply(request, saved.toApplyResult(), saved.zxid(), tree); // as first answered: at its txn's zxid
+    }
+
+    /** {@code reply} with the text of {@code failure} (the failure its error txn was made from), if any. */
+    static Message.Reply withDetail(Message.Reply reply, Prepared.Failed failure) {
+        if (failure == null || reply.code() == ZkException.Code.OK.intValue()) {
+            return reply;
+        }
+        return new Message.Reply(reply.xid(), reply.zxid(), reply.code(), reply.body(), failure.message());
+    }
+
+    /**
      * The reply to a write request from what applying its txn produced, the root's Stat shown as reads show it while
      * ZooKeeper's system nodes are ({@code tree} has no /zookeeper of its own: {@code zookeeper} among its children).
      */

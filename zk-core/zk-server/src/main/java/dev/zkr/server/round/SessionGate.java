@@ -198,7 +198,8 @@ final class SessionGate {
         }
         c.sessionId = id;
         c.timeoutMs = timeoutMs;
-        c.send(new Message.ConnectResponse(Message.PROTOCOL_VERSION, id, password, timeoutMs, config.maxDataSize()));
+        // ACKS_VERSION: this server takes AckedRequests (clients before them ignore the version answered)
+        c.send(new Message.ConnectResponse(Message.ACKS_VERSION, id, password, timeoutMs, config.maxDataSize()));
         c.control(Connection.Control.ATTACHED);
     }
 

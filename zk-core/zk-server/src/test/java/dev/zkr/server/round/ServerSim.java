@@ -52,18 +52,18 @@ final class ServerSim {
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
-                   boolean acls, boolean ttl) {
+                   boolean acls, boolean resend, boolean ttl) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false, false);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /**
@@ -72,26 +72,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug, acls, ttl);
+                    fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
         }
 
         /**
@@ -100,13 +100,13 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug, acls, ttl);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend, ttl);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug, acls, ttl);
+                    ackBeforeFsync, fullTrace, true, bug, acls, resend, ttl);
         }
 
         /**
@@ -116,7 +116,19 @@ final class ServerSim {
          */
         Options withAcls() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, ttl);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend, ttl);
+        }
+
+        /**
+         * Exactly-once clients (off by default, so the named seeds keep their schedules): a client whose connection
+         * drops while its session lives re-sends its writes in flight with their original xids, in order, on its next
+         * connection, and now and then drops its connection itself right after sending a write (a lost reply, the
+         * write still on its way: a late duplicate); its choices come from its own random stream. Checked: no write
+         * ends CONNECTION_LOSS while its session lives, and every write is applied at most once (docs/exactly-once.md).
+         */
+        Options withResend() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true, ttl);
         }
 
         /**
@@ -127,11 +139,11 @@ final class ServerSim {
          */
         Options withTtl() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, true);
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend, ttl);
         }
     }
 
@@ -166,6 +178,16 @@ final class ServerSim {
         long getAcls;
         long aclSights;
         long maxDistinctAcls;
+        /** Exactly-once: client txns in the committed log, writes sent again, drops after a write, writes lost with their session. */
+        long clientTxns;
+        /** Writes sent again that a leader found applied or sequenced already (answered with the saved reply). */
+        long duplicates;
+        /** Client txns in the committed log with a lower xid than an earlier txn of their session. */
+        long outOfOrder;
+        final List<Long> outOfOrderSeeds = new ArrayList<>();
+        long resent;
+        long dropsAfterWrite;
+        long lostWithSession;
         long ttlCreates;
         long ttlDeletes;
 
@@ -199,6 +221,13 @@ final class ServerSim {
             getAcls += o.getAcls;
             aclSights += o.aclSights;
             maxDistinctAcls = Math.max(maxDistinctAcls, o.maxDistinctAcls);
+            clientTxns += o.clientTxns;
+            duplicates += o.duplicates;
+            outOfOrder += o.outOfOrder;
+            outOfOrderSeeds.addAll(o.outOfOrderSeeds);
+            resent += o.resent;
+            dropsAfterWrite += o.dropsAfterWrite;
+            lostWithSession += o.lostWithSession;
             ttlCreates += o.ttlCreates;
             ttlDeletes += o.ttlDeletes;
         }
@@ -216,6 +245,9 @@ final class ServerSim {
                     + (setAcls + getAcls + aclCreates > 0 ? ", creates with an ACL " + aclCreates + ", setAcl "
                     + setAcls + ", getAcl " + getAcls + ", ACL sights checked " + aclSights
                     + ", most distinct ACLs in a final tree " + maxDistinctAcls : "")
+                    + (resent + dropsAfterWrite > 0 ? ", exactly-once: client txns " + clientTxns + ", writes sent again "
+                    + resent + " (found applied or sequenced: " + duplicates + "), client txns out of their session's order " + outOfOrder + " (seeds " + outOfOrderSeeds + "), drops after a write " + dropsAfterWrite + ", writes lost with their session "
+                    + lostWithSession : "")
                     + (ttlCreates > 0 ? ", TTL nodes created " + ttlCreates + ", expired and deleted " + ttlDeletes
                     : "");
         }
@@ -319,6 +351,9 @@ final class ServerSim {
                             seed * 0xD1B54A32D192ED03L + 0x632BE59BD9B4E019L * (i + 1)) : null, acls,
                     options.ttl() ? new SplittableRandom(seed * 0x9FB21C651E98DF25L + 0x7A646E4D9E1A5A4BL * (i + 1))
                             : null));
+            if (options.resend()) {
+                clients.get(i).resend(new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 0x2545F4914F6CDD1DL * (i + 1)));
+            }
         }
     }
 
@@ -1120,6 +1155,7 @@ final class ServerSim {
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
         stats.elections = leaders.size();
         stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
+        stats.duplicates = servers.stream().mapToLong(SimServer::duplicates).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         stats.aclCreates = acls.creates;
         stats.ttlCreates = clients.stream().mapToLong(c -> c.ttlCreates).sum();
@@ -1156,9 +1192,71 @@ final class ServerSim {
         if (aclsLost != null) {
             why.append("ACL txns vs the committed log: ").append(aclsLost).append('\n');
         }
+        String twice = checkExactlyOnce(s);
+        if (twice != null) {
+            why.append("exactly-once: ").append(twice).append('\n');
+        }
         if (why.length() > 0) {
             throw new HistoryViolation(why.toString());
         }
+    }
+
+    /**
+     * Every client write is applied at most once: no (session, xid) names two txns of the committed log, and a
+     * session's txns are in its xid order; and every write with a success reply is in it exactly once, at its reply's
+     * zxid (docs/exactly-once.md). Returns what is wrong, or null.
+     */
+    private String checkExactlyOnce(SimServer s) {
+        Map<String, Long> applied = new HashMap<>();
+        Map<Long, Integer> lastXid = new HashMap<>();
+        List<String> wrong = new ArrayList<>();
+        for (Entry e : committedEntries(s, s.current.replica.commitZxid())) {
+            TxnCodec.Entry te = TxnCodec.decode(e.payload());
+            if (te.header().xid() == dev.zkr.tree.TxnHeader.NO_XID
+                    || te.txn() instanceof dev.zkr.tree.Txn.CloseSession) {
+                continue;
+            }
+            String key = Long.toHexString(te.header().sessionId()) + "/" + te.header().xid();
+            Long before = applied.putIfAbsent(key, e.zxid());
+            if (before != null) {
+                wrong.add("session/xid " + key + " applied twice, at " + Zxid.str(before) + " and "
+                        + Zxid.str(e.zxid()));
+            }
+            stats.clientTxns++;
+            Integer last = lastXid.put(te.header().sessionId(), te.header().xid());
+            if (last != null && te.header().xid() - last < 0) {
+                stats.outOfOrder++;
+                wrong.add("session/xid " + key + " applied at " + Zxid.str(e.zxid()) + " after the session's xid "
+                        + last + " (out of the session's order)");
+                if (!stats.outOfOrderSeeds.contains(seed)) {
+                    stats.outOfOrderSeeds.add(seed);
+                }
+                if (stats.outOfOrder <= 3) {
+                    trace("out of its session's order: " + key + " at " + Zxid.str(e.zxid()) + " after xid " + last);
+                }
+            }
+        }
+        for (SimClient c : clients) {
+            long acking = c.acknowledgingSession();
+            for (SimServer o : servers) {
+                int kept = acking == 0 ? 0 : o.current.tree.savedReplyCount(acking);
+                if (kept > SimClient.maxInFlight()) {
+                    wrong.add("server " + o.id + " keeps " + kept + " replies of session 0x" + Long.toHexString(acking)
+                            + ", whose client acknowledges with at most " + SimClient.maxInFlight() + " in flight");
+                }
+            }
+            for (SimClient.Ack a : c.acks) {
+                Long at = applied.get(Long.toHexString(a.sessionId()) + "/" + a.xid());
+                if (at == null || at != a.zxid()) {
+                    wrong.add(a.what() + " answered OK at " + Zxid.str(a.zxid()) + ", the committed log has it "
+                            + (at == null ? "nowhere" : "at " + Zxid.str(at)));
+                }
+            }
+            stats.resent += c.resent;
+            stats.dropsAfterWrite += c.dropsAfterWrite;
+            stats.lostWithSession += c.lostWithSession;
+        }
+        return wrong.isEmpty() ? null : String.join("; ", wrong.subList(0, Math.min(5, wrong.size())));
     }
 
     /** The end-of-run history checks failed (as opposed to an invariant after an event). */

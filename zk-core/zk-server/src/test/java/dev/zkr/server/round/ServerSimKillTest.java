@@ -50,7 +50,9 @@ class ServerSimKillTest {
                 Arguments.of(SimServer.FaultBug.TORN_TAIL_CUT_TOO_FAR, "recovery of a torn record"),
                 Arguments.of(SimServer.FaultBug.PURGE_PAST_SNAPSHOT,
                         "SNAP|not durable on a majority|differs from the tree"),
-                Arguments.of(SimServer.FaultBug.SET_ACL_REPLAY_KEEPS_AVERSION, "differs from the tree|aversion"));
+                Arguments.of(SimServer.FaultBug.SET_ACL_REPLAY_KEEPS_AVERSION, "differs from the tree|aversion"),
+                Arguments.of(SimServer.FaultBug.FORGET_WRITES_ON_RESTART, "differs from|applied twice"),
+                Arguments.of(SimServer.FaultBug.FORGET_WRITES_ON_SNAP, "differs from|applied twice"));
     }
 
     /**
@@ -97,7 +99,10 @@ class ServerSimKillTest {
      */
     private static ServerSim.Options baseFor(SimServer.FaultBug bug, long seed) {
         return bug == SimServer.FaultBug.PURGE_PAST_SNAPSHOT ? base(seed).withServers(3)
-                : bug == SimServer.FaultBug.SET_ACL_REPLAY_KEEPS_AVERSION ? base(seed).withAcls() : base(seed);
+                : bug == SimServer.FaultBug.SET_ACL_REPLAY_KEEPS_AVERSION ? base(seed).withAcls()
+                : bug == SimServer.FaultBug.FORGET_WRITES_ON_RESTART ? base(seed).withResend()
+                : bug == SimServer.FaultBug.FORGET_WRITES_ON_SNAP ? base(seed).withServers(3).withResend()
+                : base(seed);
     }
 
     /** A standalone server, the random runs' narrowing on (so only the switched-on bug can fail a seed). */

@@ -153,6 +153,20 @@ class ServerSimRegressionTest {
         mustPass(21680, ServerSim.Options.standard(21680, false));
     }
 
+    /**
+     * 5 servers, exactly-once clients with TTL traffic (found by the merge of main into exactlyonce, issue 30): c5's
+     * setData x42 went through s1 to leader s5 and was applied; its connection dropped, c5 re-attached at s2 (a
+     * handshake s2 held, then lost) and at s4, and sent x42 again through s4. The new leader s3 took s4's Attach, then
+     * s2's late one, so the session's owner was s2, and refused s4's forward of x42 SESSION_MOVED before its
+     * duplicate check: the client was told a write failed that had been applied (the history checker's "impossible
+     * in this state"). Fixed: a write applied or sequenced already is answered with its saved reply first, whichever
+     * server owns the session (it applies nothing).
+     */
+    @Test
+    void seed904ASentAgainWriteIsAnsweredSessionMovedAfterItWasApplied() {
+        mustPass(904, ServerSim.Options.standard(904, false).withNewFaults().withResend().withTtl());
+    }
+
     private static void mustPass(long seed, ServerSim.Options options) {
         Throwable failure = ServerSimTest.failureOf(seed, options);
         assertTrue(failure == null, () -> ServerSimTest.report(seed, options, failure));

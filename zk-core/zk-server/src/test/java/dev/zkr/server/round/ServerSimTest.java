@@ -52,6 +52,9 @@ class ServerSimTest {
         if (Boolean.getBoolean("zkr.sim.acls")) {
             o = o.withAcls();
         }
+        if (Boolean.getBoolean("zkr.sim.resend")) {
+            o = o.withResend();
+        }
         if (Boolean.getBoolean("zkr.sim.ttl")) {
             o = o.withTtl();
         }
@@ -86,8 +89,8 @@ class ServerSimTest {
             where = "trace not written: " + e;
         }
         return "seed " + seed + " failed: " + failure + "\n(replay: -Dzkr.sim.seed=" + seed
-                + (options.acls() ? " -Dzkr.sim.acls=true" : "") + (options.ttl() ? " -Dzkr.sim.ttl=true" : "")
-                + "; " + where
+                + (options.acls() ? " -Dzkr.sim.acls=true" : "") + (options.resend() ? " -Dzkr.sim.resend=true" : "")
+                + (options.ttl() ? " -Dzkr.sim.ttl=true" : "") + "; " + where
                 + ")\n... last events:\n" + replay.recentTrace();
     }
 
@@ -210,6 +213,35 @@ class ServerSimTest {
                 "no ACL traffic: " + total);
         assertTrue(total.maxDistinctAcls >= 3, "at most " + total.maxDistinctAcls + " distinct ACLs in a tree");
         assertTrue(seeds < 100 || total.snapInstalls > 0, "no SNAP install with ACL traffic: " + total);
+    }
+
+    /**
+     * Exactly-once clients (docs/exactly-once.md): writes in flight are sent again with their xids after a dropped
+     * connection, clients drop their connections just after a write now and then; the usual shapes (as many seeds
+     * as the ACL seeds) and standalone ones (two thirds of that). Every seed must pass every check, the end-of-run
+     * "every write applied at most once, every acknowledged one exactly once" and "no write answered
+     * CONNECTION_LOSS while its session lives" among them; and the runs must have sent writes again.
+     */
+    @Test
+    void exactlyOnceSeedsApplyEveryWriteAtMostOnce() {
+        long seeds = seedCount() * 3 / 4;
+        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        ServerSim.Stats total = new ServerSim.Stats();
+        long start = System.nanoTime();
+        for (int standalone = 0; standalone < 2; standalone++) {
+            long n = standalone == 0 ? seeds : seeds * 2 / 3;
+            for (long seed = first; seed < first + n; seed++) {
+                ServerSim.Options options = narrowed(seed, false).withResend();
+                if (standalone == 1) {
+                    options = options.withServers(1);
+                }
+                total.add(runOrFail(seed, options).stats);
+            }
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("zkr.sim (server, exactly-once): %d + %d standalone seeds in %.1f s; total: %s%n", seeds,
+                seeds * 2 / 3, secs, total);
+        assertTrue(total.resent > 0 && total.dropsAfterWrite > 0, "no write sent again: " + total);
     }
 
     /**

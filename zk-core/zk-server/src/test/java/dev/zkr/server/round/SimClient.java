@@ -64,6 +64,10 @@ final class SimClient {
                             boolean plainRead) {
     }
 
+    /** A write that got a success reply: its session, xid and the reply's zxid (docs/exactly-once.md). */
+    record Ack(long sessionId, int xid, long zxid, String what) {
+    }
+
     static final int SESSION_TIMEOUT_MS = 2_000;
     private static final int MAX_IN_FLIGHT = 3;
 
@@ -107,6 +111,26 @@ final class SimClient {
     long ttlCreates;
     /** Per key, the aversion this client last saw. */
     private final java.util.Map<String, Integer> aversions = new java.util.HashMap<>();
+    /**
+     * Exactly-once ({@link ServerSim.Options#withResend()}): the own random stream of its choices, or null (off). A
+     * write whose connection drops while the session lives is sent again, with its xid, on the next connection.
+     */
+    private SplittableRandom resendRandom;
+    /**
+     * Exactly-once clients mostly acknowledge (three in four): each write goes as an {@link Message.AckedRequest}
+     * with the lowest xid still in flight, so the server keeps only the replies of writes in flight; the others
+     * behave as clients before acknowledgements (the server's window alone bounds their replies).
+     */
+    private boolean acknowledges;
+    /** The server of the current connection takes acknowledgements. */
+    private boolean serverAcks;
+    /** Writes in flight when the connection dropped, by xid: sent again once the session is re-attached. */
+    private final TreeMap<Integer, InFlight> toResend = new TreeMap<>();
+    /** Writes with a success reply. */
+    final List<Ack> acks = new ArrayList<>();
+    long resent;
+    long dropsAfterWrite;
+    long lostWithSession;
 
     SimClient(int id, Net net, SimHistory history, SplittableRandom random, List<String> keys, boolean checkFifo,
               boolean writesWaitForReads) {
@@ -127,6 +151,22 @@ final class SimClient {
         this.keys = keys;
     }
 
+    /** Turns exactly-once on, its choices drawn from {@code random}. */
+    void resend(SplittableRandom random) {
+        this.resendRandom = random;
+        this.acknowledges = random.nextInt(4) != 0;
+    }
+
+    /** The session of a client that acknowledges, whose saved replies are bounded by its in-flight writes, or 0. */
+    long acknowledgingSession() {
+        return acknowledges ? sessionId : 0;
+    }
+
+    /** The most requests this client has in flight (so the most writes whose replies the server may keep for it). */
+    static int maxInFlight() {
+        return MAX_IN_FLIGHT;
+    }
+
     /** Starts connecting and issuing operations. */
     void start() {
         net.after(random.nextInt(20), "c" + id + " start", this::connect);
@@ -139,13 +179,14 @@ final class SimClient {
 
     /** True when no request of this client waits for a reply and no handshake waits for its answer. */
     boolean quiet() {
-        return inFlight.isEmpty() && state != State.CONNECTING;
+        return inFlight.isEmpty() && toResend.isEmpty() && state != State.CONNECTING;
     }
 
     /** A description of what this client still waits for, for a report. */
     String waitingFor() {
         return state == State.CONNECTING ? "the answer to its handshake on " + conn + " (sent at " + connectingSince
-                + ")" : "replies to xids " + inFlight.keySet();
+                + ")" : "replies to xids " + inFlight.keySet() + (toResend.isEmpty() ? "" : ", to send again "
+                + toResend.keySet());
     }
 
     // ---- connection ----------------------------------------------------------------------------------------------
@@ -183,6 +224,16 @@ final class SimClient {
     }
 
     private void loseInFlight() {
+        if (resendRandom != null && state != State.CLOSING && sessionId != 0) {
+            inFlight.forEach((xid, f) -> {
+                if (isWrite(f.request)) {
+                    toResend.put(xid, f); // its session lives on: sent again on the next connection
+                }
+            });
+            inFlight.keySet().removeAll(toResend.keySet());
+        } else {
+            loseResends();
+        }
         for (InFlight f : inFlight.values()) {
             if (f.op != null && !f.syncPart) {
                 history.lose(f.op);
@@ -200,11 +251,19 @@ final class SimClient {
         if (m instanceof Message.ConnectResponse r) {
             if (r.sessionId() != sessionId) {
                 sessionsOpened++;
+                loseResends(); // the session is lost: their outcome is unknown
             }
             sessionId = r.sessionId();
             password = r.password();
+            serverAcks = r.protocolVersion() >= Message.ACKS_VERSION;
             refusals = 0;
             state = State.CONNECTED;
+            for (var e : toResend.entrySet()) { // in their original order, before anything new
+                inFlight.put(e.getKey(), e.getValue());
+                resent++;
+                send(e.getValue().request);
+            }
+            toResend.clear();
             schedulePing();
             scheduleNext();
         } else if (m instanceof Message.ConnectRefused r) {
@@ -220,8 +279,44 @@ final class SimClient {
         // watch events: this client sets no watches
     }
 
+    /** The writes kept to be sent again are lost with their session: indeterminate. */
+    private void loseResends() {
+        for (InFlight f : toResend.values()) {
+            lostWithSession++;
+            if (f.op != null) {
+                history.lose(f.op);
+            }
+        }
+        toResend.clear();
+    }
+
+    /** The writes this client sends (TTL creates among them: sent again, checked and acknowledged as the others). */
+    static boolean isWrite(Message.Request r) {
+        return r instanceof Message.CreateRequest || r instanceof Message.CreateAclRequest
+                || r instanceof Message.SetDataRequest || r instanceof Message.DeleteRequest
+                || r instanceof Message.SetAclRequest || r instanceof Message.CreateTtlRequest;
+    }
+
+    /** Exactly-once: now and then the client drops its connection just after a write reached the server. */
+    private void maybeDropAfter(Message.Request r) {
+        if (resendRandom == null || !isWrite(r) || resendRandom.nextInt(100) >= 4) {
+            return;
+        }
+        SimConn c = conn;
+        net.after(5 + resendRandom.nextInt(30), "c" + id + " drops " + c + " after x" + r.xid(), () -> {
+            if (c == conn) {
+                dropsAfterWrite++;
+                net.close(c);
+                disconnected(c);
+            }
+        });
+    }
+
     private void send(Message m) {
         lastSent = net.now();
+        if (acknowledges && serverAcks && m instanceof Message.Request r && PrepStage.isWrite(r)) {
+            m = new Message.AckedRequest(inFlight.firstKey(), r); // r is in flight already: its xid at most
+        }
         net.send(conn, m);
     }
 
@@ -318,6 +413,7 @@ final class SimClient {
         SimHistory.Open op = call == null ? null : history.invoke(sessionId, key, call);
         inFlight.put(nextXid++, new InFlight(op, req, false, false, plain));
         send(req);
+        maybeDropAfter(req);
     }
 
     /** Share of operations that are a setAcl or getAcl with ACL traffic on. */
@@ -339,6 +435,7 @@ final class SimClient {
         }
         inFlight.put(xid, new InFlight(null, req, false, false, false));
         send(req);
+        maybeDropAfter(req);
     }
 
     /** Share of operations that touch TTL nodes with TTL traffic on. */
@@ -433,6 +530,18 @@ final class SimClient {
         }
         if (f.ping || (f.request instanceof Message.CloseSessionRequest)) {
             return;
+        }
+        if (resendRandom != null && isWrite(f.request) && r.code() == ZkException.Code.SYSTEM_ERROR.intValue()) {
+            throw new ServerSim.Violation("c" + id + ": write x" + r.xid() + " on " + path(f.request)
+                    + " answered SYSTEM_ERROR (" + r.message() + ")");
+        }
+        if (resendRandom != null && isWrite(f.request) && r.code() == ZkException.Code.CONNECTION_LOSS.intValue()) {
+            throw new ServerSim.Violation("c" + id + ": write x" + r.xid() + " on " + path(f.request)
+                    + " answered CONNECTION_LOSS while its session lives (exactly-once)");
+        }
+        if (isWrite(f.request) && r.code() == ZkException.Code.OK.intValue()) {
+            acks.add(new Ack(sessionId, r.xid(), r.zxid(), "c" + id + " " + f.request.getClass().getSimpleName()
+                    + " x" + r.xid()));
         }
         if (r.code() == ZkException.Code.NO_AUTH.intValue()) {
             throw new ServerSim.Violation("c" + id + ": xid " + r.xid() + " on " + path(f.request)

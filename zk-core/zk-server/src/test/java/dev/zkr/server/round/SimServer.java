@@ -63,6 +63,9 @@ final class SimServer {
                 if (loaded.isPresent()) {
                     t = loaded.get().state();
                     snapshot = loaded.get().zxid();
+                    if (faultBug == FaultBug.FORGET_WRITES_ON_RESTART) {
+                        dev.zkr.tree.TreeInvariants.forgetSessionWrites(t);
+                    }
                 }
             }
             List<TxnCodec.Entry> tail = new ArrayList<>();
@@ -166,7 +169,17 @@ final class SimServer {
          * Recovery replays a SET_ACL record's ACL but keeps the node's aversion (a replay that drops a field): needs
          * the ACL traffic ({@link ServerSim.Options#withAcls()}).
          */
-        SET_ACL_REPLAY_KEEPS_AVERSION
+        SET_ACL_REPLAY_KEEPS_AVERSION,
+        /**
+         * A restart from a snapshot forgets the session writes it holds (a loader that drops the exactly-once
+         * section): needs the exactly-once clients ({@link ServerSim.Options#withResend()}).
+         */
+        FORGET_WRITES_ON_RESTART,
+        /**
+         * A SNAP install leaves the session writes behind (a {@code replaceWith} that does not take them): the tree
+         * forgets them right after the round that installed the snapshot. Needs 3 or more servers.
+         */
+        FORGET_WRITES_ON_SNAP
     }
 
     /** SET_ACL_REPLAY_KEEPS_AVERSION: a SET_ACL txn as the buggy replay applies it to {@code t}. */
@@ -274,6 +287,12 @@ final class SimServer {
     }
 
     /** Snapshots installed from a leader (SNAP syncs), over every incarnation. */
+    long duplicates() {
+        return pastDuplicates + (current == null ? 0 : current.pipeline.duplicatesFound());
+    }
+
+    private long pastDuplicates;
+
     int installs() {
         return pastInstalls + (current == null ? 0 : current.stage.installs());
     }
@@ -328,6 +347,7 @@ final class SimServer {
     void crash() {
         if (current != null) {
             pastInstalls += current.stage.installs();
+            pastDuplicates += current.pipeline.duplicatesFound();
         }
         current = null;
         tickAt = Long.MAX_VALUE;
@@ -407,6 +427,9 @@ final class SimServer {
         if (inc.stage.installs() > inc.installsSeen && inc == current) {
             inc.installsSeen = inc.stage.installs();
             newestSnapshot = -1; // the received snapshot is in place
+            if (faultBug == FaultBug.FORGET_WRITES_ON_SNAP) {
+                dev.zkr.tree.TreeInvariants.forgetSessionWrites(inc.tree);
+            }
             sim.trace("s" + id + " SNAP installed snapshot " + Zxid.str(log.base()) + " (tree at "
                     + Zxid.str(inc.tree.lastZxid()) + ", log restarted after it)");
         }

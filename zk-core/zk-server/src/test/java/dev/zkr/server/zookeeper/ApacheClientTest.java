@@ -250,6 +250,28 @@ class ApacheClientTest {
         assertEquals(session, second.exists("/eph", false).getEphemeralOwner());
     }
 
+    /**
+     * ZooKeeper's protocol keeps ZooKeeper's write semantics (docs/exactly-once.md): a new client object that takes an
+     * old session over starts its xids at 1 again, and its writes are applied as new ones, not answered as writes
+     * sent again (zkr's duplicate check is for zkr's own protocol only).
+     */
+    @Test
+    void aNewClientObjectOnAnOldSessionHasItsWritesApplied() throws Exception {
+        ZooKeeper zk = client(new ApacheClients.Events());
+        for (int i = 0; i < 5; i++) {
+            zk.create("/first-" + i, new byte[0], OPEN, CreateMode.PERSISTENT);
+        }
+        ZooKeeper second = ApacheClients.resume(server.connectString(), 10_000, new ApacheClients.Events(),
+                zk.getSessionId(), zk.getSessionPasswd());
+        clients.add(second);
+        ApacheClients.await("resumed", () -> second.getState() == ZooKeeper.States.CONNECTED);
+        for (int i = 0; i < 5; i++) {
+            assertEquals("/second-" + i, second.create("/second-" + i, new byte[0], OPEN, CreateMode.PERSISTENT));
+        }
+        assertEquals(1, second.setData("/first-0", new byte[] {1}, 0).getVersion());
+        assertNotNull(second.exists("/second-4", false));
+    }
+
     @Test
     void aWrongPasswordIsRefusedAsAnExpiredSession() throws Exception {
         ZooKeeper zk = client(new ApacheClients.Events());
