@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * servers; during the faults the leader adds a fresh server as a learner, promotes learners, removes members (itself
  * included), and removed servers keep running. Every invariant of {@link Sim} holds, and those of the membership: one
  * leader per epoch across memberships, commits on a majority of the voters counted with, every replica's membership
- * history a prefix of the committed one, a leader whose removal committed no longer leads. 200 seeds under
+ * history a prefix of the committed one, a leader whose removal committed no longer leads. 50 seeds under
  * {@code mvn verify}, 10,000 under {@code -Plong}; {@code -Dzkr.membership.seeds=N}, {@code -Dzkr.membership.firstSeed=F};
  * {@code -Dzkr.membership.seed=S} replays one seed with its full trace.
  */
@@ -24,7 +24,7 @@ class MembershipSimulationTest {
         if (explicit != null) {
             return Long.parseLong(explicit);
         }
-        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 10_000 : 200;
+        return Integer.getInteger("jqwik.tries.default", 25) >= 500 ? 10_000 : 50;
     }
 
     static Sim.Options options(long seed, boolean fullTrace) {

@@ -178,6 +178,11 @@ final class Sim {
     final boolean[][] blocked;
     double dropRate;
     double dupRate;
+    /**
+     * Whether a leader's membership change before its EPOCH record committed fails the run at once; a script turns it
+     * off to show what that change leads to.
+     */
+    boolean checkChangesAfterEpochCommit = true;
     /** Script hook: messages it returns true for are dropped. */
     MessageFilter dropFilter = (from, to, m) -> false;
     /** Script hook: messages it returns true for are held until {@link #releaseHeld()}. */
@@ -496,6 +501,14 @@ final class Sim {
         }
         checkEpochs(n);
         checkMembership(n, r);
+        if (rd.role().role() == Role.LEADER && checkChangesAfterEpochCommit) {
+            for (Entry e : rd.append()) {
+                if (rd.commit() < Zxid.of(Zxid.epoch(e.zxid()), 0) && MembershipCodec.RAW.decode(e.payload()) != null) {
+                    throw fail("n" + n.id + " changes the membership at " + Zxid.str(e.zxid()) + " before its EPOCH"
+                            + " record committed (the single-server-change bug of Raft's original proposal)");
+                }
+            }
+        }
         r.advance();
         if (aborted != Zxid.NONE) {
             long s = aborted;
@@ -551,6 +564,15 @@ final class Sim {
 
     private void becameLeader(Node n, long epoch) {
         stats.elections++;
+        if (options.membershipChanges() && faultsOn && random.nextBoolean()) {
+            int inc = n.incarnation;
+            schedule(random.nextInt(3), () -> {
+                if (n.up && n.incarnation == inc && !n.paused && n.role != null && n.role.role() == Role.LEADER
+                        && n.role.epoch() == epoch) {
+                    tryChange(n.id);
+                }
+            });
+        }
         Integer other = leaders.putIfAbsent(epoch, n.id);
         if (other != null && other != n.id) {
             throw fail("two leaders in epoch " + epoch + ": n" + other + " and n" + n.id);
@@ -1027,6 +1049,17 @@ final class Sim {
         }
         int l = leader();
         if (l >= 0) {
+            tryChange(l);
+        }
+        schedule(100 + random.nextInt(500), this::membershipLoop);
+    }
+
+    /**
+     * Leader {@code l} is asked for a random change (also a leader just elected, not in service yet: it must refuse,
+     * docs/membership.md).
+     */
+    private void tryChange(int l) {
+        {
             Replica r = nodes[l].replica;
             Membership m = r.membership();
             int fresh = nextSpare();
@@ -1045,7 +1078,6 @@ final class Sim {
                 line("n" + l + " refuses the change: " + e.getMessage());
             }
         }
-        schedule(100 + random.nextInt(500), this::membershipLoop);
     }
 
     /** The lowest id that has never been a member, or -1. Ids are never reused (docs/membership.md). */
