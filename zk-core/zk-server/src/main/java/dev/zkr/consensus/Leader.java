@@ -52,7 +52,7 @@ final class Leader extends RoleState {
     Leader(Replica r) {
         super(r);
         this.epoch = r.acceptedEpoch;
-        for (int p : r.peers) {
+        for (int p : replicatedTo()) {
             progress.put(p, new Progress());
         }
     }
@@ -145,18 +145,33 @@ final class Leader extends RoleState {
         return p != null && p.mode == Progress.Mode.REPLICATE && p.match >= r.commit;
     }
 
+    /**
+     * Follows the membership: a new member gets a progress entry and a heartbeat (it then asks for a sync); a removed
+     * one is replicated to until its removal commits, so it learns of it and stays quiet (it counts toward nothing).
+     */
     @Override
     void membershipChanged() {
-        Set<Integer> now = new HashSet<>();
-        for (int p : r.peers) {
-            now.add(p);
+        membershipFollowed();
+    }
+
+    /** The other members of the current membership and of the committed one (a removal not yet committed). */
+    private Set<Integer> replicatedTo() {
+        Set<Integer> to = new java.util.TreeSet<>(r.memberships.current().members());
+        to.addAll(r.memberships.at(r.commit).members());
+        to.remove(r.id);
+        return to;
+    }
+
+    private void membershipFollowed() {
+        Set<Integer> keep = replicatedTo();
+        for (int p : keep) {
             if (!progress.containsKey(p)) {
                 progress.put(p, new Progress()); // a new member: it asks for a sync on this heartbeat
                 r.send(p, new Heartbeat(epoch, r.commit, readRound, -1, Zxid.NONE));
             }
         }
-        progress.keySet().retainAll(now);
-        active.retainAll(now);
+        progress.keySet().retainAll(keep);
+        active.retainAll(keep);
         if (transferTo >= 0 && !r.quorum.isMember(transferTo)) {
             transferTo = -1;
         }
@@ -280,13 +295,19 @@ final class Leader extends RoleState {
         if (c <= r.commit || Zxid.epoch(c) != epoch) {
             return; // only zxids of its own epoch are committed by counting (Raft's Figure 8 rule)
         }
+        long previous = r.commit;
         r.commit = c;
         inService = true;
+        boolean changeCommitted = r.memberships.lastChange() != Zxid.NONE && r.memberships.lastChange() <= c
+                && r.memberships.lastChange() > previous;
         progress.forEach((id, p) -> {
             if (p.mode == Progress.Mode.REPLICATE) {
                 r.send(id, new Commit(epoch, c));
             }
         });
+        if (changeCommitted) {
+            membershipFollowed(); // a removed member has heard of its removal's commit: stop replicating to it
+        }
         if (!r.voter && !r.memberships.at(c).isVoter(r.id) && !r.mutations.removedLeaderKeepsLeading) {
             stepDownRemoved();
         }

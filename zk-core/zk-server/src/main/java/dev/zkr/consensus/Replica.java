@@ -19,9 +19,10 @@ import java.util.random.RandomGenerator;
  * One member of a Zab ensemble as a pure state machine (docs/replication.md, The core and its driver;
  * etcd-io/raft's RawNode is the model). Inputs: {@link #step}, {@link #tick}, {@link #propose}, {@link #localDurable},
  * {@link #snapshotInstalled}, {@link #peerDown}/{@link #peerUp}, {@link #readIndex}, {@link #campaign},
- * {@link #transferLeadership}. Output: {@link #ready()}, executed by the driver in the order {@link Ready} gives,
- * then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or unseeded randomness. Not
- * thread-safe.
+ * {@link #transferLeadership}, and the membership changes {@link #addLearner}, {@link #promoteLearner},
+ * {@link #removeMember} (docs/membership.md). Output: {@link #ready()}, executed by the driver in the order
+ * {@link Ready} gives, then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or
+ * unseeded randomness. Not thread-safe.
  */
 public final class Replica {
     final int id;

@@ -192,6 +192,23 @@ class MembershipScenariosTest {
         assertTrue(s.r(0).membership().isVoter(0), "n0 never heard of its removal (the scenario's premise)");
     }
 
+    /** A removed follower is replicated to until its removal commits: it learns of it and never campaigns. */
+    @Test
+    void aRemovedFollowerLearnsOfItsRemovalAndStaysQuiet() {
+        Script s = new Script(3, 0, Mutations.NONE);
+        s.elect(2);
+        s.commit("a");
+        long z = s.changeCommitted("remove", 0);
+        s.until(() -> s.r(0).commitZxid() >= z, "n0 learns its removal committed");
+        assertEquals(voters(1, 2), s.r(0).committedMembership());
+        long epoch = s.sim.role(2).epoch();
+        s.sim.run(3000); // 15+ election timeouts without a word from the leader
+        assertEquals(Role.FOLLOWER, s.sim.role(0).role(), "a removed member campaigned");
+        assertEquals(epoch, s.sim.role(0).epoch(), "a removed member moved its epoch");
+        assertEquals(2, s.sim.leader());
+        assertEquals(epoch, s.sim.role(2).epoch());
+    }
+
     /** The leader removes itself: it leads until the change commits, then hands over and steps down. */
     static void removeTheLeader(Mutations m) {
         Script s = new Script(3, 0, m);
