@@ -10,8 +10,9 @@ import dev.zkr.testkit.TestEnsemble;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Group membership: a monitor watches the group while members join with some data, one leaves cleanly and one
- * crashes (the server expires its session): the monitor's view follows, in order.
+ * Group membership: a monitor watches the group while members join with some data, one changes its data, one's
+ * node is deleted by an operator (made again at once), one leaves cleanly and one crashes (the server expires its
+ * session): the monitor's view follows, in order.
  */
 public final class GroupSample {
 
@@ -27,6 +28,11 @@ public final class GroupSample {
                 }
 
                 @Override
+                public void memberChanged(Member m) {
+                    Samples.say("data:   %s (%s)", m.id(), new String(m.data(), StandardCharsets.UTF_8));
+                }
+
+                @Override
                 public void memberLeft(Member m) {
                     Samples.say("left:   %s", m.id());
                 }
@@ -38,6 +44,20 @@ public final class GroupSample {
             Samples.awaitTrue(() -> monitor.memberIds().size() == 4, "everyone to be seen");
             Samples.say("view: %s", monitor.memberIds());
 
+            Samples.say("node-c moves to another port");
+            c.setData("10.0.0.3:9300".getBytes(StandardCharsets.UTF_8));
+            Samples.awaitTrue(() -> monitor.members().stream().anyMatch(m -> m.id().equals("node-c")
+                    && new String(m.data(), StandardCharsets.UTF_8).equals("10.0.0.3:9300")), "the new data");
+            Samples.say("an operator deletes node-c's node: it is made again, with its latest data");
+            ZkClient operator = ensemble.newClient();
+            long before = operator.exists("/services/search/node-c").czxid();
+            operator.delete("/services/search/node-c", -1);
+            Samples.awaitTrue(() -> {
+                var stat = operator.exists("/services/search/node-c");
+                return stat != null && stat.czxid() > before && c.isMember();
+            }, "node-c's node to be back");
+            Samples.say("node-c is a member again: %s", c.isMember());
+
             Samples.say("node-a leaves cleanly");
             a.close();
             Samples.say("node-b crashes: the server expires its session");
@@ -47,6 +67,7 @@ public final class GroupSample {
             c.close();
             b.close();
             monitor.close();
+            operator.close();
         }
     }
 

@@ -111,6 +111,9 @@ public final class BenchMain {
                     RecipeScenarios::priorityQueue);
             recipe("semaphore", "semaphore acquisitions, 8 contenders, 3 permits", "acquisitions/s", true,
                     RecipeScenarios::semaphore);
+            if (options.runs("asynclock")) {
+                asyncLock();
+            }
             if (options.runs("tlscreate") || options.runs("tlsgetdata")) {
                 tlsRows();
             }
@@ -339,17 +342,41 @@ public final class BenchMain {
                 false);
         ResultTable.Row handoffs = table.row("Curator on both servers: lock handoffs, 8 contenders", "handoffs/s",
                 true, false);
+        String ceiling = "ceiling: stock client against a null server (zkr's column; no tree, no disk), ratio = the "
+                + "most any server can show: ";
+        ResultTable.Row nullCreates = table.row(ceiling + "async create, as above", "creates/s", true, false);
+        ResultTable.Row nullReads = table.row(ceiling + "async getData, as above", "reads/s", true, false);
         RecipeSession.Factory curator = RecipeBackends.factory(Column.ZOOKEEPER);
-        rounds("zkclient", List.of(creates, p50, p99, reads, handoffs), List.of(Column.ZKR, Column.ZOOKEEPER),
-                (column, flavor, cs, root) -> {
+        rounds("zkclient", List.of(creates, p50, p99, reads, handoffs, nullCreates, nullReads),
+                List.of(Column.ZKR, Column.ZOOKEEPER), (column, flavor, cs, root) -> {
                     ClientPlacement one = ClientPlacement.single(cs);
                     Measurement c = ServerScenarios.asyncCreates(zookeeper, one, root + "/c", window());
                     Latencies l = ServerScenarios.syncSetData(zookeeper, one, root + "/s", window());
                     Measurement r = ServerScenarios.asyncReads(zookeeper, one, root + "/r", window());
                     Measurement h = RecipeScenarios.lock(curator, cs, root + "/l", window());
+                    // the ceiling rows: the null server in zkr's turn, ZooKeeper's own figures in its turn
+                    Measurement[] ceilings = column == Column.ZKR ? nullServerCeiling(root) : new Measurement[] {c, r};
                     return new Measurement[] {c, Measurement.of(l.percentileMillis(50)),
-                        Measurement.of(l.percentileMillis(99)), r, h};
+                        Measurement.of(l.percentileMillis(99)), r, h, ceilings[0], ceilings[1]};
                 });
+    }
+
+    /** The stock client's async creates and reads against a {@link NullZooKeeperServer} of its own JVM. */
+    private Measurement[] nullServerCeiling(String root) {
+        int port = ServerProcess.freePort();
+        ServerProcess server = ServerProcess.start("null-server", "1g", NullZooKeeperServer.MAIN,
+                List.of(Integer.toString(port)), port, logDir);
+        try {
+            server.awaitPort(Duration.ofSeconds(30));
+            ClientPlacement one = ClientPlacement.single(server.connectString());
+            return new Measurement[] {ServerScenarios.asyncCreates(zookeeper, one, root + "/c", window()),
+                ServerScenarios.asyncReads(zookeeper, one, root + "/r", window())};
+        } catch (RuntimeException e) {
+            Measurement failed = Measurement.failed(ServerScenarios.describe(e));
+            return new Measurement[] {failed, failed};
+        } finally {
+            server.kill();
+        }
     }
 
     private void deleteNotify() {
@@ -414,6 +441,15 @@ public final class BenchMain {
         ResultTable.Row row = table.row(label, unit, higherIsBetter, true);
         rounds(id, List.of(row), List.of(Column.values()), (column, flavor, cs, root) ->
                 new Measurement[] {scenario.run(RecipeBackends.factory(column), cs, root, window())});
+    }
+
+    private void asyncLock() {
+        String label = String.format(Locale.ROOT, "async lock, %,d waiters on one path, one session",
+                RecipeScenarios.ASYNC_LOCK_WAITERS);
+        ResultTable.Row handoffs = table.row(label + ": handoffs", "handoffs/s", true, true);
+        ResultTable.Row threads = table.row(label + ": JVM threads while they wait", "threads", false, true);
+        rounds("asynclock", List.of(handoffs, threads), List.of(Column.values()), (column, flavor, cs, root) ->
+                RecipeScenarios.asyncLock(RecipeBackends.factory(column), cs, root));
     }
 
     private void cachePropagation() {

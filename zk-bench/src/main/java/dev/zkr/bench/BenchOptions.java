@@ -13,7 +13,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
-            "prioqueue", "semaphore", "cache", "discovery", "cachemem", "million", "zkclient");
+            "prioqueue", "semaphore", "asynclock", "cache", "discovery", "cachemem", "million", "zkclient");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */
     static final List<String> SYSTEMS = List.of("zkr", "zookeeper");

@@ -73,6 +73,35 @@ final class CuratorSession implements RecipeSession {
         return () -> acquire(write);
     }
 
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> queueWaiter(String path, Runnable onHeld) {
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        Thread waiter = new Thread(() -> {
+            InterProcessMutex mutex = new InterProcessMutex(client, path);
+            try {
+                if (!mutex.acquire(RecipeScenarios.ASYNC_LOCK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("lock not acquired within " + RecipeScenarios.ASYNC_LOCK_DEADLINE);
+                }
+                try {
+                    onHeld.run();
+                } finally {
+                    mutex.release(); // on the thread that acquired, as Curator requires
+                }
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        }, "curator-lock-waiter");
+        waiter.setDaemon(true);
+        waiter.start();
+        return done;
+    }
+
+    @Override
+    public int childCount(String path) throws Exception {
+        return client.getChildren().forPath(path).size();
+    }
+
     private static Held acquire(InterProcessMutex mutex) throws Exception {
         if (!mutex.acquire(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("lock not acquired within " + TIMEOUT);

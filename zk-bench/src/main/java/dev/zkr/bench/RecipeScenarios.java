@@ -1,8 +1,11 @@
 package dev.zkr.bench;
 
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -10,7 +13,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
-import java.time.Duration;
 
 /**
  * The recipe scenarios, written once against {@link RecipeSession} and run for Curator on ZooKeeper, zkr recipes on
@@ -25,7 +27,58 @@ final class RecipeScenarios {
     static final int QUEUE_BACKLOG = 100;
     static final int SEMAPHORE_PERMITS = 3;
 
+    /** Waiters of the async lock row ({@code -Dzkr.bench.waiters=N} for a smaller smoke run). */
+    static final int ASYNC_LOCK_WAITERS = Integer.getInteger("zkr.bench.waiters", 10_000);
+
+    /** How long the async lock row may take to queue its waiters, and again to pass the lock through them. */
+    static final Duration ASYNC_LOCK_DEADLINE = Duration.ofMinutes(10);
+
     private RecipeScenarios() {
+    }
+
+    /**
+     * Async lock: a first holder, then {@link #ASYNC_LOCK_WAITERS} waiters queued on one lock path through one
+     * session ({@link RecipeSession#queueWaiter}); once every waiter's node is there, the first holder releases and
+     * the lock passes through all of them, each releasing as soon as it holds. Figures: handoffs/s (waiters over the
+     * time from the first release to the last waiter's release) and the JVM's thread count while they all wait. A
+     * round fails if two waiters hold at once.
+     */
+    static Measurement[] asyncLock(RecipeSession.Factory factory, String cs, String root) throws Exception {
+        String path = root + "/asynclock";
+        int n = ASYNC_LOCK_WAITERS;
+        return withSessions(factory, cs, 2, sessions -> {
+            RecipeSession s = sessions.get(0);
+            RecipeSession.Held first = s.mutex(path).acquire();
+            AtomicInteger holders = new AtomicInteger();
+            AtomicInteger overlaps = new AtomicInteger();
+            List<CompletableFuture<Void>> done = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                done.add(s.queueWaiter(path, () -> {
+                    if (holders.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    holders.decrementAndGet();
+                }));
+            }
+            long queueBy = System.nanoTime() + ASYNC_LOCK_DEADLINE.toNanos();
+            while (sessions.get(1).childCount(path) < n + 1) { // a bench's poll, not a test's synchronisation
+                if (System.nanoTime() - queueBy > 0) {
+                    throw new IllegalStateException("waiters not all queued within " + ASYNC_LOCK_DEADLINE);
+                }
+                Thread.sleep(50);
+            }
+            int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+            long start = System.nanoTime();
+            first.release();
+            CompletableFuture.allOf(done.toArray(new CompletableFuture[0]))
+                    .get(ASYNC_LOCK_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (overlaps.get() > 0) {
+                String why = overlaps.get() + " waiters held beside another";
+                return new Measurement[] {Measurement.failed(why), Measurement.failed(why)};
+            }
+            return new Measurement[] {Measurement.of(n / seconds), Measurement.of(threads)};
+        });
     }
 
     /** Lock handoffs/s: 8 contenders looping acquire/release on one lock. */

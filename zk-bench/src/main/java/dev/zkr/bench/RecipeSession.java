@@ -81,6 +81,17 @@ interface RecipeSession extends AutoCloseable {
 
     Lock writeLock(String path);
 
+    /**
+     * Queues one waiter for the lock at {@code path}; once it holds, {@code onHeld} runs and the lock is released;
+     * the future completes after the release. zkr: {@code acquireAsync()}, which holds no thread while it waits.
+     * Curator has no asynchronous acquire (CURATOR-459, open): each waiter is a thread of its own, blocked in
+     * {@code InterProcessMutex.acquire}.
+     */
+    java.util.concurrent.CompletableFuture<Void> queueWaiter(String path, Runnable onHeld);
+
+    /** How many children {@code path} has, read through this session's client. */
+    int childCount(String path) throws Exception;
+
     Participant join(String path, String id, Runnable onElected) throws Exception;
 
     /**

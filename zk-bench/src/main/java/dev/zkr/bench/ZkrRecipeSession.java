@@ -66,6 +66,22 @@ final class ZkrRecipeSession implements RecipeSession {
         return lock(recipes.readWriteLock(path).writeLock());
     }
 
+    @Override
+    public java.util.concurrent.CompletableFuture<Void> queueWaiter(String path, Runnable onHeld) {
+        return recipes.lock(path).acquireAsync().thenAccept(lease -> {
+            try {
+                onHeld.run();
+            } finally {
+                lease.close();
+            }
+        });
+    }
+
+    @Override
+    public int childCount(String path) {
+        return client.getChildren(path).size();
+    }
+
     private static Lock lock(DistributedLock lock) {
         return () -> {
             LockLease lease = lock.tryAcquire(TIMEOUT)

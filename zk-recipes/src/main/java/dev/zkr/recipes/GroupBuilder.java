@@ -33,19 +33,26 @@ public final class GroupBuilder {
         return this;
     }
 
-    /** The data other members see for this member (default empty). */
+    /** The data other members see for this member (default empty; later changed by {@link GroupMembership#setData}). */
     public GroupBuilder data(byte[] data) {
         this.data = Objects.requireNonNull(data, "data").clone();
         return this;
     }
 
-    /** Whether to join again with a new session after this one expired (default true). */
+    /**
+     * Whether to join again with a new session after this one expired (default true). Our node deleted by others
+     * within the session is made again either way.
+     */
     public GroupBuilder rejoinAfterLost(boolean rejoin) {
         this.rejoinAfterLost = rejoin;
         return this;
     }
 
-    /** Joins the group (creates the member node) and reads the first view before returning. */
+    /**
+     * Joins the group (creates the member node) and reads the first view before returning.
+     *
+     * @throws IllegalStateException if the member id is in use by another live session
+     */
     public GroupMembership join() {
         GroupMembership g = new GroupMembership(client, path, memberId, data, rejoinAfterLost, executor);
         g.start();

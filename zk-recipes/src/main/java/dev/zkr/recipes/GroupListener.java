@@ -15,9 +15,17 @@ public interface GroupListener {
     }
 
     /**
+     * A member's data changed (its node's data was set; {@link GroupMembership#setData} of that member). A member
+     * whose node was made again is reported as left and joined instead.
+     */
+    default void memberChanged(Member member) {
+    }
+
+    /**
      * This participant's own membership changed: {@link LeaseState#UNCERTAIN} while the connection is suspended,
-     * {@link LeaseState#HELD} when it is sure again (also after rejoining), {@link LeaseState#LOST} when its
-     * session expired, {@link LeaseState#RELEASED} when closed.
+     * {@link LeaseState#HELD} when it is sure again (also after rejoining, or after its node was made again),
+     * {@link LeaseState#LOST} when its session expired or its node was found deleted or taken by another session
+     * (until it is ours again), {@link LeaseState#RELEASED} when closed.
      */
     default void selfChanged(LeaseState state) {
     }

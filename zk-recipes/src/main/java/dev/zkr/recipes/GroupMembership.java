@@ -1,40 +1,36 @@
 package dev.zkr.recipes;
 
-import dev.zkr.client.Children;
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
 import dev.zkr.client.CreateMode;
-import dev.zkr.client.NodeData;
 import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
-import dev.zkr.client.Watcher;
-import dev.zkr.client.WatcherType;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
-import dev.zkr.recipes.internal.Cleanup;
 import dev.zkr.recipes.internal.Deadline;
 import dev.zkr.recipes.internal.Retries;
+import dev.zkr.recipes.node.NodeKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Membership in a group: this participant's ephemeral node {@code <path>/<memberId>} and a live view of all
- * members, kept current by a child watch (re-read on every change; on reconnect; on a new session). Listeners get
- * joins and leaves (a crashed member leaves when its session expires) in order, on the recipes' executor.
+ * Membership in a group (Curator's {@code GroupMember}): this participant's ephemeral node
+ * {@code <path>/<memberId>}, kept present with its data like a {@link PersistentNode} (made again after deletion by
+ * others and, unless built with {@code rejoinAfterLost(false)}, after session expiry; never two copies; another
+ * session's node of that name is never touched), and a live view of all members with their current data (a child
+ * watch on the group and a data watch on each member). Listeners get joins, leaves (a crashed member leaves when its
+ * session expires), data changes and this participant's own state, in order, on the recipes' executor.
  *
- * <p>A suspended connection makes our own membership uncertain; after session expiry we rejoin with the new
- * session (unless built with {@code rejoinAfterLost(false)}).
+ * <p>A suspended connection makes our own membership uncertain; our node found missing or taken makes it lost until
+ * it is ours again.
  */
 public final class GroupMembership implements AutoCloseable {
 
@@ -51,11 +47,10 @@ public final class GroupMembership implements AutoCloseable {
     private final Listeners<GroupListener> listeners;
     private final Lifecycle lifecycle = new Lifecycle("GroupMembership");
     private final AtomicReference<LeaseState> self = new AtomicReference<>(LeaseState.UNCERTAIN);
-    private final Watcher childWatcher = e -> scheduleRefresh();
-    private final Watcher existsWatcher = e -> scheduleRefresh();
     private final ConnectionStateListener onConnection = this::connectionChanged;
-    private volatile Map<String, Member> view = Map.of();
-    private volatile long memberSession;
+    private final GroupView view;
+    /** Keeps our member node once joined (null before). */
+    private volatile NodeKeeper keeper;
 
     GroupMembership(ZkClient client, String path, String memberId, byte[] data, boolean rejoinAfterLost,
                     Executor executor) {
@@ -67,21 +62,28 @@ public final class GroupMembership implements AutoCloseable {
         this.rejoinAfterLost = rejoinAfterLost;
         this.serial = new SerialExecutor(executor);
         this.listeners = new Listeners<>(serial);
+        this.view = new GroupView(client, path, serial, listeners, lifecycle::isStarted);
     }
 
     void start() {
         lifecycle.start();
         client.addConnectionStateListener(onConnection);
         try {
-            Retries.retrying(client, Deadline.NONE, this::createMember);
-            runOnSerial(this::refresh);
+            long session = Retries.retrying(client, Deadline.NONE, this::createMember);
+            NodeKeeper k = new NodeKeeper(client, memberPath, CreateMode.EPHEMERAL, data, serial).adopt(session)
+                    .afterReconcile(this::selfReconciled);
+            keeper = rejoinAfterLost ? k : k.keepInSession(session);
+            moveSelf(LeaseState.HELD);
+            k.start();
+            runOnSerial(view::refresh);
         } catch (RuntimeException e) {
             close();
             throw e;
         }
     }
 
-    private void createMember() {
+    /** The first create, done by {@code join()} itself: an id in use by another session fails the join. */
+    private long createMember() {
         long session = client.sessionId();
         try {
             client.create(memberPath, data, CreateMode.EPHEMERAL, Parents.CONTAINER);
@@ -97,11 +99,22 @@ public final class GroupMembership implements AutoCloseable {
             if (!Retries.recover(client, Deadline.NONE)) {
                 throw e;
             }
-            createMember(); // NodeExists with our session if the lost create was applied
+            return createMember(); // NodeExists with our session if the lost create was applied
+        }
+        return session;
+    }
+
+    /** After each look of the keeper at our node (serial executor): HELD once ours, LOST while missing or taken. */
+    private void selfReconciled() {
+        NodeKeeper k = keeper;
+        if (k == null || !lifecycle.isStarted()) {
             return;
         }
-        memberSession = session;
-        moveSelf(LeaseState.HELD);
+        if (k.isHeld()) {
+            moveSelf(LeaseState.HELD);
+        } else if (k.isGone() && client.state().isConnected()) {
+            moveSelf(LeaseState.LOST);
+        }
     }
 
     private void connectionChanged(ZkClient c, ConnectionState s) {
@@ -112,37 +125,22 @@ public final class GroupMembership implements AutoCloseable {
                 }
             }
             case RECONNECTED -> serial.execute(() -> {
-                verifySelf();
-                refresh();
+                kickKeeper(); // HELD again once it has seen our node
+                view.refresh();
             });
             case LOST -> moveSelf(LeaseState.LOST);
             case CONNECTED -> serial.execute(() -> {
                 moveSelf(LeaseState.LOST);
-                if (rejoinAfterLost && lifecycle.isStarted()) {
-                    try {
-                        Retries.retrying(client, Deadline.NONE, this::createMember);
-                    } catch (RuntimeException e) {
-                        LOG.warn("group {}: could not rejoin as {}: {}", path, memberId, e.toString());
-                    }
-                }
-                refresh();
+                kickKeeper(); // made again with the new session (rejoinAfterLost), before the view is read:
+                serial.execute(view::refreshAll); // queued after the keeper's look
             });
         }
     }
 
-    private void verifySelf() {
-        if (!lifecycle.isStarted() || memberSession != client.sessionId()) {
-            return;
-        }
-        try {
-            Stat stat = client.exists(memberPath);
-            if (stat != null && stat.ephemeralOwner() == memberSession) {
-                moveSelf(LeaseState.HELD);
-            } else {
-                moveSelf(LeaseState.LOST);
-            }
-        } catch (ZkException e) {
-            // still unsure; the next connection change decides
+    private void kickKeeper() {
+        NodeKeeper k = keeper;
+        if (k != null && lifecycle.isStarted()) {
+            k.kick();
         }
     }
 
@@ -156,82 +154,33 @@ public final class GroupMembership implements AutoCloseable {
         }
     }
 
-    private void scheduleRefresh() {
-        if (lifecycle.isStarted()) {
-            serial.execute(this::refresh);
-        }
+    /**
+     * Sets this member's data: written to its node now if connected, else once the connection is back, and kept
+     * when the node is made again (after deletion or expiry). Other members see it as
+     * {@link GroupListener#memberChanged}.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public void setData(byte[] data) {
+        Objects.requireNonNull(data, "data");
+        lifecycle.checkStarted();
+        keeper.setData(data);
     }
 
-    /** Re-reads the children (re-arming the watch) and reports the differences. Runs on the serial executor. */
-    private void refresh() {
-        if (!lifecycle.isStarted()) {
-            return;
-        }
-        List<String> names;
-        try {
-            Children children = Cleanup.watchedRead(client, client.getChildrenAsync(path, childWatcher), path,
-                    childWatcher, WatcherType.CHILDREN);
-            names = children.names();
-        } catch (ZkException.NoNode e) {
-            try {
-                Stat stat = Cleanup.watchedRead(client, client.existsAsync(path, existsWatcher), path,
-                        existsWatcher, WatcherType.DATA);
-                if (stat != null) {
-                    Cleanup.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
-                    scheduleRefresh();
-                    return;
-                }
-            } catch (ZkException other) {
-                return;
-            }
-            names = List.of();
-        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
-            return; // refreshed again on RECONNECTED / CONNECTED
-        } catch (ZkException.Closed e) {
-            return;
-        }
-        Map<String, Member> old = view;
-        Map<String, Member> next = new TreeMap<>();
-        List<Member> joined = new ArrayList<>();
-        for (String name : names) {
-            Member m = old.get(name);
-            if (m == null) {
-                try {
-                    NodeData d = client.getData(ZkPaths.join(path, name));
-                    m = new Member(name, d.data());
-                    joined.add(m);
-                } catch (ZkException.NoNode gone) {
-                    continue;
-                } catch (ZkException e) {
-                    scheduleRefresh();
-                    continue;
-                }
-            }
-            next.put(name, m);
-        }
-        List<Member> left = new ArrayList<>();
-        for (Map.Entry<String, Member> e : old.entrySet()) {
-            if (!next.containsKey(e.getKey())) {
-                left.add(e.getValue());
-            }
-        }
-        view = Collections.unmodifiableMap(next);
-        for (Member m : left) {
-            listeners.fire(l -> l.memberLeft(m));
-        }
-        for (Member m : joined) {
-            listeners.fire(l -> l.memberJoined(m));
-        }
+    /** The data this member's node is kept with (the latest set). */
+    public byte[] data() {
+        NodeKeeper k = keeper;
+        return k == null ? data.clone() : k.data();
     }
 
-    /** The live view: the members present at the last change this participant saw, sorted by id. */
+    /** The live view: the members present at the last change this participant saw, with their data, by id. */
     public List<Member> members() {
-        return List.copyOf(view.values());
+        return view.members();
     }
 
     /** The ids of the live view, sorted. */
     public List<String> memberIds() {
-        return List.copyOf(view.keySet());
+        return view.ids();
     }
 
     /** Adds a listener called on the recipes' executor, in order. */
@@ -253,8 +202,8 @@ public final class GroupMembership implements AutoCloseable {
 
     /** True while this participant's membership is certain (its node is owned by the current session). */
     public boolean isMember() {
-        return self.get() == LeaseState.HELD && memberSession == client.sessionId()
-                && client.state().isConnected();
+        NodeKeeper k = keeper;
+        return self.get() == LeaseState.HELD && k != null && k.isHeld();
     }
 
     /** This participant's own membership state. */
@@ -270,7 +219,7 @@ public final class GroupMembership implements AutoCloseable {
         return path;
     }
 
-    /** Leaves the group (deletes the member node) and removes every watch. Idempotent. */
+    /** Leaves the group (deletes the member node if it is ours) and removes every watch. Idempotent. */
     @Override
     public void close() {
         if (!lifecycle.close()) {
@@ -278,9 +227,11 @@ public final class GroupMembership implements AutoCloseable {
         }
         client.removeConnectionStateListener(onConnection);
         runOnSerial(() -> {
-            Cleanup.removeWatchQuietly(client, path, childWatcher, WatcherType.CHILDREN);
-            Cleanup.removeWatchQuietly(client, path, existsWatcher, WatcherType.DATA);
-            Cleanup.deleteQuietly(client, memberPath, memberSession);
+            view.close();
+            NodeKeeper k = keeper;
+            if (k != null) {
+                k.close();
+            }
         });
         moveSelf(LeaseState.RELEASED);
         listeners.clear();
@@ -310,6 +261,6 @@ public final class GroupMembership implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "GroupMembership[" + path + ", id=" + memberId + ", members=" + view.keySet() + "]";
+        return "GroupMembership[" + path + ", id=" + memberId + ", members=" + view.ids() + "]";
     }
 }

@@ -2,7 +2,7 @@ package dev.zkr.recipes;
 
 import java.util.Arrays;
 
-/** A member of a {@link GroupMembership}: its id (node name) and the data it joined with. */
+/** A member of a {@link GroupMembership}: its id (node name) and its data as last seen. */
 public record Member(String id, byte[] data) {
 
     public Member {

@@ -171,6 +171,20 @@ final class CountingClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                  java.util.List<dev.zkr.client.Acl> acls) {
+        count(Kind.CREATE);
+        return delegate.createAsync(path, data, mode, acls);
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                  java.util.List<dev.zkr.client.Acl> acls, java.time.Duration ttl) {
+        count(Kind.CREATE);
+        return delegate.createAsync(path, data, mode, acls, ttl);
+    }
+
+    @Override
     public CompletableFuture<Void> deleteAsync(String path, int version) {
         count(Kind.DELETE);
         return delegate.deleteAsync(path, version);

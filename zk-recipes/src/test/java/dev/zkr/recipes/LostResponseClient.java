@@ -192,11 +192,28 @@ public final class LostResponseClient implements ZkClient {
 
     @Override
     public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode) {
-        if (holdBack(List.of(path), () -> delegate.createAsync(path, data, mode))) {
+        return create(path, () -> delegate.createAsync(path, data, mode));
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                  List<dev.zkr.client.Acl> acls) {
+        return create(path, () -> delegate.createAsync(path, data, mode, acls));
+    }
+
+    @Override
+    public CompletableFuture<Created> createAsync(String path, byte[] data, CreateMode mode,
+                                                  List<dev.zkr.client.Acl> acls, java.time.Duration ttl) {
+        return create(path, () -> delegate.createAsync(path, data, mode, acls, ttl));
+    }
+
+    /** Every form of create: held back, lost or sent as this client is told. */
+    private CompletableFuture<Created> create(String path, java.util.function.Supplier<CompletableFuture<Created>> send) {
+        if (holdBack(List.of(path), send::get)) {
             return CompletableFuture.failedFuture(new ZkException.ConnectionLoss(path, "request held back (test)"));
         }
         boolean lose = matching.test(path) && take(createsToLose);
-        CompletableFuture<Created> sent = loseIf(lose, delegate.createAsync(path, data, mode), path);
+        CompletableFuture<Created> sent = loseIf(lose, send.get(), path);
         releaseHeldBack();
         Predicate<String> interrupt = interruptCreates;
         if (interrupt != null && interrupt.test(path)) {

@@ -5,6 +5,7 @@ import dev.zkr.client.Parents;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
+import dev.zkr.client.ZkPaths;
 import dev.zkr.recipes.internal.Deadline;
 import dev.zkr.recipes.internal.Retries;
 import net.jqwik.api.Arbitraries;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -2633,49 +2635,79 @@ public abstract class RecipeProperties {
 
     @Provide
     Arbitrary<List<Step>> groupSteps() {
-        return steps(3, 10, w(5, Kind.JOIN), w(3, Kind.LEAVE), w(1, Kind.EXPIRE), w(2, Kind.CRASH),
-                w(1, Kind.RESTART));
+        return steps(3, 10, w(5, Kind.JOIN), w(3, Kind.LEAVE), w(3, Kind.SET), w(2, Kind.DELETE), w(1, Kind.EXPIRE),
+                w(2, Kind.CRASH), w(1, Kind.RESTART));
     }
 
+    /**
+     * Three members join, leave, set their data, have their node deleted by an observer (made again), expire
+     * (rejoin with the data set last), crash and see the server restart: after each step every live member's view
+     * converges to the live set with each member's latest data, and each live member is a member; no watch is left.
+     */
     @Property
     void membershipViewConvergesToTheLiveSet(@ForAll("groupSteps") List<Step> steps) {
         String p = freshPath("group");
+        ZkClient observer = participant("observer").client();
         List<Participant> procs = new ArrayList<>(List.of(participant("p0"), participant("p1"), participant("p2")));
         List<GroupMembership> gs = new ArrayList<>(Collections.nCopies(3, null));
-        Set<String> model = new TreeSet<>();
+        Map<String, String> model = new TreeMap<>();
+        int serial = 0;
         for (Step s : steps) {
             int w = s.who();
+            String id = "m" + w;
             switch (s.kind()) {
                 case JOIN -> {
                     if (gs.get(w) == null) {
-                        gs.set(w, Recipes.using(procs.get(w).client()).group(p).memberId("m" + w).join());
-                        model.add("m" + w);
+                        gs.set(w, Recipes.using(procs.get(w).client()).group(p).memberId(id).join());
+                        model.put(id, "");
                     }
                 }
                 case LEAVE -> {
                     if (gs.get(w) != null) {
                         gs.get(w).close();
                         gs.set(w, null);
-                        model.remove("m" + w);
+                        model.remove(id);
+                    }
+                }
+                case SET -> {
+                    if (gs.get(w) != null) {
+                        String data = "d" + serial++;
+                        gs.get(w).setData(data.getBytes(StandardCharsets.UTF_8));
+                        model.put(id, data);
+                    }
+                }
+                case DELETE -> { // someone else deletes the member's node: it is made again with its data
+                    try {
+                        observer.delete(ZkPaths.join(p, id), -1);
+                    } catch (ZkException.NoNode | ZkException.ConnectionLoss e) {
+                        // not a member now, or the observer reconnecting: nothing deleted
                     }
                 }
                 case CRASH -> { // a crashed member shows up as a leave once its session is gone
                     procs.set(w, crash(procs.get(w)));
                     gs.set(w, null);
-                    model.remove("m" + w);
+                    model.remove(id);
                 }
                 case EXPIRE -> expire(procs.get(w)); // a member rejoins with its new session
                 case RESTART -> restart();
                 case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
                 default -> throw new IllegalStateException(s.toString());
             }
-            List<String> expected = List.copyOf(model);
+            Map<String, String> expected = Map.copyOf(model);
             settle("views converge to " + expected, () -> { }, () -> gs.stream().allMatch(g -> g == null
-                    || (g.memberIds().equals(expected) && g.isMember())));
+                    || (view(g).equals(expected) && g.isMember())),
+                    () -> gs.stream().filter(g -> g != null).map(g -> g.memberId() + ": " + view(g) + " "
+                            + g.state()).toList().toString());
         }
         gs.stream().filter(g -> g != null).forEach(GroupMembership::close);
         for (Participant proc : procs) {
             settle("no watches left by " + proc, () -> { }, () -> proc.client().watchedPaths().isEmpty());
         }
+    }
+
+    private static Map<String, String> view(GroupMembership g) {
+        Map<String, String> v = new TreeMap<>();
+        g.members().forEach(m -> v.put(m.id(), new String(m.data(), StandardCharsets.UTF_8)));
+        return v;
     }
 }

@@ -2,20 +2,30 @@ package dev.zkr.apache.curator;
 
 import dev.zkr.apache.ApacheZkClient;
 import dev.zkr.apache.EmbeddedZooKeeper;
+import dev.zkr.client.NodeData;
+import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+import dev.zkr.recipes.GroupMembership;
 import dev.zkr.recipes.PersistentNode;
 import dev.zkr.recipes.Recipes;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.nodes.GroupMember;
 import org.apache.curator.framework.recipes.nodes.PersistentTtlNode;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -61,6 +71,120 @@ class CuratorBugsReproducedTest {
                 zk.checkContainersNow();
                 observer.sync("/zkr/ttl");
             }
+        }
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Polls with a deadline (not synchronisation): true once the condition holds, false after 20 s. */
+    private static boolean within20s(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** True if the node exists with exactly this data. */
+    private static boolean holds(ZkClient observer, String path, String data) {
+        try {
+            observer.sync(path);
+            NodeData d = observer.getData(path);
+            return Arrays.equals(d.data(), b(data));
+        } catch (ZkException.NoNode | ZkException.ConnectionLoss e) {
+            return false;
+        }
+    }
+
+    /**
+     * CURATOR-373 through {@code GroupMember}: a second member started with an id in use (another session's
+     * member) writes its data over the first's node, and its close deletes that node (the first's
+     * {@code PersistentNode} then makes it again). zkr's second {@code join()} fails and leaves the node alone.
+     */
+    @Test
+    void curator373_aSecondGroupMemberOfAnIdInUseOverwritesAndDeletesTheFirstsNodeButZkrsDoesNot() throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start();
+             ZkClient observer = ApacheZkClient.builder().connectString(zk.connectString()).build()) {
+            CuratorFramework c1 = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(1));
+            CuratorFramework c2 = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(1));
+            c1.start();
+            c2.start();
+            GroupMember first = new GroupMember(c1, "/curator/g", "a", b("first"));
+            first.start();
+            assertTrue(within20s(() -> holds(observer, "/curator/g/a", "first")));
+            long firstNode = observer.exists("/curator/g/a").czxid();
+            GroupMember second = new GroupMember(c2, "/curator/g", "a", b("second"));
+            second.start(); // no error
+            assertTrue(within20s(() -> holds(observer, "/curator/g/a", "second")),
+                    "Curator: the second member wrote its data over the first's node");
+            assertEquals(firstNode, observer.exists("/curator/g/a").czxid());
+            second.close();
+            assertTrue(within20s(() -> {
+                Stat now = observer.exists("/curator/g/a");
+                return now == null || now.czxid() != firstNode;
+            }), "Curator: the second member's close deleted the first's node");
+            first.close();
+            c1.close();
+            c2.close();
+
+            // zkr's group on the same server, the same two members
+            try (ZkClient k1 = ApacheZkClient.builder().connectString(zk.connectString()).build();
+                 ZkClient k2 = ApacheZkClient.builder().connectString(zk.connectString()).build()) {
+                GroupMembership zkrFirst = Recipes.using(k1).group("/zkr/g").memberId("a").data(b("first")).join();
+                Stat before = observer.exists("/zkr/g/a");
+                assertThrows(IllegalStateException.class,
+                        () -> Recipes.using(k2).group("/zkr/g").memberId("a").data(b("second")).join());
+                Stat after = observer.exists("/zkr/g/a");
+                assertEquals(before.czxid(), after.czxid(), "zkr: the first's node is still the same");
+                assertEquals(0, after.version(), "zkr: the first's node was never written");
+                assertTrue(holds(observer, "/zkr/g/a", "first"));
+                assertTrue(zkrFirst.isMember());
+                zkrFirst.close();
+            }
+        }
+    }
+
+    /**
+     * CURATOR-485: {@code GroupMember.setThisData} before the member's first create is processed throws
+     * {@code IllegalStateException} ("initial create has not been processed"); here made certain by starting the
+     * member while the server is down. zkr's {@code setData} is taken at any time until close: while the server is
+     * down it is written once the session is back.
+     */
+    @Test
+    void curator485_setThisDataBeforeTheFirstCreateThrowsButZkrsSetDataIsKept() throws Exception {
+        try (EmbeddedZooKeeper zk = EmbeddedZooKeeper.start();
+             ZkClient observer = ApacheZkClient.builder().connectString(zk.connectString())
+                     .sessionTimeout(Duration.ofSeconds(30)).build();
+             ZkClient keeper = ApacheZkClient.builder().connectString(zk.connectString())
+                     .sessionTimeout(Duration.ofSeconds(30)).build()) {
+            GroupMembership zkrs = Recipes.using(keeper).group("/zkr/g").memberId("a").data(b("v1")).join();
+            zk.stop();
+            CuratorFramework curator = CuratorFrameworkFactory.newClient(zk.connectString(), new RetryOneTime(1));
+            curator.start();
+            GroupMember member = new GroupMember(curator, "/curator/g", "a", b("v1"));
+            try {
+                member.start();
+                assertThrows(IllegalStateException.class, () -> member.setThisData(b("v2")),
+                        "Curator: setThisData before the first create is processed");
+                zkrs.setData(b("v2")); // zkr: taken while the server is down
+            } finally {
+                zk.restart();
+            }
+            assertTrue(within20s(() -> holds(observer, "/zkr/g/a", "v2")), "zkr: v2 written once back");
+            assertTrue(within20s(zkrs::isMember));
+            member.close();
+            curator.close();
+            zkrs.close();
         }
     }
 }

@@ -1,15 +1,20 @@
 package dev.zkr.apache.recipes;
 
 import dev.zkr.apache.ApacheZkClient;
+import dev.zkr.recipes.AsyncLockSuite;
 import dev.zkr.recipes.BarrierSuite;
 import dev.zkr.recipes.CounterSuite;
+import dev.zkr.recipes.DiscoverySuite;
 import dev.zkr.recipes.EfficiencySuite;
 import dev.zkr.recipes.GroupSuite;
 import dev.zkr.recipes.LeaderLatchSuite;
+import dev.zkr.recipes.LeaderSelectorSuite;
+import dev.zkr.recipes.LeasedLockSuite;
 import dev.zkr.recipes.LockSuite;
 import dev.zkr.recipes.MultiLockSuite;
 import dev.zkr.recipes.NodeCacheSuite;
 import dev.zkr.recipes.OrderedQueueSuite;
+import dev.zkr.recipes.PersistentNodeSuite;
 import dev.zkr.recipes.QueueSuite;
 import dev.zkr.recipes.RecipeBackend;
 import dev.zkr.recipes.RevocationSuite;
@@ -37,6 +42,14 @@ class ApacheClientOnZkrSuitesTest {
     }
 
     @Nested
+    class AsyncLock extends AsyncLockSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ensemble();
+        }
+    }
+
+    @Nested
     class Barrier extends BarrierSuite {
         @Override
         protected RecipeBackend createBackend() {
@@ -46,6 +59,14 @@ class ApacheClientOnZkrSuitesTest {
 
     @Nested
     class Counter extends CounterSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ensemble();
+        }
+    }
+
+    @Nested
+    class Discovery extends DiscoverySuite {
         @Override
         protected RecipeBackend createBackend() {
             return ensemble();
@@ -70,6 +91,22 @@ class ApacheClientOnZkrSuitesTest {
 
     @Nested
     class LeaderLatch extends LeaderLatchSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ensemble();
+        }
+    }
+
+    @Nested
+    class LeaderSelector extends LeaderSelectorSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ensemble();
+        }
+    }
+
+    @Nested
+    class LeasedLock extends LeasedLockSuite {
         @Override
         protected RecipeBackend createBackend() {
             return ensemble();
@@ -102,6 +139,14 @@ class ApacheClientOnZkrSuitesTest {
 
     @Nested
     class OrderedQueue extends OrderedQueueSuite {
+        @Override
+        protected RecipeBackend createBackend() {
+            return ensemble();
+        }
+    }
+
+    @Nested
+    class PersistentNode extends PersistentNodeSuite {
         @Override
         protected RecipeBackend createBackend() {
             return ensemble();

@@ -32,6 +32,7 @@ public final class RunReport {
     private final List<String> notes;
     private final List<String> facts;
     private final long opsChecked;
+    private final long indeterminateWrites;
     private final long end;
     private final long[] gaps;
     private final Map<String, List<Long>> gapsByKind = new LinkedHashMap<>();
@@ -47,6 +48,8 @@ public final class RunReport {
         this.notes = notes;
         this.opsChecked = workload.opsChecked(history);
         this.facts = List.copyOf(workload.facts());
+        java.util.Set<String> writeNames = workload.writes();
+        this.indeterminateWrites = ops.stream().filter(o -> o.indeterminate() && writeNames.contains(o.f())).count();
         this.end = end;
         long[] writes = Unavailability.writeCompletions(ops, workload.writes());
         this.gaps = new long[faults.size()];
@@ -77,6 +80,15 @@ public final class RunReport {
         return opsChecked;
     }
 
+    /**
+     * How many writes ({@link Workload#writes()}) ended indeterminate — may or may not have taken effect:
+     * connection loss, session expiry, timeout. The exactly-once figure: zkr's own client re-sends a write whose
+     * connection was lost and gets its real outcome, so only a lost session or a call's deadline leaves one.
+     */
+    public long indeterminateWrites() {
+        return indeterminateWrites;
+    }
+
     public int faultsInjected() {
         return faults.size();
     }
@@ -103,9 +115,10 @@ public final class RunReport {
     public String summary() {
         long ok = ops.stream().filter(Op::ok).count();
         long info = ops.stream().filter(Op::indeterminate).count();
-        return String.format(Locale.ROOT, "%s %s nemesis=%s servers=%d seed=%d: %d ops (%d ok, %d indeterminate), "
-                        + "%d checked, %d faults, %s", config.system(), config.workload(), config.nemesis(),
-                config.servers(), config.seed(), ops.size(), ok, info, opsChecked, faults.size(),
+        return String.format(Locale.ROOT, "%s %s nemesis=%s servers=%d seed=%d: %d ops (%d ok, %d indeterminate, "
+                        + "%d of them writes), %d checked, %d faults, %s", config.system(), config.workload(),
+                config.nemesis(), config.servers(), config.seed(), ops.size(), ok, info, indeterminateWrites,
+                opsChecked, faults.size(),
                 valid() ? "valid" : anomalies.size() + " ANOMALIES");
     }
 

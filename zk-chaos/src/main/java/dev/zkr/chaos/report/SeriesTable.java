@@ -6,7 +6,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The table of a series of runs (Markdown): per workload, then per fault kind the write gaps. Pure. */
+/**
+ * The table of a series of runs (Markdown): per workload, then per fault kind the write gaps. Pure. The
+ * "indeterminate writes" column counts writes that ended neither OK nor definitely failed (rows from before that
+ * count existed add nothing and mark the sum with {@code +?}).
+ */
 public final class SeriesTable {
 
     private SeriesTable() {
@@ -19,11 +23,12 @@ public final class SeriesTable {
         List<String> anomalies = new ArrayList<>();
         String system = reports.isEmpty() ? "?" : reports.get(0).system();
         for (RunRow r : reports) {
-            long[] row = byWorkload.computeIfAbsent(r.workload(), k -> new long[4]);
+            long[] row = byWorkload.computeIfAbsent(r.workload(), k -> new long[6]);
             row[0]++;
             row[1] += r.opsChecked();
             row[2] += r.faults();
             row[3] += r.anomalies().size();
+            addIndeterminate(row, r);
             if (measuresWrites(r.workload())) {
                 r.gapsByKind().forEach((kind, list) -> gaps.computeIfAbsent(kind, k -> new ArrayList<>())
                         .addAll(list));
@@ -33,17 +38,19 @@ public final class SeriesTable {
             }
         }
         s.append("### ").append(system).append(": ").append(reports.size()).append(" runs\n\n");
-        s.append("| workload | runs | ops checked | faults injected | anomalies |\n|---|---:|---:|---:|---:|\n");
-        long[] total = new long[4];
+        s.append("| workload | runs | ops checked | faults injected | anomalies | indeterminate writes |\n"
+                + "|---|---:|---:|---:|---:|---:|\n");
+        long[] total = new long[6];
         for (Map.Entry<String, long[]> e : byWorkload.entrySet()) {
             long[] r = e.getValue();
-            s.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d |%n", e.getKey(), r[0], r[1], r[2], r[3]));
-            for (int i = 0; i < 4; i++) {
+            s.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s |%n", e.getKey(), r[0], r[1], r[2],
+                    r[3], indeterminate(r)));
+            for (int i = 0; i < 6; i++) {
                 total[i] += r[i];
             }
         }
-        s.append(String.format(Locale.ROOT, "| **all** | %d | %d | %d | %d |%n%n", total[0], total[1], total[2],
-                total[3]));
+        s.append(String.format(Locale.ROOT, "| **all** | %d | %d | %d | %d | %s |%n%n", total[0], total[1], total[2],
+                total[3], indeterminate(total)));
         s.append("Write gaps of the data workloads (" + DATA_WORKLOADS + "):\n\n");
         s.append("| fault | windows | write gap median | p90 | max |\n|---|---:|---:|---:|---:|\n");
         for (Map.Entry<String, List<Long>> e : gaps.entrySet()) {
@@ -81,28 +88,27 @@ public final class SeriesTable {
         }
         StringBuilder s = new StringBuilder("### Side by side: the ").append(common.size())
                 .append(" runs every system made (same workload, faults and seed)\n\n")
-                .append("| system | runs | ops checked | faults injected | anomalies |\n|---|---:|---:|---:|---:|\n");
+                .append("| system | runs | ops checked | faults injected | anomalies | indeterminate writes |\n"
+                        + "|---|---:|---:|---:|---:|---:|\n");
         Map<String, Map<String, List<Long>>> gaps = new TreeMap<>();
         for (Map.Entry<String, List<RunRow>> e : bySystem.entrySet()) {
-            long runs = 0;
-            long ops = 0;
-            long faults = 0;
-            long anomalies = 0;
+            long[] row = new long[6];
             for (RunRow r : e.getValue()) {
                 if (!common.contains(key(r))) {
                     continue;
                 }
-                runs++;
-                ops += r.opsChecked();
-                faults += r.faults();
-                anomalies += r.anomalies().size();
+                row[0]++;
+                row[1] += r.opsChecked();
+                row[2] += r.faults();
+                row[3] += r.anomalies().size();
+                addIndeterminate(row, r);
                 if (measuresWrites(r.workload())) {
                     r.gapsByKind().forEach((kind, list) -> gaps.computeIfAbsent(kind, k -> new TreeMap<>())
                             .computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(list));
                 }
             }
-            s.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d |%n", e.getKey(), runs, ops, faults,
-                    anomalies));
+            s.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %s |%n", e.getKey(), row[0], row[1],
+                    row[2], row[3], indeterminate(row)));
         }
         s.append("\nLongest gap between acknowledged writes overlapping each fault window, data workloads ("
                 + DATA_WORKLOADS + "; median / p90, windows):\n\n| fault |");
@@ -125,6 +131,22 @@ public final class SeriesTable {
             s.append('\n');
         }
         return s.toString();
+    }
+
+    /** Adds a run's indeterminate writes to {@code row[4]}, or counts it as unknown in {@code row[5]}. */
+    private static void addIndeterminate(long[] row, RunRow r) {
+        if (r.indeterminateWrites() >= 0) {
+            row[4] += r.indeterminateWrites();
+        } else {
+            row[5]++;
+        }
+    }
+
+    private static String indeterminate(long[] row) {
+        if (row[5] == row[0]) {
+            return "–";
+        }
+        return row[4] + (row[5] > 0 ? " +?" : "");
     }
 
     private static final String DATA_WORKLOADS = "not lock, rwlock, latch: their writes wait for hand-offs and "

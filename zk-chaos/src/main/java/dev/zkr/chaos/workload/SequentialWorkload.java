@@ -20,13 +20,26 @@ import java.util.TreeMap;
  * creates, then the next (so that no children list outgrows a reply frame in long runs). No two acknowledged creates may get the same name, deleted names
  * included (no sequence number reused); after healing, on every server, each acknowledged live node is present with
  * its tag, acknowledged deletes are gone, no tag appears twice (a create applied twice), no tag of a definitely
- * failed create appears, and all servers agree.
+ * failed create appears, and all servers agree. The {@code exactly-once} workload runs it on a root of its own
+ * ({@link #SequentialWorkload(String, boolean)}), without deletes.
  */
 public final class SequentialWorkload implements Workload {
 
     static final String ROOT = "/chaos/seq";
     static final int BUCKET = 20_000;
     private final java.util.concurrent.atomic.AtomicLong creates = new java.util.concurrent.atomic.AtomicLong();
+    private final String root;
+    private final boolean deletes;
+
+    public SequentialWorkload() {
+        this(ROOT, true);
+    }
+
+    /** Under {@code root}; {@code deletes}: whether workers delete a third of their nodes. */
+    SequentialWorkload(String root, boolean deletes) {
+        this.root = root;
+        this.deletes = deletes;
+    }
 
     @Override
     public String name() {
@@ -40,7 +53,7 @@ public final class SequentialWorkload implements Workload {
 
     @Override
     public void setup(Worker admin) {
-        admin.client().create(ROOT, new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
+        admin.client().create(root, new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
     }
 
     @Override
@@ -49,11 +62,11 @@ public final class SequentialWorkload implements Workload {
         while (!w.stopped()) {
             String tag = w.index() + "-" + n++;
             byte[] data = tag.getBytes(StandardCharsets.UTF_8);
-            String parent = ROOT + "/p" + (creates.getAndIncrement() / BUCKET);
+            String parent = root + "/p" + (creates.getAndIncrement() / BUCKET);
             Worker.Result<Created> r = w.call("create-seq", parent, tag,
                     () -> w.client().createAsync(parent + "/n-", data, CreateMode.PERSISTENT_SEQUENTIAL,
-                            Parents.PERSISTENT), c -> c.path().substring(ROOT.length() + 1));
-            if (r.ok() && w.random().nextInt(3) == 0) {
+                            Parents.PERSISTENT), c -> c.path().substring(root.length() + 1));
+            if (deletes && r.ok() && w.random().nextInt(3) == 0) {
                 String path = r.value().path();
                 w.call("delete", path, tag, () -> w.client().deleteAsync(path, -1), v -> "deleted");
             }
@@ -65,27 +78,31 @@ public final class SequentialWorkload implements Workload {
         Map<Integer, Map<String, String>> finals = new TreeMap<>();
         for (int i = 0; i < servers.servers(); i++) {
             int member = i;
-            finals.put(servers.id(i), Retry.until("reading " + ROOT + " on server " + servers.id(i), () -> {
-                servers.on(member).sync(ROOT);
+            finals.put(servers.id(i), Retry.until("reading " + root + " on server " + servers.id(i), () -> {
+                servers.on(member).sync(root);
                 Map<String, String> m = new HashMap<>();
-                for (String parent : servers.on(member).getChildren(ROOT)) {
-                    for (String name : servers.on(member).getChildren(ROOT + "/" + parent)) {
+                for (String parent : servers.on(member).getChildren(root)) {
+                    for (String name : servers.on(member).getChildren(root + "/" + parent)) {
                         String path = parent + "/" + name;
-                        m.put(path, new String(servers.on(member).getData(ROOT + "/" + path).data(),
+                        m.put(path, new String(servers.on(member).getData(root + "/" + path).data(),
                                 StandardCharsets.UTF_8));
                     }
                 }
                 return m;
             }));
         }
-        return check(history.ops(), finals);
+        return check(root, history.ops(), finals);
+    }
+
+    static List<String> check(List<Op> ops, Map<Integer, Map<String, String>> finals) {
+        return check(ROOT, ops, finals);
     }
 
     /**
      * The checks, pure: the history's {@code create-seq} and {@code delete} operations, and each server's final
-     * children (name to tag) by server id.
+     * children (name to tag) by server id, under {@code root}.
      */
-    static List<String> check(List<Op> ops, Map<Integer, Map<String, String>> finals) {
+    static List<String> check(String root, List<Op> ops, Map<Integer, Map<String, String>> finals) {
         List<String> anomalies = new ArrayList<>();
         Map<String, Op> byName = new HashMap<>();
         Map<String, Op> byTag = new HashMap<>();
@@ -101,7 +118,7 @@ public final class SequentialWorkload implements Workload {
                     }
                 }
             } else if (op.f().equals("delete")) {
-                deletes.put(op.key().substring(ROOT.length() + 1), op);
+                deletes.put(op.key().substring(root.length() + 1), op);
             }
         }
         Map<String, String> first = null;
@@ -141,7 +158,7 @@ public final class SequentialWorkload implements Workload {
                 first = nodes;
                 firstId = server.getKey();
             } else if (!first.equals(nodes)) {
-                anomalies.add("server " + server.getKey() + " disagrees with server " + firstId + " on " + ROOT);
+                anomalies.add("server " + server.getKey() + " disagrees with server " + firstId + " on " + root);
             }
         }
         return anomalies;

@@ -11,7 +11,8 @@ import java.util.function.Supplier;
  * ({@link CompositeWorkload}). Names starting with {@code curator-} use Curator's recipes, a ZooKeeper client: they run
  * on ZooKeeper and, through ZooKeeper's client protocol, on zkr when named ({@code --workload curator-lock}); on zkr
  * {@code mix} and {@code all} leave them out ({@link #names(String)}), so that a published zkr seed still draws the
- * workload it drew before zkr spoke ZooKeeper's protocol.
+ * workload it drew before zkr spoke ZooKeeper's protocol. Workloads added since are run by name only
+ * ({@link #BY_NAME_ONLY}), so that every published seed of {@code mix} still draws what it drew.
  */
 public final class Workloads {
 
@@ -19,6 +20,13 @@ public final class Workloads {
     public static final String ALL_NAME = "all";
 
     private static final Map<String, Supplier<Workload>> ALL = new LinkedHashMap<>();
+
+    /**
+     * Workloads {@code mix} and {@code all} leave out. {@code exactly-once}: conditional increments
+     * ({@link CasCounterWorkload}) and sequential creates side by side, the writes whose lost replies are ambiguous;
+     * its figure is the run's count of indeterminate writes.
+     */
+    private static final Map<String, Supplier<Workload>> BY_NAME_ONLY = new LinkedHashMap<>();
 
     static {
         ALL.put("register", RegisterWorkload::new);
@@ -35,6 +43,8 @@ public final class Workloads {
         ALL.put("curator-lock", dev.zkr.chaos.recipes.CuratorLockWorkload::new);
         ALL.put("curator-rwlock", dev.zkr.chaos.recipes.CuratorReadWriteLockWorkload::new);
         ALL.put("curator-latch", dev.zkr.chaos.recipes.CuratorLatchWorkload::new);
+        BY_NAME_ONLY.put("exactly-once", () -> new CompositeWorkload("exactly-once", List.of(
+                new CasCounterWorkload(), new SequentialWorkload("/chaos/eo/seq", false))));
     }
 
     private Workloads() {
@@ -48,7 +58,7 @@ public final class Workloads {
             }
             return new CompositeWorkload(ALL_NAME, parts);
         }
-        Supplier<Workload> f = ALL.get(name);
+        Supplier<Workload> f = ALL.containsKey(name) ? ALL.get(name) : BY_NAME_ONLY.get(name);
         if (f == null) {
             throw new IllegalArgumentException("unknown workload '" + name + "'; one of " + names() + " or "
                     + ALL_NAME);
@@ -58,7 +68,9 @@ public final class Workloads {
 
     /** Every workload's name. */
     public static synchronized List<String> names() {
-        return List.copyOf(ALL.keySet());
+        List<String> names = new ArrayList<>(ALL.keySet());
+        names.addAll(BY_NAME_ONLY.keySet());
+        return List.copyOf(names);
     }
 
     /** The workloads {@code mix} and {@code all} draw from on {@code system}. */

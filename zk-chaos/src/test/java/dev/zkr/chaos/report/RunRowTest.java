@@ -73,4 +73,31 @@ class RunRowTest {
         assertTrue(!SeriesTable.render(List.of(lock)).contains("| pause-leader |"),
                 "a lock workload's gaps are hand-offs, not unavailability");
     }
+
+    @Test
+    void theIndeterminateWritesReadBackAndOldLinesReadAsUnknown() {
+        RunRow row = new RunRow("zkr", "exactly-once", "mix", 3, 4, 900, 3, Map.of(), List.of("cas-counter: lost"),
+                7);
+        RunRow back = RunRow.parse(row.toLine());
+        assertEquals(row, back);
+        assertEquals(List.of("cas-counter: lost"), back.anomalies());
+        RunRow old = RunRow.parse("zkr\tset\tmix\t3\t1\t100\t2\t-\tset: lost");
+        assertEquals(-1, old.indeterminateWrites());
+        assertEquals(List.of("set: lost"), old.anomalies());
+    }
+
+    @Test
+    void theTablesCountIndeterminateWritesPerSystem() {
+        RunRow zkr = new RunRow("zkr", "exactly-once", "mix", 3, 1, 100, 2, Map.of(), List.of(), 0);
+        RunRow zk = new RunRow("zookeeper", "exactly-once", "mix", 3, 1, 100, 2, Map.of(), List.of(), 12);
+        RunRow oldZk = new RunRow("zookeeper", "set", "mix", 3, 2, 10, 1, Map.of(), List.of());
+        assertTrue(SeriesTable.render(List.of(zkr)).contains("| exactly-once | 1 | 100 | 2 | 0 | 0 |"));
+        String zkTable = SeriesTable.render(List.of(zk, oldZk));
+        assertTrue(zkTable.contains("| set | 1 | 10 | 1 | 0 | – |"), zkTable);
+        assertTrue(zkTable.contains("| **all** | 2 | 110 | 3 | 0 | 12 +? |"), zkTable);
+        String side = SeriesTable.comparison(new java.util.TreeMap<>(Map.of("zkr", List.of(zkr),
+                "zookeeper", List.of(zk))));
+        assertTrue(side.contains("| zkr | 1 | 100 | 2 | 0 | 0 |"), side);
+        assertTrue(side.contains("| zookeeper | 1 | 100 | 2 | 0 | 12 |"), side);
+    }
 }

@@ -59,6 +59,11 @@ public final class NodeKeeper {
     private volatile boolean present; // last reconcile: ours, with the wanted data
     private volatile boolean createLost;
     private volatile boolean closed;
+    private volatile boolean held; // last reconcile: the node is there and ours (any data)
+    private volatile boolean gone; // last reconcile: the node is not there, or someone else's
+    /** If not 0: the node is kept in this session only, never made again by a later one ({@link #keepInSession}). */
+    private volatile long onlySession;
+    private volatile Runnable afterReconcile = () -> { };
 
     public NodeKeeper(ZkClient client, String path, CreateMode mode, byte[] data, Executor executor) {
         this(client, path, mode, data, executor, null);
@@ -84,6 +89,34 @@ public final class NodeKeeper {
             this.prefix = null;
             this.path = path;
         }
+    }
+
+    /**
+     * Before {@link #start()}: an ephemeral node kept within this session only; once it has ended the node is not
+     * made again (a group member built with {@code rejoinAfterLost(false)}).
+     */
+    public NodeKeeper keepInSession(long session) {
+        this.onlySession = session;
+        return this;
+    }
+
+    /**
+     * Before {@link #start()}: the (fixed-name, ephemeral) node was just made by the caller in {@code session};
+     * it is kept from there, and {@link #close()} deletes it even if no reconcile has run yet.
+     */
+    public NodeKeeper adopt(long session) {
+        if (mode.isSequential() || !mode.isEphemeral()) {
+            throw new IllegalStateException("only a fixed-name ephemeral node is adopted");
+        }
+        this.actualPath = path;
+        this.owner = session;
+        return this;
+    }
+
+    /** Before {@link #start()}: called on the executor after every reconcile (to follow {@link #isHeld()}). */
+    public NodeKeeper afterReconcile(Runnable callback) {
+        this.afterReconcile = callback;
+        return this;
     }
 
     public void start() {
@@ -121,27 +154,49 @@ public final class NodeKeeper {
 
     private void reconcileSafely() {
         if (!client.state().isConnected()) {
+            held = false;
             return; // the connection event asks again
         }
         try {
             reconcile();
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
-            present = false;
+            unknown();
             Retries.whenConnected(client).thenRun(this::kick);
         } catch (ZkException.Closed e) {
-            present = false;
+            unknown();
         } catch (RuntimeException e) {
-            present = false;
+            unknown();
             LOG.warn("persistent node {}: {}", path, e.toString());
             Retries.whenConnected(client).thenRun(this::kick);
         }
         synchronized (presence) {
             presence.notifyAll();
         }
+        try {
+            afterReconcile.run();
+        } catch (RuntimeException e) {
+            LOG.warn("persistent node {}: callback failed", path, e);
+        }
+    }
+
+    private void unknown() {
+        present = false;
+        held = false;
+        gone = false;
+    }
+
+    private void seen(boolean ours) {
+        held = ours;
+        gone = !ours;
     }
 
     private void reconcile() {
         long session = client.sessionId();
+        if (onlySession != 0 && session != onlySession) {
+            present = false; // kept in its first session only: the node went with it
+            seen(false);
+            return;
+        }
         if (mode.isEphemeral() && owner != 0 && owner != session) {
             actualPath = mode.isSequential() ? null : actualPath; // our node went with the old session
             owner = 0;
@@ -156,6 +211,7 @@ public final class NodeKeeper {
             if (d != null) {
                 if (mode.isEphemeral() && d.stat().ephemeralOwner() != session) {
                     present = false; // another session's node of that name: wait for it to go (the watch)
+                    seen(false);
                     return;
                 }
                 if (!mode.isEphemeral() && czxid != 0 && d.stat().czxid() != czxid) {
@@ -164,6 +220,7 @@ public final class NodeKeeper {
                 actualPath = at;
                 czxid = d.stat().czxid();
                 owner = d.stat().ephemeralOwner();
+                seen(true);
                 byte[] want = wanted.get();
                 if (!Arrays.equals(d.data(), want)) {
                     try {
@@ -185,6 +242,7 @@ public final class NodeKeeper {
                 actualPath = null;
             }
         }
+        seen(false); // not there (read back once made)
         create(session);
     }
 
@@ -275,6 +333,20 @@ public final class NodeKeeper {
     /** True if, as last seen, the node is ours (current session, for ephemerals) and has the wanted data. */
     public boolean isPresent() {
         return present && client.state().isConnected() && (!mode.isEphemeral() || owner == client.sessionId());
+    }
+
+    /**
+     * True if, as last seen, the node is there and ours (current session, for ephemerals), whatever its data:
+     * unlike {@link #isPresent()}, a data change on its way does not make it false.
+     */
+    public boolean isHeld() {
+        return held && !closed && client.state().isConnected()
+                && (!mode.isEphemeral() || owner == client.sessionId());
+    }
+
+    /** True if the last reconcile found the node missing or another session's (no answer counts as neither). */
+    public boolean isGone() {
+        return gone && !closed;
     }
 
     /** Waits until {@link #isPresent()} or the deadline; honours interrupts ({@code ZkException.Interrupted}). */
