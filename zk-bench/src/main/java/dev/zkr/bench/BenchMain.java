@@ -132,6 +132,12 @@ public final class BenchMain {
             if (options.runs("zkclient")) {
                 zooKeeperClientRows();
             }
+            if (options.runs("watches")) {
+                watchMemory();
+            }
+            if (options.runs("large")) {
+                largeTree();
+            }
         } finally {
             deleteTree(options.dataRoot());
             String report = report(Duration.ofNanos(System.nanoTime() - t0));
@@ -425,6 +431,81 @@ public final class BenchMain {
                     ResultTable.cell(disk.cell(column), "MB"), ResultTable.cell(restart.cell(column), "s"));
         }
     }
+
+    /** Server heap per session and per watch: 1,000 sessions with 100 exists watches each (watches). */
+    private void watchMemory() {
+        int sessions = options.quick() ? 100 : 1000;
+        int perSession = 100;
+        String n = String.format(Locale.ROOT, "%,d watches on %,d sessions", (long) sessions * perSession, sessions);
+        ResultTable.Row perSessionRow = table.row(n + ": server heap per session (after full GC)", "bytes", false,
+                false);
+        ResultTable.Row perWatchRow = table.row(n + ": server heap per watch (after full GC)", "bytes", false, false);
+        for (ServerFlavor flavor : new ServerFlavor[] {zkr, zookeeper}) {
+            Column column = flavor == zkr ? Column.ZKR : Column.ZOOKEEPER;
+            Path dataDir = options.dataRoot().resolve("watches-" + flavor.name());
+            try {
+                ServerScenarios.WatchMemory r = ServerScenarios.watchMemory(flavor, sessions, perSession, dataDir,
+                        logDir);
+                perSessionRow.set(column, r.bytesPerSession());
+                perWatchRow.set(column, r.bytesPerWatch());
+            } catch (RuntimeException e) {
+                e.printStackTrace();
+                Measurement failed = Measurement.failed(ServerScenarios.describe(e));
+                perSessionRow.set(column, failed);
+                perWatchRow.set(column, failed);
+            } finally {
+                deleteTree(dataDir);
+            }
+            log("  %-9s %-10s %s per session, %s per watch", "watches", flavor.name(),
+                    ResultTable.cell(perSessionRow.cell(column), "bytes"),
+                    ResultTable.cell(perWatchRow.cell(column), "bytes"));
+        }
+    }
+
+    /** The server heap of a large tree: 10,000,000 znodes of 10 B (large; servers with -Xmx8g). */
+    private void largeTree() {
+        int parents = options.largeParents();
+        int children = 1000;
+        String n = String.format(Locale.ROOT, "%,d znodes of 10 B", (long) parents * children);
+        ResultTable.Row rate = table.row(n + ": build, 1 client × 1,000 in flight", "creates/s", true, false);
+        ResultTable.Row heap = table.row(n + ": server heap after full GC (-Xmx8g)", "MB", false, false);
+        ResultTable.Row snapshot = table.row(n + ": last snapshot written during the build", "s", false, false);
+        ResultTable.Row disk = table.row(n + ": data dir size", "MB", false, false);
+        ResultTable.Row restart = table.row(n + ": restart to serving (kill -9, JVM start included)", "s", false, false);
+        ResultTable.Row[] rows = {rate, heap, snapshot, disk, restart};
+        byte[] payload = "0123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        ServerFlavor bigZkr = new ServerFlavor.Zkr(options.admin()).heap(LARGE_HEAP);
+        ServerFlavor bigZooKeeper = new ServerFlavor.ZooKeeper().heap(LARGE_HEAP);
+        for (ServerFlavor flavor : new ServerFlavor[] {bigZkr, bigZooKeeper}) {
+            Column column = flavor == bigZkr ? Column.ZKR : Column.ZOOKEEPER;
+            Path dataDir = options.dataRoot().resolve("large-" + flavor.name());
+            try {
+                log("  %-9s %-10s building %s ...", "large", flavor.name(), n);
+                ServerScenarios.BigTree r = ServerScenarios.bigTree(flavor, parents, children, payload, dataDir,
+                        logDir, Duration.ofMinutes(30));
+                rate.set(column, r.createRate());
+                heap.set(column, r.heapMb());
+                snapshot.set(column, r.snapshotSeconds());
+                disk.set(column, r.diskMb());
+                restart.set(column, r.restartSeconds());
+            } catch (RuntimeException e) {
+                e.printStackTrace();
+                Measurement failed = Measurement.failed(ServerScenarios.describe(e));
+                for (ResultTable.Row row : rows) {
+                    row.set(column, failed);
+                }
+            } finally {
+                deleteTree(dataDir);
+            }
+            log("  %-9s %-10s %s, heap %s, snapshot %s, disk %s, restart %s", "large", flavor.name(),
+                    ResultTable.cell(rate.cell(column), "creates/s"), ResultTable.cell(heap.cell(column), "MB"),
+                    ResultTable.cell(snapshot.cell(column), "s"), ResultTable.cell(disk.cell(column), "MB"),
+                    ResultTable.cell(restart.cell(column), "s"));
+        }
+    }
+
+    /** The servers' heap in the large-tree rows: ZooKeeper needs about 3.5 GB for 10,000,000 znodes. */
+    private static final String LARGE_HEAP = "8g";
 
     // ---- recipe scenarios ------------------------------------------------------------------------------------
 

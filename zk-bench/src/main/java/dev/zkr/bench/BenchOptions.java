@@ -9,11 +9,15 @@ import java.util.Set;
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
-                    Set<String> systems, boolean admin) {
+                    Set<String> systems, boolean admin, int largeParents) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
-            "prioqueue", "semaphore", "asynclock", "cache", "discovery", "cachemem", "million", "zkclient");
+            "prioqueue", "semaphore", "asynclock", "cache", "discovery", "cachemem", "million", "zkclient", "watches",
+            "large");
+
+    /** Scenarios that run only when asked for ({@code --only}, or {@code --large} for the big one). */
+    static final List<String> ON_REQUEST = List.of("large");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */
     static final List<String> SYSTEMS = List.of("zkr", "zookeeper");
@@ -28,6 +32,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --only a,b,...          run only these scenarios: %s
                                       (with --ensemble: %s)
               --skip-million          skip the 1,000,000-znode scenarios (heap, data dir, restart)
+              --large                 also run the 10,000,000-znode tree of 10 B (servers with -Xmx8g; about an hour)
+              --large-parents N       parents of that tree (default 10000; children per parent 1000)
               --rounds N              rounds per scenario; the systems take turns each round, cells are medians (default 3)
               --warmup SECONDS        warm-up per round and system (default 2)
               --measure SECONDS       measuring window per round and system (default 4)
@@ -54,6 +60,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         boolean skipMillion = false;
         boolean quick = false;
         boolean admin = false;
+        boolean large = false;
+        int largeParents = 10_000;
         Integer parents = null;
         Path results = defaultResults;
         Path data = defaultData;
@@ -65,6 +73,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                 case "--quick" -> quick = true;
                 case "--admin" -> admin = true;
                 case "--skip-million" -> skipMillion = true;
+                case "--large" -> large = true;
+                case "--large-parents" -> largeParents = positiveInt(value(args, ++i, a), a);
                 case "--only" -> onlyArg = value(args, ++i, a);
                 case "--ensemble" -> {
                     ensemble = positiveInt(value(args, ++i, a), a);
@@ -95,6 +105,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         }
         List<String> known = ensemble > 0 ? ENSEMBLE_SCENARIOS : SCENARIOS;
         Set<String> only = new LinkedHashSet<>(known);
+        only.removeAll(ON_REQUEST);
         if (onlyArg != null) {
             only = new LinkedHashSet<>();
             for (String s : onlyArg.split(",")) {
@@ -105,6 +116,9 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                 }
                 only.add(id);
             }
+        }
+        if (large && ensemble == 0) {
+            only.add("large");
         }
         if (quick) {
             rounds = 1;
@@ -125,7 +139,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills, Set.copyOf(systems), admin);
+                ensemble, kills, Set.copyOf(systems), admin, largeParents);
     }
 
     boolean runs(String scenario) {

@@ -24,6 +24,23 @@ public abstract class ServerFlavor {
     /** Heap of each ensemble member's JVM. */
     static final String MEMBER_HEAP = "1g";
 
+    /** The heap of a standalone server ({@code -Xmx}); {@link #heap(String)} changes it for big trees. */
+    String heap = "2g";
+
+    /** Runs this flavour's standalone servers with this {@code -Xmx} from now on; returns this. */
+    ServerFlavor heap(String xmx) {
+        this.heap = xmx;
+        return this;
+    }
+
+    /**
+     * Finds, in a line of this server's log, how long a snapshot took (group 1, ms), or null if the server does not
+     * log it.
+     */
+    java.util.regex.Pattern snapshotMillis() {
+        return null;
+    }
+
     /** Short name used in file names: "zkr" or "zookeeper". */
     public abstract String name();
 
@@ -116,15 +133,20 @@ public abstract class ServerFlavor {
 
         @Override
         ServerProcess start(Path dataDir, int port, Path logDir, String label) {
-            return startStandalone(dataDir, port, logDir, label, List.of("clientPort=" + port,
+            return startStandalone(dataDir, port, logDir, label, heap, List.of("clientPort=" + port,
                     "clientPortAddress=127.0.0.1", "4lw.commands.whitelist=*"));
+        }
+
+        @Override
+        java.util.regex.Pattern snapshotMillis() {
+            return java.util.regex.Pattern.compile("Snapshot taken in (\\d+) ms");
         }
 
         /**
          * A standalone {@code QuorumPeerMain} with a zoo.cfg of the tick, the data dir, {@code settings} (the client
          * port lines and what else the flavor needs), no connection limit and no admin server; forceSync on.
          */
-        static ServerProcess startStandalone(Path dataDir, int port, Path logDir, String label,
+        static ServerProcess startStandalone(Path dataDir, int port, Path logDir, String label, String heap,
                                              List<String> settings) {
             try {
                 Files.createDirectories(dataDir);
@@ -134,7 +156,7 @@ public abstract class ServerFlavor {
                 lines.addAll(settings);
                 lines.addAll(List.of("maxClientCnxns=0", "admin.enableServer=false", ""));
                 Files.writeString(cfg, String.join("\n", lines));
-                return ServerProcess.start(label, "2g", ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
+                return ServerProcess.start(label, heap, ZOOKEEPER_MAIN, List.of(cfg.toString()), port, logDir);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -254,12 +276,18 @@ public abstract class ServerFlavor {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            // no per-host limit that matters, as ZooKeeper's maxClientCnxns=0 (the watches row opens 1,000 sessions)
             List<String> args = new java.util.ArrayList<>(List.of("--port", Integer.toString(port), "--data-dir",
-                    dataDir.toString(), "--tick", Integer.toString(TICK_MS)));
+                    dataDir.toString(), "--tick", Integer.toString(TICK_MS), "--max-connections-per-host", "10000"));
             if (admin) {
                 args.addAll(List.of("--admin-port", "0"));
             }
-            return ServerProcess.start(label, "2g", ZKR_MAIN, args, port, logDir);
+            return ServerProcess.start(label, heap, ZKR_MAIN, args, port, logDir);
+        }
+
+        @Override
+        java.util.regex.Pattern snapshotMillis() {
+            return java.util.regex.Pattern.compile("Snapshot 0x[0-9a-f]+ written in (\\d+) ms");
         }
 
         /**
@@ -413,7 +441,7 @@ public abstract class ServerFlavor {
 
         @Override
         ServerProcess start(Path dataDir, int port, Path logDir, String label) {
-            return ZooKeeper.startStandalone(dataDir, port, logDir, label, List.of(
+            return ZooKeeper.startStandalone(dataDir, port, logDir, label, heap, List.of(
                     "secureClientPort=" + port,
                     "secureClientPortAddress=127.0.0.1",
                     "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory",
@@ -450,7 +478,7 @@ public abstract class ServerFlavor {
 
         @Override
         ServerProcess start(Path dataDir, int port, Path logDir, String label) {
-            return ZooKeeper.startStandalone(dataDir, port, logDir, label, List.of("clientPort=" + port,
+            return ZooKeeper.startStandalone(dataDir, port, logDir, label, heap, List.of("clientPort=" + port,
                     "clientPortAddress=127.0.0.1",
                     "serverCnxnFactory=org.apache.zookeeper.server.NettyServerCnxnFactory"));
         }

@@ -231,6 +231,86 @@ public final class ServerProcess implements AutoCloseable {
         return Long.parseLong(m.group(1)) * 1024;
     }
 
+    /**
+     * The heap in use after a full GC once the server is at rest: a server that just took a million writes is still
+     * finishing a snapshot, whose buffers and in-flight state would count (one reading right after the build was 313
+     * MB, the next ones 198 MB). Reads it every 2 s until two readings agree within 1 % (at most 60 s) and returns the
+     * smaller.
+     */
+    long settledHeapAfterFullGc() {
+        long previous = heapUsedAfterFullGc();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            pause(2000);
+            long now = heapUsedAfterFullGc();
+            if (Math.abs(now - previous) <= previous / 100) {
+                return Math.min(now, previous);
+            }
+            previous = now;
+        }
+        return previous;
+    }
+
+    /**
+     * Group 1 of the last line of the server's output (stdout, then stderr) that {@code pattern} finds, or null: how
+     * the bench reads figures a server only logs, such as how long its last snapshot took.
+     */
+    String lastLogMatch(Pattern pattern) {
+        String found = null;
+        for (Path file : List.of(stdout, logDir.resolve(name + ".err"))) {
+            if (!Files.exists(file)) {
+                continue;
+            }
+            try (java.util.stream.Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
+                for (String line : (Iterable<String>) lines::iterator) {
+                    Matcher m = pattern.matcher(line);
+                    if (m.find()) {
+                        found = m.group(1);
+                    }
+                }
+            } catch (IOException | java.io.UncheckedIOException e) {
+                throw new IllegalStateException("reading " + file, e);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The bytes of the live objects in the server's heap: the total of {@code jcmd GC.class_histogram} (a full GC,
+     * then a count of what survived), written to {@code logDir/<name>-<step>-histogram.txt}. Exact where
+     * {@link #heapUsedAfterFullGc()} counts whole regions' use.
+     */
+    long liveHeapBytes(String step) {
+        checkAlive();
+        String histogram = jcmd("GC.class_histogram");
+        Path file = logDir.resolve(name + "-" + step + "-histogram.txt");
+        try {
+            Files.writeString(file, histogram);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + file, e);
+        }
+        Matcher m = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)").matcher(histogram);
+        if (!m.find()) {
+            throw new IllegalStateException("no Total line in jcmd GC.class_histogram output");
+        }
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
+     * Writes the server's class histogram ({@code jcmd GC.class_histogram}, which runs a full GC first) to
+     * {@code logDir/<name>-histogram.txt}, where the heap figures can be traced to classes; returns the file.
+     */
+    Path writeClassHistogram() {
+        checkAlive();
+        Path file = logDir.resolve(name + "-histogram.txt");
+        try {
+            Files.writeString(file, jcmd("GC.class_histogram"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + file, e);
+        }
+        return file;
+    }
+
     private String jcmd(String command) {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         String exe = Files.isExecutable(jcmd) ? jcmd.toString() : "jcmd";

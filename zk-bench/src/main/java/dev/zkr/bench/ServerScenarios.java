@@ -244,7 +244,8 @@ final class ServerScenarios {
     }
 
     /** The results of the big-tree scenario for one server. */
-    record BigTree(Measurement createRate, Measurement heapMb, Measurement diskMb, Measurement restartSeconds) {
+    record BigTree(Measurement createRate, Measurement heapMb, Measurement diskMb, Measurement restartSeconds,
+                   Measurement snapshotSeconds) {
     }
 
     /**
@@ -253,16 +254,26 @@ final class ServerScenarios {
      * fresh client reads the last znode.
      */
     static BigTree bigTree(ServerFlavor flavor, int parents, int children, Path dataDir, Path logDir) {
+        return bigTree(flavor, parents, children, payload(), dataDir, logDir, Duration.ofMinutes(5));
+    }
+
+    /**
+     * As above with {@code data} in every child and a deadline for the restart; also reads how long the server's last
+     * snapshot during the build took (its own log line: the snapshot of the biggest tree it wrote).
+     */
+    static BigTree bigTree(ServerFlavor flavor, int parents, int children, byte[] payload, Path dataDir, Path logDir,
+                           Duration restartDeadline) {
         Measurement rate;
         Measurement heap;
         Measurement disk;
         Measurement restart;
+        Measurement snapshot;
         String last = "/m/p" + (parents - 1) + "/c" + (children - 1);
         ServerProcess p = flavor.startServing(dataDir, logDir, flavor.name() + "-bigtree", Duration.ofSeconds(60));
         try {
             try (KvClient c = flavor.connect(p.connectString(), CONNECT)) {
                 c.ensurePath("/m", new byte[0]);
-                byte[] data = payload();
+                byte[] data = payload;
                 long parentsNanos = createAll(c, parents, 1000, i -> "/m/p" + i, new byte[0]);
                 long childrenNanos = createAll(c, parents * children, 1000,
                         i -> "/m/p" + (i / children) + "/c" + (i % children), data);
@@ -272,20 +283,70 @@ final class ServerScenarios {
                     throw new IllegalStateException("the server does not hold the tree it acknowledged");
                 }
             }
-            heap = Measurement.of(p.heapUsedAfterFullGc() / 1048576.0);
+            heap = Measurement.of(p.settledHeapAfterFullGc() / 1048576.0);
+            p.writeClassHistogram();
             disk = Measurement.of(directorySize(dataDir) / 1048576.0);
+            String ms = flavor.snapshotMillis() == null ? null : p.lastLogMatch(flavor.snapshotMillis());
+            snapshot = ms == null ? Measurement.failed("no snapshot logged") : Measurement.of(Long.parseLong(ms) / 1e3);
         } finally {
             p.kill();
         }
         long t0 = System.nanoTime();
         ServerProcess again = flavor.start(dataDir, ServerProcess.freePort(), logDir, flavor.name() + "-bigtree-restart");
         try {
-            flavor.awaitServing(again, Duration.ofMinutes(5), last);
+            flavor.awaitServing(again, restartDeadline, last);
             restart = Measurement.of((System.nanoTime() - t0) / 1e9);
         } finally {
             again.kill();
         }
-        return new BigTree(rate, heap, disk, restart);
+        return new BigTree(rate, heap, disk, restart, snapshot);
+    }
+
+    /** What sessions and watches cost a server: heap per session and per watch, in bytes. */
+    record WatchMemory(Measurement bytesPerSession, Measurement bytesPerWatch) {
+    }
+
+    /**
+     * Opens {@code sessions} sessions on a fresh server holding 1,000 znodes, then sets {@code watchesPerSession}
+     * exists watches from each (session s watches nodes {@code s * watchesPerSession + j} modulo 1,000, so every node
+     * has the same number of watchers); the server's live heap (class histogram total, after it is at rest) is read
+     * before the sessions, after them and after the watches: the differences per session and per watch.
+     */
+    static WatchMemory watchMemory(ServerFlavor flavor, int sessions, int watchesPerSession, Path dataDir,
+                                   Path logDir) {
+        int nodes = 1000;
+        List<KvClient> clients = new ArrayList<>();
+        ServerProcess p = flavor.startServing(dataDir, logDir, flavor.name() + "-watches", Duration.ofSeconds(60));
+        try {
+            try (KvClient setup = flavor.connect(p.connectString(), CONNECT)) {
+                setup.ensurePath("/w", new byte[0]);
+                createAll(setup, nodes, 1000, i -> "/w/n" + i, new byte[0]);
+            }
+            p.settledHeapAfterFullGc(); // at rest
+            long base = p.liveHeapBytes("base");
+            for (int s = 0; s < sessions; s++) {
+                clients.add(flavor.connect(p.connectString(), CONNECT));
+            }
+            p.settledHeapAfterFullGc();
+            long withSessions = p.liveHeapBytes("sessions");
+            for (int s = 0; s < sessions; s++) {
+                for (int j = 0; j < watchesPerSession; j++) {
+                    String path = "/w/n" + ((s * watchesPerSession + j) % nodes);
+                    if (!clients.get(s).watchDeletion(path, () -> { })) {
+                        throw new IllegalStateException("no node " + path);
+                    }
+                }
+            }
+            p.settledHeapAfterFullGc();
+            long withWatches = p.liveHeapBytes("watches");
+            return new WatchMemory(Measurement.of((withSessions - base) / (double) sessions),
+                    Measurement.of((withWatches - withSessions) / ((double) sessions * watchesPerSession)));
+        } finally {
+            for (KvClient c : clients) {
+                c.close();
+            }
+            p.kill();
+        }
     }
 
     static long directorySize(Path dir) {

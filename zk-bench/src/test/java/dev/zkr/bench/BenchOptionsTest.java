@@ -17,12 +17,25 @@ class BenchOptionsTest {
     }
 
     @Test
-    void defaultsRunEverything() {
+    void defaultsRunEverythingButTheLargeTree() {
         BenchOptions o = parse();
-        assertTrue(BenchOptions.SCENARIOS.stream().allMatch(o::runs));
+        assertTrue(BenchOptions.SCENARIOS.stream().filter(s -> !s.equals("large")).allMatch(o::runs));
+        assertFalse(o.runs("large"));
         assertEquals(1000, o.millionParents());
         assertEquals(Duration.ofSeconds(4), o.measure());
         assertEquals(3, o.rounds());
+    }
+
+    @Test
+    void theLargeTreeRunsWhenAskedFor() {
+        assertTrue(parse("--large").runs("large"));
+        assertTrue(parse("--large").runs("million"));
+        assertTrue(parse("--only", "large").runs("large"));
+        assertFalse(parse("--only", "large").runs("million"));
+        assertTrue(parse("--only", "million", "--large").runs("large"));
+        assertEquals(10_000, parse().largeParents());
+        assertEquals(20, parse("--large-parents", "20").largeParents());
+        assertFalse(parse("--ensemble", "3", "--large").runs("large"));
     }
 
     @Test

@@ -4,24 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The children of a node: an open-addressing hash set of child {@link Node}s keyed by their name, which is read
- * from the child's path in place. Costs one array slot plus one int (the name's hash, so a probe touches a child
- * only when the hashes match: no cache misses on neighbours in big sets) per slot and no per-child objects. Also
- * holds the owner's child-related stat fields. Every path given to it is a child path of the owner, so two paths
- * have the same name exactly when they are equal. Not thread-safe: guarded by the parent node's monitor.
+ * The children of a node: an open-addressing hash set of child {@link Node}s keyed by their name, which is read from
+ * the child's packed bytes in place. Costs one array slot per slot (a quarter to three quarters full) and no
+ * per-child objects; a probe compares names, and hashes are recomputed from the names when the set grows or closes a
+ * gap. The slot order (what {@link #names()} lists) depends only on the names' hashes and the sequence of adds and
+ * removes. Also holds the owner's child-related stat fields and, while the owner has this set, the owner's packed
+ * name and data ({@link Node}). Not thread-safe: guarded by the owner's monitor.
  */
 final class ChildSet {
     /** The owning node's cversion (number of child creations). */
     int cversion;
     /** The owning node's pzxid. */
     long pzxid;
+    /** The owning node's packed name and data ({@link NodeBytes}). */
+    byte[] packed;
     private Node[] slots = new Node[4];
-    /** The hash of the child in the same slot (meaningless where the slot is empty). */
-    private int[] hashes = new int[4];
     private int size;
 
-    ChildSet(long pzxid) {
+    ChildSet(long pzxid, byte[] packed) {
         this.pzxid = pzxid;
+        this.packed = packed;
     }
 
     int size() {
@@ -30,25 +32,31 @@ final class ChildSet {
 
     /** Adds the child, replacing a child with the same name; true if the set grew. */
     boolean add(Node child) {
-        int h = hash(child.path);
-        int i = find(child.path, h);
+        byte[] name = child.packed();
+        int h = NodeBytes.nameHash(name);
+        String key = NodeBytes.name(name);
+        int i = find(key, 0, key.length(), h);
         if (slots[i] != null) {
             slots[i] = child;
             return false;
         }
         if ((size + 1) * 4 > slots.length * 3) {
             grow();
-            i = find(child.path, h);
+            i = find(key, 0, key.length(), h);
         }
         slots[i] = child;
-        hashes[i] = h;
         size++;
         return true;
     }
 
-    /** Removes the child with the name of this path; true if it was there. */
-    boolean remove(String childPath) {
-        int i = find(childPath, hash(childPath));
+    /** The child named {@code path[from, to)}, or null. */
+    Node get(String path, int from, int to) {
+        return slots[find(path, from, to, NodeBytes.hash(path, from, to))];
+    }
+
+    /** Removes the child named {@code path[from, to)}; true if it was there. */
+    boolean remove(String path, int from, int to) {
+        int i = find(path, from, to, NodeBytes.hash(path, from, to));
         if (slots[i] == null) {
             return false;
         }
@@ -62,19 +70,14 @@ final class ChildSet {
             if (n == null) {
                 return true;
             }
-            int k = hashes[j] & mask;
+            int k = NodeBytes.nameHash(n.packed()) & mask;
             boolean stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
             if (!stays) {
                 slots[i] = n;
-                hashes[i] = hashes[j];
                 slots[j] = null;
                 i = j;
             }
         }
-    }
-
-    boolean contains(String childPath) {
-        return slots[find(childPath, hash(childPath))] != null;
     }
 
     /** The child nodes (a copy, in slot order). */
@@ -88,23 +91,24 @@ final class ChildSet {
         return nodes;
     }
 
+    /** The children's names, in slot order. */
     List<String> names() {
         List<String> names = new ArrayList<>(size);
         for (Node n : slots) {
             if (n != null) {
-                names.add(n.path.substring(n.path.lastIndexOf('/') + 1));
+                names.add(NodeBytes.name(n.packed()));
             }
         }
         return names;
     }
 
-    /** Index of the slot holding this name, or of the empty slot where it would go. */
-    private int find(String path, int hash) {
+    /** Index of the slot holding the name {@code path[from, to)}, or of the empty slot where it would go. */
+    private int find(String path, int from, int to, int hash) {
         int mask = slots.length - 1;
         int i = hash & mask;
         while (true) {
             Node n = slots[i];
-            if (n == null || (hashes[i] == hash && n.path.equals(path))) {
+            if (n == null || NodeBytes.nameEquals(n.packed(), path, from, to)) {
                 return i;
             }
             i = (i + 1) & mask;
@@ -113,28 +117,16 @@ final class ChildSet {
 
     private void grow() {
         Node[] old = slots;
-        int[] oldHashes = hashes;
         slots = new Node[old.length * 2];
-        hashes = new int[old.length * 2];
         int mask = slots.length - 1;
-        for (int j = 0; j < old.length; j++) {
-            if (old[j] != null) {
-                int i = oldHashes[j] & mask;
+        for (Node n : old) {
+            if (n != null) {
+                int i = NodeBytes.nameHash(n.packed()) & mask;
                 while (slots[i] != null) {
                     i = (i + 1) & mask;
                 }
-                slots[i] = old[j];
-                hashes[i] = oldHashes[j];
+                slots[i] = n;
             }
         }
-    }
-
-    static int hash(String path) {
-        int h = 0;
-        for (int i = path.lastIndexOf('/') + 1, n = path.length(); i < n; i++) {
-            h = 31 * h + path.charAt(i);
-        }
-        h *= 0x9E3779B9;
-        return h ^ (h >>> 16);
     }
 }

@@ -70,7 +70,18 @@ public final class DataTree {
     /** Snapshots from before ACLs: nodes without aversion or ACL id, no ACL table. */
     private static final int SNAPSHOT_VERSION_NO_ACLS = 1;
 
-    private final ConcurrentHashMap<String, Node> nodes;
+    /**
+     * The root: every node is reached from it through its ancestors' {@link ChildSet}s, by name (no map of paths,
+     * docs/architecture.md, "The tree in memory"). Replaced only by {@link #replaceWith}.
+     */
+    private volatile Node root;
+    /**
+     * Nodes whose parent a fuzzy snapshot lacked (it was deleted while the snapshot was written), by path, until
+     * replay deletes them; empty otherwise. Lookups that fail in the tree look here while it is not empty.
+     */
+    private final ConcurrentHashMap<String, Node> orphans = new ConcurrentHashMap<>();
+    /** Number of nodes, the root and orphans included; written by the apply thread. */
+    private volatile int nodeCount = 1;
     private final ConcurrentHashMap<Long, SessionInfo> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, Set<String>> ephemerals = new ConcurrentHashMap<>();
     private final Set<String> containers = ConcurrentHashMap.newKeySet();
@@ -85,21 +96,94 @@ public final class DataTree {
 
     /** An empty tree: only the root, with a zeroed stat. */
     public DataTree() {
-        this(1024);
+        root = Node.root();
+        root.acl = acls.intern(Acls.OPEN_UNSAFE);
     }
 
-    private DataTree(int initialCapacity) {
-        nodes = new ConcurrentHashMap<>(initialCapacity);
-        Node root = new Node("/");
-        root.acl = acls.intern(Acls.OPEN_UNSAFE);
-        nodes.put("/", root);
+    /**
+     * The node at this path, or null: a walk from the root, one ChildSet probe per path component, each under the
+     * parent's monitor (the snapshot thread reads child sets while the apply thread changes them).
+     */
+    private Node lookup(String path) {
+        return walk(root, orphans, path);
+    }
+
+    /**
+     * The node at {@code path} under {@code root}, or null; where a component is missing, a node of {@code orphans}
+     * (by path) at that or a deeper prefix of the path continues the walk.
+     */
+    static Node walk(Node root, Map<String, Node> orphans, String path) {
+        if (path == null || path.isEmpty() || path.charAt(0) != '/') {
+            return null;
+        }
+        Node n = root;
+        int from = 1;
+        while (path.length() > 1) {
+            int slash = path.indexOf('/', from);
+            int to = slash < 0 ? path.length() : slash;
+            Node next;
+            synchronized (n) {
+                next = n.child(path, from, to);
+            }
+            while (next == null) { // only right after a fuzzy snapshot read: an orphan may hang here or deeper
+                if (orphans.isEmpty()) {
+                    return null;
+                }
+                next = orphans.get(path.substring(0, to));
+                if (next == null) {
+                    if (to == path.length()) {
+                        return null;
+                    }
+                    slash = path.indexOf('/', to + 1);
+                    to = slash < 0 ? path.length() : slash;
+                }
+            }
+            if (slash < 0) {
+                return next;
+            }
+            n = next;
+            from = to + 1;
+        }
+        return n;
+    }
+
+    /**
+     * Calls {@code action} with every node and its path, the orphans' subtrees included: parents before children
+     * (the root first), each node's children in slot order. Child sets are read under their node's monitor.
+     */
+    private void forEachNode(java.util.function.BiConsumer<String, Node> action) {
+        ArrayDeque<Map.Entry<String, Node>> todo = new ArrayDeque<>();
+        todo.push(Map.entry("/", root));
+        orphans.forEach((p, n) -> todo.addLast(Map.entry(p, n)));
+        while (!todo.isEmpty()) {
+            Map.Entry<String, Node> e = todo.pop();
+            String path = e.getKey();
+            Node n = e.getValue();
+            action.accept(path, n);
+            List<Node> kids;
+            synchronized (n) {
+                ChildSet c = n.children();
+                kids = c == null ? List.of() : c.nodes();
+            }
+            String prefix = "/".equals(path) ? "/" : path + "/";
+            for (int i = kids.size() - 1; i >= 0; i--) {
+                todo.push(Map.entry(prefix + kids.get(i).name(), kids.get(i)));
+            }
+        }
+    }
+
+    /** Every node by path (a copy; for whole-tree comparisons, not for large trees on the request path). */
+    private Map<String, Node> nodesByPath() {
+        Map<String, Node> all = new HashMap<>();
+        forEachNode(all::put);
+        return all;
     }
 
     // ---- reads ---------------------------------------------------------------------------------------------------
 
     /** The node's data and stat, read atomically, or null if it does not exist. Do not modify the array. */
     public NodeData getData(String path) {
-        return readLive(path, n -> new NodeData(n.data, n.statLocked()));
+        return readLive(path, n -> new NodeData(n.data(), n.statLocked()));
     }
 
     /** The node's stat, or null if it does not exist. */
@@ -109,7 +193,7 @@ public final class DataTree {
 
     /** The child names (unordered) and the node's stat, or null if it does not exist. */
     public Children getChildren(String path) {
-        return readLive(path, n -> new Children(n.children == null ? List.of() : n.children.names(),
+        return readLive(path, n -> new Children(n.children() == null ? List.of() : n.children().names(),
                 n.statLocked()));
     }
 
@@ -130,18 +214,24 @@ public final class DataTree {
 
     /** {@code read} applied to the node under its lock, or null if the node does not exist (or was just deleted). */
     private <T> T readLive(String path, Function<Node, T> read) {
-        Node n = nodes.get(path);
+        Node n = lookup(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
-            return n.deleted ? null : read.apply(n);
+            return n.deleted() ? null : read.apply(n);
         }
     }
 
     /** Whether a node exists at {@code path} (cheaper than {@link #exists}: no Stat). */
     public boolean contains(String path) {
-        return nodes.containsKey(path);
+        Node n = lookup(path);
+        if (n == null) {
+            return false;
+        }
+        synchronized (n) {
+            return !n.deleted();
+        }
     }
 
     /** The zxid of the last applied txn (or the snapshot's zxid after a restore). */
@@ -156,7 +246,7 @@ public final class DataTree {
 
     /** Number of nodes including the root. */
     public int nodeCount() {
-        return nodes.size();
+        return nodeCount;
     }
 
     /** Number of committed sessions. */
@@ -179,9 +269,28 @@ public final class DataTree {
      */
     public long approximateBytes() {
         long bytes = 0;
-        for (Node n : nodes.values()) {
-            byte[] d = n.data;
-            bytes += n.path.length() + (d == null ? 0 : d.length);
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        ArrayDeque<Integer> pathLengths = new ArrayDeque<>(); // no path strings: their lengths, from the parents'
+        todo.push(root);
+        pathLengths.push(1);
+        orphans.forEach((p, n) -> {
+            todo.push(n);
+            pathLengths.push(p.length());
+        });
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            int pathLength = pathLengths.pop();
+            bytes += pathLength + NodeBytes.dataLength(n.packed());
+            List<Node> kids;
+            synchronized (n) {
+                ChildSet c = n.children();
+                kids = c == null ? List.of() : c.nodes();
+            }
+            int prefix = n == root ? 1 : pathLength + 1;
+            for (Node k : kids) {
+                todo.push(k);
+                pathLengths.push(prefix + NodeBytes.nameChars(k.packed()));
+            }
         }
         return bytes;
     }
@@ -215,7 +324,7 @@ public final class DataTree {
      * exist. Walks the subtree: its cost grows with the answer.
      */
     public int allChildrenNumber(String path) {
-        Node start = nodes.get(path);
+        Node start = lookup(path);
         if (start == null) {
             return -1;
         }
@@ -226,13 +335,13 @@ public final class DataTree {
             Node n = todo.pop();
             List<Node> kids;
             synchronized (n) {
-                if (n.deleted) {
+                if (n.deleted()) {
                     if (n == start) {
                         return -1;
                     }
                     continue;
                 }
-                kids = n.children == null ? List.of() : n.children.nodes();
+                kids = n.children() == null ? List.of() : n.children().nodes();
             }
             count += kids.size();
             kids.forEach(todo::push);
@@ -263,10 +372,10 @@ public final class DataTree {
     public List<String> containersToDelete() {
         List<String> due = new ArrayList<>();
         for (String path : containers) {
-            Node n = nodes.get(path);
+            Node n = lookup(path);
             if (n != null) {
                 synchronized (n) {
-                    if (n.container && n.cversion() > 0 && n.numChildren() == 0) {
+                    if (!n.deleted() && n.container() && n.cversion() > 0 && n.numChildren() == 0) {
                         due.add(path);
                     }
                 }
@@ -288,10 +397,10 @@ public final class DataTree {
     public List<ExpiredTtl> expiredTtlNodes(long now) {
         List<ExpiredTtl> due = new ArrayList<>();
         for (String path : ttlNodes) {
-            Node n = nodes.get(path);
+            Node n = lookup(path);
             if (n != null) {
                 synchronized (n) {
-                    if (!n.deleted && n.numChildren() == 0 && now - n.mtime > n.ttlMs()) {
+                    if (!n.deleted() && n.numChildren() == 0 && now - n.mtime > n.ttlMs()) {
                         due.add(new ExpiredTtl(path, n.version));
                     }
                 }
@@ -303,13 +412,16 @@ public final class DataTree {
 
     /** Projected-state view of one node for Prep, or null if it does not exist. */
     NodeRecord record(String path) {
-        Node n = nodes.get(path);
+        Node n = lookup(path);
         if (n == null) {
             return null;
         }
         synchronized (n) {
-            return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container,
-                    n.acls(), n.aversion, n.ttlMs() > 0);
+            if (n.deleted()) {
+                return null;
+            }
+            return new NodeRecord(n.version, n.cversion(), n.numChildren(), n.ephemeralOwner(), n.container(),
+                    n.acls(), n.aversion(), n.ttlMs() > 0);
         }
     }
 
@@ -370,16 +482,21 @@ public final class DataTree {
     private OpResult create(TxnHeader h, Txn.CreateNode c, List<WatchTrigger> triggers) {
         String path = c.path();
         String parentPath = parentOf(path);
-        Node parent = nodes.get(parentPath);
+        int nameFrom = path.lastIndexOf('/') + 1;
+        Node parent = lookup(parentPath);
         if (parent == null || parent.czxid > h.zxid()) {
             // replay only: the parent is gone, or is a later incarnation; a later txn deletes this node again
             return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
         }
-        Node node = nodes.get(path);
+        Node node;
+        synchronized (parent) {
+            node = parent.child(path, nameFrom, path.length());
+        }
         if (node == null) {
-            node = Node.create(path, c.data(), h.zxid(), h.time(), c.ephemeralOwner(), c.container(), c.ttlMs());
+            node = Node.create(NodeBytes.pack(path, nameFrom, path.length(), c.data()), h.zxid(), h.time(),
+                    c.ephemeralOwner(), c.container(), c.ttlMs());
             node.acl = acls.intern(c.acls());
-            nodes.put(path, node);
+            nodeCount++;
             if (c.ephemeralOwner() != 0) {
                 ephemerals.computeIfAbsent(c.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(path);
             }
@@ -408,31 +525,35 @@ public final class DataTree {
             throw new IllegalArgumentException("cannot delete /");
         }
         String parentPath = parentOf(path);
-        Node current = nodes.get(path);
+        Node current = lookup(path);
         if (current != null && current.czxid > zxid) {
             // replay only: a later incarnation, created after this delete (its parent's pzxid is past it already)
             triggers.add(new WatchTrigger(path, WatchedEvent.Type.NODE_DELETED, zxid));
             triggers.add(new WatchTrigger(parentPath, WatchedEvent.Type.NODE_CHILDREN_CHANGED, zxid));
             return;
         }
-        Node parent = nodes.get(parentPath);
+        Node parent = lookup(parentPath);
+        boolean unlinked = false;
         if (parent != null) {
             synchronized (parent) {
                 ChildSet kids = parent.kids();
-                kids.remove(path);
+                unlinked = kids.remove(path, path.lastIndexOf('/') + 1, path.length());
                 if (zxid > kids.pzxid) {
                     kids.pzxid = zxid;
                 }
             }
         }
-        Node node = nodes.remove(path);
+        Node node = current != null && (unlinked || orphans.remove(path, current)) ? current : null;
         List<Acl> nodeAcl = node == null ? null : node.acls();
         List<Acl> parentAcl = parent == null ? null : parent.acls();
         if (node != null) {
+            nodeCount--;
+            AclTable.Entry released;
             synchronized (node) {
-                node.deleted = true;
+                released = node.acl;
+                node.acl = null; // deleted: late readers treat it as missing
             }
-            acls.release(node.acl);
+            acls.release(released);
             long owner = node.ephemeralOwner();
             if (owner != 0) {
                 Set<String> owned = ephemerals.get(owner);
@@ -443,7 +564,7 @@ public final class DataTree {
                     }
                 }
             }
-            if (node.container) {
+            if (node.container()) {
                 containers.remove(path);
             }
             if (node.ttlMs() > 0) {
@@ -455,14 +576,14 @@ public final class DataTree {
     }
 
     private OpResult setData(TxnHeader h, Txn.SetData s, List<WatchTrigger> triggers) {
-        Node node = nodes.get(s.path());
+        Node node = lookup(s.path());
         if (node == null || node.czxid > h.zxid()) {
             // replay only: deleted later anyway, or a later incarnation that this change never touched
             return new OpResult.ErrorResult(ZkException.Code.NO_NODE);
         }
         Stat stat;
         synchronized (node) {
-            node.data = s.data();
+            node.setData(s.data());
             node.version = s.version();
             node.mzxid = h.zxid();
             node.mtime = h.time();
@@ -473,17 +594,16 @@ public final class DataTree {
     }
 
     private OpResult setAcl(TxnHeader h, Txn.SetAcl sa) {
-        Node node = nodes.get(sa.path());
+        Node node = lookup(sa.path());
         if (node == null || node.czxid > h.zxid()) {
             return new OpResult.ErrorResult(ZkException.Code.NO_NODE); // replay only, as for setData
         }
-        AclTable.Entry entry = acls.intern(sa.acls());
+        AclTable.Entry entry = acls.intern(sa.acls(), sa.aversion());
         AclTable.Entry old;
         Stat stat;
         synchronized (node) {
             old = node.acl;
             node.acl = entry;
-            node.aversion = sa.aversion();
             stat = node.statLocked();
         }
         acls.release(old);
@@ -498,7 +618,7 @@ public final class DataTree {
             return;
         }
         for (String path : new TreeSet<>(owned)) {
-            Node n = nodes.get(path);
+            Node n = lookup(path);
             if (n != null && n.ephemeralOwner() == id && n.czxid < h.zxid()) { // not a later session's (ids reused)
                 delete(h.zxid(), path, triggers);
             }
@@ -539,19 +659,21 @@ public final class DataTree {
         // parent of a child it cannot see.
         Map<Long, AclTable.Entry> written = new java.util.LinkedHashMap<>();
         ArrayDeque<Visit> stack = new ArrayDeque<>();
-        stack.push(new Visit(nodes.get("/"), false));
+        stack.push(new Visit("/", root, false));
         while (!stack.isEmpty()) {
             Visit v = stack.pop();
             if (!v.childrenPushed()) {
-                stack.push(new Visit(v.node(), true));
+                stack.push(new Visit(v.path(), v.node(), true));
                 List<Node> kids;
                 synchronized (v.node()) {
-                    kids = v.node().children == null ? List.of() : v.node().children.nodes();
+                    ChildSet c = v.node().children();
+                    kids = c == null ? List.of() : c.nodes();
                 }
+                String prefix = "/".equals(v.path()) ? "/" : v.path() + "/";
                 for (Node kid : kids) {
-                    stack.push(new Visit(kid, false));
+                    stack.push(new Visit(prefix + kid.name(), kid, false));
                 }
-            } else if (writeNode(out, v.node(), written) && afterEachNode != null) {
+            } else if (writeNode(out, v.path(), v.node(), written) && afterEachNode != null) {
                 afterEachNode.run();
             }
         }
@@ -575,21 +697,22 @@ public final class DataTree {
     /** Snapshot trailer: the newest txn time follows. */
     private static final int TRAILER_TXN_TIME = 1;
 
-    private record Visit(Node node, boolean childrenPushed) {
+    private record Visit(String path, Node node, boolean childrenPushed) {
     }
 
     /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
-    private static boolean writeNode(DataOutput out, Node n, Map<Long, AclTable.Entry> written) throws IOException {
+    private static boolean writeNode(DataOutput out, String path, Node n, Map<Long, AclTable.Entry> written)
+            throws IOException {
         byte[] data;
         long czxid, mzxid, pzxid, ctime, mtime, owner, ttl;
         int version, cversion, aversion;
         boolean container;
         AclTable.Entry acl;
         synchronized (n) {
-            if (n.deleted) {
+            if (n.deleted()) {
                 return false;
             }
-            data = n.data;
+            data = n.data();
             czxid = n.czxid;
             mzxid = n.mzxid;
             pzxid = n.pzxid();
@@ -598,14 +721,14 @@ public final class DataTree {
             owner = n.ephemeralOwner();
             version = n.version;
             cversion = n.cversion();
-            container = n.container;
+            container = n.container();
             ttl = n.ttlMs();
-            aversion = n.aversion;
+            aversion = n.aversion();
             acl = n.acl;
         }
         written.putIfAbsent(acl.id, acl);
         out.writeByte(1);
-        TxnCodec.writeString(out, n.path);
+        TxnCodec.writeString(out, path);
         out.writeLong(czxid);
         out.writeLong(mzxid);
         out.writeLong(pzxid);
@@ -639,8 +762,12 @@ public final class DataTree {
             throw new IOException("unsupported snapshot version " + version);
         }
         boolean withAcls = version == SNAPSHOT_VERSION;
-        Map<Node, Long> aclIds = new HashMap<>();
-        DataTree tree = new DataTree(1024);
+        // each node first holds a placeholder entry (ACL id and aversion, no ACL) shared by the nodes of the same
+        // pair; the table at the end turns them into real entries
+        Map<PendingAcl, AclTable.Entry> placeholders = new HashMap<>();
+        DataTree tree = new DataTree();
+        Node emptyRoot = tree.root;
+        TreeBuilder builder = new TreeBuilder(emptyRoot);
         tree.lastZxid = in.readLong();
         while (readMarker(in)) {
             long id = in.readLong();
@@ -670,10 +797,15 @@ public final class DataTree {
                 throw new IOException("corrupt snapshot: bad TTL node " + path);
             }
             byte[] data = TxnCodec.readBytes(in);
-            Node n = Node.create(path, data, czxid, ctime, owner, kind == 1, ttl);
+            Node n = Node.create(NodeBytes.pack(path, path.lastIndexOf('/') + 1, path.length(), data), czxid,
+                    ctime, owner, kind == 1, ttl);
             if (withAcls) {
-                n.aversion = in.readInt();
-                aclIds.put(n, in.readLong());
+                int aversion = in.readInt();
+                long aclId = in.readLong();
+                n.acl = placeholders.computeIfAbsent(new PendingAcl(aclId, aversion),
+                        k -> new AclTable.Entry(k.id(), null, k.aversion()));
+            } else {
+                n.acl = tree.acls.intern(Acls.OPEN_UNSAFE);
             }
             n.mzxid = mzxid;
             n.mtime = mtime;
@@ -683,10 +815,16 @@ public final class DataTree {
                 kids.pzxid = pzxid;
                 kids.cversion = cversion;
             }
-            Node replaced = tree.nodes.put(path, n);
-            if (replaced != null && "/".equals(path)) {
-                tree.acls.release(replaced.acl); // the empty tree's root
-            }
+            builder.add(path, n);
+        }
+        tree.orphans.putAll(builder.finish());
+        if (builder.duplicate() != null) {
+            throw new IOException("corrupt snapshot: node " + builder.duplicate() + " twice");
+        }
+        tree.root = builder.root();
+        tree.nodeCount = builder.count();
+        if (tree.root != emptyRoot) {
+            tree.acls.release(emptyRoot.acl);
         }
         Map<Long, List<Acl>> table = new HashMap<>();
         if (withAcls) {
@@ -699,15 +837,22 @@ public final class DataTree {
                 table.put(id, TxnCodec.readAcls(in));
             }
         }
-        for (Node n : tree.nodes.values()) {
-            if (n.acl != null) {
-                continue; // the empty tree's root, kept when the snapshot had none
+        if (withAcls) {
+            String[] unknown = {null};
+            tree.forEachNode((path, n) -> {
+                if (n.acl.acls != null) {
+                    return; // the empty tree's root, kept when the snapshot had none
+                }
+                List<Acl> acl = table.get(n.acl.id);
+                if (acl == null) {
+                    unknown[0] = unknown[0] != null ? unknown[0] : "unknown ACL id " + n.acl.id + " for " + path;
+                    return;
+                }
+                n.acl = tree.acls.intern(acl, n.acl.aversion);
+            });
+            if (unknown[0] != null) {
+                throw new IOException("corrupt snapshot: " + unknown[0]);
             }
-            List<Acl> acl = withAcls ? table.get(aclIds.get(n)) : Acls.OPEN_UNSAFE;
-            if (acl == null) {
-                throw new IOException("corrupt snapshot: unknown ACL id " + aclIds.get(n) + " for " + n.path);
-            }
-            n.acl = tree.acls.intern(acl);
         }
         tree.lastTxnTime = readTrailer(in);
         tree.link();
@@ -728,6 +873,10 @@ public final class DataTree {
         return in.readLong();
     }
 
+    /** A node's ACL id and aversion while a snapshot is read, before its ACL table. */
+    private record PendingAcl(long id, int aversion) {
+    }
+
     private static boolean readMarker(DataInput in) throws IOException {
         byte b = in.readByte();
         if (b != 0 && b != 1) {
@@ -736,25 +885,19 @@ public final class DataTree {
         return b == 1;
     }
 
-    /** Rebuilds children sets and the ephemeral/container indexes from the node map. */
+    /** Rebuilds the ephemeral, container and TTL indexes from the nodes (children are linked already). */
     private void link() {
-        for (Node n : nodes.values()) {
-            if (!"/".equals(n.path)) {
-                Node parent = nodes.get(parentOf(n.path));
-                if (parent != null) {
-                    parent.addChild(n); // orphans (fuzzy) stay unlinked until replay deletes them
-                }
-            }
+        forEachNode((path, n) -> {
             if (n.ephemeralOwner() != 0) {
-                ephemerals.computeIfAbsent(n.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(n.path);
+                ephemerals.computeIfAbsent(n.ephemeralOwner(), k -> ConcurrentHashMap.newKeySet()).add(path);
             }
-            if (n.container) {
-                containers.add(n.path);
+            if (n.container()) {
+                containers.add(path);
             }
             if (n.ttlMs() > 0) {
-                ttlNodes.add(n.path);
+                ttlNodes.add(path);
             }
-        }
+        });
     }
 
     // ---- whole-tree images (import and export of other stores' data) ---------------------------------------------
@@ -768,7 +911,9 @@ public final class DataTree {
      */
     public static DataTree fromImages(long lastZxid, long lastTxnTime, Iterable<SessionInfo> sessionInfos,
                                       Iterable<NodeImage> images) {
-        DataTree tree = new DataTree(1024);
+        DataTree tree = new DataTree();
+        Node emptyRoot = tree.root;
+        TreeBuilder builder = new TreeBuilder(emptyRoot);
         tree.lastZxid = lastZxid;
         tree.lastTxnTime = lastTxnTime;
         for (SessionInfo s : sessionInfos) {
@@ -782,39 +927,34 @@ public final class DataTree {
             if (im.ttlMs() < 0 || (im.ttlMs() > 0 && (im.ephemeralOwner() != 0 || im.container()))) {
                 throw new IllegalArgumentException("bad TTL node " + path);
             }
-            Node n = Node.create(path, im.data(), im.czxid(), im.ctime(), im.ephemeralOwner(), im.container(),
-                    im.ttlMs());
+            Node n = Node.create(NodeBytes.pack(path, path.lastIndexOf('/') + 1, path.length(), im.data()),
+                    im.czxid(), im.ctime(), im.ephemeralOwner(), im.container(), im.ttlMs());
             n.mzxid = im.mzxid();
             n.mtime = im.mtime();
             n.version = im.version();
-            n.aversion = im.aversion();
-            n.acl = tree.acls.intern(im.acls());
             if (im.cversion() < 0) {
                 throw new IllegalArgumentException("negative cversion " + im.cversion() + " of " + path);
             }
+            n.acl = tree.acls.intern(im.acls(), im.aversion());
             ChildSet kids = n.kids();
             kids.pzxid = im.pzxid();
             kids.cversion = im.cversion();
-            Node replaced = tree.nodes.put(path, n);
-            if (replaced != null) {
-                if (!"/".equals(path) || replaced.czxid != 0 || replaced.children != null) {
-                    throw new IllegalArgumentException("duplicate node " + path);
-                }
-                tree.acls.release(replaced.acl); // the empty tree's root
-            }
+            builder.add(path, n);
         }
-        for (Node n : tree.nodes.values()) {
-            if (!"/".equals(n.path) && !tree.nodes.containsKey(parentOf(n.path))) {
-                throw new IllegalArgumentException("node " + n.path + " has no parent");
-            }
+        Map<String, Node> orphans = builder.finish();
+        if (builder.duplicate() != null) {
+            throw new IllegalArgumentException("duplicate node " + builder.duplicate());
+        }
+        if (!orphans.isEmpty()) {
+            throw new IllegalArgumentException("node " + new TreeSet<>(orphans.keySet()).first() + " has no parent");
+        }
+        tree.root = builder.root();
+        tree.nodeCount = builder.count();
+        if (tree.root != emptyRoot) {
+            tree.acls.release(emptyRoot.acl);
         }
         tree.link();
-        for (Node n : tree.nodes.values()) {
-            ChildSet kids = n.children;
-            if (kids.cversion == 0 && kids.pzxid == n.czxid && kids.size() == 0) {
-                n.children = null; // as a snapshot read leaves a node that never had a child
-            }
-        }
+        tree.forEachNode((path, n) -> n.dropDefaultKids()); // as a snapshot read leaves a node that never had a child
         return tree;
     }
 
@@ -824,20 +964,27 @@ public final class DataTree {
      * tree and not listed.
      */
     public void forEachImage(java.util.function.Consumer<NodeImage> action) {
-        ArrayDeque<Node> stack = new ArrayDeque<>();
-        stack.push(nodes.get("/"));
+        ArrayDeque<Map.Entry<String, Node>> stack = new ArrayDeque<>();
+        stack.push(Map.entry("/", root));
         while (!stack.isEmpty()) {
-            Node n = stack.pop();
+            Map.Entry<String, Node> e = stack.pop();
+            String path = e.getKey();
+            Node n = e.getValue();
             NodeImage im;
             List<Node> kids;
             synchronized (n) {
-                im = new NodeImage(n.path, n.data, n.acls(), n.czxid, n.mzxid, n.pzxid(), n.ctime, n.mtime, n.version,
-                        n.cversion(), n.aversion, n.ephemeralOwner(), n.container, n.ttlMs());
-                kids = n.children == null ? new ArrayList<>() : n.children.nodes();
+                im = new NodeImage(path, n.data(), n.acls(), n.czxid, n.mzxid, n.pzxid(), n.ctime, n.mtime, n.version,
+                        n.cversion(), n.aversion(), n.ephemeralOwner(), n.container(), n.ttlMs());
+                kids = n.children() == null ? new ArrayList<>() : n.children().nodes();
             }
             action.accept(im);
-            kids.sort(java.util.Comparator.comparing((Node k) -> k.path).reversed());
+            String prefix = "/".equals(path) ? "/" : path + "/";
+            List<Map.Entry<String, Node>> named = new ArrayList<>(kids.size());
             for (Node k : kids) {
+                named.add(Map.entry(prefix + k.name(), k));
+            }
+            named.sort(Map.Entry.<String, Node>comparingByKey().reversed());
+            for (Map.Entry<String, Node> k : named) {
                 stack.push(k);
             }
         }
@@ -859,8 +1006,10 @@ public final class DataTree {
         }
         long zxid = loaded.lastZxid;
         Replacement changes = changesTo(loaded, zxid);
-        nodes.putAll(loaded.nodes);
-        nodes.keySet().removeIf(path -> !loaded.nodes.containsKey(path));
+        orphans.putAll(loaded.orphans);
+        orphans.keySet().removeIf(path -> !loaded.orphans.containsKey(path));
+        root = loaded.root;
+        nodeCount = loaded.nodeCount;
         sessions.putAll(loaded.sessions);
         sessions.keySet().removeIf(id -> !loaded.sessions.containsKey(id));
         ephemerals.putAll(loaded.ephemerals);
@@ -881,10 +1030,12 @@ public final class DataTree {
         TreeSet<String> created = new TreeSet<>();
         TreeSet<String> dataChanged = new TreeSet<>();
         TreeSet<String> childrenChanged = new TreeSet<>();
+        Map<String, Node> nodes = nodesByPath();
+        Map<String, Node> nextNodes = next.nodesByPath();
         for (Map.Entry<String, Node> e : nodes.entrySet()) {
             String path = e.getKey();
             Node before = e.getValue();
-            Node after = next.nodes.get(path);
+            Node after = nextNodes.get(path);
             if (after == null || after.czxid != before.czxid) {
                 deleted.add(path); // a recreated node is a deletion and a creation
                 if (after != null) {
@@ -907,7 +1058,7 @@ public final class DataTree {
                 }
             }
         }
-        for (String path : next.nodes.keySet()) {
+        for (String path : nextNodes.keySet()) {
             if (!nodes.containsKey(path)) {
                 created.add(path);
             }
@@ -918,7 +1069,7 @@ public final class DataTree {
         for (String path : created) {
             childrenChanged.add(parentOf(path));
         }
-        childrenChanged.removeIf(path -> !next.nodes.containsKey(path)); // a deleted node's watchers hear NODE_DELETED
+        childrenChanged.removeIf(path -> !nextNodes.containsKey(path)); // a deleted node's watchers hear NODE_DELETED
         List<WatchTrigger> triggers = new ArrayList<>();
         deleted.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_DELETED, zxid)));
         created.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_CREATED, zxid)));
@@ -945,15 +1096,17 @@ public final class DataTree {
     public String canonicalDump() {
         StringBuilder sb = new StringBuilder();
         sb.append("lastZxid=").append(lastZxid).append('\n');
-        Map<String, Node> sorted = new TreeMap<>(nodes);
-        for (Node n : sorted.values()) {
+        Map<String, Node> sorted = new TreeMap<>(nodesByPath());
+        for (Map.Entry<String, Node> e : sorted.entrySet()) {
+            Node n = e.getValue();
             synchronized (n) {
-                List<String> names = n.children == null ? new ArrayList<>() : n.children.names();
+                List<String> names = n.children() == null ? new ArrayList<>() : n.children().names();
                 Collections.sort(names);
-                sb.append(n.path).append(' ').append(n.statLocked()).append(" container=").append(n.container)
+                sb.append(e.getKey()).append(' ').append(n.statLocked()).append(" container=").append(n.container())
                         .append(n.ttlMs() > 0 ? " ttl=" + n.ttlMs() : "")
                         .append(" acl=").append(n.acls())
-                        .append(" data=").append(n.data == null ? "null" : java.util.HexFormat.of().formatHex(n.data))
+                        .append(" data=").append(n.data() == null ? "null"
+                                : java.util.HexFormat.of().formatHex(n.data()))
                         .append(" children=").append(names).append('\n');
             }
         }
@@ -970,48 +1123,59 @@ public final class DataTree {
     }
 
     /**
-     * Internal consistency check for tests: children sets match the node map; the ephemeral and container indexes
-     * match the nodes; each parent's pzxid is at least every child's czxid and its count of child creations at least
-     * its number of children (what replay over a fuzzy snapshot must restore, as far as one state can show it).
+     * Internal consistency check for tests: every node is reached from the root under its own name and found by
+     * its path; the node count, the ephemeral, container and TTL indexes and the ACL reference counts match the
+     * nodes; each parent's pzxid is at least every child's czxid and its count of child creations at least its
+     * number of children (what replay over a fuzzy snapshot must restore, as far as one state can show it).
      */
     void checkInvariants() {
-        Map<String, Set<String>> expectedChildren = new HashMap<>();
+        if (!orphans.isEmpty()) {
+            throw new IllegalStateException("orphans " + new TreeSet<>(orphans.keySet()));
+        }
         Map<Long, Set<String>> expectedEphemerals = new HashMap<>();
         Set<String> expectedContainers = new HashSet<>();
         Set<String> expectedTtlNodes = new HashSet<>();
-        for (Node n : nodes.values()) {
-            if (!"/".equals(n.path)) {
-                String parent = parentOf(n.path);
-                Node p = nodes.get(parent);
-                if (p == null) {
-                    throw new IllegalStateException("orphan " + n.path);
+        Map<List<Acl>, Long> expectedRefs = new HashMap<>();
+        int[] count = {0};
+        forEachNode((path, n) -> {
+            count[0]++;
+            if (n.deleted()) {
+                throw new IllegalStateException("deleted node still linked: " + path);
+            }
+            if (lookup(path) != n) {
+                throw new IllegalStateException("lookup of " + path + " does not find its node");
+            }
+            if (!"/".equals(path)) {
+                Node p = lookup(parentOf(path));
+                if (!dev.zkr.client.ZkPaths.name(path).equals(n.name())) {
+                    throw new IllegalStateException("name of " + path + " is " + n.name());
                 }
-                expectedChildren.computeIfAbsent(parent, k -> new HashSet<>()).add(dev.zkr.client.ZkPaths.name(n.path));
                 if (p.pzxid() < n.czxid) {
-                    throw new IllegalStateException("pzxid of " + parent + " " + p.pzxid() + " < czxid of " + n.path
-                            + " " + n.czxid);
+                    throw new IllegalStateException("pzxid of " + parentOf(path) + " " + p.pzxid() + " < czxid of "
+                            + path + " " + n.czxid);
                 }
             }
-            if (n.ephemeralOwner() != 0) {
-                expectedEphemerals.computeIfAbsent(n.ephemeralOwner(), k -> new HashSet<>()).add(n.path);
-            }
-            if (n.container) {
-                expectedContainers.add(n.path);
-            }
-            if (n.ttlMs() > 0) {
-                expectedTtlNodes.add(n.path);
-            }
-        }
-        for (Node n : nodes.values()) {
-            Set<String> actual = new HashSet<>(n.childNames());
-            Set<String> expected = expectedChildren.getOrDefault(n.path, Set.of());
-            if (!actual.equals(expected)) {
-                throw new IllegalStateException("children of " + n.path + ": " + actual + " != " + expected);
+            List<String> names = n.childNames();
+            if (new HashSet<>(names).size() != names.size()) {
+                throw new IllegalStateException("children of " + path + " repeat a name: " + names);
             }
             if (n.cversion() < n.numChildren()) {
-                throw new IllegalStateException("cversion of " + n.path + " " + n.cversion() + " < "
+                throw new IllegalStateException("cversion of " + path + " " + n.cversion() + " < "
                         + n.numChildren() + " children");
             }
+            if (n.ephemeralOwner() != 0) {
+                expectedEphemerals.computeIfAbsent(n.ephemeralOwner(), k -> new HashSet<>()).add(path);
+            }
+            if (n.container()) {
+                expectedContainers.add(path);
+            }
+            if (n.ttlMs() > 0) {
+                expectedTtlNodes.add(path);
+            }
+            expectedRefs.merge(n.acls(), 1L, Long::sum);
+        });
+        if (count[0] != nodeCount) {
+            throw new IllegalStateException("node count " + nodeCount + " != " + count[0] + " nodes in the tree");
         }
         Map<Long, Set<String>> actualEphemerals = new HashMap<>();
         ephemerals.forEach((owner, paths) -> actualEphemerals.put(owner, new HashSet<>(paths)));
@@ -1023,10 +1187,6 @@ public final class DataTree {
         }
         if (!ttlNodes.equals(expectedTtlNodes)) {
             throw new IllegalStateException("TTL index " + ttlNodes + " != " + expectedTtlNodes);
-        }
-        Map<List<Acl>, Long> expectedRefs = new HashMap<>();
-        for (Node n : nodes.values()) {
-            expectedRefs.merge(n.acls(), 1L, Long::sum);
         }
         if (!acls.refCounts().equals(expectedRefs)) {
             throw new IllegalStateException("ACL reference counts " + acls.refCounts() + " != " + expectedRefs);

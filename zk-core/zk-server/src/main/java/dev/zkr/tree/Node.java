@@ -5,60 +5,57 @@ import dev.zkr.client.Stat;
 import java.util.List;
 
 /**
- * One znode, kept small because the tree holds millions: the path string is the same instance as the tree map's
- * key (names are derived from it, not stored); cversion and pzxid live in the {@link ChildSet}, which exists only
- * for nodes that have had children (for the others cversion is 0 and pzxid equals czxid); the ephemeral owner only
- * exists in {@link Ephemeral} nodes. All mutable state is guarded by the node's monitor, so readers see data and
- * stat of the same version. Only the apply thread mutates nodes.
+ * One znode, kept small because the tree holds millions (docs/architecture.md, "The tree in memory"): 56 bytes with its
+ * object header, plus one array holding its name and data ({@link NodeBytes}) and its slot in the parent's
+ * {@link ChildSet}. The path is not stored: a node is found by walking names from the root. cversion and pzxid live
+ * in the ChildSet, which exists only for nodes that have had children (for the others cversion is 0 and pzxid equals
+ * czxid) and then also holds the packed bytes; aversion lives in the shared ACL entry ({@link AclTable}); the
+ * ephemeral owner, the TTL and the container flag exist only in the subclasses that need them. All mutable state is
+ * guarded by the node's monitor, so readers see data and stat of the same version. Only the apply thread mutates
+ * nodes.
  */
 class Node {
     static final byte[] EMPTY = new byte[0];
 
-    final String path;
-    byte[] data;
+    /** The packed name and data, or the {@link ChildSet} that holds them once the node has one. */
+    private Object body;
+    /**
+     * The node's ACL and aversion, shared with every node of the same pair ({@link AclTable}); set by the tree when
+     * it creates the node, null once the node is removed from the tree, so late readers treat it as missing.
+     */
+    AclTable.Entry acl;
     long czxid;
     long mzxid;
     long ctime;
     long mtime;
     int version;
-    /** Number of ACL changes. */
-    int aversion;
-    /** The node's ACL, shared with every node of the same ACL ({@link AclTable}); set by the tree. */
-    AclTable.Entry acl;
-    boolean container;
-    /** Set (under the monitor) when the node is removed from the tree, so late readers treat it as missing. */
-    boolean deleted;
-    /** Null until the node gets its first child (or a child-related stat change). */
-    ChildSet children;
 
-    Node(String path) {
-        this.path = path;
-        this.data = EMPTY;
+    Node(byte[] packed) {
+        this.body = packed;
     }
 
-    private Node(String path, byte[] data, long zxid, long time, boolean container) {
-        this.path = path;
-        this.data = data;
+    private Node(byte[] packed, long zxid, long time) {
+        this.body = packed;
         this.czxid = zxid;
         this.mzxid = zxid;
         this.ctime = time;
         this.mtime = time;
-        this.container = container;
     }
 
-    /** A new node as created by the txn with this zxid and time. */
-    static Node create(String path, byte[] data, long zxid, long time, long ephemeralOwner, boolean container) {
-        return create(path, data, zxid, time, ephemeralOwner, container, 0);
+    /** The root: empty name and data, zeroed stat. */
+    static Node root() {
+        return new Node(NodeBytes.pack(EMPTY, EMPTY));
     }
 
-    /** As above; {@code ttlMs > 0} makes a TTL node. */
-    static Node create(String path, byte[] data, long zxid, long time, long ephemeralOwner, boolean container,
-                       long ttlMs) {
+    /** A new node as created by the txn with this zxid and time ({@code packed}: name and data, NodeBytes). */
+    static Node create(byte[] packed, long zxid, long time, long ephemeralOwner, boolean container, long ttlMs) {
         if (ttlMs > 0) {
-            return new Ttl(path, data, zxid, time, ttlMs);
+            return new Ttl(packed, zxid, time, ttlMs);
         }
-        return ephemeralOwner == 0 ? new Node(path, data, zxid, time, container)
-                : new Ephemeral(path, data, zxid, time, ephemeralOwner, container);
+        if (ephemeralOwner != 0) {
+            return new Ephemeral(packed, zxid, time, ephemeralOwner, container);
+        }
+        return container ? new Container(packed, zxid, time) : new Node(packed, zxid, time);
     }
 
     long ephemeralOwner() {
@@ -70,12 +67,60 @@ class Node {
         return 0;
     }
 
+    boolean container() {
+        return false;
+    }
+
+    boolean deleted() {
+        return acl == null;
+    }
+
+    int aversion() {
+        return acl == null ? 0 : acl.aversion;
+    }
+
+    /** The packed name and data ({@link NodeBytes}). */
+    byte[] packed() {
+        Object b = body; // read once: the snapshot thread and ChildSet probes read it without this node's monitor
+        return b instanceof ChildSet c ? c.packed : (byte[]) b;
+    }
+
+    /** The node's name (the last path component; empty for the root). */
+    String name() {
+        return NodeBytes.name(packed());
+    }
+
+    /** A copy of the data (null if the node's data is null). */
+    byte[] data() {
+        return NodeBytes.data(packed());
+    }
+
+    void setData(byte[] data) {
+        byte[] packed = NodeBytes.withData(packed(), data);
+        if (body instanceof ChildSet c) {
+            c.packed = packed;
+        } else {
+            body = packed; // the same name: a racing reader of the name sees it in either array
+        }
+    }
+
+    /** The children, or null if the node never had any (nor a child-related stat change). */
+    ChildSet children() {
+        Object b = body;
+        return b instanceof ChildSet c ? c : null;
+    }
+
+    /** The child named {@code path[from, to)}, or null; under the node's monitor. */
+    Node child(String path, int from, int to) {
+        return body instanceof ChildSet c ? c.get(path, from, to) : null;
+    }
+
     int cversion() {
-        return children == null ? 0 : children.cversion;
+        return body instanceof ChildSet c ? c.cversion : 0;
     }
 
     long pzxid() {
-        return children == null ? czxid : children.pzxid;
+        return body instanceof ChildSet c ? c.pzxid : czxid;
     }
 
     /** The ACL (the open ACL until the tree set one). */
@@ -85,10 +130,19 @@ class Node {
 
     /** The children holder, created on demand (its pzxid starts at czxid, as for a node without one). */
     ChildSet kids() {
-        if (children == null) {
-            children = new ChildSet(czxid);
+        if (body instanceof ChildSet c) {
+            return c;
         }
-        return children;
+        ChildSet c = new ChildSet(czxid, (byte[]) body);
+        body = c;
+        return c;
+    }
+
+    /** Drops an empty ChildSet that holds nothing but the defaults (as if the node never had one). */
+    void dropDefaultKids() {
+        if (body instanceof ChildSet c && c.cversion == 0 && c.pzxid == czxid && c.size() == 0) {
+            body = c.packed;
+        }
     }
 
     synchronized Stat stat() {
@@ -102,25 +156,27 @@ class Node {
      */
     Stat statLocked() {
         int kids = numChildren();
-        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, aversion, ephemeralOwner(),
-                data == null ? 0 : data.length, kids);
+        return new Stat(czxid, mzxid, pzxid(), ctime, mtime, version, 2 * cversion() - kids, aversion(),
+                ephemeralOwner(), NodeBytes.dataLength(packed()), kids);
     }
 
     int numChildren() {
-        return children == null ? 0 : children.size();
+        return body instanceof ChildSet c ? c.size() : 0;
     }
 
     synchronized List<String> childNames() {
-        return children == null ? List.of() : children.names();
+        return body instanceof ChildSet c ? c.names() : List.of();
     }
 
-    void addChild(Node child) {
-        kids().add(child);
-    }
+    /** A persistent container node: no extra field. */
+    static final class Container extends Node {
+        Container(byte[] packed, long zxid, long time) {
+            super(packed, zxid, time);
+        }
 
-    void removeChild(String childPath) {
-        if (children != null) {
-            children.remove(childPath);
+        @Override
+        boolean container() {
+            return true;
         }
     }
 
@@ -131,8 +187,8 @@ class Node {
     static final class Ttl extends Node {
         private final long ttlMs;
 
-        Ttl(String path, byte[] data, long zxid, long time, long ttlMs) {
-            super(path, data, zxid, time, false);
+        Ttl(byte[] packed, long zxid, long time, long ttlMs) {
+            super(packed, zxid, time);
             this.ttlMs = ttlMs;
         }
 
@@ -142,18 +198,25 @@ class Node {
         }
     }
 
-    /** An ephemeral node: the owner is the only extra field. */
+    /** An ephemeral node: the owner (and a container flag, which ZooKeeper never sets on one) are the extra fields. */
     static final class Ephemeral extends Node {
         private final long owner;
+        private final boolean container;
 
-        Ephemeral(String path, byte[] data, long zxid, long time, long owner, boolean container) {
-            super(path, data, zxid, time, container);
+        Ephemeral(byte[] packed, long zxid, long time, long owner, boolean container) {
+            super(packed, zxid, time);
             this.owner = owner;
+            this.container = container;
         }
 
         @Override
         long ephemeralOwner() {
             return owner;
+        }
+
+        @Override
+        boolean container() {
+            return container;
         }
     }
 }

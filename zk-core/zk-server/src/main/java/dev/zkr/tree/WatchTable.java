@@ -293,9 +293,35 @@ public final class WatchTable {
         return new WatchDelivery(sessionId, new WatchedEvent(type, path, zxid));
     }
 
+    /**
+     * Registers a watch. Memory (zk-bench's watches row): the per-path set and the session's map share one path
+     * string per path and one boxed session id per session ({@link PathWatchers}, {@link SessionPaths}), so a watch
+     * costs a set entry and a map entry, not copies of the request's path and id.
+     */
     private void add(Map<String, Set<Long>> table, int kind, long sessionId, String path) {
-        table.computeIfAbsent(path, k -> new LinkedHashSet<>(2)).add(sessionId);
-        bySession.computeIfAbsent(sessionId, k -> new HashMap<>()).merge(path, kind, (a, b) -> a | b);
+        SessionPaths mine = (SessionPaths) bySession.computeIfAbsent(sessionId, SessionPaths::new);
+        PathWatchers watchers = (PathWatchers) table.computeIfAbsent(path, PathWatchers::new);
+        watchers.add(mine.id);
+        mine.merge(watchers.path, kind, (a, b) -> a | b);
+    }
+
+    /** The sessions watching one path of one table, with the path string the table and the sessions' maps share. */
+    private static final class PathWatchers extends LinkedHashSet<Long> {
+        final String path;
+
+        PathWatchers(String path) {
+            super(2);
+            this.path = path;
+        }
+    }
+
+    /** One session's watched paths (to their kinds), with the boxed session id every set it is in shares. */
+    private static final class SessionPaths extends HashMap<String, Integer> {
+        final Long id;
+
+        SessionPaths(Long id) {
+            this.id = id;
+        }
     }
 
     private boolean removeOne(Map<String, Set<Long>> table, int kind, long sessionId, String path) {
