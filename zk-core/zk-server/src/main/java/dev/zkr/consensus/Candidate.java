@@ -103,6 +103,13 @@ final class Candidate extends RoleState {
     }
 
     @Override
+    void membershipChanged() {
+        if (!r.electable()) {
+            r.becomeFollower(-1);
+        }
+    }
+
+    @Override
     void tick() {
         if (++elapsed >= timeout) {
             startPreVote();

@@ -71,7 +71,8 @@ final class Follower extends RoleState {
             advanceCommit();
         } else if (m instanceof SyncStart s) {
             onSyncStart(s);
-        } else if (m instanceof ReplicaMessage.TimeoutNow && from == leaderId && synced && r.installing == Zxid.NONE) {
+        } else if (m instanceof ReplicaMessage.TimeoutNow && from == leaderId && synced && r.installing == Zxid.NONE
+                && r.electable()) {
             r.campaignFor(r.acceptedEpoch + 1, true); // the leader hands over: no pre-vote
         }
     }
@@ -207,7 +208,9 @@ final class Follower extends RoleState {
             syncCooldown--;
         }
         if (campaignIn > 0 && --campaignIn == 0 || electionElapsed >= electionTimeout) {
-            if (r.installing == Zxid.NONE) {
+            if (!r.electable()) {
+                campaignIn = 0; // a learner or removed member never campaigns: it waits for a leader to reach it
+            } else if (r.installing == Zxid.NONE) {
                 r.becomeCandidate();
             } else {
                 electionElapsed = 0;

@@ -19,7 +19,8 @@ import java.util.Set;
  * prefix (docs/replication.md, Common prefix), and commits a zxid of its own epoch once a quorum has it durable (its
  * own copy counts after its own fsync, but followers alone can make the quorum: the commit point may run ahead of the
  * leader's durable point); committing (e,0) commits everything before it and puts the leader in service (UPTODATE). It
- * steps down when it has not heard from a quorum within the election timeout (check-quorum).
+ * steps down when it has not heard from a quorum within the election timeout (check-quorum), and once its own removal
+ * from the voters committed (docs/membership.md). It replicates to voters and learners; only voters count.
  */
 final class Leader extends RoleState {
     private final long epoch;
@@ -51,7 +52,7 @@ final class Leader extends RoleState {
     Leader(Replica r) {
         super(r);
         this.epoch = r.acceptedEpoch;
-        for (int p : r.peers) {
+        for (int p : replicatedTo()) {
             progress.put(p, new Progress());
         }
     }
@@ -88,7 +89,7 @@ final class Leader extends RoleState {
         int best = -1;
         for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
             Progress p = e.getValue();
-            if (p.mode == Progress.Mode.REPLICATE && !r.downPeers.contains(e.getKey())
+            if (p.mode == Progress.Mode.REPLICATE && !r.downPeers.contains(e.getKey()) && r.quorum.isMember(e.getKey())
                     && (best < 0 || p.match > progress.get(best).match
                     || p.match == progress.get(best).match && e.getKey() > best)) {
                 best = e.getKey();
@@ -133,12 +134,55 @@ final class Leader extends RoleState {
         return zxid;
     }
 
+    /** Appends a membership record for {@code next} (the caller checked it is the one change allowed now). */
+    long changeMembership(Membership next) {
+        return propose(r.codec.encode(next));
+    }
+
+    /** Whether learner {@code id} holds durably everything committed (it may be promoted). */
+    boolean caughtUp(int id) {
+        Progress p = progress.get(id);
+        return p != null && p.mode == Progress.Mode.REPLICATE && p.match >= r.commit;
+    }
+
+    /**
+     * Follows the membership: a new member gets a progress entry and a heartbeat (it then asks for a sync); a removed
+     * one is replicated to until its removal commits, so it learns of it and stays quiet (it counts toward nothing).
+     */
+    @Override
+    void membershipChanged() {
+        membershipFollowed();
+    }
+
+    /** The other members of the current membership and of the committed one (a removal not yet committed). */
+    private Set<Integer> replicatedTo() {
+        Set<Integer> to = new java.util.TreeSet<>(r.memberships.current().members());
+        to.addAll(r.memberships.at(r.commit).members());
+        to.remove(r.id);
+        return to;
+    }
+
+    private void membershipFollowed() {
+        Set<Integer> keep = replicatedTo();
+        for (int p : keep) {
+            if (!progress.containsKey(p)) {
+                progress.put(p, new Progress()); // a new member: it asks for a sync on this heartbeat
+                r.send(p, new Heartbeat(epoch, r.commit, readRound, -1, Zxid.NONE));
+            }
+        }
+        progress.keySet().retainAll(keep);
+        active.retainAll(keep);
+        if (transferTo >= 0 && !r.quorum.isMember(transferTo)) {
+            transferTo = -1;
+        }
+    }
+
     void readIndex(long ctx) {
         if (transferTo >= 0) {
             r.refuseRead(ctx);
             return;
         }
-        if (r.quorum.size() == 1 || r.mutations.syncWithoutQuorum) {
+        if (r.quorum.size() == 1 && r.voter || r.mutations.syncWithoutQuorum) {
             r.answerRead(ctx, r.lastAppended);
             return;
         }
@@ -150,6 +194,10 @@ final class Leader extends RoleState {
 
     @Override
     void step(int from, ReplicaMessage m) {
+        if (!progress.containsKey(from) && (m instanceof FollowerInfo || m instanceof Ack
+                || m instanceof HeartbeatAck)) {
+            return; // not a member (any more): a removed server that missed its removal
+        }
         if (m instanceof FollowerInfo fi) {
             active.add(from);
             sync(from, fi);
@@ -239,17 +287,49 @@ final class Leader extends RoleState {
         // the leader's own copy counts only once durable (P6), but a quorum of followers' disks commits without it:
         // a slow leader disk must not stall every write (ZooKeeper commits the same way); the leader then applies
         // ahead of its own log, which recovery (P7) and a step-down (Follower.requestSync) allow for
-        long c = r.quorum.committed(matched);
+        // a pending membership change is in force already: it and what follows commit on its quorum, never on the
+        // previous membership's alone (docs/membership.md)
+        Quorum q = r.mutations.commitOnOldQuorum && r.memberships.lastChange() > r.commit
+                ? new Quorum(r.memberships.previous().voters()) : r.quorum;
+        long c = q.committed(matched);
         if (c <= r.commit || Zxid.epoch(c) != epoch) {
             return; // only zxids of its own epoch are committed by counting (Raft's Figure 8 rule)
         }
+        long previous = r.commit;
         r.commit = c;
         inService = true;
+        boolean changeCommitted = r.memberships.lastChange() != Zxid.NONE && r.memberships.lastChange() <= c
+                && r.memberships.lastChange() > previous;
         progress.forEach((id, p) -> {
             if (p.mode == Progress.Mode.REPLICATE) {
                 r.send(id, new Commit(epoch, c));
             }
         });
+        if (changeCommitted) {
+            membershipFollowed(); // a removed member has heard of its removal's commit: stop replicating to it
+        }
+        if (!r.voter && !r.memberships.at(c).isVoter(r.id) && !r.mutations.removedLeaderKeepsLeading) {
+            stepDownRemoved();
+        }
+    }
+
+    /**
+     * Its removal committed: it hands over to its most up-to-date voter if one holds everything (no wait for an
+     * election timeout), and steps down. A non-voter never campaigns again.
+     */
+    private void stepDownRemoved() {
+        int best = -1;
+        for (Map.Entry<Integer, Progress> e : progress.entrySet()) {
+            Progress p = e.getValue();
+            if (p.mode == Progress.Mode.REPLICATE && r.quorum.isMember(e.getKey()) && p.match >= r.lastAppended
+                    && !r.downPeers.contains(e.getKey()) && (best < 0 || e.getKey() > best)) {
+                best = e.getKey();
+            }
+        }
+        if (best >= 0) {
+            r.send(best, new ReplicaMessage.TimeoutNow(epoch));
+        }
+        r.becomeFollower(-1);
     }
 
     private void ackReads(int from, long round) {
@@ -300,6 +380,9 @@ final class Leader extends RoleState {
     @Override
     void peerDown(int peer) {
         Progress p = progress.get(peer);
+        if (p == null) {
+            return;
+        }
         p.mode = Progress.Mode.PROBE;
         p.syncId = -1;
     }
@@ -307,6 +390,9 @@ final class Leader extends RoleState {
     @Override
     void peerUp(int peer) {
         Progress p = progress.get(peer);
+        if (p == null) {
+            return;
+        }
         p.mode = Progress.Mode.PROBE;
         p.syncId = -1;
         r.send(peer, new Heartbeat(epoch, r.commit, readRound, -1, Zxid.NONE));

@@ -25,4 +25,23 @@ public interface LogView {
 
     /** The durable commit mark at recovery (recovery applies up to max(snapshot, mark), P7). */
     long commitMark();
+
+    /** How this log's records carry a membership (docs/membership.md); {@link MembershipCodec#RAW} by default. */
+    default MembershipCodec membershipCodec() {
+        return MembershipCodec.RAW;
+    }
+
+    /**
+     * The membership in force at the base, as the snapshot there records it; null when the log has never held a
+     * membership record (the members are then {@link ReplicaConfig#members()}).
+     */
+    default Membership baseMembership() {
+        return null;
+    }
+
+    /** The membership records after the base, in order (read once, at recovery). By default a scan of the log. */
+    default List<Entry> membershipRecords() {
+        MembershipCodec codec = membershipCodec();
+        return entriesAfter(baseZxid()).stream().filter(e -> codec.decode(e.payload()) != null).toList();
+    }
 }

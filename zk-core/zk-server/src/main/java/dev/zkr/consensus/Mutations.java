@@ -35,6 +35,16 @@ final class Mutations {
      */
     boolean commitWithoutLeaderCommit;
 
+    /**
+     * A new leader changes the membership before its EPOCH record committed: the single-server-change bug of Raft's
+     * original proposal (docs/membership.md).
+     */
+    boolean reconfigBeforeEpochCommit;
+    /** A pending membership change (and what follows it) commits on the previous membership's quorum. */
+    boolean commitOnOldQuorum;
+    /** A leader whose removal committed keeps leading. */
+    boolean removedLeaderKeepsLeading;
+
     static Mutations of(String name) {
         Mutations m = new Mutations();
         switch (name) {
@@ -48,6 +58,9 @@ final class Mutations {
             case "applyPastCommitMark" -> m.applyPastCommitMark = true;
             case "syncAheadOfDisk" -> m.syncAheadOfDisk = true;
             case "commitWithoutLeaderCommit" -> m.commitWithoutLeaderCommit = true;
+            case "reconfigBeforeEpochCommit" -> m.reconfigBeforeEpochCommit = true;
+            case "commitOnOldQuorum" -> m.commitOnOldQuorum = true;
+            case "removedLeaderKeepsLeading" -> m.removedLeaderKeepsLeading = true;
             default -> throw new IllegalArgumentException("no mutation " + name);
         }
         return m;

@@ -19,18 +19,27 @@ import java.util.random.RandomGenerator;
  * One member of a Zab ensemble as a pure state machine (docs/replication.md, The core and its driver;
  * etcd-io/raft's RawNode is the model). Inputs: {@link #step}, {@link #tick}, {@link #propose}, {@link #localDurable},
  * {@link #snapshotInstalled}, {@link #peerDown}/{@link #peerUp}, {@link #readIndex}, {@link #campaign},
- * {@link #transferLeadership}. Output: {@link #ready()}, executed by the driver in the order {@link Ready} gives,
- * then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or unseeded randomness. Not
- * thread-safe.
+ * {@link #transferLeadership}, and the membership changes {@link #addLearner}, {@link #promoteLearner},
+ * {@link #removeMember} (docs/membership.md). Output: {@link #ready()}, executed by the driver in the order
+ * {@link Ready} gives, then {@link #advance()}; no input may arrive between the two. No threads, I/O, clock or
+ * unseeded randomness. Not thread-safe.
  */
 public final class Replica {
     final int id;
-    final Quorum quorum;
     final LogView log;
     final ReplicaConfig config;
     final Mutations mutations;
     final RandomGenerator random;
-    final int[] peers;
+    final MembershipCodec codec;
+    /** The membership history (docs/membership.md); what follows is derived from its current membership. */
+    final MembershipLog memberships;
+    Quorum quorum;
+    /** Whether this replica is a voter of its current membership (see {@link #electable()}). */
+    boolean voter;
+    /** Every other member (voters and learners), ascending: whom a leader replicates to. */
+    int[] peers;
+    /** Every other voter, ascending: whom a candidate asks. */
+    int[] voterPeers;
 
     // durable promise (consensus.meta)
     long acceptedEpoch;
@@ -68,11 +77,16 @@ public final class Replica {
     Replica(ReplicaConfig config, LogView log, Meta meta, Mutations mutations) {
         this.config = config;
         this.id = config.id();
-        this.quorum = new Quorum(config.members());
         this.log = log;
         this.mutations = mutations;
         this.random = config.random();
-        this.peers = config.members().stream().mapToInt(Integer::intValue).filter(m -> m != id).sorted().toArray();
+        this.codec = log.membershipCodec();
+        Membership base = log.baseMembership();
+        this.memberships = new MembershipLog(base != null ? base : Membership.ofVoters(config.members()));
+        for (Entry e : log.membershipRecords()) {
+            memberships.appended(e.zxid(), codec.decode(e.payload()));
+        }
+        applyMembership();
         this.acceptedEpoch = meta.acceptedEpoch();
         this.votedFor = meta.votedFor();
         this.lastAppended = log.lastZxid();
@@ -85,8 +99,8 @@ public final class Replica {
         this.commit = mutations.applyPastCommitMark ? lastAppended : Math.min(recovered, lastAppended);
         this.reportedCommit = commit;
         this.state = new Follower(this, -1);
-        if (quorum.size() == 1) {
-            becomeCandidate(); // a single member elects itself at start
+        if (quorum.size() == 1 && voter) {
+            becomeCandidate(); // a single voter elects itself at start
         }
     }
 
@@ -95,8 +109,8 @@ public final class Replica {
     /** A message from peer {@code from}. */
     public void step(int from, ReplicaMessage m) {
         checkInput();
-        if (from == id || !quorum.isMember(from)) {
-            return;
+        if (from == id) {
+            return; // messages from non-members count: a removed leader leads until its removal commits
         }
         if (m instanceof PreVote pv) {
             onPreVote(from, pv);
@@ -129,7 +143,7 @@ public final class Replica {
     /** Starts an election now (tests, and a leadership hand-over); a leader ignores it. */
     public void campaign() {
         checkInput();
-        if (!(state instanceof Leader) && installing == Zxid.NONE) {
+        if (!(state instanceof Leader) && installing == Zxid.NONE && electable()) {
             becomeCandidate();
         }
     }
@@ -183,6 +197,10 @@ public final class Replica {
             return;
         }
         installing = Zxid.NONE;
+        Membership atSnapshot = log.baseMembership();
+        if (memberships.installed(zxid, atSnapshot != null ? atSnapshot : memberships.at(zxid))) {
+            applyMembership();
+        }
         durable = Math.max(durable, zxid);
         commit = Math.max(commit, zxid);
         state.durabilityAdvanced();
@@ -208,7 +226,7 @@ public final class Replica {
     /** The connection to {@code peer} closed (crash, kill -9): a follower of it campaigns after a small jitter. */
     public void peerDown(int peer) {
         checkInput();
-        if (quorum.isMember(peer) && peer != id && downPeers.add(peer)) {
+        if (peer != id && downPeers.add(peer)) {
             state.peerDown(peer);
         }
     }
@@ -219,6 +237,58 @@ public final class Replica {
         if (downPeers.remove(peer)) {
             state.peerUp(peer);
         }
+    }
+
+    /**
+     * Leader in service only: adds server {@code learner} as a learner (it receives the log, counts toward no quorum).
+     * Returns the zxid of the membership record; the change is in force at once and final once that zxid commits.
+     *
+     * @throws IllegalStateException not an in-service leader, or a membership change is not committed yet
+     * @throws IllegalArgumentException {@code learner} is already a member
+     */
+    public long addLearner(int learner) {
+        checkInput();
+        return leaderForChange().changeMembership(memberships.current().withLearner(learner));
+    }
+
+    /**
+     * Leader in service only: makes learner {@code learner} a voter, once it holds durably everything committed
+     * (a learner that lags would cost the ensemble its write latency, or its quorum: etcd's learner rule).
+     *
+     * @throws IllegalStateException as {@link #addLearner}, or the learner is not caught up yet (ask again later)
+     * @throws IllegalArgumentException {@code learner} is not a learner
+     */
+    public long promoteLearner(int learner) {
+        checkInput();
+        Leader leader = leaderForChange();
+        Membership next = memberships.current().promoted(learner);
+        if (!leader.caughtUp(learner)) {
+            throw new IllegalStateException("learner " + learner + " has not caught up with commit "
+                    + Zxid.str(commit));
+        }
+        return leader.changeMembership(next);
+    }
+
+    /**
+     * Leader in service only: removes member {@code member} (voter or learner; it may be this leader, which then
+     * leads until the change commits and steps down).
+     *
+     * @throws IllegalStateException as {@link #addLearner}
+     * @throws IllegalArgumentException {@code member} is not a member, or is the last voter
+     */
+    public long removeMember(int member) {
+        checkInput();
+        return leaderForChange().changeMembership(memberships.current().without(member));
+    }
+
+    /** The membership in force: the last one in the log, committed or not. */
+    public Membership membership() {
+        return memberships.current();
+    }
+
+    /** The membership as of the commit point. */
+    public Membership committedMembership() {
+        return memberships.at(commit);
     }
 
     /**
@@ -307,7 +377,7 @@ public final class Replica {
         boolean better = ranksAbove(from, pv.lastZxid());
         boolean grant = pv.epoch() > acceptedEpoch && !hasLiveLeader() && better;
         send(from, new PreVoteAck(acceptedEpoch, pv.epoch(), grant));
-        if (!grant && !better && pv.epoch() > acceptedEpoch && !hasLiveLeader() && state instanceof Follower
+        if (electable() && !grant && !better && pv.epoch() > acceptedEpoch && !hasLiveLeader() && state instanceof Follower
                 && installing == Zxid.NONE) {
             becomeCandidate(); // a better voter campaigns at once (what FLE does by re-broadcasting its vote)
         }
@@ -330,7 +400,7 @@ public final class Replica {
             send(from, new VoteAck(acceptedEpoch, true));
         } else if (v.transfer()) {
             send(from, new VoteAck(acceptedEpoch, false)); // a hand-over to a replica behind this one: refused
-        } else if (installing == Zxid.NONE) {
+        } else if (installing == Zxid.NONE && electable()) {
             send(from, new VoteAck(v.epoch(), false));
             campaignFor(v.epoch(), false); // better than the candidate: campaign for the same epoch at once
         } else {
@@ -351,6 +421,16 @@ public final class Replica {
     boolean ranksAbove(int cand, long candZxid) {
         long mine = rankZxid();
         return candZxid > mine || candZxid == mine && cand > id;
+    }
+
+    /**
+     * Whether this replica may campaign: a voter of its current membership, or of its committed one. A learner or a
+     * member whose removal committed never campaigns; one whose removal is still pending may have to lead to commit
+     * it (its log is the longest), counting the votes of the new voters only. Any replica grants votes (Raft's rule;
+     * ids are never reused, so a vote always comes from a disk that kept its promises).
+     */
+    boolean electable() {
+        return voter || memberships.at(commit).isVoter(id);
     }
 
     boolean hasLiveLeader() {
@@ -399,12 +479,41 @@ public final class Replica {
         l.start();
     }
 
+    /** The membership history's current membership changed (a record appended, truncated or installed). */
+    private void applyMembership() {
+        Membership m = memberships.current();
+        quorum = new Quorum(m.voters());
+        voter = m.isVoter(id);
+        peers = m.members().stream().mapToInt(Integer::intValue).filter(p -> p != id).toArray();
+        voterPeers = m.voters().stream().mapToInt(Integer::intValue).filter(p -> p != id).toArray();
+        if (state != null) {
+            state.membershipChanged();
+        }
+    }
+
+    private Leader leaderForChange() {
+        if (!(state instanceof Leader leader)) {
+            throw new IllegalStateException("not the leader: " + roleInfo());
+        }
+        if (!leader.inService() && !mutations.reconfigBeforeEpochCommit) {
+            // a new leader changes the membership only after a record of its own epoch (its EPOCH record) committed:
+            // the fix of the single-server-change bug in Raft's original proposal (docs/membership.md)
+            throw new IllegalStateException("not in service yet: " + roleInfo());
+        }
+        if (memberships.lastChange() > commit) {
+            throw new IllegalStateException("the membership change at " + Zxid.str(memberships.lastChange())
+                    + " is not committed yet (one change at a time)");
+        }
+        return leader;
+    }
+
     void send(int to, ReplicaMessage m) {
         outbox.add(new Envelope(to, m));
     }
 
+    /** To every other voter (elections). */
     void broadcast(ReplicaMessage m) {
-        for (int p : peers) {
+        for (int p : voterPeers) {
             send(p, m);
         }
     }
@@ -423,6 +532,11 @@ public final class Replica {
         }
         appends.add(e);
         lastAppended = e.zxid();
+        Membership m = codec.decode(e.payload());
+        if (m != null) {
+            memberships.appended(e.zxid(), m);
+            applyMembership();
+        }
     }
 
     /** Drops every record after {@code zxid} (durably, before anything else is appended: P2). */
@@ -436,6 +550,9 @@ public final class Replica {
         }
         lastAppended = Math.min(lastAppended, zxid);
         durable = Math.min(durable, zxid);
+        if (memberships.truncatedAfter(zxid)) {
+            applyMembership(); // truncation undoes an uncommitted change
+        }
     }
 
     /**

@@ -32,6 +32,9 @@ abstract class RoleState {
 
     void peerUp(int peer) {}
 
+    /** The current membership changed (a membership record appended, truncated away or installed). */
+    void membershipChanged() {}
+
     /** Called when the replica moves to another role. */
     void leave() {}
 }

@@ -66,7 +66,7 @@ class ReplicaTest {
                 disk.truncateAfter(rd.truncateAfter());
             }
             if (rd.install() != Zxid.NONE && !transfersPending) {
-                disk.install(rd.install());
+                disk.install(rd.install(), null);
             }
             if (!rd.append().isEmpty()) {
                 disk.append(rd.append());

@@ -30,13 +30,28 @@ final class Sim {
 
     /** What the run does besides what a script asks. */
     record Options(int nodes, boolean randomFaults, boolean clients, boolean tinyRetention, long faultUnits,
-                   boolean fullTrace) {
+                   boolean fullTrace, int spares, boolean membershipChanges) {
+        Options(int nodes, boolean randomFaults, boolean clients, boolean tinyRetention, long faultUnits,
+                boolean fullTrace) {
+            this(nodes, randomFaults, clients, tinyRetention, faultUnits, fullTrace, 0, false);
+        }
+
         static Options scripted(int nodes) {
             return new Options(nodes, false, false, false, 0, true);
         }
 
+        /** {@code nodes} voters plus {@code spares} servers that are not members yet (ids after the voters'). */
+        static Options scripted(int nodes, int spares) {
+            return new Options(nodes, false, false, false, 0, true, spares, false);
+        }
+
         static Options random(int nodes, boolean fullTrace) {
             return new Options(nodes, true, true, true, 4000, fullTrace);
+        }
+
+        /** As {@link #random}, with {@code spares} fresh servers and random membership changes during the faults. */
+        static Options randomMembership(int nodes, int spares, boolean fullTrace) {
+            return new Options(nodes, true, true, true, 4000, fullTrace, spares, true);
         }
     }
 
@@ -64,6 +79,9 @@ final class Sim {
         long resyncs;
         long uncommittedTailAtRestart;
         long readsRefused;
+        long membershipChanges;
+        long membershipRefused;
+        long leadersRemoved;
 
         void add(Stats o) {
             events += o.events;
@@ -87,6 +105,9 @@ final class Sim {
             resyncs += o.resyncs;
             uncommittedTailAtRestart += o.uncommittedTailAtRestart;
             readsRefused += o.readsRefused;
+            membershipChanges += o.membershipChanges;
+            membershipRefused += o.membershipRefused;
+            leadersRemoved += o.leadersRemoved;
         }
 
         @Override
@@ -99,7 +120,9 @@ final class Sim {
                     + " oldLeaderStepsDown=" + leaderSteppedDown + " leaderNeverInService(two elections)="
                     + leaderNeverInService + " ackBeyondEpochRecord(4685)=" + ackSkippedEpochRecord
                     + " resyncs(4925)=" + resyncs + " uncommittedTailAtRestart(1154)=" + uncommittedTailAtRestart
-                    + " readsRefused(1675)=" + readsRefused;
+                    + " readsRefused(1675)=" + readsRefused
+                    + (membershipChanges + membershipRefused == 0 ? "" : " | membership: changes=" + membershipChanges
+                    + " refused=" + membershipRefused + " leadersRemoved=" + leadersRemoved);
         }
     }
 
@@ -155,6 +178,11 @@ final class Sim {
     final boolean[][] blocked;
     double dropRate;
     double dupRate;
+    /**
+     * Whether a leader's membership change before its EPOCH record committed fails the run at once; a script turns it
+     * off to show what that change leads to.
+     */
+    boolean checkChangesAfterEpochCommit = true;
     /** Script hook: messages it returns true for are dropped. */
     MessageFilter dropFilter = (from, to, m) -> false;
     /** Script hook: messages it returns true for are held until {@link #releaseHeld()}. */
@@ -163,6 +191,9 @@ final class Sim {
 
     // global knowledge
     final TreeMap<Long, Entry> committed = new TreeMap<>();
+    /** The membership records of the committed sequence (docs/membership.md); the static members before them. */
+    final TreeMap<Long, Membership> committedMemberships = new TreeMap<>();
+    final Membership initialMembership;
     /** The epoch whose leader committed each entry (leader completeness binds leaders of later epochs). */
     private final Map<Long, Long> commitEpoch = new HashMap<>();
     private final Map<Long, Integer> leaders = new HashMap<>();
@@ -191,8 +222,9 @@ final class Sim {
         this.options = options;
         this.mutations = mutations;
         this.random = new SplittableRandom(seed);
-        int n = options.nodes();
-        this.members = IntStream.range(0, n).boxed().toList();
+        this.members = IntStream.range(0, options.nodes()).boxed().toList();
+        this.initialMembership = Membership.ofVoters(members);
+        int n = options.nodes() + options.spares();
         this.nodes = new Node[n];
         this.linkGen = new long[n][n];
         this.linkLast = new long[n][n];
@@ -217,6 +249,9 @@ final class Sim {
         }
         if (options.tinyRetention()) {
             schedule(100, this::snapshotLoop);
+        }
+        if (options.membershipChanges()) {
+            schedule(200 + random.nextInt(300), this::membershipLoop);
         }
     }
 
@@ -388,7 +423,7 @@ final class Sim {
                 stats.installsAborted++;
                 line("n" + n.id + " gives up installing " + Zxid.str(aborted) + " (sender n" + sender + ")");
             } else {
-                scheduleFsync(n, n.disk.install(rd.install()));
+                scheduleFsync(n, n.disk.install(rd.install(), committedMembershipAt(rd.install())));
             }
         }
         if (!rd.append().isEmpty() && aborted == Zxid.NONE) {
@@ -433,6 +468,8 @@ final class Sim {
             send(n.id, e.to(), e.message());
         }
         RoleInfo role = rd.role();
+        // a leader whose removal committed steps down in the Ready that carries that commit
+        boolean ledThisEpoch = n.role != null && n.role.role() == Role.LEADER && n.role.epoch() == role.epoch();
         if (role.role() == Role.LEADER && (n.role == null || n.role.role() != Role.LEADER
                 || n.role.epoch() != role.epoch())) {
             becameLeader(n, role.epoch());
@@ -447,7 +484,7 @@ final class Sim {
         n.wasInService |= role.inService();
         n.role = role;
         if (rd.commit() > n.applied) {
-            if (role.role() == Role.LEADER) {
+            if (role.role() == Role.LEADER || ledThisEpoch) {
                 recordCommit(n, rd.commit());
             }
             apply(n, rd.commit());
@@ -463,6 +500,15 @@ final class Sim {
             }
         }
         checkEpochs(n);
+        checkMembership(n, r);
+        if (rd.role().role() == Role.LEADER && checkChangesAfterEpochCommit) {
+            for (Entry e : rd.append()) {
+                if (rd.commit() < Zxid.of(Zxid.epoch(e.zxid()), 0) && MembershipCodec.RAW.decode(e.payload()) != null) {
+                    throw fail("n" + n.id + " changes the membership at " + Zxid.str(e.zxid()) + " before its EPOCH"
+                            + " record committed (the single-server-change bug of Raft's original proposal)");
+                }
+            }
+        }
         r.advance();
         if (aborted != Zxid.NONE) {
             long s = aborted;
@@ -518,6 +564,15 @@ final class Sim {
 
     private void becameLeader(Node n, long epoch) {
         stats.elections++;
+        if (options.membershipChanges() && faultsOn && random.nextBoolean()) {
+            int inc = n.incarnation;
+            schedule(random.nextInt(3), () -> {
+                if (n.up && n.incarnation == inc && !n.paused && n.role != null && n.role.role() == Role.LEADER
+                        && n.role.epoch() == epoch) {
+                    tryChange(n.id);
+                }
+            });
+        }
         Integer other = leaders.putIfAbsent(epoch, n.id);
         if (other != null && other != n.id) {
             throw fail("two leaders in epoch " + epoch + ": n" + other + " and n" + n.id);
@@ -543,18 +598,26 @@ final class Sim {
             }
             if (committed.put(e.zxid(), e) == null) {
                 commitEpoch.put(e.zxid(), Zxid.epoch(c));
+                Membership m = MembershipCodec.RAW.decode(e.payload());
+                if (m != null) {
+                    committedMemberships.put(e.zxid(), m);
+                    line("membership " + m + " committed at " + Zxid.str(e.zxid()));
+                }
             }
         }
-        int durableOn = 0;
         Entry mine = log.find(c);
-        for (Node o : nodes) {
-            SimDisk.Image d = o.disk.durableImage();
+        // on a majority of the voters the leader counts with: its current membership, pending change included
+        Membership m = n.replica.membership();
+        int votersDurable = 0;
+        for (int v : m.voters()) {
+            SimDisk.Image d = nodes[v].disk.durableImage();
             if (c <= d.snapshot || mine != null && mine.equals(d.find(c))) {
-                durableOn++;
+                votersDurable++;
             }
         }
-        if (durableOn < nodes.length / 2 + 1) {
-            throw fail("n" + n.id + " committed " + Zxid.str(c) + " durable on only " + durableOn + " disks");
+        if (votersDurable < m.voters().size() / 2 + 1) {
+            throw fail("n" + n.id + " committed " + Zxid.str(c) + " durable on only " + votersDurable + " of the voters "
+                    + m.voters());
         }
         for (var it = open.iterator(); it.hasNext(); ) {
             Proposal p = it.next();
@@ -597,6 +660,41 @@ final class Sim {
                         + Zxid.str(required) + " (stale read, ZOOKEEPER-1675)");
             }
         }
+    }
+
+    /** The committed membership in force at {@code zxid} (a committed point). */
+    Membership committedMembershipAt(long zxid) {
+        var e = committedMemberships.floorEntry(zxid);
+        return e == null ? initialMembership : e.getValue();
+    }
+
+    /**
+     * Every replica's membership history is a prefix-consistent view of the committed one: its committed membership is
+     * the committed sequence's at its commit point, and its current one is its own log's last record's (truncation
+     * undoes a change). A leader whose removal committed no longer leads.
+     */
+    private void checkMembership(Node n, Replica r) {
+        if (committedMemberships.isEmpty() && options.spares() == 0) {
+            return;
+        }
+        Membership committedHere = committedMembershipAt(Math.min(r.commitZxid(), committedUpTo()));
+        if (r.commitZxid() <= committedUpTo() && !r.committedMembership().equals(committedHere)) {
+            throw fail("n" + n.id + " has committed membership " + r.committedMembership() + " at "
+                    + Zxid.str(r.commitZxid()) + " but the committed sequence says " + committedHere);
+        }
+        Membership inLog = n.disk.lastMembership(initialMembership);
+        if (r.installing == Zxid.NONE && !r.membership().equals(inLog)) {
+            throw fail("n" + n.id + " uses membership " + r.membership() + " but its log says " + inLog);
+        }
+        if (r.roleInfo().role() == Role.LEADER && !r.membership().isVoter(n.id)
+                && !r.committedMembership().isVoter(n.id)) {
+            throw fail("n" + n.id + " still leads epoch " + r.roleInfo().epoch() + " after its removal committed ("
+                    + r.committedMembership() + ")");
+        }
+    }
+
+    private long committedUpTo() {
+        return committed.isEmpty() ? 0 : committed.lastKey();
     }
 
     private void checkEpochs(Node n) {
@@ -944,6 +1042,84 @@ final class Sim {
         schedule(50 + random.nextInt(300), this::snapshotLoop);
     }
 
+    /** Random membership changes on the leader (during the faults): add a fresh spare, promote it, remove a member. */
+    private void membershipLoop() {
+        if (!faultsOn) {
+            return;
+        }
+        int l = leader();
+        if (l >= 0) {
+            tryChange(l);
+        }
+        schedule(100 + random.nextInt(500), this::membershipLoop);
+    }
+
+    /**
+     * Leader {@code l} is asked for a random change (also a leader just elected, not in service yet: it must refuse,
+     * docs/membership.md).
+     */
+    private void tryChange(int l) {
+        {
+            Replica r = nodes[l].replica;
+            Membership m = r.membership();
+            int fresh = nextSpare();
+            int kind = random.nextInt(4);
+            try {
+                if (!m.learners().isEmpty() && kind < 3) {
+                    changeMembership(l, "promote", m.learners().get(random.nextInt(m.learners().size())));
+                } else if (fresh >= 0 && m.voters().size() < 5 && kind < 2) {
+                    changeMembership(l, "add", fresh);
+                } else if (m.voters().size() > 1 && (m.voters().size() > 2 || kind == 3)) {
+                    List<Integer> all = m.members();
+                    changeMembership(l, "remove", all.get(random.nextInt(all.size())));
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                stats.membershipRefused++;
+                line("n" + l + " refuses the change: " + e.getMessage());
+            }
+        }
+    }
+
+    /** The lowest id that has never been a member, or -1. Ids are never reused (docs/membership.md). */
+    private int nextSpare() {
+        for (int i = options.nodes(); i < nodes.length; i++) {
+            if (!everMember[i]) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private final boolean[] everMember = new boolean[64];
+
+    /** Leader {@code l} adds, promotes or removes {@code id}; returns the zxid of the membership record. */
+    long changeMembership(int l, String op, int id) {
+        Replica r = nodes[l].replica;
+        if (tracing()) {
+            current = op + " " + id;
+        }
+        long z;
+        try {
+            z = switch (op) {
+                case "add" -> r.addLearner(id);
+                case "promote" -> r.promoteLearner(id);
+                case "remove" -> r.removeMember(id);
+                default -> throw new IllegalArgumentException(op);
+            };
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            current = "";
+            throw e;
+        }
+        everMember[id] = true;
+        stats.membershipChanges++;
+        if ("remove".equals(op) && id == l) {
+            stats.leadersRemoved++;
+        }
+        line("n" + l + " " + op + " n" + id + " at " + Zxid.str(z) + ": " + r.membership());
+        drive();
+        return z;
+    }
+
     private boolean faultsOn = true;
 
     private void faultLoop() {
@@ -1045,24 +1221,42 @@ final class Sim {
             throw fail("liveness: no in-service leader after the faults ended");
         }
         long epoch = nodes[l].role.epoch();
+        // with 2 voters (after membership changes) one slow link, a long-tail delay of the quiet network, costs the
+        // leader its quorum within T (check-quorum): the window then asks for service, not for one leadership
+        boolean twoVoters = nodes[l].replica.membership().voters().size() == 2;
         // a follower's crash and restart must not cost the leader its leadership (ZOOKEEPER-4685 class)
         if (nodes.length > 1) {
             int follower = (l + 1 + random.nextInt(nodes.length - 1)) % nodes.length;
-            crash(follower);
-            schedule(TICK + random.nextInt(5 * TICK), () -> restart(follower));
+            // unless the leader needs that voter for its quorum (2 voters, after membership changes: seed 5389)
+            Membership lm = nodes[l].replica.membership();
+            if (!lm.isVoter(follower) || lm.voters().size() - 1 >= lm.voters().size() / 2 + 1) {
+                crash(follower);
+                schedule(TICK + random.nextInt(5 * TICK), () -> restart(follower));
+            }
         }
         run(window);
+        if (twoVoters) {
+            runUntil(() -> leader() >= 0, settle, "an in-service leader of 2 voters (membership seed 8074)");
+            l = leader();
+            epoch = nodes[l].role.epoch();
+        }
         if (leader() != l || nodes[l].role.epoch() != epoch) {
             throw fail("liveness: leadership changed in a quiet window (n" + l + " epoch " + epoch + ")");
         }
         clientsOn = false;
         long last = nodes[l].replica.lastAppendedZxid();
-        runUntil(() -> Arrays.stream(nodes).allMatch(n -> n.applied >= last), window, "every replica applies "
-                + Zxid.str(last));
-        if (leader() != l || nodes[l].role.epoch() != epoch) {
-            throw fail("liveness: leadership changed in a quiet window (n" + l + " epoch " + epoch + ")");
+        Membership m = nodes[l].replica.membership();
+        runUntil(() -> Arrays.stream(nodes).allMatch(n -> n.applied >= last || !m.isMember(n.id)), window,
+                "every replica applies " + Zxid.str(last));
+        if (twoVoters) {
+            return;
         }
-        if (open.stream().anyMatch(p -> p.node() == l && p.epoch() == epoch)) {
+        int leader = l;
+        long leaderEpoch = epoch;
+        if (leader() != leader || nodes[leader].role.epoch() != leaderEpoch) {
+            throw fail("liveness: leadership changed in a quiet window (n" + leader + " epoch " + leaderEpoch + ")");
+        }
+        if (open.stream().anyMatch(p -> p.node() == leader && p.epoch() == leaderEpoch)) {
             throw fail("liveness: proposals of the stable leader left uncommitted");
         }
     }

@@ -16,11 +16,14 @@ final class SimDisk implements LogView {
         long snapshot;
         long base;
         long commitMark;
+        /** The membership the snapshot records (null: none recorded, the static members). */
+        Membership snapshotMembership;
         final ArrayList<Entry> entries = new ArrayList<>();
 
         Image copy() {
             Image i = new Image();
             i.snapshot = snapshot;
+            i.snapshotMembership = snapshotMembership;
             i.base = base;
             i.commitMark = commitMark;
             i.entries.addAll(entries);
@@ -73,8 +76,24 @@ final class SimDisk implements LogView {
             entries.subList(from, entries.size()).clear();
         }
 
-        void install(long s) {
+        /** The membership in force at {@code zxid} (&ge; base): the last record at or before it, else the snapshot's. */
+        Membership membershipAt(long zxid) {
+            Membership m = snapshotMembership;
+            for (Entry e : entries) {
+                if (e.zxid() > zxid) {
+                    break;
+                }
+                Membership r = MembershipCodec.RAW.decode(e.payload());
+                if (r != null) {
+                    m = r;
+                }
+            }
+            return m;
+        }
+
+        void install(long s, Membership m) {
             snapshot = s;
+            snapshotMembership = m;
             base = s;
             entries.subList(0, indexAfter(s)).clear(); // records after s stay unless truncated first (P3 a)
         }
@@ -84,7 +103,7 @@ final class SimDisk implements LogView {
 
     private record AppendOp(List<Entry> entries) implements Op {}
 
-    private record InstallOp(long snapshot) implements Op {}
+    private record InstallOp(long snapshot, Membership membership) implements Op {}
 
     private record MarkOp(long commit) implements Op {}
 
@@ -142,6 +161,23 @@ final class SimDisk implements LogView {
         return volatileImage.commitMark;
     }
 
+    @Override
+    public Membership baseMembership() {
+        return volatileImage.snapshotMembership;
+    }
+
+    private boolean lastMembershipKnown;
+    private Membership lastMembership;
+
+    /** The membership the log as the process sees it ends with ({@code initial} if it records none). */
+    Membership lastMembership(Membership initial) {
+        if (!lastMembershipKnown) {
+            lastMembership = volatileImage.membershipAt(Long.MAX_VALUE);
+            lastMembershipKnown = true;
+        }
+        return lastMembership != null ? lastMembership : initial;
+    }
+
     // ---------------------------------------------------------------- writes
 
     Meta meta() {
@@ -161,14 +197,16 @@ final class SimDisk implements LogView {
         volatileImage.truncateAfter(zxid);
         durable.truncateAfter(zxid);
         table = null;
+        lastMembershipKnown = false;
     }
 
     /** Starts a snapshot install (durable when an fsync covers it); returns the op's sequence number. */
-    long install(long snapshot) {
-        volatileImage.install(snapshot);
+    long install(long snapshot, Membership membership) {
+        volatileImage.install(snapshot, membership);
         checkShape(volatileImage);
         table = null;
-        return add(new InstallOp(snapshot));
+        lastMembershipKnown = false;
+        return add(new InstallOp(snapshot, membership));
     }
 
     long append(List<Entry> entries) {
@@ -179,6 +217,12 @@ final class SimDisk implements LogView {
         }
         volatileImage.entries.addAll(entries);
         table = null;
+        for (Entry e : entries) {
+            Membership m = MembershipCodec.RAW.decode(e.payload());
+            if (m != null) {
+                lastMembership = m;
+            }
+        }
         return add(new AppendOp(List.copyOf(entries)));
     }
 
@@ -221,7 +265,7 @@ final class SimDisk implements LogView {
         if (op instanceof AppendOp a) {
             image.entries.addAll(a.entries());
         } else if (op instanceof InstallOp i) {
-            image.install(i.snapshot());
+            image.install(i.snapshot(), i.membership());
         } else if (op instanceof MarkOp m) {
             image.commitMark = m.commit();
         }
@@ -247,6 +291,7 @@ final class SimDisk implements LogView {
         pending.clear();
         volatileImage = durable.copy();
         table = null;
+        lastMembershipKnown = false;
         return torn;
     }
 
@@ -269,6 +314,7 @@ final class SimDisk implements LogView {
         pending.clear();
         volatileImage = durable.copy();
         table = null;
+        lastMembershipKnown = false;
         return true;
     }
 
@@ -279,12 +325,14 @@ final class SimDisk implements LogView {
         }
         for (Image i : new Image[] {durable, volatileImage}) {
             if (zxid > i.snapshot && zxid <= i.last()) {
+                i.snapshotMembership = i.membershipAt(zxid);
                 i.snapshot = zxid;
                 i.base = zxid;
                 i.entries.subList(0, i.indexAfter(zxid)).clear();
             }
         }
         table = null;
+        lastMembershipKnown = false;
     }
 
     Image durableImage() {

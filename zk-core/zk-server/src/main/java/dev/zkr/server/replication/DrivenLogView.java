@@ -2,8 +2,10 @@ package dev.zkr.server.replication;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.LogView;
+import dev.zkr.consensus.MembershipCodec;
 import dev.zkr.storage.TxnLog;
 
+import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
@@ -20,6 +22,20 @@ public interface DrivenLogView extends LogView {
      */
     static DrivenLogView of(TxnLog log, LongSupplier newestSnapshot) {
         return new TxnLogView(log, newestSnapshot);
+    }
+
+    /**
+     * The server's log carries no membership record yet (docs/membership.md, What is built: the server wiring is the
+     * next step), so its members are the static {@code server.N} lines and recovery reads no membership.
+     */
+    @Override
+    default MembershipCodec membershipCodec() {
+        return MembershipCodec.NONE;
+    }
+
+    @Override
+    default List<Entry> membershipRecords() {
+        return List.of();
     }
 
     /** {@code e} was handed to the log (after every earlier record). */
