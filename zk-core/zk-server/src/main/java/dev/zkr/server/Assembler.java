@@ -114,7 +114,7 @@ final class Assembler {
         Path dataDir = config.dataDir();
         // the newest snapshot file is what a follower behind the log's start is sent
         // (docs/replication.md, SNAP transfer)
-        DrivenLogView view = DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)));
+        DrivenLogView view = DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)), ensemble);
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
         int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));

@@ -18,10 +18,11 @@ public interface DrivenLogView extends LogView {
 
     /**
      * The view over the real log ({@link TxnLogView}), as opened (everything in it durable); {@code newestSnapshot}
-     * gives the zxid of the newest snapshot on disk (0 for none).
+     * gives the zxid of the newest snapshot on disk (0 for none); {@code followers}: whether it may have followers to
+     * catch up (an ensemble member), for which it keeps the most recent records in memory.
      */
-    static DrivenLogView of(TxnLog log, LongSupplier newestSnapshot) {
-        return new TxnLogView(log, newestSnapshot);
+    static DrivenLogView of(TxnLog log, LongSupplier newestSnapshot, boolean followers) {
+        return new TxnLogView(log, newestSnapshot, followers ? TxnLogView.RECENT_RECORDS : 0);
     }
 
     /**

@@ -34,19 +34,27 @@ final class TxnLogView implements DrivenLogView {
     /**
      * The most recent records handed to the log (durable or not), contiguous, in zxid order: a follower a little
      * behind is sent them from memory, not by scanning a log segment from its start inside a round (ZooKeeper
-     * keeps its committedLog for the same reason). Holds every record after {@link #recentBase}.
+     * keeps its committedLog for the same reason). Holds every record after {@link #recentBase}. A standalone server
+     * has no follower to send them to and keeps none ({@link #recentRecords} 0): at most 32 MB of heap saved.
      */
     private final ArrayDeque<Entry> recent = new ArrayDeque<>();
     private long recentBase = -1;
     private long recentBytes;
     static final int RECENT_RECORDS = 50_000;
     static final long RECENT_BYTES = 32L << 20;
+    private final int recentRecords;
 
     /**
      * A view of {@code log} as opened (everything in it durable). {@code newestSnapshot} gives the zxid of the newest
      * snapshot on disk (0 for none).
      */
     TxnLogView(TxnLog log, LongSupplier newestSnapshot) {
+        this(log, newestSnapshot, RECENT_RECORDS);
+    }
+
+    /** As above, keeping at most {@code recentRecords} recent records in memory (0: none, for a standalone server). */
+    TxnLogView(TxnLog log, LongSupplier newestSnapshot, int recentRecords) {
+        this.recentRecords = recentRecords;
         this.log = log;
         this.newestSnapshot = newestSnapshot;
         this.commitMark = log.commitMarkAtOpen();
@@ -76,14 +84,18 @@ final class TxnLogView implements DrivenLogView {
         if (Zxid.epoch(e.zxid()) != Zxid.epoch(last) && last > log.startsAfterZxid()) {
             closed = withLast(closed, last);
         }
-        if (recentBase < 0) {
-            recentBase = last;
-        }
+        long before = last;
         last = e.zxid();
         undurable.addLast(e);
+        if (recentRecords == 0) {
+            return;
+        }
+        if (recentBase < 0) {
+            recentBase = before;
+        }
         recent.addLast(e);
         recentBytes += e.payload().length;
-        while (recent.size() > RECENT_RECORDS || recentBytes > RECENT_BYTES) {
+        while (recent.size() > recentRecords || recentBytes > RECENT_BYTES) {
             Entry old = recent.pollFirst();
             recentBytes -= old.payload().length;
             recentBase = old.zxid();
@@ -129,6 +141,11 @@ final class TxnLogView implements DrivenLogView {
         recentBase = -1;
         closed = EpochTable.EMPTY;
         last = zxid;
+    }
+
+    /** How many recent records it holds in memory now (tests). */
+    int recentHeld() {
+        return recent.size();
     }
 
     // ---- LogView -------------------------------------------------------------------------------------------------

@@ -89,9 +89,19 @@ class TxnLogViewTest {
 
     @Test
     void recordsHandedToTheLogShowBeforeAndAfterTheyAreDurable() {
+        recordsShowBeforeAndAfterTheyAreDurable(TxnLogView.RECENT_RECORDS);
+    }
+
+    /** A standalone server's view keeps no recent records in memory, and shows the same records from the log. */
+    @Test
+    void aViewWithoutRecentRecordsShowsTheSameFromTheLog() {
+        recordsShowBeforeAndAfterTheyAreDurable(0);
+    }
+
+    private void recordsShowBeforeAndAfterTheyAreDurable(int recentRecords) {
         try (TxnLog log = TxnLog.open(dir)) {
             write(log, z(1, 0), z(1, 1));
-            TxnLogView view = new TxnLogView(log, () -> 0);
+            TxnLogView view = new TxnLogView(log, () -> 0, recentRecords);
             Entry epoch2 = new Entry(z(2, 0), bytes(z(2, 0)));
             Entry next = new Entry(z(2, 1), bytes(z(2, 1)));
             view.appended(epoch2);
@@ -106,6 +116,7 @@ class TxnLogViewTest {
             view.durable(z(2, 1));
             assertEquals(List.of(z(2, 0), z(2, 1)), zxids(view.entriesAfter(z(1, 1))));
             assertEquals(List.of(), view.entriesAfter(z(2, 1)));
+            assertEquals(Math.min(2, recentRecords), view.recentHeld());
         }
     }
 
