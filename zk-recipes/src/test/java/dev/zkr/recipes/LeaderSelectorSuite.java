@@ -82,9 +82,27 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
 
         Leadership nextTerm() throws InterruptedException {
             Leadership l = started.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            if (l == null) {
+                // a rare stall seen in full builds (the fair selectors' test): where every recipes thread is
+                printRecipeThreads(id + " did not lead within " + WAIT);
+            }
             assertNotNull(l, id + " leads");
             return l;
         }
+    }
+
+    /** Prints the stack of every recipes and client thread, to find where a stalled selector waits. */
+    static void printRecipeThreads(String why) {
+        StringBuilder sb = new StringBuilder("---- ").append(why).append(": recipes and client threads ----\n");
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            if (t.getName().startsWith("zkr-")) {
+                sb.append(t.getName()).append(" ").append(t.getState()).append('\n');
+                for (StackTraceElement e : stack) {
+                    sb.append("    at ").append(e).append('\n');
+                }
+            }
+        });
+        System.err.println(sb);
     }
 
     private final AtomicInteger inside = new AtomicInteger();
