@@ -207,6 +207,29 @@ public final class TestEnsemble implements AutoCloseable {
         linkFilter.heal();
     }
 
+    /**
+     * Freezes server {@code i} as SIGSTOP would until {@link #resume(int)}: it handles nothing from clients or peers
+     * and answers nothing, its sockets stay open (its clients time out and move, its peers elect without it);
+     * resumed, it handles at once everything queued meanwhile. {@link #kill}, {@link #restart} and {@link #close}
+     * resume it first.
+     */
+    public synchronized void pause(int i) {
+        running(i).pause();
+    }
+
+    /** Lets server {@code i} go on after {@link #pause(int)}. */
+    public synchronized void resume(int i) {
+        running(i).resume();
+    }
+
+    private ZkServer running(int i) {
+        Slot s = slot(i);
+        if (s.server == null) {
+            throw new IllegalStateException("server " + i + " is not running");
+        }
+        return s.server;
+    }
+
     /** {@code host:port} of server {@code i} only. */
     public String connectString(int i) {
         Slot s = slot(i);

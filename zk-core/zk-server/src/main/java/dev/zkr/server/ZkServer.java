@@ -395,6 +395,7 @@ public final class ZkServer implements AutoCloseable {
             }
             closed = true;
         }
+        core.resume();
         if (admin != null) {
             admin.close();
         }
@@ -435,6 +436,20 @@ public final class ZkServer implements AutoCloseable {
      * Stops abruptly, as close to a crash as a server inside a JVM gets: the pipeline stops at once (nothing more is
      * applied or answered), connections are dropped without a goodbye, files are closed. Idempotent.
      */
+    /**
+     * Freezes this server as SIGSTOP would, until {@link #resume()} (for fault tests, such as zk-testkit's
+     * {@code TestEnsemble.pause}): nothing it receives from clients or peers is handled, nothing is answered, no
+     * timer fires, its sockets stay open. Closing or killing it resumes it first.
+     */
+    public void pause() {
+        core.pause();
+    }
+
+    /** Lets a {@link #pause() paused} server go on: it handles at once what it received meanwhile. */
+    public void resume() {
+        core.resume();
+    }
+
     public void kill() {
         synchronized (lifecycle) {
             if (closed) {

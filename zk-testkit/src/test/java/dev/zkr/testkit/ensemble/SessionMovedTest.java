@@ -1,11 +1,17 @@
 package dev.zkr.testkit.ensemble;
 
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.testkit.TestEnsemble;
 import dev.zkr.wire.Message;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 
 import static dev.zkr.testkit.ensemble.Ensembles.others;
 import static dev.zkr.testkit.ensemble.Ensembles.syncedRead;
@@ -72,6 +78,51 @@ class SessionMovedTest {
                 assertNull(syncedRead(e, leader, "/straggler"), "the straggler was applied");
             }
         }
+    }
+
+    /**
+     * A zkr client whose session was re-attached elsewhere behind its back (in the chaos series: a paused server
+     * woke and handled a handshake the client had given up on) gets SESSION_MOVED for its next write, which was not
+     * applied: it re-attaches and sends the write again, which is applied once and answered OK (exactly-once writes,
+     * docs/exactly-once.md); its session is owned by its server again, so the other connection is the straggler now.
+     */
+    @Test
+    void aZkrClientWhoseSessionMovedBehindItsBackReattachesAndItsWriteIsAppliedOnce() throws Exception {
+        try (TestEnsemble e = TestEnsemble.builder().servers(3).start()) {
+            int[] followers = others(3, e.leader());
+            try (ZkClient client = e.newClient(b -> b.connectString(e.connectString(followers[0])));
+                 WireClient thief = new WireClient(e.port(followers[1]))) {
+                client.create("/first", new byte[0], CreateMode.PERSISTENT);
+                // the handshake alone takes the session (it sends no write: the xids are the client's)
+                assertInstanceOf(Message.ConnectResponse.class,
+                        thief.handshake(client.sessionId(), password(client), 5000, 0));
+
+                assertEquals("/written", client.create("/written", new byte[0], CreateMode.PERSISTENT),
+                        "the client's write after its session moved away");
+                thief.send(new Message.CreateRequest(1_000_000, "/late", new byte[0], CreateMode.PERSISTENT));
+                assertEquals(ZkException.Code.SESSION_MOVED.intValue(), thief.reply().code(),
+                        "the client re-attached: the other connection is the straggler now");
+                client.sync("/");
+                assertEquals(List.of("first", "written"), sorted(client.getChildren("/")).stream()
+                        .filter(n -> !n.equals("zookeeper")).toList());
+            }
+        }
+    }
+
+    private static List<String> sorted(List<String> names) {
+        List<String> copy = new ArrayList<>(names);
+        Collections.sort(copy);
+        return copy;
+    }
+
+    /** The session's password, which the client keeps to itself (the test plays a second connection's part). */
+    private static byte[] password(ZkClient client) throws ReflectiveOperationException {
+        Field connection = client.getClass().getDeclaredField("connection");
+        connection.setAccessible(true);
+        Object manager = connection.get(client);
+        Field password = manager.getClass().getDeclaredField("password");
+        password.setAccessible(true);
+        return ((byte[]) password.get(manager)).clone();
     }
 
     private static Message.Reply create(WireClient c, String path) {

@@ -106,6 +106,8 @@ final class ConnectionManager {
     /** True while the socket is not read because the event thread is behind (see {@link #pauseReading}). */
     private boolean readingPaused;
     private final ArrayDeque<OutstandingRequest> inFlight = new ArrayDeque<>();
+    /** How many times one write is sent again after a SESSION_MOVED answer before the caller gets it. */
+    static final int MOVED_RESENDS = 3;
     /**
      * Requests in flight when the connection was lost while the session lives, in the order they were written:
      * written again with their xids, first, once the session is re-attached (docs/exactly-once.md).
@@ -397,7 +399,7 @@ final class ConnectionManager {
     }
 
     private void onMessage(Channel ch, Object msg) {
-        if (ch != channel) {
+        if (ch != channel || !ch.isOpen()) { // closed by this side: what it still decoded is for the old connection
             return;
         }
         lastRecvNanos = System.nanoTime();
@@ -591,6 +593,9 @@ final class ConnectionManager {
             onInternalReply(p, r);
             return;
         }
+        if (movedAway(p, r)) {
+            return;
+        }
         if (p.done) {
             return; // timed out already
         }
@@ -609,6 +614,25 @@ final class ConnectionManager {
         }
         registerWatch(p, result);
         complete(p, result, null);
+    }
+
+    /**
+     * A write answered SESSION_MOVED was not applied (a server that dedups answers a write it applied with its saved
+     * reply, before this check): this connection is a straggler's. It closes, and the write goes again with its xid,
+     * ahead of the writes after it, once the session is re-attached (which makes that server the session's owner) —
+     * a few times, then the caller gets SessionMoved.
+     */
+    private boolean movedAway(OutstandingRequest p, Message.Reply r) {
+        if (!acks || !p.kind.write() || r.code() != ZkException.Code.SESSION_MOVED.intValue()
+                || p.movedResends >= MOVED_RESENDS) {
+            return false;
+        }
+        p.movedResends++;
+        LOG.info("server {} says session 0x{} moved away; re-attaching and sending write xid {} again", server,
+                Long.toHexString(sessionId), p.xid);
+        inFlight.addFirst(p);
+        channel.close();
+        return true;
     }
 
     private void onInternalReply(OutstandingRequest p, Message.Reply r) {

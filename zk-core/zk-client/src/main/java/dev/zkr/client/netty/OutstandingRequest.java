@@ -60,6 +60,8 @@ final class OutstandingRequest implements Runnable {
     // set on the I/O thread
     /** The xid it got when first written (0 before); kept when it is sent again on a new connection. */
     int xid;
+    /** Times it was sent again because the server said its session had moved away. */
+    int movedResends;
     /** True once an outcome is decided (result, error, timeout): later outcomes are ignored. */
     boolean done;
     private Object result;

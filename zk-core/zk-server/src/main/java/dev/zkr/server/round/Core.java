@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -64,6 +65,8 @@ public final class Core {
     /** Held by whichever thread runs a round: the round state is only touched under it. */
     private final ReentrantLock round = new ReentrantLock();
     private volatile boolean coreParked;
+    /** Released by {@link #resume()}; null when not paused. */
+    private CountDownLatch paused;
     /** The core thread ended: no more rounds. */
     private volatile boolean finished;
     private final Thread thread;
@@ -259,6 +262,7 @@ public final class Core {
      * applied and answered (waiting at most the given time), then the thread ends.
      */
     public void stop(long timeoutMs) {
+        resume();
         stopping = true;
         offer(new Task(() -> { }));
         try {
@@ -269,8 +273,52 @@ public final class Core {
         }
     }
 
+    /**
+     * Stops every round until {@link #resume()}, as a SIGSTOP would (fault injection): a thread of its own holds the
+     * round lock, so no request, peer message, durability notice or tick is handled and nothing is answered, while
+     * the sockets stay open and queue what arrives. Idempotent.
+     */
+    public synchronized void pause() {
+        if (paused != null || killed || finished) {
+            return;
+        }
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch held = new CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            round.lock();
+            try {
+                held.countDown();
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                round.unlock();
+            }
+        }, "zkr-paused");
+        holder.setDaemon(true);
+        holder.start();
+        try {
+            held.await();
+        } catch (InterruptedException e) {
+            release.countDown();
+            Thread.currentThread().interrupt();
+            return;
+        }
+        paused = release;
+    }
+
+    /** Lets rounds run again after {@link #pause()}: what queued meanwhile is handled at once. Idempotent. */
+    public synchronized void resume() {
+        if (paused != null) {
+            paused.countDown();
+            paused = null;
+            wakeCoreThread();
+        }
+    }
+
     /** Stops at once, abandoning everything in flight (crash simulation). */
     public void kill() {
+        resume();
         killed = true;
         LockSupport.unpark(thread);
         try {
