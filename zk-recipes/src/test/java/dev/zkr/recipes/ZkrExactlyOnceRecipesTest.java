@@ -92,6 +92,8 @@ class ZkrExactlyOnceRecipesTest {
         assertTrue(Recipes.using(c).withAcl(dev.zkr.client.Acls.OPEN_UNSAFE).client().exactlyOnceWrites(),
                 "the ACL view forwards it");
         assertFalse(new LostResponseClient(c).exactlyOnceWrites(), "it loses responses as ConnectionLoss");
+        ZkClient chrooted = ensemble.newClient(b -> b.connectString(ensemble.connectString() + "/eo-chroot"));
+        assertTrue(chrooted.exactlyOnceWrites(), "a chroot forwards it");
     }
 
     /** A lock's create in flight through a follower that is killed: one node, held, no look-up for it. */
