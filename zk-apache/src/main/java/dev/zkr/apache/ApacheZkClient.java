@@ -225,6 +225,12 @@ public final class ApacheZkClient implements ZkClient {
         return config.maxDataSize;
     }
 
+    /** False: ZooKeeper fails a write in flight on a dropped connection with ConnectionLoss, outcome unknown. */
+    @Override
+    public boolean exactlyOnceWrites() {
+        return false;
+    }
+
     @Override
     public void addConnectionStateListener(ConnectionStateListener listener) {
         listeners.add(listener, null);

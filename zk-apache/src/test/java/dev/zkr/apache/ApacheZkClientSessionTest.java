@@ -55,6 +55,12 @@ class ApacheZkClientSessionTest {
         assertEquals(Duration.ofSeconds(10), client.sessionTimeout());
     }
 
+    /** ZooKeeper fails a write in flight on a dropped connection with ConnectionLoss: recipes keep their workarounds. */
+    @Test
+    void hasNoExactlyOnceWrites() {
+        assertFalse(client.exactlyOnceWrites());
+    }
+
     @Test
     void serverRestartSuspendsThenReconnectsTheSameSession() {
         long session = client.sessionId();

@@ -14,12 +14,14 @@ public interface AcknowledgedQueue<T> extends AutoCloseable {
 
     /**
      * Adds an item at the tail, exactly once, even if the response is lost: an offer that returns normally was
-     * applied once, and no second copy is ever made (the producer's ledger node {@code <path>-offers/<uuid>} records
-     * the offer atomically with the item's create; see the module README). Offers through one queue object are
-     * serialized.
+     * applied once, and no second copy is ever made. On a client with exactly-once writes (zkr's) the offer is a
+     * plain create of the item; on others (Apache ZooKeeper) the producer's ledger node {@code <path>-offers/<uuid>}
+     * records the offer atomically with the item's create, and offers through one queue object are serialized (see
+     * the module README).
      *
      * @throws dev.zkr.client.ZkException.ConnectionLoss if the response was lost and the producer's session expired
-     *         before it could read its ledger, and the item is not in the queue: it may have been applied and
+     *         before it could read its ledger (with exactly-once writes: the request timed out, or the session was
+     *         lost while it was in flight), and the item is not in the queue: it may have been applied and
      *         consumed already, or never applied — the item may or may not be queued, and it is not offered again
      */
     void offer(T item);

@@ -71,6 +71,11 @@ final class AclClient implements ZkClient {
     }
 
     @Override
+    public boolean exactlyOnceWrites() {
+        return delegate.exactlyOnceWrites();
+    }
+
+    @Override
     public void addConnectionStateListener(ConnectionStateListener listener) {
         delegate.addConnectionStateListener(wrap(listener));
     }

@@ -12,6 +12,7 @@ import dev.zkr.client.ZkPaths;
 import dev.zkr.recipes.counter.CounterGate;
 import dev.zkr.recipes.counter.CounterState;
 import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.LostWrites;
 import dev.zkr.recipes.internal.Retries;
 
 import java.util.ArrayList;
@@ -39,7 +40,8 @@ import java.util.function.LongFunction;
  * <p>If the connection drops while an update is in flight, the counter finds out whether it was applied (an
  * increment by its random child name, a write by its tag and its gate) and returns its result; if that cannot be
  * decided (the session ended meanwhile and others wrote since) it throws {@link ZkException.ConnectionLoss} and the
- * update may or may not have happened. Once {@code C/value} has had 2^29 children (about 537 million increments),
+ * update may or may not have happened (zkr's client, whose writes are exactly once while the session lives: the
+ * {@link ZkException.SessionExpired} that says the write's outcome is unknown). Once {@code C/value} has had 2^29 children (about 537 million increments),
  * increments take the gate path too: correct, but slower.
  */
 public final class DistributedCounter {
@@ -161,6 +163,10 @@ public final class DistributedCounter {
                 }
                 leftovers.addAll(old); // not applied
             } catch (ZkException.SessionExpired e) {
+                if (LostWrites.mayHaveApplied(client, e)) {
+                    leftovers.addAll(old);
+                    throw e; // in flight when the session was lost: its children went with it, nothing can tell
+                }
                 // never sent
                 if (!Retries.awaitConnected(client, Deadline.NONE)) {
                     throw e;
@@ -280,7 +286,9 @@ public final class DistributedCounter {
                     } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
                         outcome = resolveWrite(e, held, s, tag);
                     } catch (ZkException.SessionExpired e) {
-                        outcome = Outcome.NOT_APPLIED; // never sent; the gate went with the session
+                        // never sent (the gate went with the session), unless it was in flight (zkr's client)
+                        outcome = LostWrites.mayHaveApplied(client, e) ? resolveWrite(e, held, s, tag)
+                                : Outcome.NOT_APPLIED;
                     } catch (ZkException e) {
                         if (failedOp(e) < 0) {
                             throw e;

@@ -139,6 +139,12 @@ final class CountingClient implements ZkClient {
         return delegate.maxDataSize();
     }
 
+    /** The delegate's: counting changes no outcome. */
+    @Override
+    public boolean exactlyOnceWrites() {
+        return delegate.exactlyOnceWrites();
+    }
+
     @Override
     public void addConnectionStateListener(ConnectionStateListener listener) {
         delegate.addConnectionStateListener(listener);

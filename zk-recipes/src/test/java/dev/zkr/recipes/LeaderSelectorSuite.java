@@ -343,6 +343,9 @@ public abstract class LeaderSelectorSuite extends RecipeSuite {
         AtomicBoolean failDelete = new AtomicBoolean(true);
         ZkClient a = (ZkClient) Proxy.newProxyInstance(ZkClient.class.getClassLoader(),
                 new Class<?>[] {ZkClient.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("exactlyOnceWrites")) {
+                        return false; // it fails a write with ConnectionLoss
+                    }
                     if (method.getName().equals("deleteAsync") && !real.state().isConnected()
                             && failDelete.getAndSet(false)) {
                         return CompletableFuture.failedFuture(

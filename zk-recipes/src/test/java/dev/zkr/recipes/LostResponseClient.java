@@ -27,7 +27,8 @@ import java.util.function.Predicate;
 /**
  * A client that loses responses on purpose: the next {@code n} creates (or multis) whose path matches, or the
  * next delete, are applied on the server, then reported as {@link ZkException.ConnectionLoss}, as if the
- * connection dropped before the response arrived. Everything else is delegated.
+ * connection dropped before the response arrived. Everything else is delegated, but {@link #exactlyOnceWrites()}
+ * is false whatever the delegate's: recipes on it take the paths of a client without exactly-once writes.
  */
 public final class LostResponseClient implements ZkClient {
 
@@ -262,6 +263,8 @@ public final class LostResponseClient implements ZkClient {
     @Override public ConnectionState state() { return delegate.state(); }
     @Override public boolean isClosed() { return delegate.isClosed(); }
     @Override public int maxDataSize() { return delegate.maxDataSize(); }
+    /** False: this client loses write responses as ConnectionLoss, as a client without exactly-once writes does. */
+    @Override public boolean exactlyOnceWrites() { return false; }
     @Override public void addConnectionStateListener(ConnectionStateListener l) { delegate.addConnectionStateListener(l); }
     @Override public void addConnectionStateListener(ConnectionStateListener l, Executor e) { delegate.addConnectionStateListener(l, e); }
     @Override public void removeConnectionStateListener(ConnectionStateListener l) { delegate.removeConnectionStateListener(l); }

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Participant {
 
-    private static final Set<String> ALWAYS_ALLOWED = Set.of("sessionId", "sessionTimeout", "state", "maxDataSize",
+    private static final Set<String> ALWAYS_ALLOWED = Set.of("sessionId", "sessionTimeout", "state", "maxDataSize", "exactlyOnceWrites",
             "watchedPaths", "close", "toString", "hashCode", "equals",
             "addConnectionStateListener", "removeConnectionStateListener");
 

@@ -553,6 +553,35 @@ public abstract class QueueSuite extends RecipeSuite {
         q.close();
     }
 
+    /**
+     * An offer takes the path its client's write guarantee allows: with exactly-once writes (zkr's client) a plain
+     * create of the item, no ledger; without (Apache ZooKeeper) the item and the producer's ledger in one multi.
+     */
+    @Test
+    void anOfferIsAPlainCreateOnlyWithExactlyOnceWrites() {
+        String p = path("offer-path");
+        ZkClient observer = client();
+        observer.create(p, null, CreateMode.PERSISTENT, Parents.PERSISTENT);
+        ZkClient producer = client();
+        CountingClient counting = new CountingClient(producer);
+        assertEquals(producer.exactlyOnceWrites(), counting.exactlyOnceWrites(), "counting forwards the guarantee");
+        DistributedQueue<String> q = queue(counting, p);
+        for (int i = 0; i < 3; i++) {
+            q.offer("item-" + i);
+        }
+        assertEquals(3, items(observer, p).size());
+        if (counting.exactlyOnceWrites()) {
+            assertEquals(3, counting.count(CountingClient.Kind.CREATE), counting.snapshot().toString());
+            assertEquals(0, counting.count(CountingClient.Kind.MULTI, CountingClient.Kind.SET_DATA,
+                    CountingClient.Kind.SYNC, CountingClient.Kind.GET_CHILDREN), counting.snapshot().toString());
+            assertEquals(null, observer.exists(p + "-offers"), "no ledger");
+        } else {
+            assertEquals(3, counting.count(CountingClient.Kind.MULTI), counting.snapshot().toString());
+            assertEquals(1, observer.getChildren(p + "-offers").size(), "the producer's ledger");
+        }
+        q.close();
+    }
+
     // ---- exactly-once offers (zk-chaos queue finding) -----------------------------------------------------------
 
     /** Items in the queue node (after a sync), by name. */

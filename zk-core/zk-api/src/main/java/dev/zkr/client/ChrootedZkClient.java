@@ -175,6 +175,11 @@ final class ChrootedZkClient implements ZkClient {
     }
 
     @Override
+    public boolean exactlyOnceWrites() {
+        return delegate.exactlyOnceWrites();
+    }
+
+    @Override
     public void addConnectionStateListener(ConnectionStateListener listener) {
         delegate.addConnectionStateListener(listener);
     }

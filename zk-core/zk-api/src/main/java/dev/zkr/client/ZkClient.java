@@ -19,7 +19,8 @@ import java.util.concurrent.Executor;
  * change. Never block on the event thread (in a watcher or in a callback attached to a future of this client).
  *
  * <p>Sessions: when the connection drops the client reports {@link ConnectionState#SUSPENDED}, fails requests in
- * flight with {@link ZkException.ConnectionLoss}, and tries the servers of its connect string to re-attach the same
+ * flight with {@link ZkException.ConnectionLoss} (a client with {@link #exactlyOnceWrites()} keeps them and sends
+ * them again instead), and tries the servers of its connect string to re-attach the same
  * session ({@link ConnectionState#RECONNECTED}), re-registering its watches. If the server declares the session
  * expired the client reports {@link ConnectionState#LOST}, drops every watch, fails waiting requests with
  * {@link ZkException.SessionExpired}, then opens a new session and reports {@link ConnectionState#CONNECTED}
@@ -54,6 +55,22 @@ public interface ZkClient extends AutoCloseable {
 
     /** The largest data size a node may hold; larger data fails with {@link ZkException.DataTooLarge}. */
     int maxDataSize();
+
+    /**
+     * True if this client gives <b>exactly-once writes</b>: a write in flight when the connection drops is sent again
+     * on the next connection of the same session and completes with its real outcome (the server answers one it had
+     * applied with the reply it saved), so a write never fails with {@link ZkException.ConnectionLoss} while the
+     * session lives. What stays: {@link ZkException.OperationTimeout} when the outage outlasts the request timeout
+     * (the write may still be applied, in its turn), and {@link ZkException.SessionExpired} saying "outcome unknown"
+     * for a write in flight when the session was lost (docs/exactly-once.md).
+     *
+     * <p>False (the default, and Apache ZooKeeper's client): a write in flight when the connection drops fails with
+     * ConnectionLoss and may or may not have been applied; a later SessionExpired means it was never sent. Recipes
+     * use this to skip the look-ups and ledgers that only resolve such losses.
+     */
+    default boolean exactlyOnceWrites() {
+        return false;
+    }
 
     /** Adds a listener of connection state changes, called on the event thread. */
     void addConnectionStateListener(ConnectionStateListener listener);

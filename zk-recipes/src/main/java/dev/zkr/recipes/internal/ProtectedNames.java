@@ -18,7 +18,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Protected sequential nodes, named {@code _c_<uuid>-<base><sequence>}: a create whose response is lost is found
- * again by its per-attempt UUID, so it never leaves an orphan that blocks others.
+ * again by its per-attempt UUID, so it never leaves an orphan that blocks others. On a client with exactly-once writes
+ * ({@link ZkClient#exactlyOnceWrites()}) a create's response is not lost while the session lives, so the look-up
+ * runs only after an {@code OperationTimeout} (a request timeout shorter than an outage); the name stays, as other
+ * recipes and Curator's layout parse it.
  */
 public final class ProtectedNames {
 

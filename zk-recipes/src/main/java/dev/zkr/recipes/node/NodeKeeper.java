@@ -14,6 +14,7 @@ import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 import dev.zkr.recipes.internal.Cleanup;
 import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.LostWrites;
 import dev.zkr.recipes.internal.ProtectedNames;
 import dev.zkr.recipes.internal.Retries;
 import org.slf4j.Logger;
@@ -264,8 +265,9 @@ public final class NodeKeeper {
         } catch (ZkException.NodeExists e) {
             kick(); // a fixed name made meanwhile (by us, a lost create, or someone else): read it
             return;
-        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
-            createLost = mode.isSequential();
+        } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+            // a persistent sequential node of a create in flight when the session was lost (zkr's client) stays
+            createLost |= mode.isSequential() && LostWrites.mayHaveApplied(client, e);
             throw e;
         }
         actualPath = c.path();

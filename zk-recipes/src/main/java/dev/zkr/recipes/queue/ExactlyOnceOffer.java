@@ -5,11 +5,13 @@ import dev.zkr.client.CreateMode;
 import dev.zkr.client.NodeData;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
+import dev.zkr.client.Parents;
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkException;
 import dev.zkr.client.ZkPaths;
 import dev.zkr.recipes.internal.Cleanup;
 import dev.zkr.recipes.internal.Deadline;
+import dev.zkr.recipes.internal.LostWrites;
 import dev.zkr.recipes.internal.Retries;
 
 import java.nio.charset.StandardCharsets;
@@ -34,6 +36,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * again and throws {@link ZkException.ConnectionLoss} saying the item may or may not be queued.
  *
  * <p>Offers of one queue object are serialized (the ledger records one offer at a time).
+ *
+ * <p>On a client with exactly-once writes ({@link ZkClient#exactlyOnceWrites()}, zkr's) none of this: an offer is
+ * a plain create of the item, whose answer is its real outcome while the session lives, so there is no ledger
+ * and offers are not serialized. Only a request timeout shorter than an outage, or the session lost while the
+ * create was in flight, leave it open: then the item is looked for by its UUID (after a {@code sync}, which zkr's
+ * client sends after the create it keeps), and if it is not queued the offer throws ConnectionLoss as above.
  */
 final class ExactlyOnceOffer {
 
@@ -41,6 +49,9 @@ final class ExactlyOnceOffer {
     static final String LEDGERS = "-offers";
     static final String UNKNOWN = "offer: the response was lost, the producer's ledger cannot tell (its session"
             + " expired) and the item is not in the queue: it may or may not be queued (consumed already, or never"
+            + " applied); not offered again";
+    static final String UNKNOWN_ONCE = "offer: the request timed out, or the session was lost while it was in"
+            + " flight, and the item is not in the queue: it may or may not be queued (consumed already, or never"
             + " applied); not offered again";
 
     private final ZkClient client;
@@ -70,6 +81,10 @@ final class ExactlyOnceOffer {
      * non-empty {@code key} goes into the name ({@code item-<uuid>-<key>-<seq>}, see {@link ItemOrder}).
      */
     void offer(byte[] data, String key) {
+        if (client.exactlyOnceWrites()) {
+            offerOnce(data, itemPrefix(UUID.randomUUID().toString(), key));
+            return;
+        }
         try {
             lock.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -86,7 +101,7 @@ final class ExactlyOnceOffer {
     private void offerLocked(byte[] data, String key) {
         String uuid = UUID.randomUUID().toString();
         byte[] mark = uuid.getBytes(StandardCharsets.UTF_8);
-        String itemPrefix = QueueCore.ITEM + uuid + "-" + (key.isEmpty() ? "" : key + "-");
+        String itemPrefix = itemPrefix(uuid, key);
         while (true) {
             long session = client.sessionId();
             if (ledgerPath == null || ledgerSession != session) {
@@ -120,6 +135,35 @@ final class ExactlyOnceOffer {
                 if (outcome == Outcome.UNKNOWN) {
                     throw new ZkException.ConnectionLoss(queuePath, UNKNOWN);
                 }
+            }
+        }
+    }
+
+    private static String itemPrefix(String uuid, String key) {
+        return QueueCore.ITEM + uuid + "-" + (key.isEmpty() ? "" : key + "-");
+    }
+
+    /** The offer on a client with exactly-once writes: a plain create of the item (no ledger). */
+    private void offerOnce(byte[] data, String itemPrefix) {
+        String item = ZkPaths.join(queuePath, itemPrefix);
+        while (true) {
+            try {
+                client.create(item, data, CreateMode.PERSISTENT_SEQUENTIAL, Parents.CONTAINER);
+                return;
+            } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout | ZkException.SessionExpired e) {
+                if (!Retries.recover(client, Deadline.NONE)) {
+                    throw e;
+                }
+                if (LostWrites.mayHaveApplied(client, e)) {
+                    if (Retries.retrying(client, Deadline.NONE, () -> {
+                        sync();
+                        return itemQueued(itemPrefix);
+                    })) {
+                        return;
+                    }
+                    throw new ZkException.ConnectionLoss(queuePath, UNKNOWN_ONCE);
+                }
+                // never sent: offer again
             }
         }
     }

@@ -28,7 +28,7 @@ import java.util.function.Supplier;
 
 /**
  * The machinery both queues share. Items: {@code item-<uuid>-<seq>} (persistent-sequential), offered exactly once
- * through the producer's ledger node ({@link ExactlyOnceOffer}). A consumer keeps a local cache of sorted item names and lists the
+ * (a plain create with exactly-once writes, else through the producer's ledger node: {@link ExactlyOnceOffer}). A consumer keeps a local cache of sorted item names and lists the
  * children again only when the cache runs dry; it sets a child watch only when the queue looks empty (no herd on
  * every offer while busy). How an item is claimed is the subclass's: {@link DeleteClaimCore} (simple queue: the
  * claim removes the item) or {@link NodeClaimCore} (acknowledged queue: the claim is an ephemeral node).

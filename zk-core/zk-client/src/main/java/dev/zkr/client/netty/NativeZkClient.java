@@ -126,6 +126,18 @@ public final class NativeZkClient implements ZkClient {
         return connection.maxDataSize();
     }
 
+    /**
+     * True: every request in flight when a connection drops is kept and sent again with its xid once the session is
+     * re-attached, and a zkr server answers a write it applied with its saved reply (docs/exactly-once.md). Not a
+     * property of one connection: every zkr server since exactly-once writes answers the handshake with
+     * {@code Message.ACKS_VERSION} (ConnectionManager's {@code acks}), and a server without exactly-once writes
+     * (earlier than issue 30) is not supported with this client, which re-sends whatever the server.
+     */
+    @Override
+    public boolean exactlyOnceWrites() {
+        return true;
+    }
+
     @Override
     public void addConnectionStateListener(ConnectionStateListener listener) {
         listeners.add(new ListenerEntry(Objects.requireNonNull(listener, "listener"), null));
