@@ -243,7 +243,7 @@ class ZkrExactlyOnceRecipesTest {
                         ensemble.expireSession(session);
                         eventually("a new session", () -> real.sessionId() != session && real.state().isConnected());
                         throw new ZkException.SessionExpired(null, "the session was lost (test) while this write"
-                                + " was in flight: outcome unknown, it may or may not have been applied");
+                                + " was in flight: outcome unknown, it may or may not have been applied", true);
                     }, pool);
                 });
     }

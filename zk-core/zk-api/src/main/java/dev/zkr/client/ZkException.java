@@ -264,8 +264,24 @@ public abstract class ZkException extends RuntimeException {
 
     /** Session expired. */
     public static final class SessionExpired extends ZkException {
+        private final boolean outcomeUnknown;
+
         public SessionExpired(String path, String message) {
+            this(path, message, false);
+        }
+
+        /**
+         * @param outcomeUnknown the failed call was a write in flight when the session was lost: it may or may not
+         *                       have been applied (zkr's client, docs/exactly-once.md)
+         */
+        public SessionExpired(String path, String message, boolean outcomeUnknown) {
             super(Code.SESSION_EXPIRED, path, message);
+            this.outcomeUnknown = outcomeUnknown;
+        }
+
+        /** True if this ends a write that was in flight when the session was lost: it may have been applied. */
+        public boolean outcomeUnknown() {
+            return outcomeUnknown;
         }
     }
 

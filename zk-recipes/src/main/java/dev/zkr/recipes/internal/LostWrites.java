@@ -12,9 +12,6 @@ import dev.zkr.client.ZkException;
  */
 public final class LostWrites {
 
-    /** How zkr's client says that a write was in flight when its session was lost (docs/exactly-once.md). */
-    private static final String OUTCOME_UNKNOWN = "outcome unknown";
-
     private LostWrites() {
     }
 
@@ -23,7 +20,7 @@ public final class LostWrites {
         if (e instanceof ZkException.ConnectionLoss || e instanceof ZkException.OperationTimeout) {
             return true;
         }
-        return e instanceof ZkException.SessionExpired && client.exactlyOnceWrites()
-                && e.getMessage() != null && e.getMessage().contains(OUTCOME_UNKNOWN);
+        return e instanceof ZkException.SessionExpired expired && client.exactlyOnceWrites()
+                && expired.outcomeUnknown();
     }
 }

@@ -557,7 +557,7 @@ final class ConnectionManager {
         while ((p = toResend.poll()) != null) {
             complete(p, null, new ZkException.SessionExpired(p.path, p.kind.write()
                     ? "the session was lost (" + reason + ") while this write was in flight: outcome unknown, it may "
-                    + "or may not have been applied" : "the session was lost (" + reason + ")"));
+                    + "or may not have been applied" : "the session was lost (" + reason + ")", p.kind.write()));
         }
     }
 
