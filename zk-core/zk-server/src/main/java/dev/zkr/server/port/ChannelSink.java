@@ -66,7 +66,7 @@ final class ChannelSink implements Connection.Sink {
     }
 
     /** Batches handed over and not yet written, in order (event loop only). */
-    private final ArrayDeque<Batch> toWrite = new ArrayDeque<>();
+    private final ArrayDeque<Batch> toWrite = new ArrayDeque<>(2); // grows on demand (per-session memory)
     /** The future of the last message before a CLOSE step. */
     private io.netty.channel.ChannelFuture lastBeforeClose;
     private boolean done;

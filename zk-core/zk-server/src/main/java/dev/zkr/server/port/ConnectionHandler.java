@@ -189,6 +189,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
+            handshakeTimer = null; // not kept for the connection's life (64 B per session)
         }
         batch.clear();
         state = State.CLOSING;

@@ -13,8 +13,9 @@ final class RequestTimer {
     /** The server's metrics, or null when it keeps none. */
     private final RequestMetrics metrics;
     private final LatencyStats latency;
-    private int[] ops = new int[16];
-    private long[] starts = new long[16];
+    // grown on demand: most connections have a few requests in flight (per-session memory, issue 31)
+    private int[] ops = new int[4];
+    private long[] starts = new long[4];
     private int head;
     private int size;
 

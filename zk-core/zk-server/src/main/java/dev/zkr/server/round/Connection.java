@@ -78,7 +78,7 @@ public final class Connection {
      * This connection's requests still owed a reply, in request order: the places of those sequenced, forwarded or
      * answered early, then those not yet routed (reads behind its own writes); see {@link ReplyQueue}.
      */
-    final ArrayDeque<ReplyQueue.Entry> queue = new ArrayDeque<>();
+    final ArrayDeque<ReplyQueue.Entry> queue = new ArrayDeque<>(4); // grows on demand (per-session memory)
     private List<Object> outgoing = new ArrayList<>();
     private int outgoingReplies;
     boolean dirty;
