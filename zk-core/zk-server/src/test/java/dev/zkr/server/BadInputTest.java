@@ -125,6 +125,32 @@ class BadInputTest {
         }
     }
 
+    /**
+     * A client that sends nothing after its handshake (no request, no ping) loses its connection once its session
+     * timeout passes without a read (the event loop's idle sweep), not before; a client that pings keeps it.
+     */
+    @Test
+    void anAttachedClientThatSendsNothingIsClosedAfterItsSessionTimeout() {
+        try (RawClient silent = new RawClient(server.port()); RawClient talking = new RawClient(server.port())) {
+            int timeoutMs = silent.handshake(0, null, 600).negotiatedTimeoutMs();
+            talking.handshake(0, null, 600);
+            long attached = System.nanoTime();
+            long closedAfter = -1;
+            long deadline = attached + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline
+                    && (closedAfter < 0 || System.nanoTime() - attached < Duration.ofMillis(2L * timeoutMs).toNanos())) {
+                assertEquals(0, talking.call(x -> new Message.ExistsRequest(x, "/", false)).code(),
+                        "a client that keeps sending keeps its connection");
+                if (closedAfter < 0 && silent.closedByServer(Math.max(1, timeoutMs / 10))) {
+                    closedAfter = (System.nanoTime() - attached) / 1_000_000;
+                }
+            }
+            assertTrue(closedAfter >= 0, "a silent connection stayed open for 30 s");
+            assertTrue(closedAfter >= timeoutMs * 9 / 10, "closed " + closedAfter + " ms after the attach, before its "
+                    + "session timeout of " + timeoutMs + " ms");
+        }
+    }
+
     /** A session on a server with a 300 ms handshake timeout; a new connection if the server dropped a slow one. */
     private static RawClient sessionWithin300Ms(int port) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

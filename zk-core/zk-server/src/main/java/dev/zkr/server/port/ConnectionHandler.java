@@ -15,8 +15,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
@@ -55,7 +53,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     /** Bytes read from this connection's socket and not yet released (partial frame + requests in flight). */
     private long inboundHeld;
     /** Frame sizes of this connection's requests in flight, in order (released as they are answered). */
-    private final java.util.ArrayDeque<Integer> inFlightFrameBytes = new java.util.ArrayDeque<>();
+    private final java.util.ArrayDeque<Integer> inFlightFrameBytes = new java.util.ArrayDeque<>(4);
+    /** Closes this connection when it stays silent for its session timeout (from the attach on). */
+    private final IdleSweeper idle;
+    private long idleAfterNanos;
+    private long attachedAt;
     /** Size of the frame being decoded (set by the frame meter just before its message arrives). */
     private int currentFrameBytes;
     /** Waiting in the inbound budget to be told that the server-wide total is within its limit again. */
@@ -84,8 +86,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private long established;
 
     ConnectionHandler(ServerConfig config, Core core, OutboundBudget budget, InboundBudget inbound,
-                      ProblemLog problems, RequestMetrics metrics, LatencyStats latency) {
+                      ProblemLog problems, RequestMetrics metrics, LatencyStats latency, IdleSweeper idle) {
         this.timer = new RequestTimer(metrics, latency);
+        this.idle = idle;
         this.config = config;
         this.core = core;
         this.budget = budget;
@@ -192,6 +195,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             handshakeTimer = null; // not kept for the connection's life (64 B per session)
         }
         batch.clear();
+        idle.forget(this, ctx.channel().eventLoop());
         state = State.CLOSING;
         cancelSlowReaderTimer();
         budget.update(budgeted, 0);
@@ -210,12 +214,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelWritabilityChanged();
     }
 
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent) {
-            fail(ctx, IDLE, "no request or ping within the session timeout of " + connection.timeoutMs() + " ms", false);
-        } else {
-            ctx.fireUserEventTriggered(evt);
+    /** Closes this connection if it read nothing for its session timeout ({@link IdleSweeper}, on its loop). */
+    void closeIfIdle(long now) {
+        if (state == State.ATTACHED && now - Math.max(readAt, attachedAt) > idleAfterNanos) {
+            fail(channel.pipeline().context(this), IDLE, "no request or ping within the session timeout of "
+                    + connection.timeoutMs() + " ms", false);
         }
     }
 
@@ -258,8 +261,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
         }
-        channel.pipeline().addBefore("connection", "idle",
-                new IdleStateHandler(timeoutMs, 0, 0, TimeUnit.MILLISECONDS));
+        idleAfterNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        attachedAt = System.nanoTime();
+        idle.watch(this, channel.eventLoop());
         if (early != null) {
             for (Message.Request r : early) {
                 batch.add(new Core.Inbound(connection, r));

@@ -62,6 +62,8 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final FourLetterAnswers words;
     /** Every request's latency (the four-letter words' min/avg/max), kept with or without metrics. */
     private final LatencyStats latency = new LatencyStats();
+    /** Closes silent client connections (one sweep per event loop). */
+    private final IdleSweeper idle = new IdleSweeper();
     /** Requests read and replies written on connections closed since the start (the words' totals). */
     private final java.util.concurrent.atomic.LongAdder closedReceived = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder closedSent = new java.util.concurrent.atomic.LongAdder();
@@ -106,7 +108,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
         channels.add(ch);
         ch.config().setWriteBufferWaterMark(waterMark);
         ConnectionHandler handler = new ConnectionHandler(config, core, outbound, inbound, problems, metrics,
-                latency);
+                latency, idle);
         ch.closeFuture().addListener(f -> {
             FourLetterReplies.Client c = handler.describe();
             if (c != null) {
