@@ -160,6 +160,43 @@ public abstract class AsyncLockSuite extends RecipeSuite {
         }
     }
 
+    /**
+     * Waiters of one client (each through its own lock object) behind a holder; one in the middle is cancelled: its
+     * successor, woken by the deletion of a node that never held, must not hold (the shared holder names know it did
+     * not) but list again and wait for the waiter before it; the lock then passes on in order.
+     */
+    @Test
+    void aCancelledWaiterAmongOneClientsWaitersPassesItsTurnOn() throws Exception {
+        String p = path("shared-cancel");
+        ZkClient c = client();
+        Recipes recipes = Recipes.using(c);
+        LockLease held = get(recipes.lock(p).acquireAsync());
+        List<CompletableFuture<LockLease>> w = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            w.add(recipes.lock(p).acquireAsync());
+        }
+        eventually("every waiter watches its predecessor", () -> c.watchedPaths().size() == 4);
+        assertTrue(w.get(1).cancel(false));
+        // the watch on the cancelled node fired; its successor lists and watches the waiter before it again
+        eventually("the successor watches again (or held)", () -> children(c, p).size() == 4
+                && (c.watchedPaths().size() == 3 || w.get(2).isDone()));
+        assertFalse(w.get(2).isDone(), "the cancelled waiter's successor held beside the first lease");
+        assertFalse(w.get(0).isDone() || w.get(3).isDone(), "held while the first lease holds");
+        held.close();
+        LockLease l0 = get(w.get(0));
+        assertTrue(l0.fencingToken() > held.fencingToken());
+        assertFalse(w.get(2).isDone(), "the cancelled waiter's successor held beside the waiter before it");
+        l0.close();
+        LockLease l2 = get(w.get(2));
+        assertFalse(w.get(3).isDone());
+        l2.close();
+        LockLease l3 = get(w.get(3));
+        assertTrue(l3.fencingToken() > l2.fencingToken() && l2.fencingToken() > l0.fencingToken());
+        l3.close();
+        eventually("no node left", () -> children(c, p).isEmpty());
+        assertNoWatches(c);
+    }
+
     @Test
     void cancellingAWaiterDeletesItsNodeAndPassesTheLockOn() throws Exception {
         String p = path("cancel");
