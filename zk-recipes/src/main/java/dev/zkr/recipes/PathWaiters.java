@@ -55,10 +55,10 @@ final class PathWaiters {
         }
     }
 
-    /** The entries alive (for tests). */
-    static int entries() {
+    /** True while waiters of {@code path} through {@code client} have joined and not all left (for tests). */
+    static boolean tracks(ZkClient client, String path) {
         synchronized (TABLE) {
-            return TABLE.size();
+            return TABLE.containsKey(new Key(client, path));
         }
     }
 

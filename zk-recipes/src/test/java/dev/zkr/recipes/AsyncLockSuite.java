@@ -155,6 +155,7 @@ public abstract class AsyncLockSuite extends RecipeSuite {
             assertTrue(handoffListings <= n / 10, handoffListings + " listings to pass the lock through " + n);
             eventually("no node left", () -> children(c, p).isEmpty());
             assertNoWatches(c);
+            eventually("the shared table forgets the path", () -> !PathWaiters.tracks(c, p));
         } finally {
             two.shutdownNow();
         }
