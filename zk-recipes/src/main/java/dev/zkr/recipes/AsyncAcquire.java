@@ -1,6 +1,5 @@
 package dev.zkr.recipes;
 
-import dev.zkr.client.Children;
 import dev.zkr.client.ClientSupport;
 import dev.zkr.client.ConnectionState;
 import dev.zkr.client.ConnectionStateListener;
@@ -32,6 +31,21 @@ import java.util.function.BooleanSupplier;
  * predicate: the semaphore's first waiter lists with a child watch instead, and a holder of the semaphore marks its
  * node as the blocking call does.
  *
+ * <p><b>Many waiters of one path through one client</b> share their listings and what they know of holders
+ * ({@link PathWaiters}): a waiter that needs a listing (its create is sent, or the node it watched went without
+ * settling it) joins the next listing of the path <em>sent after</em> that moment ({@link ListingBatch}; the one
+ * in flight may predate its node), and one reply, sorted once, serves every waiter that joined it. Listing once
+ * per waiter instead made n waiters cost n listings of up to n names (2.5 GB of replies for 10,000 through one
+ * session). <b>Watches:</b> one data watch per waiter, on its predecessor, not a child watch on the path. A child
+ * watch fires on every create and delete under the path (each queued node, each handoff) and says nothing of what
+ * changed, so every event would cost a listing of the whole queue and wake (or at least concern) every waiter: a
+ * listing of n names per handoff, quadratic again. The predecessor's watch wakes the one waiter whose turn may
+ * have come, and nobody else. When that predecessor held exclusively through this client, the successor holds at
+ * once, with no listing (everything before a holder was gone for good, see {@link PathWaiters}): a queue of n
+ * waiters through one client is passed on with no listing at all, one delete and one watch event per handoff.
+ * Otherwise (a cancelled predecessor, one of another client's, a forgotten name) it joins the next listing, where
+ * it finds its new predecessor and watches it: FIFO by sequence, as before.
+ *
  * <p>Failure semantics are the blocking call's: after a lost connection it goes on once connected (a create whose
  * response was lost is looked for by its UUID, after a sync, before creating again); after session expiry it queues
  * again with the new session; a closed client fails the future with {@link ZkException.Closed}. Completing the
@@ -57,6 +71,7 @@ final class AsyncAcquire {
     private final byte[] data;
     private final Executor executor;
     private final HolderWatch holderWatch; // null but for the leased lock
+    private final PathWaiters waiters; // shared with the other waiters of this path through this client
     private final String prefix = ProtectedNames.newPrefix();
     private final CompletableFuture<OwnedNode> result = new CompletableFuture<>();
     private final ConnectionStateListener onConnection = this::connectionChanged;
@@ -77,6 +92,7 @@ final class AsyncAcquire {
         this.data = data;
         this.executor = executor;
         this.holderWatch = holderWatch;
+        this.waiters = PathWaiters.join(client, queue.path());
     }
 
     /** Starts an acquire; the future completes with the held node (on the executor), or fails. Cancel it to give up. */
@@ -124,11 +140,11 @@ final class AsyncAcquire {
 
     private void create(long e) {
         CompletableFuture<Created> created;
-        CompletableFuture<Children> listing;
+        CompletableFuture<SortedListing> listing;
         try {
             created = client.createAsync(ZkPaths.join(queue.path(), prefix + queue.base()), data,
                     CreateMode.EPHEMERAL_SEQUENTIAL, Parents.CONTAINER);
-            listing = queue.listings().submit(() -> client.getChildrenAsync(queue.path(), null)); // after the create
+            listing = waiters.listings().join(); // a listing sent after the create: it sees our node
         } catch (RuntimeException err) {
             failed(e, err, true);
             return;
@@ -215,15 +231,12 @@ final class AsyncAcquire {
         });
     }
 
-    /** Lists (or uses a listing already sent) and decides. */
-    private void list(long e, CompletableFuture<Children> sent) {
-        CompletableFuture<Children> listing;
-        try {
-            listing = sent != null ? sent : queue.listings().submit(() -> client.getChildrenAsync(queue.path(), null));
-        } catch (RuntimeException err) {
-            failed(e, err, false);
-            return;
-        }
+    /**
+     * Joins the next shared listing of the path (or uses the one joined when our create was sent) and decides:
+     * many waiters of this client on this path are served by one listing ({@link ListingBatch}).
+     */
+    private void list(long e, CompletableFuture<SortedListing> sent) {
+        CompletableFuture<SortedListing> listing = sent != null ? sent : waiters.listings().join();
         listing.whenComplete((children, err) -> {
             synchronized (this) {
                 if (e != epoch || result.isDone()) {
@@ -240,20 +253,19 @@ final class AsyncAcquire {
                     }
                     return;
                 }
-                List<String> sorted = ProtectedNames.sortBySequence(children.names());
-                if (sent != null && !sorted.contains(ours.name())) {
+                int index = children.indexOf(ours.name());
+                if (sent != null && index < 0) {
                     // the pipelined listing ran before our create was applied (a create that first had to make
                     // the parent, made meanwhile by someone else): list again rather than think our node gone
                     list(e, null);
                     return;
                 }
-                decide(e, sorted);
+                decide(e, children.names(), index);
             }
         });
     }
 
-    private void decide(long e, List<String> sorted) {
-        int index = sorted.indexOf(ours.name());
+    private void decide(long e, List<String> sorted, int index) {
         if (index < 0) {
             ours = null; // deleted (expiry, or by someone): queue again
             next();
@@ -299,7 +311,7 @@ final class AsyncAcquire {
                 if (index >= 0 && queue.predicate().decide(sorted, index).watchesChildren()) {
                     return; // still the first waiter: the child watch wakes us
                 }
-                decide(e, sorted);
+                decide(e, sorted, index);
             }
         });
     }
@@ -379,7 +391,7 @@ final class AsyncAcquire {
         if (sorted == null) {
             // the mutex, with more than the watched node ahead when it looked: we hold if that node held (all
             // before it were gone then, and stay gone); else list again
-            if (queue.heldHere(gone)) {
+            if (waiters.heldExclusively(gone)) {
                 hold();
             } else {
                 list(e, null);
@@ -387,7 +399,7 @@ final class AsyncAcquire {
             return;
         }
         List<String> rest = new ArrayList<>(sorted);
-        if (queue.predicate() == NodePredicate.EXCLUSIVE && queue.heldHere(gone)) {
+        if (queue.predicate() == NodePredicate.EXCLUSIVE && waiters.heldExclusively(gone)) {
             // it held: everything before it was gone by then, and stays gone
             rest = new ArrayList<>(sorted.subList(sorted.indexOf(gone) + 1, sorted.size()));
         }
@@ -408,7 +420,9 @@ final class AsyncAcquire {
         }
         holding = true;
         OwnedNode node = ours;
-        queue.noteHeld(node.name());
+        if (queue.predicate() == NodePredicate.EXCLUSIVE) {
+            waiters.noteHeldExclusively(node.name()); // a successor of ours through this client holds at once
+        }
         dropWatch(); // the semaphore's first waiter's child watch, if it let us in
         if (queue.predicate().marksHolders()) {
             queue.markHeld(node); // wakes a successor that watches this node (it looks again)
@@ -475,6 +489,7 @@ final class AsyncAcquire {
     /** The future is complete: stop listening; unless we hold, delete our node and drop the watch. */
     private void finished(Throwable err) {
         client.removeConnectionStateListener(onConnection);
+        waiters.leave();
         OwnedNode node;
         synchronized (this) {
             epoch++;

@@ -33,19 +33,12 @@ final class SequentialNodeQueue {
     static final byte[] HELD = "held".getBytes(java.nio.charset.StandardCharsets.UTF_8);
     private static final int MARK_ATTEMPTS = 20;
     private static final int LISTINGS_IN_FLIGHT = 4;
-    private static final int HELD_REMEMBERED = 256;
 
     private final ZkClient client;
     private final String path;
     private final String base;
     private final NodePredicate predicate;
     private final AsyncGate listings = new AsyncGate(LISTINGS_IN_FLIGHT);
-    private final java.util.LinkedHashMap<String, Boolean> held = new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
-            return size() > HELD_REMEMBERED;
-        }
-    };
 
     SequentialNodeQueue(ZkClient client, String path, String base, NodePredicate predicate) {
         this.client = client;
@@ -67,27 +60,9 @@ final class SequentialNodeQueue {
     }
 
     /**
-     * Notes that our node {@code name} held, for {@link #heldHere}: kept for the last {@value #HELD_REMEMBERED}
-     * holders of this queue object.
+     * The listings with a child watch of this queue's asynchronous acquires (the semaphore's first waiter), a few
+     * at a time (see {@link AsyncGate}); plain listings are shared per client and path ({@link ListingBatch}).
      */
-    void noteHeld(String name) {
-        synchronized (held) {
-            held.put(name, Boolean.TRUE);
-        }
-    }
-
-    /**
-     * True if the node {@code name} held through this queue object. With the exclusive predicate that means every
-     * node before it was gone at that moment, and nodes never appear before an existing one (sequence numbers
-     * grow), so they are gone for good: a waiter that watched it needs no new listing to know what is ahead.
-     */
-    boolean heldHere(String name) {
-        synchronized (held) {
-            return held.containsKey(name);
-        }
-    }
-
-    /** The asynchronous acquires' listings of this queue, a few at a time (see {@link AsyncGate}). */
     AsyncGate listings() {
         return listings;
     }

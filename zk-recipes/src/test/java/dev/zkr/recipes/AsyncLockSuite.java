@@ -103,6 +103,101 @@ public abstract class AsyncLockSuite extends RecipeSuite {
         }
     }
 
+    /**
+     * N = 500 waiters on one path through one client, each through a lock object of its own (as the bench queues
+     * them), counted by a {@link CountingClient}: they share their listings ({@code ListingBatch}: a waiter joins the
+     * next listing sent after its create) and pass the lock on without listing when the predecessor held through
+     * the same client ({@code PathWaiters}). Bounds: at most N/10 listings while they queue (one per waiter without
+     * the sharing: N, of up to N names each) and at most N/10 while the lock passes through all of them (one per
+     * handoff without the shared holder names: N), and at most 20·N names listed while they queue (N²/2 without
+     * the sharing); handoffs in order with increasing tokens.
+     */
+    @Test
+    void waitersOfOneClientShareTheirListings() throws Exception {
+        int n = 500;
+        String p = path("shared");
+        CountingClient c = new CountingClient(client(Duration.ofSeconds(30)));
+        ExecutorService two = Executors.newFixedThreadPool(2);
+        try {
+            Recipes recipes = Recipes.using(c, two);
+            LockLease first = get(recipes.lock(p).acquireAsync());
+            c.reset();
+            AtomicInteger next = new AtomicInteger();
+            AtomicLong lastToken = new AtomicLong(first.fencingToken());
+            List<String> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<CompletableFuture<Void>> done = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int me = i;
+                done.add(recipes.lock(p).acquireAsync().thenAccept(lease -> {
+                    if (next.getAndIncrement() != me) {
+                        errors.add("waiter " + me + " served out of order");
+                    }
+                    if (lease.fencingToken() <= lastToken.getAndSet(lease.fencingToken())) {
+                        errors.add("token of " + me + " did not increase");
+                    }
+                    lease.close();
+                }));
+            }
+            // each waiter watches its predecessor (the first holder's node, or the waiter before it)
+            eventually("every waiter watches its predecessor", () -> c.watchedPaths().size() == n);
+            long queueListings = c.count(CountingClient.Kind.GET_CHILDREN);
+            long queueNames = c.listedNames();
+            c.reset();
+            first.close();
+            CompletableFuture.allOf(done.toArray(new CompletableFuture[0])).get(60, TimeUnit.SECONDS);
+            long handoffListings = c.count(CountingClient.Kind.GET_CHILDREN);
+            System.out.printf("shared listings: %d waiters queued with %d listings (%d names), passed on with %d "
+                    + "listings (%d names)%n", n, queueListings, queueNames, handoffListings, c.listedNames());
+            assertEquals(List.of(), errors);
+            assertEquals(n, next.get());
+            assertTrue(queueListings <= n / 10, queueListings + " listings to queue " + n + " waiters");
+            assertTrue(queueNames <= 20L * n, queueNames + " names listed to queue " + n + " waiters");
+            assertTrue(handoffListings <= n / 10, handoffListings + " listings to pass the lock through " + n);
+            eventually("no node left", () -> children(c, p).isEmpty());
+            assertNoWatches(c);
+            eventually("the shared table forgets the path", () -> !PathWaiters.tracks(c, p));
+        } finally {
+            two.shutdownNow();
+        }
+    }
+
+    /**
+     * Waiters of one client (each through its own lock object) behind a holder; one in the middle is cancelled: its
+     * successor, woken by the deletion of a node that never held, must not hold (the shared holder names know it did
+     * not) but list again and wait for the waiter before it; the lock then passes on in order.
+     */
+    @Test
+    void aCancelledWaiterAmongOneClientsWaitersPassesItsTurnOn() throws Exception {
+        String p = path("shared-cancel");
+        ZkClient c = client();
+        Recipes recipes = Recipes.using(c);
+        LockLease held = get(recipes.lock(p).acquireAsync());
+        List<CompletableFuture<LockLease>> w = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            w.add(recipes.lock(p).acquireAsync());
+        }
+        eventually("every waiter watches its predecessor", () -> c.watchedPaths().size() == 4);
+        assertTrue(w.get(1).cancel(false));
+        // the watch on the cancelled node fired; its successor lists and watches the waiter before it again
+        eventually("the successor watches again (or held)", () -> children(c, p).size() == 4
+                && (c.watchedPaths().size() == 3 || w.get(2).isDone()));
+        assertFalse(w.get(2).isDone(), "the cancelled waiter's successor held beside the first lease");
+        assertFalse(w.get(0).isDone() || w.get(3).isDone(), "held while the first lease holds");
+        held.close();
+        LockLease l0 = get(w.get(0));
+        assertTrue(l0.fencingToken() > held.fencingToken());
+        assertFalse(w.get(2).isDone(), "the cancelled waiter's successor held beside the waiter before it");
+        l0.close();
+        LockLease l2 = get(w.get(2));
+        assertFalse(w.get(3).isDone());
+        l2.close();
+        LockLease l3 = get(w.get(3));
+        assertTrue(l3.fencingToken() > l2.fencingToken() && l2.fencingToken() > l0.fencingToken());
+        l3.close();
+        eventually("no node left", () -> children(c, p).isEmpty());
+        assertNoWatches(c);
+    }
+
     @Test
     void cancellingAWaiterDeletesItsNodeAndPassesTheLockOn() throws Exception {
         String p = path("cancel");

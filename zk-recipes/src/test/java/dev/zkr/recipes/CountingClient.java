@@ -35,6 +35,7 @@ final class CountingClient implements ZkClient {
 
     private final ZkClient delegate;
     private final Map<Kind, LongAdder> counts = new EnumMap<>(Kind.class);
+    private final LongAdder listedNames = new LongAdder();
     /** One wrapper per watcher, so a removal passes the object the watch was set with. */
     private final Map<Watcher, Watcher> wrappers = new java.util.WeakHashMap<>();
 
@@ -76,8 +77,14 @@ final class CountingClient implements ZkClient {
         return out;
     }
 
+    /** The names in every listing answered so far (the volume of the getChildren replies). */
+    long listedNames() {
+        return listedNames.sum();
+    }
+
     void reset() {
         counts.values().forEach(LongAdder::reset);
+        listedNames.reset();
     }
 
     private Watcher counted(Watcher w) {
@@ -217,7 +224,9 @@ final class CountingClient implements ZkClient {
     @Override
     public CompletableFuture<Children> getChildrenAsync(String path, Watcher watcher) {
         count(Kind.GET_CHILDREN);
-        return delegate.getChildrenAsync(path, counted(watcher));
+        CompletableFuture<Children> reply = delegate.getChildrenAsync(path, counted(watcher));
+        reply.thenAccept(children -> listedNames.add(children.names().size()));
+        return reply;
     }
 
     @Override

@@ -631,12 +631,47 @@ public abstract class RecipeProperties {
         runLock(steps, true);
     }
 
+    @Provide
+    Arbitrary<List<Step>> sharedAsyncLockSteps() {
+        return steps(4, 12, w(6, Kind.ACQUIRE), w(4, Kind.RELEASE), w(3, Kind.LEAVE), w(1, Kind.EXPIRE),
+                w(1, Kind.CRASH), w(1, Kind.RESTART));
+    }
+
+    /**
+     * As {@link #asyncLockIsExclusiveAndFifo}, with p0, p1 and p2 waiting through one client (each through a lock
+     * object of its own: they share listings and holder names, see {@code PathWaiters}) and p3 through its own.
+     * {@code EXPIRE} and {@code CRASH} of the shared client are taken only while at most the one named is queued
+     * through it (its waiters would queue again in an order the model cannot know), else skipped.
+     */
+    @Property
+    void asyncLockWaitersSharingAClientAreExclusiveAndFifo(@ForAll("sharedAsyncLockSteps") List<Step> steps)
+            throws Exception {
+        runLock(steps, true, 4, 3);
+    }
+
+    /**
+     * The shrunk sample that {@link #asyncLockWaitersSharingAClientAreExclusiveAndFifo} found when a waiter took
+     * any deleted predecessor for a holder of its client: the middle one of three waiters of one client cancels;
+     * the third must go on waiting for the first.
+     */
+    @Example
+    void asyncLockWaitersSharingAClientSurviveACancelInTheMiddle() throws Exception {
+        runLock(List.of(new Step(Kind.ACQUIRE, 0), new Step(Kind.ACQUIRE, 1), new Step(Kind.ACQUIRE, 2),
+                new Step(Kind.LEAVE, 1)), true, 4, 3);
+    }
+
     private void runLock(List<Step> steps, boolean async) throws Exception {
+        runLock(steps, async, 3, 1);
+    }
+
+    /** {@code count} lock users; the first {@code sharing} of them use one participant (one client). */
+    private void runLock(List<Step> steps, boolean async, int count, int sharing) throws Exception {
         String p = freshPath(async ? "async-lock" : "lock");
         ZkClient observer = participant("observer").client();
         List<LockUser> users = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            Participant proc = participant("p" + i);
+        Participant common = sharing > 1 ? participant("s") : null;
+        for (int i = 0; i < count; i++) {
+            Participant proc = i < sharing && common != null ? common : participant("p" + i);
             users.add(new LockUser(proc, Recipes.using(proc.client()).lock(p), async));
         }
         Deque<Integer> model = new ArrayDeque<>(); // queue in arrival order; the first holds
@@ -673,6 +708,9 @@ public abstract class RecipeProperties {
                     }
                 }
                 case EXPIRE -> {
+                    if (othersQueuedThrough(users, w)) {
+                        continue;
+                    }
                     boolean holder = u.pending != null && model.peekFirst() == w;
                     expire(u.proc);
                     if (holder) {
@@ -684,9 +722,17 @@ public abstract class RecipeProperties {
                     }
                 }
                 case CRASH -> {
+                    if (othersQueuedThrough(users, w)) {
+                        continue;
+                    }
                     model.remove(w);
-                    Participant fresh = crash(u.proc);
-                    users.set(w, new LockUser(fresh, Recipes.using(fresh.client()).lock(p), async));
+                    Participant crashed = u.proc;
+                    Participant fresh = crash(crashed);
+                    for (int i = 0; i < users.size(); i++) {
+                        if (users.get(i).proc == crashed) { // w, and those sharing its client (none queued)
+                            users.set(i, new LockUser(fresh, Recipes.using(fresh.client()).lock(p), async));
+                        }
+                    }
                 }
                 case RESTART -> restart();
                 case KILL_LEADER, KILL_FOLLOWER, PARTITION -> ensembleFault(s.kind(), w);
@@ -720,6 +766,16 @@ public abstract class RecipeProperties {
         }
         settle("all lock nodes gone", () -> { }, () -> children(observer, p).isEmpty(),
                 () -> describe(observer, p));
+    }
+
+    /** True if a user other than {@code w} has an acquire pending (or held) through {@code w}'s participant. */
+    private static boolean othersQueuedThrough(List<LockUser> users, int w) {
+        for (int i = 0; i < users.size(); i++) {
+            if (i != w && users.get(i).proc == users.get(w).proc && users.get(i).pending != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** At most one holder (any valid lease counts), it is the earliest arrival, and its token is newer. */
