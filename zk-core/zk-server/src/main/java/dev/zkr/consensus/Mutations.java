@@ -34,6 +34,11 @@ final class Mutations {
      * class: records streamed during a sync treated as committed at its end).
      */
     boolean commitWithoutLeaderCommit;
+    /**
+     * A follower counts the leader's durable point ({@code LeaderDurable}) as a quorum by itself, without its own
+     * disk holding the same zxid.
+     */
+    boolean commitOnLeaderDurableAlone;
 
     /**
      * A new leader changes the membership before its EPOCH record committed: the single-server-change bug of Raft's
