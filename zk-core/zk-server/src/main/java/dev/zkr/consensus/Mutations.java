@@ -63,6 +63,7 @@ final class Mutations {
             case "applyPastCommitMark" -> m.applyPastCommitMark = true;
             case "syncAheadOfDisk" -> m.syncAheadOfDisk = true;
             case "commitWithoutLeaderCommit" -> m.commitWithoutLeaderCommit = true;
+            case "commitOnLeaderDurableAlone" -> m.commitOnLeaderDurableAlone = true;
             case "reconfigBeforeEpochCommit" -> m.reconfigBeforeEpochCommit = true;
             case "commitOnOldQuorum" -> m.commitOnOldQuorum = true;
             case "removedLeaderKeepsLeading" -> m.removedLeaderKeepsLeading = true;
