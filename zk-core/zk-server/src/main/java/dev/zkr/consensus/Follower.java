@@ -201,8 +201,12 @@ final class Follower extends RoleState {
         if (leaderId < 0 || Zxid.epoch(leaderDurable) != r.acceptedEpoch || r.memberships.lastChange() > r.commit) {
             return Zxid.NONE;
         }
-        long mine = r.mutations.commitOnLeaderDurableAlone ? leaderDurable : r.durable;
-        long q = r.quorum.committed(java.util.Map.of(r.id, mine, leaderId, leaderDurable));
+        if (r.mutations.commitOnLeaderDurableAlone) {
+            long q = r.quorum.committed(java.util.Map.of(r.id, leaderDurable, leaderId, leaderDurable));
+            return Zxid.epoch(q) == r.acceptedEpoch ? q : Zxid.NONE;
+        }
+        // capped by its own disk: a learner (not in the quorum) of a single voter would count the leader alone
+        long q = Math.min(r.durable, r.quorum.committed(java.util.Map.of(r.id, r.durable, leaderId, leaderDurable)));
         return Zxid.epoch(q) == r.acceptedEpoch ? q : Zxid.NONE;
     }
 
