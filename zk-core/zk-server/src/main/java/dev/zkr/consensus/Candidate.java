@@ -91,8 +91,7 @@ final class Candidate extends RoleState {
             } else if (r.quorum.reached(refusals)) {
                 r.becomeFollower(-1);
             }
-        } else if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart
-                || m instanceof Commit) {
+        } else if (ReplicaMessage.fromLeader(m)) {
             followLeader(from, m); // another replica won this epoch
         }
     }

@@ -5,6 +5,7 @@ import dev.zkr.consensus.ReplicaMessage.Commit;
 import dev.zkr.consensus.ReplicaMessage.FollowerInfo;
 import dev.zkr.consensus.ReplicaMessage.Heartbeat;
 import dev.zkr.consensus.ReplicaMessage.HeartbeatAck;
+import dev.zkr.consensus.ReplicaMessage.LeaderDurable;
 import dev.zkr.consensus.ReplicaMessage.Propose;
 import dev.zkr.consensus.ReplicaMessage.SyncStart;
 
@@ -22,6 +23,8 @@ final class Follower extends RoleState {
     private long syncId = -1;
     private int syncCooldown;
     private long leaderCommit;
+    /** The leader's durable point as it last told ({@link LeaderDurable}). */
+    private long leaderDurable = Zxid.NONE;
     private long lastAck = Zxid.NONE;
     private int electionElapsed;
     private final int electionTimeout;
@@ -51,7 +54,7 @@ final class Follower extends RoleState {
 
     @Override
     void step(int from, ReplicaMessage m) {
-        if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart || m instanceof Commit) {
+        if (ReplicaMessage.fromLeader(m)) {
             if (leaderId < 0) {
                 leaderId = from;
                 synced = false;
@@ -68,6 +71,9 @@ final class Follower extends RoleState {
             onPropose(p);
         } else if (m instanceof Commit c) {
             leaderCommit = Math.max(leaderCommit, c.zxid());
+            advanceCommit();
+        } else if (m instanceof LeaderDurable d) {
+            leaderDurable = Math.max(leaderDurable, d.zxid());
             advanceCommit();
         } else if (m instanceof SyncStart s) {
             onSyncStart(s);
@@ -178,9 +184,30 @@ final class Follower extends RoleState {
             return;
         }
         long c = r.mutations.commitWithoutLeaderCommit ? r.durable : Math.min(leaderCommit, r.durable);
+        c = Math.max(c, countedCommit());
         if (c > r.commit) {
             r.commit = c;
         }
+    }
+
+    /**
+     * What this follower can count as committed itself: the highest zxid of this epoch that its own disk and the
+     * leader's ({@link LeaderDurable}) both hold, when those two make a quorum (2 or 3 voters) — Raft's rule, an
+     * entry of the leader's term stored on a majority is committed; after the sync this log is a prefix of the
+     * leader's, so the same zxid is the same entry. Not while a membership change is pending (its quorum is the
+     * leader's to count).
+     */
+    private long countedCommit() {
+        if (leaderId < 0 || Zxid.epoch(leaderDurable) != r.acceptedEpoch || r.memberships.lastChange() > r.commit) {
+            return Zxid.NONE;
+        }
+        if (r.mutations.commitOnLeaderDurableAlone) {
+            long q = r.quorum.committed(java.util.Map.of(r.id, leaderDurable, leaderId, leaderDurable));
+            return Zxid.epoch(q) == r.acceptedEpoch ? q : Zxid.NONE;
+        }
+        // capped by its own disk: a learner (not in the quorum) of a single voter would count the leader alone
+        long q = Math.min(r.durable, r.quorum.committed(java.util.Map.of(r.id, r.durable, leaderId, leaderDurable)));
+        return Zxid.epoch(q) == r.acceptedEpoch ? q : Zxid.NONE;
     }
 
     @Override

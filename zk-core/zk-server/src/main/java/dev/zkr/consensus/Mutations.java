@@ -34,6 +34,11 @@ final class Mutations {
      * class: records streamed during a sync treated as committed at its end).
      */
     boolean commitWithoutLeaderCommit;
+    /**
+     * A follower counts the leader's durable point ({@code LeaderDurable}) as a quorum by itself, without its own
+     * disk holding the same zxid.
+     */
+    boolean commitOnLeaderDurableAlone;
 
     /**
      * A new leader changes the membership before its EPOCH record committed: the single-server-change bug of Raft's
@@ -58,6 +63,7 @@ final class Mutations {
             case "applyPastCommitMark" -> m.applyPastCommitMark = true;
             case "syncAheadOfDisk" -> m.syncAheadOfDisk = true;
             case "commitWithoutLeaderCommit" -> m.commitWithoutLeaderCommit = true;
+            case "commitOnLeaderDurableAlone" -> m.commitOnLeaderDurableAlone = true;
             case "reconfigBeforeEpochCommit" -> m.reconfigBeforeEpochCommit = true;
             case "commitOnOldQuorum" -> m.commitOnOldQuorum = true;
             case "removedLeaderKeepsLeading" -> m.removedLeaderKeepsLeading = true;

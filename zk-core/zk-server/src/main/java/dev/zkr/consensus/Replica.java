@@ -121,7 +121,7 @@ public final class Replica {
             return;
         }
         if (m.epoch() < acceptedEpoch) {
-            if (m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart || m instanceof Commit) {
+            if (ReplicaMessage.fromLeader(m)) {
                 send(from, new HeartbeatAck(acceptedEpoch, -1)); // tell a stale leader the newer epoch
             }
             if (!(m instanceof PreVoteAck)) {

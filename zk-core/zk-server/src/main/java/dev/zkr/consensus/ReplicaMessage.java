@@ -99,6 +99,24 @@ public sealed interface ReplicaMessage {
         }
     }
 
+    /**
+     * The leader's own log is durable through {@code zxid} (cumulative), sent when its disk reports it and a quorum
+     * is two members (2 or 3 voters): a follower whose disk holds the same zxid knows it is on a quorum and commits it
+     * a round trip before the leader's {@link Commit} (docs/replication.md, Commit).
+     */
+    record LeaderDurable(long epoch, long zxid) implements ReplicaMessage {
+        @Override
+        public String toString() {
+            return "LeaderDurable(" + epoch + "," + Zxid.str(zxid) + ")";
+        }
+    }
+
+    /** A message only the leader of its epoch sends (a replica that gets one knows who leads). */
+    static boolean fromLeader(ReplicaMessage m) {
+        return m instanceof Heartbeat || m instanceof Propose || m instanceof SyncStart || m instanceof Commit
+                || m instanceof LeaderDurable;
+    }
+
     /** Everything through {@code zxid} is committed. */
     record Commit(long epoch, long zxid) implements ReplicaMessage {
         @Override

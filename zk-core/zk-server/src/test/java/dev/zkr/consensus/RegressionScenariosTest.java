@@ -185,6 +185,7 @@ class RegressionScenariosTest {
         s.sim.stallDisk(0, false);
         s.sim.restart(0);
         s.sim.restart(1);
+        s.sim.campaign(0); // n0 asks first: ranked by its epoch alone (the bug) it would win without t
         s.leaderIs(1);
         s.sim.restart(2);
         long last = s.commit("after");
@@ -507,8 +508,11 @@ class RegressionScenariosTest {
         assertTrue(s.r(leader).commitZxid() < b, "b is not committed yet");
         // the stream goes out in the order it was sent; a Commit of b waits
         s.sim.holdFilter = (from, to, msg) -> from == other && to == leader && msg instanceof Ack
-                || from == leader && to == 0 && msg instanceof Commit c && c.zxid() >= b;
-        s.sim.releaseHeld((from, to, msg) -> to == 0);
+                || from == leader && to == 0 && msg instanceof Commit c && c.zxid() >= b
+                || from == leader && to == 0 && msg instanceof ReplicaMessage.LeaderDurable d && d.zxid() >= b;
+        // (the leader's LeaderDurable of b would let n0 count b itself: it waits with the Commit)
+        s.sim.releaseHeld((from, to, msg) -> to == 0
+                && !(msg instanceof ReplicaMessage.LeaderDurable d && d.zxid() >= b));
         s.until(() -> s.r(0).durableZxid() >= b, "n0 logs a and b");
         s.until(() -> s.r(leader).commitZxid() >= b, "n0's ack of b commits b (the other's ack is held)");
         s.until(() -> s.sim.applied(0) >= a, "n0 applies a at Commit a");
@@ -519,6 +523,28 @@ class RegressionScenariosTest {
         s.appliedEverywhere(b);
         s.appliedEverywhere(s.commit("c"));
         assertTrue(y < a && a < b);
+    }
+
+    /**
+     * A follower counts the leader's durable point ({@code LeaderDurable}) with its own disk's, never alone: x is
+     * durable on the leader only (n0's disk stalls, n1 never gets it); n0 must not apply it until its own disk holds
+     * it, and then it is on a quorum.
+     */
+    static void leaderDurableCountsOnlyWithTheFollowersOwnDisk(Mutations m) {
+        Script s = new Script(3, m);
+        s.elect(2);
+        s.appliedEverywhere(s.commit("a"));
+        s.sim.stallDisk(0, true);
+        s.sim.dropFilter = (from, to, msg) -> to == 1 && msg instanceof Propose;
+        long x = s.write("x");
+        s.until(() -> s.r(0).lastAppendedZxid() >= x && s.r(2).durableZxid() >= x,
+                "n0 appended x and the leader's disk holds it");
+        s.sim.run(200); // the leader's LeaderDurable reaches n0
+        assertTrue(s.sim.applied(0) < x, "n0 applied x, durable on the leader alone");
+        assertTrue(s.r(2).commitZxid() < x, "the leader committed x on its own disk");
+        s.sim.stallDisk(0, false);
+        s.sim.dropFilter = (from, to, msg) -> false;
+        s.appliedEverywhere(x);
     }
 
     /** Leader dies after PROPOSE, before COMMIT; the follower holding z wins: z is committed by its EPOCH record. */
@@ -791,5 +817,10 @@ class RegressionScenariosTest {
     @Test
     void aFormerLeaderAheadOfItsDiskSyncsOnlyOnceItsDiskCaughtUp() {
         formerLeaderAheadOfItsDisk(Mutations.NONE);
+    }
+
+    @Test
+    void aFollowerCountsTheLeadersDurablePointOnlyWithItsOwnDisk() {
+        leaderDurableCountsOnlyWithTheFollowersOwnDisk(Mutations.NONE);
     }
 }

@@ -484,7 +484,10 @@ final class Sim {
         n.wasInService |= role.inService();
         n.role = role;
         if (rd.commit() > n.applied) {
-            if (role.role() == Role.LEADER || ledThisEpoch) {
+            // a follower may commit before its leader counts (LeaderDurable: its disk and the leader's are a
+            // quorum); what it commits beyond the sequence joins it under the same checks (majority durable, agreeing)
+            if (role.role() == Role.LEADER || ledThisEpoch
+                    || committed.isEmpty() || rd.commit() > committed.lastKey()) {
                 recordCommit(n, rd.commit());
             }
             apply(n, rd.commit());
@@ -585,7 +588,10 @@ final class Sim {
         }
     }
 
-    /** A leader advanced its commit point: its log up to it joins the global committed sequence. */
+    /**
+     * A leader advanced its commit point (or a follower beyond the sequence): its log up to it joins the global
+     * committed sequence.
+     */
     private void recordCommit(Node n, long c) {
         SimDisk.Image log = n.disk.volatileImage();
         long from = Math.max(n.applied, log.base);

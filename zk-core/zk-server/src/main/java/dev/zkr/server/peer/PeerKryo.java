@@ -17,7 +17,7 @@ import dev.zkr.wire.SafeKryo;
  * <pre>
  * 200 Hello            201 SyncMode (enum)   202 EpochTable
  * 210 PreVote  211 PreVoteAck  212 Vote  213 TimeoutNow  214 VoteAck  215 FollowerInfo  216 SyncStart
- * 217 Propose  218 Ack  219 Commit  220 Heartbeat  221 HeartbeatAck
+ * 217 Propose  218 Ack  219 Commit  220 Heartbeat  221 HeartbeatAck  222 LeaderDurable
  * 240 Forward  241 ForwardSession  242 ForwardReply  243 SyncRead  244 SyncReadReply  245 Attach  246 AttachReply
  * 247 Touches
  * 250 SnapshotRequest  251 SnapshotChunk  (250..254: snapshot transfer)
@@ -48,6 +48,7 @@ final class PeerKryo {
         kryo.register(ReplicaMessage.Commit.class, 219);
         kryo.register(ReplicaMessage.Heartbeat.class, 220);
         kryo.register(ReplicaMessage.HeartbeatAck.class, 221);
+        kryo.register(ReplicaMessage.LeaderDurable.class, 222);
         kryo.register(ServerMessage.Forward.class, 240);
         kryo.register(ServerMessage.ForwardSession.class, 241);
         kryo.register(ServerMessage.ForwardReply.class, 242);

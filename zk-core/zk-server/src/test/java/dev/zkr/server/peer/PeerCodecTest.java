@@ -46,6 +46,7 @@ class PeerCodecTest {
                 new ReplicaMessage.Propose(4, Zxid.of(3, 2), Zxid.of(4, 0), new byte[0]),
                 new ReplicaMessage.Ack(4, Zxid.of(4, 1)),
                 new ReplicaMessage.Commit(4, Zxid.of(4, 1)),
+                new ReplicaMessage.LeaderDurable(4, Zxid.of(4, 1)),
                 new ReplicaMessage.Heartbeat(4, Zxid.of(4, 1), 99, 17, Zxid.of(4, 1)),
                 new ReplicaMessage.HeartbeatAck(4, 99, Zxid.of(4, 1)),
                 new ReplicaMessage.HeartbeatAck(5, -1)));

@@ -77,10 +77,12 @@ class ApacheClientTest {
         ApacheClients.Events events = new ApacheClients.Events();
         ZooKeeper zk = client(events);
         Stat stat = new Stat();
-        assertEquals("/ttl", zk.create("/ttl", new byte[] {1}, OPEN, CreateMode.PERSISTENT_WITH_TTL, stat, 100));
+        // the TTL must outlast the next calls (exists sets the watches that see the deletions): 100 ms did not on a
+        // loaded machine
+        assertEquals("/ttl", zk.create("/ttl", new byte[] {1}, OPEN, CreateMode.PERSISTENT_WITH_TTL, stat, 1000));
         assertEquals(0, stat.getEphemeralOwner(), "as ZooKeeper shows a TTL node to clients");
         List<OpResult> results = zk.multi(List.of(Op.create("/seq-", new byte[0], OPEN,
-                CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, 100)));
+                CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, 1000)));
         String seq = ((OpResult.CreateResult) results.get(0)).getPath();
         assertEquals("/seq-0000000001", seq);
         assertNotNull(zk.exists("/ttl", true));
