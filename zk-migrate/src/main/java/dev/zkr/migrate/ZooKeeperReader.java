@@ -61,11 +61,14 @@ final class ZooKeeperReader {
         try {
             snapZxid = new FileSnap(snapDir.toFile()).deserialize(tree, sessions);
         } catch (IOException | RuntimeException e) {
+            if (String.valueOf(e.getMessage()).startsWith("Not able to find valid snapshots")) {
+                // FileSnap tried every complete-looking snapshot and each failed its checksum or did not parse
+                throw noValidSnapshot(snapDir, snapshots, e);
+            }
             throw new MigrationException("cannot read the ZooKeeper snapshots in " + snapDir + ": " + e.getMessage(), e);
         }
         if (snapZxid < 0) {
-            throw new MigrationException("no valid ZooKeeper snapshot in " + snapDir + " (" + snapshots.size()
-                    + " snapshot file(s), every one truncated or damaged: " + names(snapshots) + ")");
+            throw noValidSnapshot(snapDir, snapshots, null);
         }
         if (!mismatches.isEmpty()) {
             throw new MigrationException("the digest of snapshot 0x" + Long.toHexString(snapZxid) + " in " + snapDir
@@ -102,6 +105,12 @@ final class ZooKeeperReader {
                     + "log this and serve a tree that differs from its history)");
         }
         return new Loaded(tree, sessions, Math.max(zxid, snapZxid), snapZxid, replayed[0], lastTime[0]);
+    }
+
+    private static MigrationException noValidSnapshot(Path snapDir, List<Path> snapshots, Exception cause) {
+        return new MigrationException("no valid ZooKeeper snapshot in " + snapDir + " (" + snapshots.size()
+                + " snapshot file(s), every one truncated or damaged" + (cause == null ? "" : ": a checksum error or "
+                + "unreadable content") + ": " + names(snapshots) + ")", cause);
     }
 
     /** The {@code version-2} directory of a data dir given as itself or its parent. */
