@@ -46,7 +46,7 @@ public final class ZooKeeperImport {
      */
     public static Result run(Path from, Path fromLog, Path to) {
         ZooKeeperReader.Loaded zk = ZooKeeperReader.load(from, fromLog);
-        List<String> notes = new ArrayList<>();
+        List<String> notes = new ArrayList<>(zk.notes());
         List<NodeImage> images = new ArrayList<>(zk.tree().getNodeCount());
         int[] counts = new int[3]; // ephemerals, containers, TTL nodes
         long newest = convert(zk, images, counts, notes);

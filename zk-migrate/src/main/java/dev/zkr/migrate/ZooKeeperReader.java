@@ -28,7 +28,7 @@ final class ZooKeeperReader {
 
     /** What was loaded: the tree, the live sessions (id to timeout), the last zxid, the newest txn time seen. */
     record Loaded(DataTree tree, Map<Long, Integer> sessions, long zxid, long snapshotZxid, long txnsReplayed,
-                  long lastTxnTime) {
+                  long lastTxnTime, List<String> notes) {
     }
 
     private ZooKeeperReader() {
@@ -70,10 +70,12 @@ final class ZooKeeperReader {
         if (snapZxid < 0) {
             throw noValidSnapshot(snapDir, snapshots, null);
         }
-        if (!mismatches.isEmpty()) {
-            throw new MigrationException("the digest of snapshot 0x" + Long.toHexString(snapZxid) + " in " + snapDir
-                    + " does not match its tree: the snapshot is damaged");
-        }
+        // the verdict is the last digest compared (the snapshot's at load, then each logged txn's once the replay
+        // is past the snapshot's fuzzy range): a mismatch that later txns' digests no longer show (ZooKeeper's
+        // replay of a fuzzy snapshot can differ at the very txn the snapshot's digest names) is a note
+        boolean snapshotMismatch = !mismatches.isEmpty();
+        long[] lastCompared = {snapshotMismatch ? snapZxid : -1};
+        boolean[] lastMatched = {!snapshotMismatch};
         long[] replayed = {0};
         long[] lastTime = {0};
         long zxid;
@@ -85,6 +87,13 @@ final class ZooKeeperReader {
                 public void onTxnLoaded(TxnHeader hdr, Record rec, TxnDigest digest) {
                     replayed[0]++;
                     lastTime[0] = Math.max(lastTime[0], hdr.getTime());
+                    // compared by ZooKeeper (DataTree.compareDigest) when it has a digest and the replay is past
+                    // the snapshot's fuzzy range; a mismatch was reported to the watcher for this zxid
+                    if (digest != null && tree.getDigestFromLoadedSnapshot() == null) {
+                        boolean matched = mismatches.isEmpty() || mismatches.get(mismatches.size() - 1) != hdr.getZxid();
+                        lastCompared[0] = hdr.getZxid();
+                        lastMatched[0] = matched;
+                    }
                 }
             });
         } catch (IOException | RuntimeException e) {
@@ -99,12 +108,27 @@ final class ZooKeeperReader {
                 }
             }
         }
-        if (!mismatches.isEmpty()) {
-            throw new MigrationException("digest mismatch after txn 0x" + Long.toHexString(mismatches.get(0))
-                    + " in the ZooKeeper log in " + txnDir + ": the log or snapshot is damaged (ZooKeeper would only "
-                    + "log this and serve a tree that differs from its history)");
+        if (!lastMatched[0]) {
+            if (lastCompared[0] == snapZxid && snapshotMismatch) {
+                throw new MigrationException("the digest of snapshot 0x" + Long.toHexString(snapZxid) + " in "
+                        + snapDir + " does not match its tree, and no logged txn after it confirms the tree: the "
+                        + "snapshot is damaged");
+            }
+            throw new MigrationException("digest mismatch after txn 0x" + Long.toHexString(lastCompared[0])
+                    + " in the ZooKeeper log in " + txnDir + ", the last txn whose digest could be compared: the log "
+                    + "or snapshot is damaged (ZooKeeper would only log this and serve a tree that differs from its "
+                    + "history)");
         }
-        return new Loaded(tree, sessions, Math.max(zxid, snapZxid), snapZxid, replayed[0], lastTime[0]);
+        List<String> notes = new ArrayList<>();
+        if (!mismatches.isEmpty()) {
+            notes.add("ZooKeeper's tree digest did not match the replayed tree at " + mismatches.size() + " txn(s) "
+                    + "(first 0x" + Long.toHexString(mismatches.get(0)) + (snapshotMismatch ? ", the snapshot's" : "")
+                    + "), and matches again at the last one compared, 0x" + Long.toHexString(lastCompared[0])
+                    + ": the tree imported is the one ZooKeeper had then (ZooKeeper's replay of a snapshot taken "
+                    + "while it was writing can differ for a moment)");
+        }
+        return new Loaded(tree, sessions, Math.max(zxid, snapZxid), snapZxid, replayed[0], lastTime[0],
+                List.copyOf(notes));
     }
 
     private static MigrationException noValidSnapshot(Path snapDir, List<Path> snapshots, Exception cause) {
