@@ -75,6 +75,10 @@ public final class MigrateMain {
                         opts.get("--from"), r.snapshotZxid(), r.txnsReplayed(), r.zxid());
                 out.printf("  %d node(s) (%d ephemeral, %d container, %d TTL), %d live session(s)%n", r.nodes(),
                         r.ephemerals(), r.containers(), r.ttlNodes(), r.sessions());
+                if (r.serverId() > 0) {
+                    out.printf("  server id %d (ZooKeeper's myid): copied, with the vote state a member of a zkr "
+                            + "ensemble starts from%n", r.serverId());
+                }
                 for (String note : r.notes()) {
                     out.println("  note: " + note);
                 }

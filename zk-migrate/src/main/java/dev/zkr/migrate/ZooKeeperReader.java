@@ -8,12 +8,14 @@ import org.apache.zookeeper.txn.TxnDigest;
 import org.apache.zookeeper.txn.TxnHeader;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -135,6 +137,40 @@ final class ZooKeeperReader {
         return new MigrationException("no valid ZooKeeper snapshot in " + snapDir + " (" + snapshots.size()
                 + " snapshot file(s), every one truncated or damaged" + (cause == null ? "" : ": a checksum error or "
                 + "unreadable content") + ": " + names(snapshots) + ")", cause);
+    }
+
+    /**
+     * The server id in ZooKeeper's {@code dataDir/myid} (a member of an ensemble; {@code from} is the dataDir or its
+     * version-2 directory), empty when there is none (a standalone server).
+     *
+     * @throws MigrationException if the file is there but does not hold an id zkr can use (1..255)
+     */
+    static OptionalInt myId(Path from) {
+        Path dir = from.toAbsolutePath().normalize();
+        if (dir.getFileName() != null && dir.getFileName().toString().equals(FileTxnSnapLog.version
+                + FileTxnSnapLog.VERSION)) {
+            dir = dir.getParent();
+        }
+        Path file = dir.resolve("myid");
+        if (!Files.isRegularFile(file)) {
+            return OptionalInt.empty();
+        }
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.US_ASCII).trim();
+        } catch (IOException | RuntimeException e) {
+            throw new MigrationException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            int id = Integer.parseInt(text);
+            if (id >= 1 && id <= 255) {
+                return OptionalInt.of(id);
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new MigrationException(file + " holds \"" + (text.length() > 20 ? text.substring(0, 20) + "..." : text)
+                + "\", not a server id zkr can use (1..255)");
     }
 
     /** The {@code version-2} directory of a data dir given as itself or its parent. */

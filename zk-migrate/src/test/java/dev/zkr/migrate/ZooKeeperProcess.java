@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * jars (slf4j, netty and the rest); no jars means the test's ZooKeeper (3.9.3). {@link #kill()} is {@code kill -9}.
  */
 final class ZooKeeperProcess implements AutoCloseable {
+    /** Half the range away from where zk-testkit's LoopbackPorts starts in this JVM: zkr servers get other ports. */
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(
-            20_000 + (int) (ProcessHandle.current().pid() * 7919 % 12_000));
+            20_000 + (int) ((ProcessHandle.current().pid() * 7919 + 6_000) % 12_000));
 
     private final Process process;
     private final Path output;
@@ -112,6 +114,26 @@ final class ZooKeeperProcess implements AutoCloseable {
 
     String connectString() {
         return "127.0.0.1:" + clientPort;
+    }
+
+    /**
+     * The server's {@code Mode:} as its {@code srvr} four-letter word answers it ({@code leader}, {@code follower},
+     * {@code standalone}), or {@code ""} while it does not serve.
+     */
+    String mode() {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), clientPort)) {
+            s.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            String reply = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            for (String line : reply.split("\n")) {
+                if (line.startsWith("Mode: ")) {
+                    return line.substring("Mode: ".length()).trim();
+                }
+            }
+            return "";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** The server's output so far (for a failure message). */
