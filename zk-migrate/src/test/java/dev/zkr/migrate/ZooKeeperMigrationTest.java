@@ -184,6 +184,27 @@ class ZooKeeperMigrationTest {
     }
 
     @Test
+    void aZkrServerWithADataLogDirIsExportedWithFromLog() throws Exception {
+        Path zkrDir = tmp.resolve("zkr");
+        Path zkrLogs = tmp.resolve("zkr-txlog");
+        try (ZkServer zkr = ZkServer.start(ServerConfig.builder(zkrDir).logDir(zkrLogs.resolve("log")).port(0)
+                .snapshotInterval(1_000_000).build())) {
+            ZooKeeper c = connect(zkr.connectString());
+            c.create("/in-the-log", "only in dataLogDir".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT);
+        }
+        Path back = tmp.resolve("zk-back");
+        cli(0, "export-zookeeper", "--from", zkrDir.toString(), "--from-log", zkrLogs.toString(), "--to",
+                back.toString());
+        org.apache.zookeeper.server.DataTree zt = new org.apache.zookeeper.server.DataTree();
+        new FileSnap(back.resolve("version-2").toFile()).deserialize(zt, new HashMap<>());
+        assertEquals("only in dataLogDir", new String(zt.getNode("/in-the-log").getData(), StandardCharsets.UTF_8));
+        String err = cliErr(1, "export-zookeeper", "--from", zkrDir.toString(), "--from-log", zkrDir.toString(),
+                "--to", tmp.resolve("x").toString());
+        assertTrue(err.contains("holds no zkr log"), err);
+    }
+
+    @Test
     void tornLastRecordIsDroppedAsZooKeeperDropsIt() throws Exception {
         Path zkDir = tmp.resolve("zk");
         byte[] marker = new byte[4096];
