@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -89,12 +90,14 @@ final class ZooKeeperReader {
                 public void onTxnLoaded(TxnHeader hdr, Record rec, TxnDigest digest) {
                     replayed[0]++;
                     lastTime[0] = Math.max(lastTime[0], hdr.getTime());
-                    // compared by ZooKeeper (DataTree.compareDigest) when it has a digest and the replay is past
-                    // the snapshot's fuzzy range; a mismatch was reported to the watcher for this zxid
-                    if (digest != null && tree.getDigestFromLoadedSnapshot() == null) {
-                        boolean matched = mismatches.isEmpty() || mismatches.get(mismatches.size() - 1) != hdr.getZxid();
+                    // ZooKeeper compared this txn's tree (DataTree.compareSnapshotDigests at the txn the snapshot's
+                    // digest names, compareDigest once past the snapshot's fuzzy range when the txn has a digest);
+                    // a mismatch was reported to the watcher for this zxid
+                    boolean reported = !mismatches.isEmpty()
+                            && mismatches.get(mismatches.size() - 1) == hdr.getZxid();
+                    if (reported || digest != null && tree.getDigestFromLoadedSnapshot() == null) {
                         lastCompared[0] = hdr.getZxid();
-                        lastMatched[0] = matched;
+                        lastMatched[0] = !reported;
                     }
                 }
             });
@@ -123,7 +126,8 @@ final class ZooKeeperReader {
         }
         List<String> notes = new ArrayList<>();
         if (!mismatches.isEmpty()) {
-            notes.add("ZooKeeper's tree digest did not match the replayed tree at " + mismatches.size() + " txn(s) "
+            notes.add("ZooKeeper's tree digest did not match the replayed tree at " + new HashSet<>(mismatches).size()
+                    + " txn(s) "
                     + "(first 0x" + Long.toHexString(mismatches.get(0)) + (snapshotMismatch ? ", the snapshot's" : "")
                     + "), and matches again at the last one compared, 0x" + Long.toHexString(lastCompared[0])
                     + ": the tree imported is the one ZooKeeper had then (ZooKeeper's replay of a snapshot taken "

@@ -99,7 +99,8 @@ class DigestMismatchTest {
         TxnDigest real = lastDigest(v2, last);
         FileTxnLog log = new FileTxnLog(v2.toFile());
         for (int k = 1; k <= 2; k++) {
-            TxnHeader hdr = new TxnHeader(0x1234L, 99 + k, last + k, System.currentTimeMillis(), ZooDefs.OpCode.setData);
+            TxnHeader hdr = new TxnHeader(0x1234L, 99 + k, last + k, System.currentTimeMillis(),
+                    ZooDefs.OpCode.setData);
             SetDataTxn txn = new SetDataTxn("/victim", ("changed " + k).getBytes(StandardCharsets.UTF_8), k);
             tree.processTxn(hdr, txn); // the tree ZooKeeper would have after it: its true digest
             Request r = new Request(0x1234L, 99 + k, ZooDefs.OpCode.setData, hdr, txn, last + k);

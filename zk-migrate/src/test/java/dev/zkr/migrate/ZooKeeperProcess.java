@@ -44,7 +44,8 @@ final class ZooKeeperProcess implements AutoCloseable {
                 dir.resolve("zookeeper-jute-" + version + ".jar"));
         for (Path j : jars) {
             if (!Files.isRegularFile(j)) {
-                throw new IllegalStateException(j + " is missing: zk-migrate's pom copies it (mvn generate-test-resources)");
+                throw new IllegalStateException(j + " is missing: zk-migrate's pom copies it (mvn "
+                        + "generate-test-resources)");
             }
         }
         return jars;
