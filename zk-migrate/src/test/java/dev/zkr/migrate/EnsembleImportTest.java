@@ -60,6 +60,9 @@ class EnsembleImportTest {
         for (int id = 1; id <= 3; id++) {
             members.add(ZooKeeperProcess.start(List.of(), tmp.resolve("zk" + id), id, ports[3 * id - 3], servers));
         }
+        for (ZooKeeperProcess m : members) {
+            m.awaitServing(); // a leader elected, every member serving
+        }
         // the member that will lag is a follower (killing the leader would fail the writes in flight)
         ZooKeeper first = clients.connect(connectString(members));
         int lagging = follower(first);

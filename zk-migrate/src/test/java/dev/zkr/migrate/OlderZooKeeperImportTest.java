@@ -48,13 +48,8 @@ class OlderZooKeeperImportTest {
         long sessionId;
         byte[] password;
         try (ZooKeeperProcess zk = ZooKeeperProcess.start(ZooKeeperProcess.jarsOf(version), zkDir, 0, port,
-                Map.of())) {
-            ZooKeeper a;
-            try {
-                a = clients.connect(zk.connectString());
-            } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "\n" + zk.output(), e);
-            }
+                Map.of()).awaitServing()) {
+            ZooKeeper a = clients.connect(zk.connectString());
             EveryKind.write(a, clients.connect(zk.connectString()), 600);
             before = TreeDump.of(a);
             assertTrue(zk.output().contains(version), "the child runs ZooKeeper " + version + "\n" + zk.output());

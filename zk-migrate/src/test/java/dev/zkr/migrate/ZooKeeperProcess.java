@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A real ZooKeeper server in a child JVM ({@code QuorumPeerMain zoo.cfg}), standalone or one member of an ensemble,
@@ -26,6 +27,14 @@ final class ZooKeeperProcess implements AutoCloseable {
     /** Half the range away from where zk-testkit's LoopbackPorts starts in this JVM: zkr servers get other ports. */
     private static final AtomicInteger NEXT_PORT = new AtomicInteger(
             20_000 + (int) ((ProcessHandle.current().pid() * 7919 + 6_000) % 12_000));
+
+    /** Children still running: killed if the test JVM exits first. */
+    private static final java.util.Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
+                "kill-zookeepers"));
+    }
 
     private final Process process;
     private final Path output;
@@ -91,6 +100,7 @@ final class ZooKeeperProcess implements AutoCloseable {
                 "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfgFile.toString());
         Path out = dataDir.resolveSibling(dataDir.getFileName() + ".out");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        LIVE.add(p);
         return new ZooKeeperProcess(p, out, clientPort);
     }
 
@@ -122,7 +132,10 @@ final class ZooKeeperProcess implements AutoCloseable {
      * {@code standalone}), or {@code ""} while it does not serve.
      */
     String mode() {
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), clientPort)) {
+        try (Socket s = new Socket()) {
+            // a server still starting may hold the connection open without answering: ask again later
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), clientPort), 1000);
+            s.setSoTimeout(1000);
             s.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
             String reply = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
@@ -135,6 +148,29 @@ final class ZooKeeperProcess implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    /**
+     * Returns once the server serves (its {@code srvr} answers with a mode), polling every 20 ms for up to 60 s. A
+     * client must not connect earlier: ZooKeeper 3.5.10 binds its port before it serves, and a connection closed in
+     * that window hits a bug of its own (a NullPointerException in {@code removeCnxn}) that leaves the client waiting
+     * out its whole read timeout.
+     *
+     * @throws IllegalStateException if the process died or the server does not serve by then
+     */
+    ZooKeeperProcess awaitServing() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (mode().isEmpty()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("ZooKeeper exited with status " + process.exitValue() + ":\n"
+                        + output());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("ZooKeeper does not serve after 60 s:\n" + output());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // polling its srvr, as TestEnsemble.leader()
+        }
+        return this;
     }
 
     /** The server's output so far (for a failure message). */
@@ -153,6 +189,7 @@ final class ZooKeeperProcess implements AutoCloseable {
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("ZooKeeper child JVM did not die");
         }
+        LIVE.remove(process);
     }
 
     @Override
