@@ -11,7 +11,7 @@ import java.util.Set;
  *
  * <pre>
  * import-zookeeper --from &lt;ZooKeeper dataDir&gt; [--from-log &lt;ZooKeeper dataLogDir&gt;] --to &lt;zkr dataDir&gt;
- * export-zookeeper --from &lt;zkr dataDir&gt; --to &lt;ZooKeeper dataDir&gt;
+ * export-zookeeper --from &lt;zkr dataDir&gt; [--from-log &lt;zkr dataLogDir&gt;] --to &lt;ZooKeeper dataDir&gt;
  * </pre>
  *
  * Exit status 0 done, 1 the input or target was refused (one line saying why; nothing written), 2 usage.
@@ -20,7 +20,7 @@ public final class MigrateMain {
 
     static final String USAGE = """
             usage: zkr-server import-zookeeper --from <ZooKeeper dataDir> [--from-log <ZooKeeper dataLogDir>] --to <zkr dataDir>
-                   zkr-server export-zookeeper --from <zkr dataDir> --to <ZooKeeper dataDir>
+                   zkr-server export-zookeeper --from <zkr dataDir> [--from-log <zkr dataLogDir>] --to <ZooKeeper dataDir>
             Stop the server whose data is read first. --to must not exist or be empty; nothing is written unless
             everything could be (docs/migration.md).""";
 
@@ -45,7 +45,7 @@ public final class MigrateMain {
         String command = args[0];
         Set<String> allowed = switch (command) {
             case "import-zookeeper" -> Set.of("--from", "--from-log", "--to");
-            case "export-zookeeper" -> Set.of("--from", "--to");
+            case "export-zookeeper" -> Set.of("--from", "--from-log", "--to");
             default -> null;
         };
         if (allowed == null) {
@@ -75,12 +75,16 @@ public final class MigrateMain {
                         opts.get("--from"), r.snapshotZxid(), r.txnsReplayed(), r.zxid());
                 out.printf("  %d node(s) (%d ephemeral, %d container, %d TTL), %d live session(s)%n", r.nodes(),
                         r.ephemerals(), r.containers(), r.ttlNodes(), r.sessions());
+                if (r.serverId() > 0) {
+                    out.printf("  server id %d (ZooKeeper's myid): copied, with the vote state a member of a zkr "
+                            + "ensemble starts from%n", r.serverId());
+                }
                 for (String note : r.notes()) {
                     out.println("  note: " + note);
                 }
                 out.println("wrote zkr data directory " + to + " (start zkr with dataDir=" + to + ")");
             } else {
-                ZooKeeperExport.Result r = ZooKeeperExport.run(opts.get("--from"), to);
+                ZooKeeperExport.Result r = ZooKeeperExport.run(opts.get("--from"), opts.get("--from-log"), to);
                 out.printf("exported zkr data from %s: last zxid 0x%x, %d node(s) (ZooKeeper's /zookeeper nodes "
                         + "included), %d session(s)%n", opts.get("--from"), r.zxid(), r.nodes(), r.sessions());
                 out.println("wrote ZooKeeper snapshot " + r.snapshot() + " (start ZooKeeper with dataDir=" + to + ")");

@@ -56,7 +56,15 @@ public final class ZooKeeperExport {
      * @throws MigrationException on a missing, corrupt or unreadable zkr data directory or an unusable target
      */
     public static Result run(Path from, Path to) {
-        Recovery.Result<DataTree> recovered = recover(from);
+        return run(from, null, to);
+    }
+
+    /**
+     * As {@link #run(Path, Path)}, the log read from {@code fromLog/log} when the server ran with a
+     * {@code dataLogDir} ({@code fromLog}; null: {@code from/log}).
+     */
+    public static Result run(Path from, Path fromLog, Path to) {
+        Recovery.Result<DataTree> recovered = recover(from, fromLog);
         DataTree tree = recovered.state();
         long zxid = tree.lastZxid();
         org.apache.zookeeper.server.DataTree zt = toZooKeeper(tree);
@@ -89,9 +97,13 @@ public final class ZooKeeperExport {
         }
     }
 
-    private static Recovery.Result<DataTree> recover(Path from) {
+    private static Recovery.Result<DataTree> recover(Path from, Path fromLog) {
         Path snapDir = from.resolve("snapshots");
-        Path logDir = from.resolve("log");
+        Path logDir = (fromLog == null ? from : fromLog).resolve("log");
+        if (fromLog != null && !Files.isDirectory(logDir)) {
+            throw new MigrationException("--from-log " + fromLog + " holds no zkr log (no " + logDir.getFileName()
+                    + "/ directory in it)");
+        }
         if (!Files.isDirectory(from)) {
             throw new MigrationException("--from " + from + " is not a directory");
         }

@@ -1,5 +1,8 @@
 package dev.zkr.migrate;
 
+import dev.zkr.consensus.Zxid;
+import dev.zkr.server.peer.PeerConfig;
+import dev.zkr.storage.ConsensusMeta;
 import dev.zkr.storage.SnapshotStore;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
@@ -8,12 +11,16 @@ import dev.zkr.tree.SessionInfo;
 import org.apache.zookeeper.data.StatPersisted;
 import org.apache.zookeeper.server.DataNode;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeSet;
 
 /**
@@ -23,14 +30,16 @@ import java.util.TreeSet;
  * Every node keeps its path, data (null included), ACL and Stat fields; containers and TTL nodes become zkr's
  * container and TTL nodes; sessions keep their id and timeout and get the password ZooKeeper gave them, so their
  * clients resume on zkr. ZooKeeper's own {@code /zookeeper} subtree is not copied (zkr shows its own); quota nodes
- * under it are dropped with a note. Written to a staging directory and moved into place at the end: a failed import
+ * under it are dropped with a note. A member of a ZooKeeper ensemble ({@code myid} in its dataDir) keeps its id: the
+ * zkr directory gets that {@code myid} and the vote state a standalone zkr server of that id leaves, so a zkr ensemble
+ * member starts on it. Written to a staging directory and moved into place at the end: a failed import
  * leaves {@code --to} as it was.
  */
 public final class ZooKeeperImport {
 
     /** What an import did. */
     public record Result(Path to, long zxid, long snapshotZxid, long txnsReplayed, int nodes, int sessions,
-                         int ephemerals, int containers, int ttlNodes, List<String> notes) {
+                         int ephemerals, int containers, int ttlNodes, List<String> notes, int serverId) {
     }
 
     private static final String SYSTEM = "/zookeeper";
@@ -46,7 +55,8 @@ public final class ZooKeeperImport {
      */
     public static Result run(Path from, Path fromLog, Path to) {
         ZooKeeperReader.Loaded zk = ZooKeeperReader.load(from, fromLog);
-        List<String> notes = new ArrayList<>();
+        OptionalInt myId = ZooKeeperReader.myId(from);
+        List<String> notes = new ArrayList<>(zk.notes());
         List<NodeImage> images = new ArrayList<>(zk.tree().getNodeCount());
         int[] counts = new int[3]; // ephemerals, containers, TTL nodes
         long newest = convert(zk, images, counts, notes);
@@ -72,20 +82,29 @@ public final class ZooKeeperImport {
             } finally {
                 log.close();
             }
+            if (myId.isPresent()) {
+                // a member of a ZooKeeper ensemble: its id, and the vote state a member of a zkr ensemble must find
+                // (docs/replication.md, P9) as a standalone server of that id leaves it: ZooKeeper's epoch accepted,
+                // no vote cast in zkr (zkr's first election is for the next epoch)
+                int id = myId.getAsInt();
+                Files.writeString(staged.dir().resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
+                new ConsensusMeta(Zxid.epoch(zk.zxid()), ConsensusMeta.NO_VOTE, PeerConfig.standaloneEnsembleId(id),
+                        id).store(staged.dir());
+            }
             // read it back as a server will before anything is published
             Optional<?> back = store.loadNewestValid((zxid, in) -> DataTree.readSnapshot(in));
             if (back.isEmpty()) {
                 throw new MigrationException("the zkr snapshot written in " + staged.dir() + " does not read back");
             }
             staged.publish();
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             if (e instanceof MigrationException m) {
                 throw m;
             }
             throw new MigrationException("cannot write the zkr data directory " + to + ": " + e.getMessage(), e);
         }
         return new Result(to, zk.zxid(), zk.snapshotZxid(), zk.txnsReplayed(), images.size(), sessions.size(),
-                counts[0], counts[1], counts[2], notes);
+                counts[0], counts[1], counts[2], notes, myId.orElse(0));
     }
 
     /** ZooKeeper's nodes as images, parents first; returns the newest ctime/mtime seen. */

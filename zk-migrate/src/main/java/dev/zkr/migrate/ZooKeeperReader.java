@@ -8,12 +8,15 @@ import org.apache.zookeeper.txn.TxnDigest;
 import org.apache.zookeeper.txn.TxnHeader;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 
 /**
@@ -28,7 +31,7 @@ final class ZooKeeperReader {
 
     /** What was loaded: the tree, the live sessions (id to timeout), the last zxid, the newest txn time seen. */
     record Loaded(DataTree tree, Map<Long, Integer> sessions, long zxid, long snapshotZxid, long txnsReplayed,
-                  long lastTxnTime) {
+                  long lastTxnTime, List<String> notes) {
     }
 
     private ZooKeeperReader() {
@@ -61,16 +64,21 @@ final class ZooKeeperReader {
         try {
             snapZxid = new FileSnap(snapDir.toFile()).deserialize(tree, sessions);
         } catch (IOException | RuntimeException e) {
+            if (String.valueOf(e.getMessage()).startsWith("Not able to find valid snapshots")) {
+                // FileSnap tried every complete-looking snapshot and each failed its checksum or did not parse
+                throw noValidSnapshot(snapDir, snapshots, e);
+            }
             throw new MigrationException("cannot read the ZooKeeper snapshots in " + snapDir + ": " + e.getMessage(), e);
         }
         if (snapZxid < 0) {
-            throw new MigrationException("no valid ZooKeeper snapshot in " + snapDir + " (" + snapshots.size()
-                    + " snapshot file(s), every one truncated or damaged: " + names(snapshots) + ")");
+            throw noValidSnapshot(snapDir, snapshots, null);
         }
-        if (!mismatches.isEmpty()) {
-            throw new MigrationException("the digest of snapshot 0x" + Long.toHexString(snapZxid) + " in " + snapDir
-                    + " does not match its tree: the snapshot is damaged");
-        }
+        // the verdict is the last digest compared (the snapshot's at load, then each logged txn's once the replay
+        // is past the snapshot's fuzzy range): a mismatch that later txns' digests no longer show (ZooKeeper's
+        // replay of a fuzzy snapshot can differ at the very txn the snapshot's digest names) is a note
+        boolean snapshotMismatch = !mismatches.isEmpty();
+        long[] lastCompared = {snapshotMismatch ? snapZxid : -1};
+        boolean[] lastMatched = {!snapshotMismatch};
         long[] replayed = {0};
         long[] lastTime = {0};
         long zxid;
@@ -82,6 +90,15 @@ final class ZooKeeperReader {
                 public void onTxnLoaded(TxnHeader hdr, Record rec, TxnDigest digest) {
                     replayed[0]++;
                     lastTime[0] = Math.max(lastTime[0], hdr.getTime());
+                    // ZooKeeper compared this txn's tree (DataTree.compareSnapshotDigests at the txn the snapshot's
+                    // digest names, compareDigest once past the snapshot's fuzzy range when the txn has a digest);
+                    // a mismatch was reported to the watcher for this zxid
+                    boolean reported = !mismatches.isEmpty()
+                            && mismatches.get(mismatches.size() - 1) == hdr.getZxid();
+                    if (reported || digest != null && tree.getDigestFromLoadedSnapshot() == null) {
+                        lastCompared[0] = hdr.getZxid();
+                        lastMatched[0] = !reported;
+                    }
                 }
             });
         } catch (IOException | RuntimeException e) {
@@ -96,12 +113,68 @@ final class ZooKeeperReader {
                 }
             }
         }
-        if (!mismatches.isEmpty()) {
-            throw new MigrationException("digest mismatch after txn 0x" + Long.toHexString(mismatches.get(0))
-                    + " in the ZooKeeper log in " + txnDir + ": the log or snapshot is damaged (ZooKeeper would only "
-                    + "log this and serve a tree that differs from its history)");
+        if (!lastMatched[0]) {
+            if (lastCompared[0] == snapZxid && snapshotMismatch) {
+                throw new MigrationException("the digest of snapshot 0x" + Long.toHexString(snapZxid) + " in "
+                        + snapDir + " does not match its tree, and no logged txn after it confirms the tree: the "
+                        + "snapshot is damaged");
+            }
+            throw new MigrationException("digest mismatch after txn 0x" + Long.toHexString(lastCompared[0])
+                    + " in the ZooKeeper log in " + txnDir + ", the last txn whose digest could be compared: the log "
+                    + "or snapshot is damaged (ZooKeeper would only log this and serve a tree that differs from its "
+                    + "history)");
         }
-        return new Loaded(tree, sessions, Math.max(zxid, snapZxid), snapZxid, replayed[0], lastTime[0]);
+        List<String> notes = new ArrayList<>();
+        if (!mismatches.isEmpty()) {
+            notes.add("ZooKeeper's tree digest did not match the replayed tree at " + new HashSet<>(mismatches).size()
+                    + " txn(s) "
+                    + "(first 0x" + Long.toHexString(mismatches.get(0)) + (snapshotMismatch ? ", the snapshot's" : "")
+                    + "), and matches again at the last one compared, 0x" + Long.toHexString(lastCompared[0])
+                    + ": the tree imported is the one ZooKeeper had then (ZooKeeper's replay of a snapshot taken "
+                    + "while it was writing can differ for a moment)");
+        }
+        return new Loaded(tree, sessions, Math.max(zxid, snapZxid), snapZxid, replayed[0], lastTime[0],
+                List.copyOf(notes));
+    }
+
+    private static MigrationException noValidSnapshot(Path snapDir, List<Path> snapshots, Exception cause) {
+        return new MigrationException("no valid ZooKeeper snapshot in " + snapDir + " (" + snapshots.size()
+                + " snapshot file(s), every one truncated or damaged" + (cause == null ? "" : ": a checksum error or "
+                + "unreadable content") + ": " + names(snapshots) + ")", cause);
+    }
+
+    /**
+     * The server id in ZooKeeper's {@code dataDir/myid} (a member of an ensemble; {@code from} is the dataDir or its
+     * version-2 directory), empty when there is none (a standalone server).
+     *
+     * @throws MigrationException if the file is there but does not hold an id zkr can use (1..255)
+     */
+    static OptionalInt myId(Path from) {
+        Path dir = from.toAbsolutePath().normalize();
+        if (dir.getFileName() != null && dir.getFileName().toString().equals(FileTxnSnapLog.version
+                + FileTxnSnapLog.VERSION)) {
+            dir = dir.getParent();
+        }
+        Path file = dir.resolve("myid");
+        if (!Files.isRegularFile(file)) {
+            return OptionalInt.empty();
+        }
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.US_ASCII).trim();
+        } catch (IOException | RuntimeException e) {
+            throw new MigrationException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            int id = Integer.parseInt(text);
+            if (id >= 1 && id <= 255) {
+                return OptionalInt.of(id);
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new MigrationException(file + " holds \"" + (text.length() > 20 ? text.substring(0, 20) + "..." : text)
+                + "\", not a server id zkr can use (1..255)");
     }
 
     /** The {@code version-2} directory of a data dir given as itself or its parent. */

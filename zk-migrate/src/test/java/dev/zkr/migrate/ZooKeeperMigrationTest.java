@@ -9,8 +9,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.apache.zookeeper.server.persistence.FileSnap;
 import org.junit.jupiter.api.AfterEach;
@@ -25,14 +23,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -48,22 +43,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the way back to a ZooKeeper that serves the same tree and resumes the same session.
  */
 class ZooKeeperMigrationTest {
-    private static final int SESSION_MS = 30_000;
-    private static final List<ACL> DIGEST_ACL = Arrays.asList( // the client calls contains(null): not List.of
-            new ACL(ZooDefs.Perms.ALL, new Id("digest", digest("alice:secret"))),
-            new ACL(ZooDefs.Perms.READ, ZooDefs.Ids.ANYONE_ID_UNSAFE));
-
-    private static String digest(String idPassword) {
-        try {
-            return org.apache.zookeeper.server.auth.DigestAuthenticationProvider.generateDigest(idPassword);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static final int SESSION_MS = ZkClients.SESSION_MS;
 
     @TempDir
     Path tmp;
-    private final List<AutoCloseable> open = new ArrayList<>();
+    private final ZkClients clients = new ZkClients();
 
     @BeforeAll
     static void smallLogsAndSnapshots() {
@@ -74,9 +58,7 @@ class ZooKeeperMigrationTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
+        clients.close();
     }
 
     @Test
@@ -84,7 +66,7 @@ class ZooKeeperMigrationTest {
         Path zkDir = tmp.resolve("zk");
         ZooKeeperOnDir zk = ZooKeeperOnDir.start(zkDir);
         ZooKeeper a = connect(zk.connectString());
-        writeEveryKind(a, zk.connectString(), 1000);
+        EveryKind.write(a, connect(zk.connectString()), 1000);
         Map<String, String> before = TreeDump.of(a);
         long sessionId = a.getSessionId();
         byte[] password = a.getSessionPasswd();
@@ -168,7 +150,7 @@ class ZooKeeperMigrationTest {
                     expired.countDown();
                 }
             }, sessionId, password);
-            open.add(() -> resuming.close(1000));
+            clients.keep(resuming);
             assertTrue(expired.await(20, TimeUnit.SECONDS), "zkr's password is not ZooKeeper's: session expired");
             assertTrue(deleted.await(30, TimeUnit.SECONDS), "ZooKeeper expires the session and deletes its ephemeral");
         }
@@ -194,6 +176,27 @@ class ZooKeeperMigrationTest {
         cli(0, "import-zookeeper", "--from", zkDir.toString(), "--from-log", logDir.getParent().toString(), "--to",
                 zkrDir.toString());
         assertEquals("in the log", new String(zkrImages(zkrDir).get("/logged").data(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aZkrServerWithADataLogDirIsExportedWithFromLog() throws Exception {
+        Path zkrDir = tmp.resolve("zkr");
+        Path zkrLogs = tmp.resolve("zkr-txlog");
+        try (ZkServer zkr = ZkServer.start(ServerConfig.builder(zkrDir).logDir(zkrLogs.resolve("log")).port(0)
+                .snapshotInterval(1_000_000).build())) {
+            ZooKeeper c = connect(zkr.connectString());
+            c.create("/in-the-log", "only in dataLogDir".getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT);
+        }
+        Path back = tmp.resolve("zk-back");
+        cli(0, "export-zookeeper", "--from", zkrDir.toString(), "--from-log", zkrLogs.toString(), "--to",
+                back.toString());
+        org.apache.zookeeper.server.DataTree zt = new org.apache.zookeeper.server.DataTree();
+        new FileSnap(back.resolve("version-2").toFile()).deserialize(zt, new HashMap<>());
+        assertEquals("only in dataLogDir", new String(zt.getNode("/in-the-log").getData(), StandardCharsets.UTF_8));
+        String err = cliErr(1, "export-zookeeper", "--from", zkrDir.toString(), "--from-log", zkrDir.toString(),
+                "--to", tmp.resolve("x").toString());
+        assertTrue(err.contains("holds no zkr log"), err);
     }
 
     @Test
@@ -289,7 +292,7 @@ class ZooKeeperMigrationTest {
             Path zkDir = tmp.resolve("zk");
             ZooKeeperOnDir zk = ZooKeeperOnDir.start(zkDir);
             ZooKeeper a = connect(zk.connectString());
-            writeEveryKind(a, zk.connectString(), 300_000);
+            EveryKind.write(a, connect(zk.connectString()), 300_000);
             Map<String, String> before = TreeDump.of(a);
             zk.close();
             Path zkrDir = tmp.resolve("zkr");
@@ -304,92 +307,18 @@ class ZooKeeperMigrationTest {
         }
     }
 
-    // ---- the ZooKeeper data ----------------------------------------------------------------------------------------
-
-    /** Every node mode, ACLs, null data, a second session closed (its ephemerals gone), {@code txns} more writes. */
-    private void writeEveryKind(ZooKeeper a, String connectString, int txns) throws Exception {
-        byte[] hello = "hello".getBytes(StandardCharsets.UTF_8);
-        a.addAuthInfo("digest", "alice:secret".getBytes(StandardCharsets.UTF_8));
-        a.create("/app", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        a.create("/app/null", null, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        a.create("/app/secret", hello, DIGEST_ACL, CreateMode.PERSISTENT);
-        a.create("/app/acl", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        a.setACL("/app/acl", DIGEST_ACL, -1);
-        a.setACL("/app/acl", ZooDefs.Ids.READ_ACL_UNSAFE, -1);
-        a.create("/app/box", null, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.CONTAINER);
-        a.create("/app/box/item", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        a.create("/app/ttl", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_WITH_TTL, null, 3_600_000);
-        a.create("/app/ttlseq-", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, null,
-                7_200_000);
-        a.create("/app/eph", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
-        a.create("/app/ephseq-", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL);
-        List<String> seq = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            seq.add(a.create("/app/seq-", new byte[i], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT_SEQUENTIAL));
-        }
-        a.delete(seq.get(2), -1); // the client's cversion counts creations and deletions
-        ZooKeeper b = connect(connectString);
-        b.create("/app/gone", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL);
-        b.create("/app/kept", hello, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        b.close();
-        a.create("/load", null, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-        // pipelined (the client keeps a session's order): creates, sets and deletes of 50 nodes in turn
-        int window = 1000;
-        Semaphore inFlight = new Semaphore(window);
-        AtomicInteger failures = new AtomicInteger();
-        for (int i = 0; i < txns; i++) {
-            String p = "/load/n" + (i % 50);
-            assertTrue(inFlight.tryAcquire(60, TimeUnit.SECONDS));
-            switch (i / 50 % 3) {
-                case 0 -> a.create(p, ("v" + i).getBytes(StandardCharsets.UTF_8), ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                        CreateMode.PERSISTENT, (rc, path, ctx, name) -> done(rc, inFlight, failures), null);
-                case 1 -> a.setData(p, ("w" + i).getBytes(StandardCharsets.UTF_8), -1,
-                        (rc, path, ctx, stat) -> done(rc, inFlight, failures), null);
-                default -> a.delete(p, -1, (rc, path, ctx) -> done(rc, inFlight, failures), null);
-            }
-        }
-        assertTrue(inFlight.tryAcquire(window, 120, TimeUnit.SECONDS), "every load txn answered");
-        assertEquals(0, failures.get(), "load txns failed");
-        a.setData("/app", "bye".getBytes(StandardCharsets.UTF_8), 0);
-    }
-
-
-    private static void done(int rc, Semaphore inFlight, AtomicInteger failures) {
-        if (rc != 0) {
-            failures.incrementAndGet();
-        }
-        inFlight.release();
-    }
-
     // ---- helpers ---------------------------------------------------------------------------------------------------
 
     private ZooKeeper connect(String connectString) throws Exception {
-        return connect(connectString, SESSION_MS);
+        return clients.connect(connectString);
     }
 
     private ZooKeeper connect(String connectString, int sessionMs) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, sessionMs, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        open.add(() -> zk.close(1000));
-        assertTrue(connected.await(20, TimeUnit.SECONDS), "connected to " + connectString);
-        return zk;
+        return clients.connect(connectString, sessionMs);
     }
 
     private ZooKeeper resume(String connectString, long sessionId, byte[] password) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zk = new ZooKeeper(connectString, SESSION_MS, e -> {
-            if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        }, sessionId, password);
-        open.add(() -> zk.close(1000));
-        assertTrue(connected.await(20, TimeUnit.SECONDS), "resumed session 0x" + Long.toHexString(sessionId));
-        zk.addAuthInfo("digest", "alice:secret".getBytes(StandardCharsets.UTF_8)); // zkr shows digests to their owner only
-        return zk;
+        return clients.resume(connectString, sessionId, password);
     }
 
     private static Map<String, NodeImage> zkrImages(Path zkrDir) {

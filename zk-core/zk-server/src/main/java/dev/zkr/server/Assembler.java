@@ -147,7 +147,7 @@ final class Assembler {
      */
     static long ensembleIdOf(ServerConfig config) {
         if (!config.isEnsemble()) {
-            return PeerConfig.ensembleIdOf(Map.of(config.serverId(), STANDALONE));
+            return PeerConfig.standaloneEnsembleId(config.serverId());
         }
         Map<Integer, String> lines = new TreeMap<>();
         config.members().forEach(m -> lines.put(m.id(), config.ensembleName().map(n -> "ensemble " + n)
@@ -155,15 +155,12 @@ final class Assembler {
         return PeerConfig.ensembleIdOf(lines);
     }
 
-    /** The member line a standalone server's ensemble id is a digest of. */
-    private static final String STANDALONE = "standalone";
-
     /**
      * True if {@code id} is the ensemble id of server {@code serverId} running standalone: today's, or the one
      * standalone servers stored before the ids had one definition ({@code List.of(serverId).hashCode()}).
      */
     static boolean isStandaloneId(long id, int serverId) {
-        return id == PeerConfig.ensembleIdOf(Map.of(serverId, STANDALONE)) || id == List.of(serverId).hashCode();
+        return id == PeerConfig.standaloneEnsembleId(serverId) || id == List.of(serverId).hashCode();
     }
 
     private static int ticks(long millis) {

@@ -23,6 +23,7 @@ public final class ServerConfig {
     private final InetAddress bindAddress;
     private final int port;
     private final Path dataDir;
+    private final Path logDir;
     private final int tickTimeMs;
     private final int minSessionTimeoutMs;
     private final int maxSessionTimeoutMs;
@@ -106,6 +107,7 @@ public final class ServerConfig {
         this.adminAddress = b.adminAddress;
         this.port = own != null && b.port == 0 ? own.clientPort() : b.port;
         this.dataDir = b.dataDir;
+        this.logDir = b.logDir != null ? b.logDir : b.dataDir.resolve("log");
         this.tickTimeMs = b.tickTimeMs;
         this.minSessionTimeoutMs = b.minSessionTimeoutMs > 0 ? b.minSessionTimeoutMs : 2 * b.tickTimeMs;
         this.maxSessionTimeoutMs = b.maxSessionTimeoutMs > 0 ? b.maxSessionTimeoutMs : 20 * b.tickTimeMs;
@@ -235,6 +237,14 @@ public final class ServerConfig {
 
     public Path dataDir() {
         return dataDir;
+    }
+
+    /**
+     * The directory of the transaction log's segments: {@code dataDir/log} unless set apart (zoo.cfg's
+     * {@code dataLogDir}: its {@code log} subdirectory), e.g. on a disk of its own.
+     */
+    public Path logDir() {
+        return logDir;
     }
 
     public int tickTimeMs() {
@@ -480,6 +490,7 @@ public final class ServerConfig {
     /** A builder holding these settings. */
     public Builder toBuilder() {
         Builder b = new Builder(dataDir);
+        b.logDir = logDir.equals(dataDir.resolve("log")) ? null : logDir;
         b.bindAddress = bindAddress;
         b.port = port;
         b.tickTimeMs = tickTimeMs;
@@ -526,6 +537,7 @@ public final class ServerConfig {
     @Override
     public String toString() {
         return "ServerConfig{" + bindAddress.getHostAddress() + ":" + port + ", dataDir=" + dataDir
+                + (logDir.equals(dataDir.resolve("log")) ? "" : ", logDir=" + logDir)
                 + ", tick=" + tickTimeMs + "ms, sessionTimeout=" + minSessionTimeoutMs + ".." + maxSessionTimeoutMs
                 + "ms, maxDataSize=" + maxDataSize + ", serverId=" + serverId
                 + (members.isEmpty() ? "" : ", members=" + members.stream().map(m -> m.id() + "=" + m.line()).toList()
@@ -539,6 +551,7 @@ public final class ServerConfig {
         private InetAddress bindAddress = InetAddress.getLoopbackAddress();
         private int port;
         private final Path dataDir;
+        private Path logDir;
         private int tickTimeMs = 2000;
         private int minSessionTimeoutMs = -1;
         private int maxSessionTimeoutMs = -1;
@@ -579,6 +592,12 @@ public final class ServerConfig {
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        }
+
+        /** The transaction log's directory, when not {@code dataDir/log} (see {@link ServerConfig#logDir()}). */
+        public Builder logDir(Path dir) {
+            this.logDir = Objects.requireNonNull(dir, "logDir");
+            return this;
         }
 
         public Builder bindAddress(InetAddress address) {

@@ -39,7 +39,8 @@ final class ServerProperties {
     }
 
     /**
-     * Reads the settings of a {@code zkr.properties} file: {@code dataDir} (required), {@code port} (or
+     * Reads the settings of a {@code zkr.properties} file: {@code dataDir} (required), {@code dataLogDir} (the log's
+     * segments in its {@code log} subdirectory instead of {@code dataDir/log}), {@code port} (or
      * {@code clientPort}), {@code tickTime}, {@code minSessionTimeout}, {@code maxSessionTimeout}, {@code maxDataSize},
      * {@code snapshotInterval}, {@code logRetentionTxns}, {@code maxConnections}, {@code serverId},
      * {@code bindAddress}, the abuse limits, {@code electionTimeout}, {@code heartbeatInterval} (times in ms),
@@ -65,6 +66,9 @@ final class ServerProperties {
         Path dataDir = Path.of(dir.trim());
         ServerConfig.Builder b = ServerConfig.builder(dataDir);
         String v;
+        if ((v = p.getProperty("dataLogDir")) != null && !v.isBlank()) {
+            b.logDir(Path.of(v.trim()).resolve("log")); // as dataDir holds it: dataLogDir=dataDir changes nothing
+        }
         if ((v = p.getProperty("port", p.getProperty("clientPort"))) != null) {
             b.port(parseInt("port", v));
         }
@@ -182,7 +186,7 @@ final class ServerProperties {
     }
 
     /** zkr's keys (and ZooKeeper's read as they are), besides {@code server.N} and the TLS keys. */
-    private static final java.util.Set<String> KEYS = java.util.Set.of("dataDir", "port", "clientPort", "tickTime",
+    private static final java.util.Set<String> KEYS = java.util.Set.of("dataDir", "dataLogDir", "port", "clientPort", "tickTime",
             "minSessionTimeout", "maxSessionTimeout", "maxDataSize", "snapshotInterval", "logRetentionTxns",
             "maxConnections", "maxEphemeralsPerSession", "maxConnectionsPerHost", "maxClientCnxns",
             "outboundHighWaterMark", "maxOutboundBytesPerConnection", "maxOutboundBytesTotal", "maxInboundBytesTotal",

@@ -74,7 +74,7 @@ public final class ZkServer implements AutoCloseable {
             throw new UncheckedIOException("cannot create data directory " + config.dataDir(), e);
         }
         SnapshotStore snapshots = SnapshotStore.open(config.dataDir().resolve("snapshots"));
-        this.txnLog = TxnLog.open(config.dataDir().resolve("log"),
+        this.txnLog = TxnLog.open(config.logDir(),
                 LogConfig.defaults().withRetainTxns(config.logRetentionTxns())
                         .withSegmentBytes(config.logSegmentBytes()));
         boolean replica = config.isEnsemble() || Assembler.standaloneUsesReplica();

@@ -86,7 +86,10 @@ public final class ZkServerMain {
             stopped.countDown();
         }, "zkr-shutdown"));
         System.out.println("zkr server listening on " + server.connectString() + " (data dir "
-                + config.dataDir().toAbsolutePath() + config.self().filter(m -> config.isEnsemble())
+                + config.dataDir().toAbsolutePath()
+                + (config.logDir().equals(config.dataDir().resolve("log")) ? ""
+                        : ", log dir " + config.logDir().toAbsolutePath())
+                + config.self().filter(m -> config.isEnsemble())
                 .map(m -> ", server " + m.id() + " of " + config.members().size() + ", peer port " + m.peerPort())
                 .orElse("") + ")");
         if (server.adminUrl() != null) {

@@ -101,8 +101,6 @@ final class ZooKeeperConfig {
                     + "down or slow is judged by electionTimeout and heartbeats (docs/ensemble.md)"),
             Map.entry("syncLimit", "a follower that falls behind is judged by electionTimeout and heartbeats "
                     + "(docs/ensemble.md)"),
-            Map.entry("dataLogDir", "zkr writes its transaction log under dataDir/log (point dataDir at the disk "
-                    + "meant for the log)"),
             Map.entry("autopurge.snapRetainCount", "zkr keeps its newest snapshots and purges log segments after "
                     + "each snapshot by itself (logRetentionTxns)"),
             Map.entry("autopurge.purgeInterval", "zkr purges after each snapshot by itself (logRetentionTxns)"),

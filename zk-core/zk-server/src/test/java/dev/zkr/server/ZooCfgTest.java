@@ -148,14 +148,37 @@ class ZooCfgTest {
                         + "ZooKeeper's /commands)",
                 "snapCount=5000: read as zkr's snapshotInterval (a snapshot every that many txns)",
                 "autopurge.purgeInterval=1 is not used: zkr purges after each snapshot by itself (logRetentionTxns)",
-                "dataLogDir=/fast/log is not used: zkr writes its transaction log under dataDir/log",
                 "forceSync=no is not used: zkr always fsyncs its log before it acknowledges a write",
                 "noSuchKey is not a setting zkr knows (neither zkr's nor a ZooKeeper setting it maps): ignored",
                 "authProvider.1=org.apache.zookeeper.server.auth.SASLAuthenticationProvider is not used: zkr's "
                         + "authentication schemes are digest, ip, x509 and super")) {
             assertTrue(notes.stream().anyMatch(n -> n.startsWith(expected)), expected + " in " + notes);
         }
-        assertEquals(8, notes.size(), "one line per key zkr does not read as it is: " + notes);
+        assertEquals(7, notes.size(), "one line per key zkr does not read as it is: " + notes);
+        assertEquals(Path.of("/fast/log/log"), config.logDir(), "dataLogDir is read as it is");
+    }
+
+    @Test
+    void dataLogDirHoldsTheLogAndARestartRecoversFromIt() throws Exception {
+        Path data = dir.resolve("data");
+        Path logs = dir.resolve("txlog");
+        ServerConfig config = ServerConfig.fromProperties(props("tickTime=2000\ndataDir=" + data + "\ndataLogDir="
+                + logs + "\nclientPort=" + freePort() + "\n"));
+        assertEquals(logs.resolve("log"), config.logDir());
+        try (ZkServer server = ZkServer.start(config)) {
+            ZooKeeper zk = connect(server.connectString());
+            zk.create("/logged", "in dataLogDir".getBytes(), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            zk.close();
+        }
+        try (java.util.stream.Stream<Path> segments = Files.list(logs.resolve("log"))) {
+            assertTrue(segments.anyMatch(f -> Files.isRegularFile(f)), "log segments in dataLogDir/log");
+        }
+        assertTrue(!Files.exists(data.resolve("log")), "no log under dataDir");
+        try (ZkServer server = ZkServer.start(config)) {
+            ZooKeeper zk = connect(server.connectString());
+            assertArrayEquals("in dataLogDir".getBytes(), zk.getData("/logged", false, null), "recovered from it");
+            zk.close();
+        }
     }
 
     @Test

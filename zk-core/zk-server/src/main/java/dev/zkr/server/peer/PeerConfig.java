@@ -39,6 +39,15 @@ public record PeerConfig(int serverId, Map<Integer, InetSocketAddress> members, 
                 DEFAULT_MAX_OUTBOUND_BYTES, 5_000, 20, 1_000);
     }
 
+    /**
+     * The ensemble id of server {@code serverId} running standalone (the digest of its one member line
+     * {@code "standalone"}): what a standalone server's consensus.meta carries, and what a member of an ensemble
+     * accepts in its own data directory (a standalone directory becomes an ensemble member's).
+     */
+    public static long standaloneEnsembleId(int serverId) {
+        return ensembleIdOf(Map.of(serverId, "standalone"));
+    }
+
     /** The first 8 bytes of SHA-256 over "id=line\n" in id order (a server passes its full member lines). */
     public static long ensembleIdOf(Map<Integer, String> memberLines) {
         StringBuilder s = new StringBuilder();

@@ -119,7 +119,7 @@ final class FourLetterAnswers {
             }
         }
         Path snapshots = config.dataDir().resolve("snapshots");
-        Path logDir = config.dataDir().resolve("log");
+        Path logDir = config.logDir();
         boolean sizes = word.equals("dirs") || word.equals("conf");
         long dataDirSize = sizes ? size(snapshots) : 0;
         long logDirSize = sizes ? size(logDir) : 0;
