@@ -154,9 +154,9 @@ class DigestMismatchTest {
     @Test
     void aByteFlippedInASnapshotFileIsCaughtByItsChecksum() throws Exception {
         Path zkDir = zooKeeperData();
-        Path snap = newestSnapshot(zkDir.resolve("version-2"));
+        Path snap = ZooKeeperFiles.newest(zkDir.resolve("version-2"), "snapshot.");
         byte[] bytes = Files.readAllBytes(snap);
-        int at = indexOf(bytes, VICTIM);
+        int at = ZooKeeperFiles.indexOf(bytes, VICTIM);
         assertTrue(at > 0, "the node's data is in the snapshot");
         bytes[at] ^= 0x01;
         Path bad = Files.createDirectories(tmp.resolve("flipped/version-2"));
@@ -206,31 +206,6 @@ class DigestMismatchTest {
         } finally {
             log.close();
         }
-    }
-
-    private static Path newestSnapshot(Path dir) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith("snapshot."))
-                    .max((x, y) -> Long.compareUnsigned(zxid(x), zxid(y))).orElseThrow();
-        }
-    }
-
-    private static long zxid(Path p) {
-        String n = p.getFileName().toString();
-        return Long.parseUnsignedLong(n.substring(n.indexOf('.') + 1), 16);
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i <= hay.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     private static final class OutputStreamNull {

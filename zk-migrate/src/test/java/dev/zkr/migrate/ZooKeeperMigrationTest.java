@@ -214,7 +214,7 @@ class ZooKeeperMigrationTest {
         // the close of a came after it: tearing the setData drops that too, as a crash mid-write would
         Path log = newestLog(zkDir.resolve("version-2"));
         byte[] bytes = Files.readAllBytes(log);
-        int at = indexOf(bytes, marker);
+        int at = ZooKeeperFiles.indexOf(bytes, marker);
         assertTrue(at > 0);
         Arrays.fill(bytes, at + marker.length / 2, bytes.length, (byte) 0);
         Files.write(log, bytes);
@@ -374,31 +374,10 @@ class ZooKeeperMigrationTest {
     }
 
     private static Path newest(Path dir, String prefix) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().startsWith(prefix))
-                    .max((x, y) -> Long.compareUnsigned(zxidOf(x), zxidOf(y))).orElseThrow();
-        }
+        return ZooKeeperFiles.newest(dir, prefix);
     }
 
     private static Path newestLog(Path dir) throws IOException {
-        return newest(dir, "log.");
-    }
-
-    private static long zxidOf(Path p) {
-        String n = p.getFileName().toString();
-        return Long.parseUnsignedLong(n.substring(n.indexOf('.') + 1), 16);
-    }
-
-    private static int indexOf(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i <= hay.length - needle.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        return ZooKeeperFiles.newest(dir, "log.");
     }
 }
