@@ -201,12 +201,13 @@ final class Follower extends RoleState {
         if (leaderId < 0 || Zxid.epoch(leaderDurable) != r.acceptedEpoch || r.memberships.lastChange() > r.commit) {
             return Zxid.NONE;
         }
-        if (r.mutations.commitOnLeaderDurableAlone) {
-            long q = r.quorum.committed(java.util.Map.of(r.id, leaderDurable, leaderId, leaderDurable));
-            return Zxid.epoch(q) == r.acceptedEpoch ? q : Zxid.NONE;
+        boolean alone = r.mutations.commitOnLeaderDurableAlone;
+        long mine = alone ? leaderDurable : r.durable;
+        long q = r.quorum.committed(java.util.Map.of(r.id, mine, leaderId, leaderDurable));
+        if (!alone) {
+            // capped by its own disk: a learner (not in the quorum) of a single voter would count the leader alone
+            q = Math.min(q, r.durable);
         }
-        // capped by its own disk: a learner (not in the quorum) of a single voter would count the leader alone
-        long q = Math.min(r.durable, r.quorum.committed(java.util.Map.of(r.id, r.durable, leaderId, leaderDurable)));
         return Zxid.epoch(q) == r.acceptedEpoch ? q : Zxid.NONE;
     }
 

@@ -2,10 +2,10 @@ package dev.zkr.consensus;
 
 import dev.zkr.consensus.ReplicaMessage.Ack;
 import dev.zkr.consensus.ReplicaMessage.Commit;
-import dev.zkr.consensus.ReplicaMessage.LeaderDurable;
 import dev.zkr.consensus.ReplicaMessage.FollowerInfo;
 import dev.zkr.consensus.ReplicaMessage.Heartbeat;
 import dev.zkr.consensus.ReplicaMessage.HeartbeatAck;
+import dev.zkr.consensus.ReplicaMessage.LeaderDurable;
 import dev.zkr.consensus.ReplicaMessage.Propose;
 import dev.zkr.consensus.ReplicaMessage.SyncStart;
 import java.util.ArrayDeque;

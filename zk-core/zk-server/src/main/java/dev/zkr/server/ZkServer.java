@@ -433,10 +433,6 @@ public final class ZkServer implements AutoCloseable {
     }
 
     /**
-     * Stops abruptly, as close to a crash as a server inside a JVM gets: the pipeline stops at once (nothing more is
-     * applied or answered), connections are dropped without a goodbye, files are closed. Idempotent.
-     */
-    /**
      * Freezes this server as SIGSTOP would, until {@link #resume()} (for fault tests, such as zk-testkit's
      * {@code TestEnsemble.pause}): nothing it receives from clients or peers is handled, nothing is answered, no
      * timer fires, its sockets stay open. Closing or killing it resumes it first.
@@ -450,6 +446,10 @@ public final class ZkServer implements AutoCloseable {
         core.resume();
     }
 
+    /**
+     * Stops abruptly, as close to a crash as a server inside a JVM gets: the pipeline stops at once (nothing more is
+     * applied or answered), connections are dropped without a goodbye, files are closed. Idempotent.
+     */
     public void kill() {
         synchronized (lifecycle) {
             if (closed) {

@@ -56,7 +56,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private final java.util.ArrayDeque<Integer> inFlightFrameBytes = new java.util.ArrayDeque<>(4);
     /** Closes this connection when it stays silent for its session timeout (from the attach on). */
     private final IdleSweeper idle;
-    private long idleAfterNanos;
+    /** When the session attached (nanoTime): the idle clock starts there. */
     private long attachedAt;
     /** Size of the frame being decoded (set by the frame meter just before its message arrives). */
     private int currentFrameBytes;
@@ -192,7 +192,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
-            handshakeTimer = null; // not kept for the connection's life (64 B per session)
         }
         batch.clear();
         idle.forget(this, ctx.channel().eventLoop());
@@ -216,7 +215,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** Closes this connection if it read nothing for its session timeout ({@link IdleSweeper}, on its loop). */
     void closeIfIdle(long now) {
-        if (state == State.ATTACHED && now - Math.max(readAt, attachedAt) > idleAfterNanos) {
+        if (state == State.ATTACHED
+                && now - Math.max(readAt, attachedAt) > TimeUnit.MILLISECONDS.toNanos(connection.timeoutMs())) {
             fail(channel.pipeline().context(this), IDLE, "no request or ping within the session timeout of "
                     + connection.timeoutMs() + " ms", false);
         }
@@ -252,7 +252,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** The core attached a session: start liveness checks and serve the requests that arrived meanwhile. */
     void attached() {
-        int timeoutMs = connection.timeoutMs();
         if (state != State.CONNECTING) {
             return;
         }
@@ -260,8 +259,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         established = System.currentTimeMillis();
         if (handshakeTimer != null) {
             handshakeTimer.cancel(false);
+            handshakeTimer = null; // not kept for the connection's life (64 B per session)
         }
-        idleAfterNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         attachedAt = System.nanoTime();
         idle.watch(this, channel.eventLoop());
         if (early != null) {
