@@ -40,7 +40,9 @@ final class Failures {
             case NO_CHILDREN_FOR_EPHEMERALS -> new Failure("cannot create " + path + ": its parent is ephemeral",
                     ExitCode.NODE);
             case INVALID_PATH -> new Failure("invalid path '" + path + "': " + detail(z), ExitCode.USAGE);
-            case BAD_ARGUMENTS, DATA_TOO_LARGE -> new Failure(z.getMessage(), ExitCode.USAGE);
+            case BAD_ARGUMENTS -> new Failure(path.isEmpty() ? "bad arguments: " + detail(z) : z.getMessage(),
+                    ExitCode.USAGE);
+            case DATA_TOO_LARGE -> new Failure(z.getMessage(), ExitCode.USAGE);
             case INVALID_ACL -> new Failure("invalid ACL for " + path + ": " + detail(z), ExitCode.USAGE);
             case NO_AUTH -> new Failure(path.isEmpty() ? "not allowed: " + detail(z) + " (authenticate with --auth "
                     + "scheme:auth)" : "not allowed on " + path + " (the node's ACL grants this session no such "

@@ -90,7 +90,8 @@ public final class ZkServerMain {
                 + (config.logDir().equals(config.dataDir().resolve("log")) ? ""
                         : ", log dir " + config.logDir().toAbsolutePath())
                 + config.self().filter(m -> config.isEnsemble())
-                .map(m -> ", server " + m.id() + " of " + config.members().size() + ", peer port " + m.peerPort())
+                .map(m -> ", server " + m.id() + (config.join() ? " joining the ensemble"
+                        : " of " + config.members().size()) + ", peer port " + m.peerPort())
                 .orElse("") + ")");
         if (server.adminUrl() != null) {
             System.out.println("zkr admin endpoint on " + server.adminUrl() + " (/metrics, /status, /health, console at /)");

@@ -93,7 +93,8 @@ public record PeerConfig(int serverId, Map<Integer, InetSocketAddress> members, 
                     + Long.toHexString(ensembleId) + " (the member lists differ)";
         }
         if (h.serverId() == serverId || !memberIds.contains(h.serverId())) {
-            return "server id " + h.serverId() + " is not another member of " + new java.util.TreeSet<>(memberIds);
+            return "server id " + h.serverId() + " is not another member of " + new java.util.TreeSet<>(memberIds)
+                    + " (a server that joins is refused until a membership change adds it)";
         }
         if (expected >= 0 && h.serverId() != expected) {
             return "server id " + h.serverId() + " answers at the address of server " + expected;

@@ -336,6 +336,10 @@ public final class ReplicaDriver implements Replication {
             linkedCommitted = committed;
             return;
         }
+        if (linkedCommitted != null && linkedCommitted.isMember(replica.id()) && !committed.isMember(replica.id())) {
+            log.warn("server {} was removed from the ensemble ({}): it takes no part any more; stop it",
+                    replica.id(), committed);
+        }
         linkedCurrent = current;
         linkedCommitted = committed;
         java.util.Set<Integer> ids = new java.util.TreeSet<>(current.members());

@@ -82,8 +82,11 @@ final class PrepStage {
         Request request;
         try {
             request = r instanceof Message.ReconfigRequest rc ? membershipChange(rc, authIds) : toRequest(r);
-        } catch (ZkException e) {
-            return new Pending(kind, c, r, null, null, Prepared.Failed.of(e.code(), null, e.getMessage()));
+        } catch (ZkException e) { // its detail only: the reply carries the code, the client's exception names it
+            String prefix = e.code().name() + ": ";
+            String detail = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
+                    : e.getMessage();
+            return new Pending(kind, c, r, null, null, Prepared.Failed.of(e.code(), null, detail));
         } catch (RuntimeException e) {
             return new Pending(kind, c, r, null, null,
                     Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
