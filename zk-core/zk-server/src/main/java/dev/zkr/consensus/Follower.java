@@ -104,7 +104,13 @@ final class Follower extends RoleState {
 
     private void onPropose(Propose p) {
         if (!synced) {
-            requestSync(false);
+            if (!awaitingSync) {
+                requestSync(false);
+            }
+            // else: proposals of an older stream, or sent before the leader saw our request; its answer follows
+            // them on the link, and a lost request is asked again on a heartbeat after the cooldown. Asking again
+            // here cancelled an answer in flight each time: a learner catching up with a long log never synced
+            // (membership simulator seed 2780)
             return;
         }
         if (p.zxid() <= r.lastAppended) {
