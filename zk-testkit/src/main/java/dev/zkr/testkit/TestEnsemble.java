@@ -46,10 +46,14 @@ public final class TestEnsemble implements AutoCloseable {
     private final LinkFilter linkFilter = new LinkFilter();
     private boolean closed;
 
-    /** One server position: its config (with the port it got), and the running server or null. */
+    /**
+     * One server position: its config (with the port it got), the running server or null, and whether it was removed
+     * from the membership ({@link #removeServer}: its index is never given to another server, as its id is not).
+     */
     private static final class Slot {
         ServerConfig config;
         ZkServer server;
+        boolean removed;
     }
 
     private TestEnsemble(Builder b) {
@@ -241,10 +245,158 @@ public final class TestEnsemble implements AutoCloseable {
         return new Builder();
     }
 
-    /** {@code host:port,...} of every server (including stopped ones). */
-    public String connectString() {
-        return slots.stream().map(s -> s.config.bindAddress().getHostAddress() + ":" + s.config.port())
+    /**
+     * {@code host:port,...} of every member (voters, learners and observers, running or stopped); servers removed from
+     * the membership are left out.
+     */
+    public synchronized String connectString() {
+        return slots.stream().filter(s -> !s.removed)
+                .map(s -> s.config.bindAddress().getHostAddress() + ":" + s.config.port())
                 .collect(Collectors.joining(","));
+    }
+
+    // ---- membership changes (docs/membership.md) ----------------------------------------------------------------
+
+    /** How long a membership change may take (a learner catching up included). */
+    private static final Duration CHANGE_TIMEOUT = Duration.ofSeconds(60);
+
+    /**
+     * Starts a new server (the next index, a new server id, an empty data directory) that joins the ensemble as a
+     * learner, and returns its index once the leader promoted it to voter (it caught up). The ensemble must have been
+     * started with 3 or more servers.
+     *
+     * @throws IllegalStateException if the change does not complete within 60 s
+     */
+    public synchronized int addServer() {
+        return join(false);
+    }
+
+    /**
+     * Starts a new server that joins as an observer: it receives the log, serves clients (reads, sessions, writes
+     * forwarded to the leader) and never counts toward a quorum. Returns its index once it applied its own addition.
+     */
+    public synchronized int addObserver() {
+        return join(true);
+    }
+
+    /**
+     * Removes server {@code i} from the membership (it may be the leader, which hands over once the change commits)
+     * and stops it once the change committed. Its index stays taken (its id is never reused); {@link #isRunning}
+     * is false for it from then on, and {@link #restart} refuses it.
+     */
+    public synchronized void removeServer(int i) {
+        checkOpen();
+        Slot removed = slot(i);
+        if (removed.removed) {
+            throw new IllegalStateException("server " + i + " was removed already");
+        }
+        int id = i + 1;
+        change(dev.zkr.client.MembershipChange.remove(id), m -> m.member(id) == null);
+        ZkServer witness = runningMember(i);
+        await(witness, m -> m.member(id) == null, "server " + i + " removed");
+        removed.removed = true;
+        if (removed.server != null) {
+            removed.server.close();
+            removed.server = null;
+        }
+    }
+
+    /** The indexes of the current voters, ascending (the membership a running member holds in force). */
+    public synchronized List<Integer> voters() {
+        return runningMember(-1).membership().ids(dev.zkr.client.EnsembleMember.Role.VOTER).stream()
+                .map(id -> id - 1).toList();
+    }
+
+    private int join(boolean observer) {
+        checkOpen();
+        if (settings.servers < 2) {
+            throw new IllegalStateException("a standalone server cannot grow: start the ensemble with 3 servers");
+        }
+        ZkServer member = runningMember(-1);
+        int i = slots.size();
+        int id = i + 1;
+        int[] ports = LoopbackPorts.take(2);
+        String host = InetAddress.getLoopbackAddress().getHostAddress();
+        List<ServerConfig.Member> lines = new ArrayList<>();
+        // the voters' lines (a joining server takes its configured members for the voters until its log or snapshot
+        // says otherwise) and its own; it learns of the other members from the records
+        member.membership().members().stream().filter(m -> m.role() == dev.zkr.client.EnsembleMember.Role.VOTER)
+                .forEach(m -> lines.add(new ServerConfig.Member(m.id(), m.host(), m.peerPort(), m.clientPort())));
+        lines.add(new ServerConfig.Member(id, host, ports[0], ports[1]));
+        Slot slot = new Slot();
+        slot.config = serverConfig(settings, i).port(ports[1]).members(lines).join(true)
+                .ensembleId(member.ensembleId()).build();
+        slots.add(slot);
+        slot.server = ZkServer.start(slot.config, linkFilter);
+        dev.zkr.client.EnsembleMember.Role role = observer ? dev.zkr.client.EnsembleMember.Role.OBSERVER
+                : dev.zkr.client.EnsembleMember.Role.VOTER;
+        change(observer ? dev.zkr.client.MembershipChange.addObserver(id, host, ports[0], ports[1])
+                : dev.zkr.client.MembershipChange.add(id, host, ports[0], ports[1]), m -> m.member(id) != null);
+        await(slot.server, m -> m.member(id) != null && m.member(id).role() == role,
+                "server " + i + " a member as " + role);
+        return i;
+    }
+
+    /**
+     * Asks the leader for {@code change} until it is made: a change asked of a server that stopped leading, or while
+     * another change is pending, is asked again of the leader then (unless {@code done} shows it was made after all).
+     */
+    private void change(dev.zkr.client.MembershipChange change,
+                        java.util.function.Predicate<dev.zkr.tree.Txn.Membership> done) {
+        long deadline = System.nanoTime() + CHANGE_TIMEOUT.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            ZkServer leader = server(leader());
+            if (done.test(leader.membership())) {
+                return;
+            }
+            try {
+                leader.changeMembership(change).get(CHANGE_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                return;
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (!(e.getCause() instanceof IllegalStateException ise)) {
+                    throw new IllegalStateException(change + ": " + e.getCause(), e.getCause());
+                }
+                last = ise; // not the leader (any more), or a change pending: ask the leader again
+            } catch (java.util.concurrent.TimeoutException e) {
+                last = new IllegalStateException("no answer within " + CHANGE_TIMEOUT.toSeconds() + " s");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted during " + change, e);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000); // before asking the (new) leader again
+        }
+        throw new IllegalStateException(change + " not made within " + CHANGE_TIMEOUT.toSeconds() + " s: " + last);
+    }
+
+    private static void await(ZkServer server, java.util.function.Predicate<dev.zkr.tree.Txn.Membership> wanted,
+                              String what) {
+        try {
+            server.awaitMembership(wanted).get(CHANGE_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("not " + what + " within " + CHANGE_TIMEOUT.toSeconds() + " s: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for " + what, e);
+        }
+    }
+
+    /** A running member other than server {@code except} (-1: any), the leader if it runs. */
+    private ZkServer runningMember(int except) {
+        ZkServer any = null;
+        for (int i = 0; i < slots.size(); i++) {
+            Slot s = slots.get(i);
+            if (i != except && !s.removed && s.server != null) {
+                if (s.server.isLeading()) {
+                    return s.server;
+                }
+                any = any == null ? s.server : any;
+            }
+        }
+        if (any == null) {
+            throw new IllegalStateException("no running member");
+        }
+        return any;
     }
 
     /** Number of servers. */
@@ -337,6 +489,9 @@ public final class TestEnsemble implements AutoCloseable {
     public synchronized void restart(int i) {
         checkOpen();
         Slot s = slot(i);
+        if (s.removed) {
+            throw new IllegalStateException("server " + i + " was removed from the membership");
+        }
         if (s.server != null) {
             s.server.kill();
             s.server = null;

@@ -281,6 +281,42 @@ public final class Replica {
         return leaderForChange().changeMembership(memberships.current().without(member));
     }
 
+    /**
+     * Checks that {@code next} is the one membership change this leader may make now, as {@link #addLearner},
+     * {@link #promoteLearner} and {@link #removeMember} check theirs, without proposing it: for a driver whose log
+     * encodes membership records itself (the server's membership txn), which then {@link #propose}s the record; its
+     * append makes the change, as theirs do.
+     *
+     * @throws IllegalStateException as those methods
+     * @throws IllegalArgumentException {@code next} is not one learner added, one learner promoted or one member
+     *                                  removed
+     */
+    public void checkChange(Membership next) {
+        checkInput();
+        Leader leader = leaderForChange();
+        Membership current = memberships.current();
+        List<Integer> added = new ArrayList<>(next.members());
+        added.removeAll(current.members());
+        List<Integer> removed = new ArrayList<>(current.members());
+        removed.removeAll(next.members());
+        if (added.size() == 1 && removed.isEmpty() && next.equals(current.withLearner(added.get(0)))) {
+            return;
+        }
+        if (removed.size() == 1 && added.isEmpty() && next.equals(current.without(removed.get(0)))) {
+            return;
+        }
+        List<Integer> promoted = new ArrayList<>(next.voters());
+        promoted.retainAll(current.learners());
+        if (promoted.size() == 1 && next.equals(current.promoted(promoted.get(0)))) {
+            if (!leader.caughtUp(promoted.get(0))) {
+                throw new IllegalStateException("learner " + promoted.get(0) + " has not caught up with commit "
+                        + Zxid.str(commit));
+            }
+            return;
+        }
+        throw new IllegalArgumentException("not a single membership change: " + current + " -> " + next);
+    }
+
     /** The membership in force: the last one in the log, committed or not. */
     public Membership membership() {
         return memberships.current();

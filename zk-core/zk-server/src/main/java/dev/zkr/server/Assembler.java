@@ -6,6 +6,7 @@ import dev.zkr.server.round.PeerLink;
 import dev.zkr.server.round.Replication;
 import dev.zkr.server.round.TxnClock;
 import dev.zkr.server.replication.QuorumOfOne;
+import dev.zkr.server.replication.Members;
 import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.server.replication.DrivenLogView;
 import dev.zkr.consensus.Meta;
@@ -22,6 +23,7 @@ import dev.zkr.storage.SnapshotStore;
 import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.tree.WatchTable;
 import org.slf4j.Logger;
@@ -108,13 +110,22 @@ final class Assembler {
                          PeerLink peers, LongSupplier wallClock) {
         int id = config.serverId();
         boolean ensemble = config.isEnsemble();
-        List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id).toList()
-                : List.of(id);
+        // a server that joins a running ensemble is not a voter of the starting membership (docs/membership.md)
+        List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id)
+                .filter(m -> !(config.join() && m == id)).toList() : List.of(id);
         long ensembleId = ensembleIdOf(config);
         Path dataDir = config.dataDir();
+        Members book = ensemble ? configuredMembers(config) : null;
+        DataTree.AppliedMembership recorded = tree.membership();
+        if (book != null && recorded != null) {
+            book.learn(recorded.membership());
+        }
         // the newest snapshot file is what a follower behind the log's start is sent
         // (docs/replication.md, SNAP transfer)
-        DrivenLogView view = DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)), ensemble);
+        DrivenLogView view = ensemble
+                ? DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)), true, book,
+                        recorded == null ? null : Members.toConsensus(recorded.membership()))
+                : DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)), false);
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
         int heartbeatTicks = Math.min(electionTicks - 1, ticks(config.heartbeatInterval().toMillis()));
@@ -126,7 +137,7 @@ final class Assembler {
         ReplicaDriver driver = new ReplicaDriver(replica, view, logStage, txnLog,
                 m -> new ConsensusMeta(m.acceptedEpoch(), m.votedFor(), ensembleId, id).store(dataDir),
                 tail, ensemble ? peers : PeerLink.NONE, txnClock::next, electionTicks,
-                new ReplicaDriver.Snapshots(snapshots, txnLog));
+                new ReplicaDriver.Snapshots(snapshots, txnLog), book);
         long epoch = driver.epoch();
         if (ensemble) {
             log.info("server {} of {} starts as a follower (accepted epoch {}; log ends at {}, {} record(s) not known "
@@ -146,6 +157,9 @@ final class Assembler {
      * member ids when it has a name ({@link ServerConfig#ensembleName()}); a standalone server's is of its id alone.
      */
     static long ensembleIdOf(ServerConfig config) {
+        if (config.ensembleId().isPresent()) {
+            return config.ensembleId().getAsLong();
+        }
         if (!config.isEnsemble()) {
             return PeerConfig.standaloneEnsembleId(config.serverId());
         }
@@ -161,6 +175,20 @@ final class Assembler {
      */
     static boolean isStandaloneId(long id, int serverId) {
         return id == PeerConfig.standaloneEnsembleId(serverId) || id == List.of(serverId).hashCode();
+    }
+
+    private static Members configuredMembers(ServerConfig config) {
+        return new Members(configuredMembership(config).members());
+    }
+
+    /** The member lines as a membership: voters, this server a learner when it joins; null when standalone. */
+    static Txn.Membership configuredMembership(ServerConfig config) {
+        if (!config.isEnsemble()) {
+            return null;
+        }
+        return new Txn.Membership(config.members().stream().map(m -> new dev.zkr.client.EnsembleMember(m.id(),
+                config.join() && m.id() == config.serverId() ? dev.zkr.client.EnsembleMember.Role.LEARNER
+                        : dev.zkr.client.EnsembleMember.Role.VOTER, m.host(), m.peerPort(), m.clientPort())).toList());
     }
 
     private static int ticks(long millis) {

@@ -53,6 +53,8 @@ public final class ServerConfig {
     private final Duration electionTimeout;
     private final Duration heartbeatInterval;
     private final String ensembleName;
+    private final boolean join;
+    private final Long ensembleId;
     private final TlsConfig tls;
     private final TlsConfig quorumTls;
     private final boolean portUnification;
@@ -157,6 +159,11 @@ public final class ServerConfig {
         }
         this.electionTimeout = b.electionTimeout != null ? b.electionTimeout : defaultElectionTimeout(tickTimeMs);
         this.ensembleName = b.ensembleName;
+        this.join = b.join;
+        this.ensembleId = b.ensembleId;
+        if (join && ensembleId == null) {
+            throw new IllegalArgumentException("join needs the ensemble's id (ensembleId, as zkr members prints it)");
+        }
         this.heartbeatInterval = b.heartbeatInterval != null ? b.heartbeatInterval
                 : Duration.ofMillis(Math.max(10, electionTimeout.toMillis() / 10));
         this.tls = b.tls;
@@ -419,6 +426,24 @@ public final class ServerConfig {
         return Optional.ofNullable(ensembleName);
     }
 
+    /**
+     * Whether this server joins a running ensemble ({@code join=true}; docs/membership.md): its own member line is
+     * not a voter of the starting membership (the other lines are the ensemble's), so it waits, neither campaigning
+     * nor voting for itself, until a leader adds it. Needs {@link #ensembleId()}.
+     */
+    public boolean join() {
+        return join;
+    }
+
+    /**
+     * The ensemble id peers check in their handshake, if configured ({@code ensembleId}, hex): a server that joins a
+     * running ensemble takes the id its first members derived from their lines. Empty: derived from the member lines
+     * (or the name, {@link #ensembleName()}).
+     */
+    public java.util.OptionalLong ensembleId() {
+        return ensembleId == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ensembleId);
+    }
+
     /** TLS settings of the client port, or null when it is plaintext only. */
     public TlsConfig tls() {
         return tls;
@@ -522,6 +547,8 @@ public final class ServerConfig {
         b.electionTimeout = electionTimeout;
         b.heartbeatInterval = heartbeatInterval;
         b.ensembleName = ensembleName;
+        b.join = join;
+        b.ensembleId = ensembleId;
         b.tls = tls;
         b.quorumTls = quorumTls;
         b.portUnification = portUnification;
@@ -580,6 +607,8 @@ public final class ServerConfig {
         private Duration electionTimeout;
         private Duration heartbeatInterval;
         private String ensembleName;
+        private boolean join;
+        private Long ensembleId;
         private TlsConfig tls;
         private TlsConfig quorumTls;
         private boolean portUnification;
@@ -801,6 +830,18 @@ public final class ServerConfig {
         /** See {@link ServerConfig#ensembleName()}; null or blank: none. */
         public Builder ensembleName(String name) {
             this.ensembleName = name == null || name.isBlank() ? null : name.strip();
+            return this;
+        }
+
+        /** See {@link ServerConfig#join()}. */
+        public Builder join(boolean join) {
+            this.join = join;
+            return this;
+        }
+
+        /** See {@link ServerConfig#ensembleId()}. */
+        public Builder ensembleId(long id) {
+            this.ensembleId = id;
             return this;
         }
 

@@ -129,6 +129,16 @@ final class ServerProperties {
         if ((v = p.getProperty("ensembleName")) != null) {
             b.ensembleName(v);
         }
+        if ((v = p.getProperty("join")) != null) {
+            b.join(parseBoolean("join", v));
+        }
+        if ((v = p.getProperty("ensembleId")) != null) {
+            try {
+                b.ensembleId(Long.parseUnsignedLong(v.trim(), 16));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("ensembleId is not a hexadecimal id: '" + v.trim() + "'");
+            }
+        }
         if ((v = p.getProperty("heartbeatInterval")) != null) {
             b.heartbeatInterval(Duration.ofMillis(parseMillis("heartbeatInterval", v)));
         }
@@ -190,7 +200,8 @@ final class ServerProperties {
             "minSessionTimeout", "maxSessionTimeout", "maxDataSize", "snapshotInterval", "logRetentionTxns",
             "maxConnections", "maxEphemeralsPerSession", "maxConnectionsPerHost", "maxClientCnxns",
             "outboundHighWaterMark", "maxOutboundBytesPerConnection", "maxOutboundBytesTotal", "maxInboundBytesTotal",
-            "slowReaderTimeout", "superDigest", "electionTimeout", "ensembleName", "heartbeatInterval", "serverId",
+            "slowReaderTimeout", "superDigest", "electionTimeout", "ensembleName", "join", "ensembleId",
+            "heartbeatInterval", "serverId",
             "bindAddress", "adminPort", "adminAddress", "admin.auth", "admin.tls", "4lw.commands.whitelist",
             "sslQuorum", "portUnification");
 

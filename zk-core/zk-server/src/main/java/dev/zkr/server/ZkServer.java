@@ -13,6 +13,7 @@ import dev.zkr.storage.SnapshotStore;
 import dev.zkr.storage.Snapshotter;
 import dev.zkr.storage.TxnLog;
 import dev.zkr.tree.DataTree;
+import dev.zkr.tree.Txn;
 import dev.zkr.tree.TxnCodec;
 import dev.zkr.consensus.Role;
 import dev.zkr.consensus.RoleInfo;
@@ -231,6 +232,51 @@ public final class ZkServer implements AutoCloseable {
     /** The current epoch (the high half of the zxids its leader hands out). */
     public long epoch() {
         return core.role().epoch();
+    }
+
+    // ---- membership (docs/membership.md) -------------------------------------------------------------------------
+
+    /**
+     * Asks this server, which must lead in service, for a membership change: add a server (a learner, promoted to
+     * voter once it caught up), add an observer, promote an observer, or remove a member (this leader included: it
+     * hands over once the removal commits). Completes with the record's zxid once the change committed and this
+     * server applied it; exceptionally with {@link IllegalStateException} if this server does not lead in service,
+     * another change is pending or a learner has not caught up (ask again), or if it stopped leading before the change
+     * was applied (then the change may or may not have committed: read {@link #membership()}), and with
+     * {@link IllegalArgumentException} if the change does not apply (a member added twice, an id used before, the
+     * last voter removed).
+     */
+    public CompletableFuture<Long> changeMembership(dev.zkr.client.MembershipChange change) {
+        return core.changeMembership(change);
+    }
+
+    /**
+     * Completes with the membership this server applied last (committed) once it satisfies {@code wanted}; for a
+     * server that joins, once it caught up with the record that satisfies it.
+     */
+    public CompletableFuture<Txn.Membership> awaitMembership(java.util.function.Predicate<Txn.Membership> wanted) {
+        return core.awaitMembership(wanted, configuredMembership());
+    }
+
+    /**
+     * The membership in force on this server: the last record in its log (committed or not), else its configured
+     * member lines; null for a standalone server.
+     */
+    public Txn.Membership membership() {
+        if (!config.isEnsemble()) {
+            return null;
+        }
+        Txn.Membership m = core.membership();
+        return m != null ? m : configuredMembership();
+    }
+
+    /** The ensemble id this server's peers check (a server that joins is configured with it: {@code ensembleId}). */
+    public long ensembleId() {
+        return Assembler.ensembleIdOf(config);
+    }
+
+    private Txn.Membership configuredMembership() {
+        return Assembler.configuredMembership(config);
     }
 
     /** Snapshots this server installed from a leader (SNAP syncs) since it started: for tests and metrics. */

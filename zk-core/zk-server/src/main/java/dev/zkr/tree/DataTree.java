@@ -105,6 +105,17 @@ public final class DataTree {
      * snapshot stamps its next txns and EPOCH record no older (TxnClock), even though it never logged those txns.
      */
     private volatile long lastTxnTime;
+    /**
+     * The membership records applied, newest last, each with its zxid (docs/membership.md): a snapshot records the
+     * newest one at or below its zxid (applies go on while it is written), so a few are kept; empty while the
+     * ensemble never changed shape (its members are the configured ones).
+     */
+    private volatile List<AppliedMembership> memberships = List.of();
+    private static final int MEMBERSHIPS_KEPT = 8;
+
+    /** A membership record as applied: its zxid and its members. */
+    public record AppliedMembership(long zxid, Txn.Membership membership) {
+    }
 
     /** An empty tree: only the root, with a zeroed stat. */
     public DataTree() {
@@ -514,6 +525,13 @@ public final class DataTree {
             result = new ApplyResult(ZkException.Code.OK, null, List.of(), triggers);
         } else if (txn instanceof Txn.NewEpoch) {
             result = new ApplyResult(ZkException.Code.OK, null, List.of(), List.of()); // only lastZxid moves
+        } else if (txn instanceof Txn.Membership m) {
+            if (memberships.isEmpty() || memberships.get(memberships.size() - 1).zxid() < header.zxid()) {
+                List<AppliedMembership> next = new ArrayList<>(memberships);
+                next.add(new AppliedMembership(header.zxid(), m));
+                memberships = List.copyOf(next.subList(Math.max(0, next.size() - MEMBERSHIPS_KEPT), next.size()));
+            }
+            result = new ApplyResult(ZkException.Code.OK, null, List.of(), List.of());
         } else if (txn instanceof Txn.Error e) {
             List<OpResult> results = new ArrayList<>(e.multiCodes().size());
             for (ZkException.Code c : e.multiCodes()) {
@@ -720,7 +738,8 @@ public final class DataTree {
     void writeSnapshot(DataOutput out, Runnable afterEachNode) throws IOException {
         out.writeInt(SNAPSHOT_MAGIC);
         out.writeInt(SNAPSHOT_VERSION);
-        out.writeLong(lastZxid);
+        long zxid = lastZxid;
+        out.writeLong(zxid);
         for (SessionInfo s : sessions.values()) {
             out.writeByte(1);
             out.writeLong(s.sessionId());
@@ -767,6 +786,37 @@ public final class DataTree {
         // not older than any txn the (fuzzy) snapshot holds
         out.writeByte(TRAILER_TXN_TIME);
         out.writeLong(lastTxnTime);
+        // optional trailer: the membership in force at the snapshot's zxid, if the ensemble ever changed shape
+        AppliedMembership m = membershipAt(zxid);
+        if (m != null) {
+            out.writeByte(TRAILER_MEMBERSHIP);
+            out.writeLong(m.zxid());
+            TxnCodec.writeMembers(out, m.membership());
+        }
+    }
+
+    /**
+     * The membership record in force at {@code zxid} (the newest applied at or below it), null if none was ever
+     * applied; {@link IllegalStateException} if more changes than are kept were applied after {@code zxid}.
+     */
+    private AppliedMembership membershipAt(long zxid) {
+        List<AppliedMembership> all = memberships;
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (all.get(i).zxid() <= zxid) {
+                return all.get(i);
+            }
+        }
+        if (all.size() == MEMBERSHIPS_KEPT) {
+            throw new IllegalStateException("more than " + MEMBERSHIPS_KEPT + " membership changes applied while "
+                    + "the snapshot of " + Long.toHexString(zxid) + " was written; the next snapshot will do");
+        }
+        return null;
+    }
+
+    /** The newest membership record applied (or read from a snapshot), null if the ensemble never changed shape. */
+    public AppliedMembership membership() {
+        List<AppliedMembership> all = memberships;
+        return all.isEmpty() ? null : all.get(all.size() - 1);
     }
 
     /** A node's kind byte in a snapshot (0 plain, 1 container, as the boolean it was): a TTL node, its TTL follows. */
@@ -774,6 +824,8 @@ public final class DataTree {
 
     /** Snapshot trailer: the newest txn time follows. */
     private static final int TRAILER_TXN_TIME = 1;
+    /** Snapshot trailer (after the txn time): the membership record in force, its zxid then its members. */
+    private static final int TRAILER_MEMBERSHIP = 2;
 
     private void writeSessionWrites(DataOutput out) throws IOException {
         for (Map.Entry<Long, SessionWrites> e : new TreeMap<>(writes).entrySet()) {
@@ -971,23 +1023,35 @@ public final class DataTree {
         if (version >= SNAPSHOT_VERSION) {
             tree.readSessionWrites(in);
         }
-        tree.lastTxnTime = readTrailer(in);
+        readTrailers(in, tree);
         tree.link();
         return tree;
     }
 
-    /** The newest txn time from the optional trailer, or 0 for a snapshot written without it. */
-    private static long readTrailer(DataInput in) throws IOException {
+    /**
+     * The optional trailers: the newest txn time (0 when a snapshot was written without it), then the membership in
+     * force (absent while the ensemble never changed shape).
+     */
+    private static void readTrailers(DataInput in, DataTree tree) throws IOException {
         int kind;
+        while ((kind = trailerKind(in)) >= 0) {
+            if (kind == TRAILER_TXN_TIME) {
+                tree.lastTxnTime = in.readLong();
+            } else if (kind == TRAILER_MEMBERSHIP) {
+                long zxid = in.readLong();
+                tree.memberships = List.of(new AppliedMembership(zxid, TxnCodec.readMembers(in)));
+            } else {
+                throw new IOException("corrupt snapshot: unknown trailer " + kind);
+            }
+        }
+    }
+
+    private static int trailerKind(DataInput in) throws IOException {
         try {
-            kind = in.readUnsignedByte();
+            return in.readUnsignedByte();
         } catch (java.io.EOFException e) {
-            return 0;
+            return -1;
         }
-        if (kind != TRAILER_TXN_TIME) {
-            throw new IOException("corrupt snapshot: unknown trailer " + kind);
-        }
-        return in.readLong();
     }
 
     /** A node's ACL id and aversion while a snapshot is read, before its ACL table. */
@@ -1138,6 +1202,7 @@ public final class DataTree {
         ttlNodes.addAll(loaded.ttlNodes);
         ttlNodes.retainAll(loaded.ttlNodes);
         acls.replaceWith(loaded.acls);
+        memberships = loaded.memberships;
         lastZxid = zxid;
         lastTxnTime = Math.max(lastTxnTime, loaded.lastTxnTime);
         return changes;

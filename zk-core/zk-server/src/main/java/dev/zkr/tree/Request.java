@@ -70,6 +70,13 @@ public sealed interface Request {
         }
     }
 
+    /**
+     * A membership change the leader makes (docs/membership.md), already checked by the consensus core as the one
+     * change allowed now: it becomes its membership record as it is.
+     */
+    record ChangeMembership(Txn.Membership next) implements Request {
+    }
+
     /** The request for one client multi op. */
     static Request of(Op op) {
         if (op instanceof Op.Create c) {

@@ -2,6 +2,7 @@ package dev.zkr.tree;
 
 import dev.zkr.client.Acl;
 import dev.zkr.client.Acls;
+import dev.zkr.client.EnsembleMember;
 import dev.zkr.client.ZkException;
 
 import java.util.Arrays;
@@ -195,5 +196,36 @@ public sealed interface Txn {
      * @param leaderId the server that leads the epoch
      */
     record NewEpoch(long epoch, int leaderId) implements Txn {
+    }
+
+    /**
+     * A membership record (docs/membership.md): the ensemble's members from this zxid on, each with its role and
+     * addresses, so that a server reaches a member it never had in its configuration. In force on every replica from
+     * its append (the consensus core reads it through the server's membership codec); applying it changes nothing but
+     * the tree's last zxid and the membership the tree's snapshots record.
+     *
+     * @param members every member, sorted by id
+     */
+    record Membership(List<EnsembleMember> members) implements Txn {
+        public Membership {
+            members = List.copyOf(members);
+            if (members.stream().noneMatch(m -> m.role() == EnsembleMember.Role.VOTER)) {
+                throw new IllegalArgumentException("a membership needs at least one voter: " + members);
+            }
+            if (members.stream().map(EnsembleMember::id).distinct().count() != members.size()) {
+                throw new IllegalArgumentException("a server id twice in " + members);
+            }
+            members = members.stream().sorted(java.util.Comparator.comparingInt(EnsembleMember::id)).toList();
+        }
+
+        /** The ids of the members of {@code role}, ascending. */
+        public List<Integer> ids(EnsembleMember.Role role) {
+            return members.stream().filter(m -> m.role() == role).map(EnsembleMember::id).toList();
+        }
+
+        /** Member {@code id}, or null. */
+        public EnsembleMember member(int id) {
+            return members.stream().filter(m -> m.id() == id).findFirst().orElse(null);
+        }
     }
 }

@@ -45,6 +45,8 @@ public final class TxnCodec {
     private static final byte SET_ACL = 11;
     /** A create of a TTL node: as CREATE_ACL (always with its ACL), then the TTL (newer than TTL-less logs). */
     private static final byte CREATE_TTL = 12;
+    /** A membership record (docs/membership.md): count, then per member id, role, host, peer port, client port. */
+    private static final byte MEMBERSHIP = 13;
 
     /** The first byte of a format-2 payload (top bit set: a format-1 payload never starts with it). */
     static final byte FORMAT_2 = (byte) 0x82;
@@ -219,6 +221,9 @@ public final class TxnCodec {
             out.writeByte(NEW_EPOCH);
             out.writeLong(ne.epoch());
             out.writeInt(ne.leaderId());
+        } else if (txn instanceof Txn.Membership m) {
+            out.writeByte(MEMBERSHIP);
+            writeMembers(out, m);
         } else {
             throw new IllegalArgumentException("unknown txn " + txn);
         }
@@ -290,9 +295,58 @@ public final class TxnCodec {
                 }
                 return new Txn.NewEpoch(in.readLong(), in.readInt());
             }
+            case MEMBERSHIP: {
+                if (!topLevel) {
+                    throw new IOException("membership record inside a multi");
+                }
+                return readMembers(in);
+            }
             default:
                 throw new IOException("unknown txn tag " + tag);
         }
+    }
+
+    /** A membership's members: count, then (id, role ordinal, host, peer port, client port) per member. */
+    static void writeMembers(DataOutput out, Txn.Membership m) throws IOException {
+        out.writeInt(m.members().size());
+        for (dev.zkr.client.EnsembleMember x : m.members()) {
+            out.writeInt(x.id());
+            out.writeByte(x.role().ordinal());
+            writeString(out, x.host());
+            out.writeInt(x.peerPort());
+            out.writeInt(x.clientPort());
+        }
+    }
+
+    static Txn.Membership readMembers(DataInput in) throws IOException {
+        int n = readLength(in);
+        List<dev.zkr.client.EnsembleMember> members = new ArrayList<>(Math.min(n, 256));
+        dev.zkr.client.EnsembleMember.Role[] roles = dev.zkr.client.EnsembleMember.Role.values();
+        try {
+            for (int i = 0; i < n; i++) {
+                int id = in.readInt();
+                int role = in.readUnsignedByte();
+                if (role >= roles.length) {
+                    throw new IOException("bad member role " + role);
+                }
+                String host = readString(in);
+                members.add(new dev.zkr.client.EnsembleMember(id, roles[role], host, in.readInt(), in.readInt()));
+            }
+            return new Txn.Membership(members);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IOException("bad membership record: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The membership a log payload carries, or null for any other txn: a look at the txn tag first, so that the
+     * consensus core's check of every appended record decodes only membership records.
+     */
+    public static Txn.Membership membershipOf(byte[] payload) {
+        if (payload.length < 30 || payload[0] != FORMAT_2 || payload[29] != MEMBERSHIP) {
+            return null; // a membership record is never format 1 or 3 (no xid, no acknowledgement)
+        }
+        return decode(payload).txn() instanceof Txn.Membership m ? m : null;
     }
 
     /** An ACL: count, then (perms, scheme, id) per entry. */

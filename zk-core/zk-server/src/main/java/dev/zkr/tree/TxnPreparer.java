@@ -222,6 +222,8 @@ public final class TxnPreparer {
                 throw new Failure(Code.BAD_ARGUMENTS, path);
             }
             return delete(path, node.ttl() ? dc.version() : -1, s);
+        } else if (request instanceof Request.ChangeMembership cm) {
+            return cm.next();
         }
         throw new Failure(Code.BAD_ARGUMENTS, null);
     }

@@ -44,6 +44,12 @@ final class TxnSize {
             return 1 + 4 + string(e.path()) + 4 + 4L * e.multiCodes().size();
         } else if (txn instanceof Txn.NewEpoch) {
             return 1 + 8 + 4;
+        } else if (txn instanceof Txn.Membership m) {
+            long n = 1 + 4;
+            for (dev.zkr.client.EnsembleMember x : m.members()) {
+                n += 4 + 1 + string(x.host()) + 4 + 4;
+            }
+            return n;
         }
         throw new IllegalArgumentException("unknown txn " + txn);
     }

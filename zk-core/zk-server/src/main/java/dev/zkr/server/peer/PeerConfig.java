@@ -80,8 +80,11 @@ public record PeerConfig(int serverId, Map<Integer, InetSocketAddress> members, 
         return new Hello(PeerTransport.PROTOCOL_VERSION, ensembleId, serverId);
     }
 
-    /** Why a peer's {@link Hello} is refused, or null if it is acceptable ({@code expected} = -1: any other member). */
-    String refusal(Hello h, int expected) {
+    /**
+     * Why a peer's {@link Hello} is refused, or null if it is acceptable ({@code expected} = -1: any other member of
+     * {@code memberIds}, the membership in force, which membership changes make differ from {@link #members}).
+     */
+    String refusal(Hello h, int expected, java.util.Set<Integer> memberIds) {
         if (h.version() != PeerTransport.PROTOCOL_VERSION) {
             return "protocol version " + h.version() + ", this server speaks " + PeerTransport.PROTOCOL_VERSION;
         }
@@ -89,8 +92,8 @@ public record PeerConfig(int serverId, Map<Integer, InetSocketAddress> members, 
             return "ensemble id " + Long.toHexString(h.ensembleId()) + ", this server's is "
                     + Long.toHexString(ensembleId) + " (the member lists differ)";
         }
-        if (h.serverId() == serverId || !members.containsKey(h.serverId())) {
-            return "server id " + h.serverId() + " is not another member of " + members.keySet();
+        if (h.serverId() == serverId || !memberIds.contains(h.serverId())) {
+            return "server id " + h.serverId() + " is not another member of " + new java.util.TreeSet<>(memberIds);
         }
         if (expected >= 0 && h.serverId() != expected) {
             return "server id " + h.serverId() + " answers at the address of server " + expected;

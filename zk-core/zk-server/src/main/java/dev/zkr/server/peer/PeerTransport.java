@@ -77,7 +77,11 @@ public final class PeerTransport implements AutoCloseable {
     private final LinkFilter filter;
     private final int self;
     private final EventLoopGroup loop;
-    private final Map<Integer, Outbound> outbound = new TreeMap<>();
+    /** The links this server dials, by peer id (changed on the I/O thread; read by senders on any thread). */
+    private final Map<Integer, Outbound> outbound = new ConcurrentHashMap<>();
+    /** The members (this server included) whose Hello is accepted; changes with the membership. */
+    private volatile Map<Integer, InetSocketAddress> members;
+    private volatile boolean started;
     private final Map<Integer, Channel> inbound = new HashMap<>(); // I/O thread only
     private final Set<Channel> accepted = ConcurrentHashMap.newKeySet();
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
@@ -108,6 +112,7 @@ public final class PeerTransport implements AutoCloseable {
         this.filter = filter;
         this.self = config.serverId();
         this.loop = new NioEventLoopGroup(1, new DefaultThreadFactory("zkr-peer-" + self, true));
+        this.members = config.members();
         config.members().forEach((id, address) -> {
             if (id != self) {
                 outbound.put(id, new Outbound(id, address));
@@ -142,8 +147,60 @@ public final class PeerTransport implements AutoCloseable {
         if (tlsServer != null && tlsReloadMs > 0) {
             loop.scheduleWithFixedDelay(this::checkTlsFiles, tlsReloadMs, tlsReloadMs, TimeUnit.MILLISECONDS);
         }
-        loop.execute(() -> outbound.values().forEach(Outbound::dial));
+        loop.execute(() -> {
+            started = true;
+            outbound.values().forEach(Outbound::dial);
+        });
         return this;
+    }
+
+    /**
+     * The membership changed (docs/membership.md): from now on the members are {@code next} (peer addresses by id;
+     * this server's own entry, if any, is ignored: its port stays bound). A new member is dialled and its Hello
+     * accepted; a member no longer listed is no longer dialled, its links are closed and its Hello is refused.
+     * Called by the round; the links change on the I/O thread, in order.
+     */
+    public void setMembers(Map<Integer, InetSocketAddress> next) {
+        Map<Integer, InetSocketAddress> all = new TreeMap<>(next);
+        all.put(self, config.members().get(self));
+        members = Map.copyOf(all);
+        try {
+            loop.execute(() -> {
+                for (Map.Entry<Integer, InetSocketAddress> e : next.entrySet()) {
+                    int id = e.getKey();
+                    Outbound link = outbound.get(id);
+                    if (id == self || link != null && link.address.equals(e.getValue())) {
+                        continue;
+                    }
+                    if (link != null) {
+                        link.stop();
+                    }
+                    Outbound added = new Outbound(id, e.getValue());
+                    outbound.put(id, added);
+                    log.info("server {}: server {} at {} is a member now", self, id, e.getValue());
+                    if (started) {
+                        added.dial();
+                    }
+                }
+                for (Integer id : List.copyOf(outbound.keySet())) {
+                    if (!next.containsKey(id)) {
+                        outbound.remove(id).stop();
+                        Channel in = inbound.remove(id);
+                        if (in != null) {
+                            in.close();
+                        }
+                        log.info("server {}: server {} is no longer a member", self, id);
+                    }
+                }
+            });
+        } catch (RejectedExecutionException closing) {
+            // the transport is closing: no links to change
+        }
+    }
+
+    /** The members whose Hello this server accepts now, this server included (tests, status). */
+    public Map<Integer, InetSocketAddress> members() {
+        return members;
     }
 
     /**
@@ -218,12 +275,15 @@ public final class PeerTransport implements AutoCloseable {
         }
     }
 
-    /** The live outbound link to member {@code to}, or null if it is down or the partition filter drops it. */
+    /**
+     * The live outbound link to member {@code to}, or null if it is down, the partition filter drops it, or
+     * {@code to} is not (or not yet, or no longer) another member: the consensus core may count a member before the
+     * transport has its link, or after it dropped it.
+     */
     private Live liveLinkTo(int to) {
         Outbound link = outbound.get(to);
         if (link == null) {
-            throw new IllegalArgumentException("server " + to + " is not another member of " + config.members()
-                    .keySet());
+            return null;
         }
         Live live = link.live;
         return live == null || !filter.allows(self, to) ? null : live;
@@ -363,6 +423,8 @@ public final class PeerTransport implements AutoCloseable {
         Channel current; // I/O thread only: the channel connecting, handshaking or live
         ScheduledFuture<?> retry;
         int backoffMs = config.minBackoffMs();
+        /** No longer a member: never dialled again. */
+        boolean stopped;
 
         Outbound(int id, InetSocketAddress address) {
             this.id = id;
@@ -370,7 +432,7 @@ public final class PeerTransport implements AutoCloseable {
         }
 
         void dial() {
-            if (closed || current != null) {
+            if (closed || stopped || current != null) {
                 return;
             }
             retry = null;
@@ -424,13 +486,14 @@ public final class PeerTransport implements AutoCloseable {
                     listener.peerDown(id);
                 }
             }
-            if (!closed) {
+            if (!closed && !stopped) {
                 retry = loop.schedule(this::dial, backoffMs, TimeUnit.MILLISECONDS);
                 backoffMs = Math.min(config.maxBackoffMs(), backoffMs * 2);
             }
         }
 
         void stop() {
+            stopped = true;
             if (retry != null) {
                 retry.cancel(false);
             }
@@ -468,7 +531,7 @@ public final class PeerTransport implements AutoCloseable {
                 return;
             }
             handshakeTimer.cancel(false);
-            String why = config.refusal(hello, link.id);
+            String why = config.refusal(hello, link.id, members.keySet());
             if (why != null) {
                 refuse(ctx.channel(), remote, why);
                 return;
@@ -528,7 +591,7 @@ public final class PeerTransport implements AutoCloseable {
                 return;
             }
             handshakeTimer.cancel(false);
-            String why = config.refusal(hello, -1);
+            String why = config.refusal(hello, -1, members.keySet());
             if (why != null) {
                 refuse(channel, remote(), why);
                 return;
@@ -540,7 +603,10 @@ public final class PeerTransport implements AutoCloseable {
                 previous.close();
             }
             ctx.writeAndFlush(PeerKryo.CODEC.encodeFramed(ctx.alloc(), config.hello()));
-            outbound.get(from).redialNow();
+            Outbound back = outbound.get(from);
+            if (back != null) {
+                back.redialNow();
+            }
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.zkr.server.replication;
 
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.LogView;
+import dev.zkr.consensus.Membership;
 import dev.zkr.consensus.MembershipCodec;
 import dev.zkr.storage.TxnLog;
 
@@ -22,12 +23,24 @@ public interface DrivenLogView extends LogView {
      * catch up (an ensemble member), for which it keeps the most recent records in memory.
      */
     static DrivenLogView of(TxnLog log, LongSupplier newestSnapshot, boolean followers) {
-        return new TxnLogView(log, newestSnapshot, followers ? TxnLogView.RECENT_RECORDS : 0);
+        return new TxnLogView(log, newestSnapshot, followers ? TxnLogView.RECENT_RECORDS : 0, null, null);
     }
 
     /**
-     * The server's log carries no membership record yet (docs/membership.md, What is built: the server wiring is the
-     * next step), so its members are the static {@code server.N} lines and recovery reads no membership.
+     * As above, for a server whose log carries membership records ({@link dev.zkr.tree.Txn.Membership}, read
+     * through {@code members}); {@code atBase} is the membership the recovered tree records (null: the ensemble
+     * never changed shape, its members are the configured ones). The records after the base up to the tree's zxid
+     * repeat what it holds; the replica asks the membership only at or above its commit point, which is at or above
+     * the tree's.
+     */
+    static DrivenLogView of(TxnLog log, LongSupplier newestSnapshot, boolean followers, Members members,
+                            Membership atBase) {
+        return new TxnLogView(log, newestSnapshot, followers ? TxnLogView.RECENT_RECORDS : 0, members, atBase);
+    }
+
+    /**
+     * A log without membership records (the whole-server simulator's): its members are the static ones and recovery
+     * reads no membership.
      */
     @Override
     default MembershipCodec membershipCodec() {
@@ -50,4 +63,8 @@ public interface DrivenLogView extends LogView {
 
     /** The log restarted after snapshot {@code zxid} (SNAP install): it holds no record, its base is {@code zxid}. */
     void restartedAfter(long zxid);
+
+    /** After {@link #restartedAfter}: the membership the installed snapshot records (a log with membership records). */
+    default void snapshotMembership(Membership atSnapshot) {
+    }
 }

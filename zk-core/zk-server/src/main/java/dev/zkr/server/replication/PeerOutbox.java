@@ -46,6 +46,13 @@ public final class PeerOutbox implements PeerLink {
     }
 
     @Override
+    public void members(java.util.Map<Integer, java.net.InetSocketAddress> peers) {
+        if (transport != null) {
+            transport.setMembers(peers);
+        }
+    }
+
+    @Override
     public void flush() {
         if (dirty.isEmpty()) {
             return;

@@ -6,6 +6,7 @@ import dev.zkr.server.round.Replication;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.Envelope;
 import dev.zkr.consensus.ReplicaMessage;
+import dev.zkr.consensus.Membership;
 import dev.zkr.consensus.Meta;
 import dev.zkr.consensus.ReadState;
 import dev.zkr.consensus.Ready;
@@ -112,6 +113,11 @@ public final class ReplicaDriver implements Replication {
     private volatile int installs;
     /** Times this server's proposals until they commit (metrics), or null. */
     private CommitTimer commitTimer;
+    /** The members' addresses and roles (a log with membership records), or null: the static members only. */
+    private final Members members;
+    /** The current and committed membership the peer links were last set for. */
+    private Membership linkedCurrent;
+    private Membership linkedCommitted;
 
     /**
      * @param replica   a replica recovered from {@code view}
@@ -119,10 +125,13 @@ public final class ReplicaDriver implements Replication {
      * @param peers     where messages go (unused by a single member)
      * @param clock     the time an EPOCH record carries
      * @param snapshots what SNAP needs, or null if this server never takes part in one
+     * @param members   the members' addresses and roles, read from the membership records, or null for a server
+     *                  whose members are the static ones (the whole-server simulator)
      */
     public ReplicaDriver(Replica replica, DrivenLogView view, LogStage logStage, LogStore logStore, MetaStore metaStore,
                      List<TxnCodec.Entry> tail, PeerLink peers, LongSupplier clock, int electionTicks,
-                     Snapshots snapshots) {
+                     Snapshots snapshots, Members members) {
+        this.members = members;
         this.snapshots = snapshots;
         this.replica = replica;
         this.view = view;
@@ -175,6 +184,9 @@ public final class ReplicaDriver implements Replication {
 
     @Override
     public long drive(Stream stream) {
+        if (linkedCurrent == null) {
+            linkMembers();
+        }
         if (tail != null) {
             tail.forEach(stream::add);
             tail = null;
@@ -309,6 +321,83 @@ public final class ReplicaDriver implements Replication {
         return out;
     }
 
+    // ---- membership (docs/membership.md) -------------------------------------------------------------------------
+
+    /**
+     * Keeps the peer links to the members of the current membership and of the committed one (a removed member is
+     * replicated to until its removal commits), with the addresses the records carry.
+     */
+    private void linkMembers() {
+        Membership current = replica.membership();
+        Membership committed = replica.committedMembership();
+        if (members == null || alone || current.equals(linkedCurrent) && committed.equals(linkedCommitted)) {
+            linkedCurrent = current;
+            linkedCommitted = committed;
+            return;
+        }
+        linkedCurrent = current;
+        linkedCommitted = committed;
+        java.util.Set<Integer> ids = new java.util.TreeSet<>(current.members());
+        ids.addAll(committed.members());
+        peers.members(members.peerAddresses(ids));
+    }
+
+    @Override
+    public Txn.Membership membership() {
+        return members == null ? null : members.record(replica.membership());
+    }
+
+    /** The members' addresses and roles, or null for a server without membership records. */
+    public Members members() {
+        return members;
+    }
+
+    @Override
+    public Txn.Membership membershipAfter(dev.zkr.client.MembershipChange change) {
+        if (members == null) {
+            throw new IllegalStateException("this server's log carries no membership records");
+        }
+        Membership current = replica.membership();
+        int id = change.id();
+        Membership next = switch (change.kind()) {
+            case ADD, ADD_OBSERVER -> {
+                if (!current.isMember(id) && members.wasMember(id)) {
+                    throw new IllegalArgumentException("server id " + id + " was a member before: ids are never "
+                            + "reused (docs/membership.md); give the new server a new id");
+                }
+                Membership m = current.withLearner(id);
+                members.learnAsked(change.member());
+                yield m;
+            }
+            case PROMOTE -> current.promoted(id);
+            case REMOVE -> current.without(id);
+        };
+        replica.checkChange(next);
+        return members.record(next);
+    }
+
+    @Override
+    public Txn.Membership promotionDue() {
+        if (members == null || !replica.isLeaderInService()) {
+            return null;
+        }
+        Membership current = replica.membership();
+        for (int id : current.learners()) {
+            dev.zkr.client.EnsembleMember m = members.member(id);
+            if (m == null || m.role() != dev.zkr.client.EnsembleMember.Role.LEARNER) {
+                continue; // an observer is promoted only when asked
+            }
+            Membership next = current.promoted(id);
+            try {
+                replica.checkChange(next);
+            } catch (IllegalStateException notNow) {
+                continue; // not caught up, or a change pending
+            }
+            return members.record(next);
+        }
+        return null;
+    }
+
     /** Hands leadership to the most up-to-date follower (clean shutdown of a leader). */
     public void transferLeadership() {
         replica.transferLeadership();
@@ -337,6 +426,7 @@ public final class ReplicaDriver implements Replication {
         } else {
             append(ready.append(), ready.role().leaderId(), stream);
         }
+        linkMembers(); // a member the records of this Ready added is dialled before it is sent to
         for (Envelope m : ready.messages()) {
             peers.send(m.to(), m.message());
         }
@@ -439,6 +529,11 @@ public final class ReplicaDriver implements Replication {
         receiving.close();
         receiving = null;
         view.restartedAfter(zxid);
+        DataTree.AppliedMembership atSnapshot = loaded.membership();
+        if (atSnapshot != null && members != null) {
+            members.learn(atSnapshot.membership());
+            view.snapshotMembership(Members.toConsensus(atSnapshot.membership()));
+        }
         ownProposals.clear();
         stream.installed(loaded, zxid);
         log.info("installed snapshot {} from server {}", Zxid.str(zxid), receivingFrom);

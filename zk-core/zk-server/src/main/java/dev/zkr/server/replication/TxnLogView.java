@@ -3,6 +3,8 @@ package dev.zkr.server.replication;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.EpochTable;
 import dev.zkr.consensus.LogView;
+import dev.zkr.consensus.Membership;
+import dev.zkr.consensus.MembershipCodec;
 import dev.zkr.consensus.Zxid;
 import dev.zkr.storage.LogReader;
 import dev.zkr.storage.LogRecord;
@@ -43,17 +45,29 @@ final class TxnLogView implements DrivenLogView {
     static final int RECENT_RECORDS = 50_000;
     static final long RECENT_BYTES = 32L << 20;
     private final int recentRecords;
+    /** The membership codec and address book, or null: a log read without membership records. */
+    private final Members members;
+    /** The membership at the base (the recovered tree's, then an installed snapshot's), null: the static one. */
+    private Membership atBase;
+    /** The membership records found at open (the replica reads them once, at recovery). */
+    private final List<Entry> membershipRecords = new ArrayList<>();
 
     /**
      * A view of {@code log} as opened (everything in it durable). {@code newestSnapshot} gives the zxid of the newest
      * snapshot on disk (0 for none).
      */
     TxnLogView(TxnLog log, LongSupplier newestSnapshot) {
-        this(log, newestSnapshot, RECENT_RECORDS);
+        this(log, newestSnapshot, RECENT_RECORDS, null, null);
     }
 
-    /** As above, keeping at most {@code recentRecords} recent records in memory (0: none, for a standalone server). */
-    TxnLogView(TxnLog log, LongSupplier newestSnapshot, int recentRecords) {
+    /**
+     * As above, keeping at most {@code recentRecords} recent records in memory (0: none, for a standalone server);
+     * {@code members} null for a log read without membership records, else their codec, and {@code atBase} the
+     * membership at the base ({@link DrivenLogView#of(TxnLog, LongSupplier, boolean, Members, Membership)}).
+     */
+    TxnLogView(TxnLog log, LongSupplier newestSnapshot, int recentRecords, Members members, Membership atBase) {
+        this.members = members;
+        this.atBase = atBase;
         this.recentRecords = recentRecords;
         this.log = log;
         this.newestSnapshot = newestSnapshot;
@@ -68,6 +82,9 @@ final class TxnLogView implements DrivenLogView {
                     b.add(lastRead);
                 }
                 lastRead = r.zxid();
+                if (members != null && members.decode(r.payload()) != null) {
+                    membershipRecords.add(new Entry(r.zxid(), r.payload()));
+                }
             }
         }
         this.closed = b.build();
@@ -135,12 +152,33 @@ final class TxnLogView implements DrivenLogView {
 
     @Override
     public void restartedAfter(long zxid) {
+        atBase = null;
         undurable.clear();
         recent.clear();
         recentBytes = 0;
         recentBase = -1;
         closed = EpochTable.EMPTY;
         last = zxid;
+    }
+
+    @Override
+    public void snapshotMembership(Membership atSnapshot) {
+        atBase = atSnapshot;
+    }
+
+    @Override
+    public MembershipCodec membershipCodec() {
+        return members != null ? members : MembershipCodec.NONE;
+    }
+
+    @Override
+    public Membership baseMembership() {
+        return atBase;
+    }
+
+    @Override
+    public List<Entry> membershipRecords() {
+        return List.copyOf(membershipRecords);
     }
 
     /** How many recent records it holds in memory now (tests). */

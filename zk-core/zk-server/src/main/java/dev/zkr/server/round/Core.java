@@ -60,6 +60,7 @@ public final class Core {
     private final LogStage logStage;
     private final SessionGate gate;
     private final Pipeline pipeline;
+    private final Replication replication;
     private final Outbox outbox = new Outbox();
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
     /** Held by whichever thread runs a round: the round state is only touched under it. */
@@ -93,6 +94,7 @@ public final class Core {
          ApplyStage apply, Housekeeping housekeeping, ServerConfig config, PeerLink peers) {
         this.logStage = logStage;
         this.gate = gate;
+        this.replication = replication;
         this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, replication, apply, housekeeping, outbox, peers,
                 config.serverId(), config.isEnsemble(), config.electionTimeout().toMillis(),
                 config.heartbeatInterval().toMillis());
@@ -119,7 +121,9 @@ public final class Core {
                 lastZxid, config.isEnsemble());
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
         ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer(), system);
-        Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter);
+        Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter,
+                config.isEnsemble() ? new MembershipChanges(replication,
+                        tree.membership() == null ? null : tree.membership().membership()) : null);
         return new Core(tree, gate, reads, prep, logStage, replication, apply, housekeeping, config, peers);
     }
 
@@ -188,6 +192,42 @@ public final class Core {
     /** The role as of the last round. */
     public dev.zkr.consensus.RoleInfo role() {
         return role;
+    }
+
+    // ---- membership (docs/membership.md) -------------------------------------------------------------------------
+
+    /**
+     * Asks this server for a membership change: refused unless it leads in service and the change is the one allowed
+     * now; completes with the record's zxid once this server applied it (committed), or exceptionally if it stopped
+     * leading first (the change may or may not have committed). Any thread.
+     */
+    public CompletableFuture<Long> changeMembership(dev.zkr.client.MembershipChange change) {
+        CompletableFuture<Long> done = new CompletableFuture<>();
+        execute(() -> pipeline.changeMembership(change, done));
+        return done;
+    }
+
+    /**
+     * Completes with the membership this server applied last once it satisfies {@code wanted} ({@code configured}
+     * stands for it while the ensemble never changed shape). Any thread.
+     */
+    public CompletableFuture<dev.zkr.tree.Txn.Membership> awaitMembership(
+            java.util.function.Predicate<dev.zkr.tree.Txn.Membership> wanted, dev.zkr.tree.Txn.Membership configured) {
+        CompletableFuture<dev.zkr.tree.Txn.Membership> done = new CompletableFuture<>();
+        execute(() -> {
+            MembershipChanges m = pipeline.memberships();
+            if (m == null) {
+                done.completeExceptionally(new IllegalStateException("this server's membership cannot change"));
+            } else {
+                m.await(wanted, configured, done);
+            }
+        });
+        return done;
+    }
+
+    /** The membership in force on this server (its log's last record), or null for a standalone server. */
+    public dev.zkr.tree.Txn.Membership membership() {
+        return query(replication::membership, 5_000);
     }
 
     /** Runs a task inside a round (server hooks such as expireSession; whichever thread runs the round). */

@@ -12,8 +12,8 @@ import java.util.Set;
 
 /**
  * Periodic work of the rounds (run by an in-service leader, when due): session expiry on every tick, container and
- * TTL cleanup (empty containers and expired TTL nodes become delete txns, every {@code containerCheckInterval}), and
- * telling the snapshotter how much was applied.
+ * TTL cleanup (empty containers and expired TTL nodes become delete txns, every {@code containerCheckInterval}), the
+ * promotion of a learner that caught up ({@link MembershipChanges}), and telling the snapshotter how much was applied.
  */
 final class Housekeeping {
 
@@ -23,12 +23,25 @@ final class Housekeeping {
     private final Snapshotter snapshotter;
     private final Set<String> containerDeletes = new HashSet<>();
     private long nextContainerCheck;
+    /** Membership changes and their waiters, or null for a server whose membership never changes (the simulator). */
+    private final MembershipChanges memberships;
 
     Housekeeping(ServerConfig config, DataTree tree, SessionGate gate, Snapshotter snapshotter) {
+        this(config, tree, gate, snapshotter, null);
+    }
+
+    Housekeeping(ServerConfig config, DataTree tree, SessionGate gate, Snapshotter snapshotter,
+                 MembershipChanges memberships) {
         this.config = config;
         this.tree = tree;
         this.gate = gate;
         this.snapshotter = snapshotter;
+        this.memberships = memberships;
+    }
+
+    /** Membership changes and their waiters, or null. */
+    MembershipChanges memberships() {
+        return memberships;
     }
 
     /** How often {@link #tick} runs: a fraction of the tick time, so expiry is prompt. */
@@ -47,6 +60,9 @@ final class Housekeeping {
                 cleanUp(new Request.DeleteContainer(e.path(), e.version()), sequencer);
             }
         }
+        if (memberships != null) {
+            memberships.promoteCaughtUp(sequencer);
+        }
     }
 
     /** Sequences one cleanup delete unless one of the same node is still in flight (or it no longer prepares). */
@@ -64,6 +80,9 @@ final class Housekeeping {
     /** This server stopped leading: the container and TTL deletes it sequenced may never be applied; retry later. */
     void reset() {
         containerDeletes.clear();
+        if (memberships != null) {
+            memberships.reset();
+        }
     }
 
     /**
@@ -76,6 +95,9 @@ final class Housekeeping {
         }
         if (snapshotter != null) {
             snapshotter.afterApply(header.zxid(), 1, 0);
+        }
+        if (memberships != null) {
+            memberships.applied(header, txn);
         }
     }
 }

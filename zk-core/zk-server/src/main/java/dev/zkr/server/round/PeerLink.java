@@ -13,6 +13,13 @@ public interface PeerLink {
 
     void send(int to, Object message);
 
+    /**
+     * The membership changed (docs/membership.md): the members to keep links with are {@code peers} (peer addresses
+     * by id, this server's own entry possibly among them). A link without peers ignores it.
+     */
+    default void members(java.util.Map<Integer, java.net.InetSocketAddress> peers) {
+    }
+
     /** The round ended: what was sent in it may leave now (a link may hold messages until then). */
     default void flush() {
     }

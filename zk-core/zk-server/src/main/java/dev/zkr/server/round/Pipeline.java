@@ -417,6 +417,9 @@ final class Pipeline implements Sequencer {
         toApply.removeIf(e -> e.header().zxid() <= zxid);
         committedZxid = Math.max(committedZxid, zxid);
         apply.installed(r, lastRoundAt);
+        if (housekeeping.memberships() != null && tree.membership() != null) {
+            housekeeping.memberships().installed(tree.membership().membership());
+        }
         log.info("server {} switched to snapshot {} ({} nodes, {} watch triggers, sessions +{} -{})", selfId,
                 Zxid.str(zxid), tree.nodeCount(), r.triggers().size(), r.sessionsAdded().size(),
                 r.sessionsRemoved().size());
@@ -459,6 +462,20 @@ final class Pipeline implements Sequencer {
         }
         if (replies.hasDecided()) {
             replies.releaseApplied(tree.lastZxid());
+        }
+    }
+
+    /** Membership changes and their waiters, or null for a server whose membership never changes. */
+    MembershipChanges memberships() {
+        return housekeeping.memberships();
+    }
+
+    /** A membership change asked of this server ({@link MembershipChanges#ask}). */
+    void changeMembership(dev.zkr.client.MembershipChange change, java.util.concurrent.CompletableFuture<Long> done) {
+        if (housekeeping.memberships() == null) {
+            done.completeExceptionally(new IllegalStateException("this server's membership cannot change"));
+        } else {
+            housekeeping.memberships().ask(change, this, done);
         }
     }
 

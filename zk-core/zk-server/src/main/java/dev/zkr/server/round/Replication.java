@@ -104,6 +104,32 @@ public interface Replication {
         return false;
     }
 
+    /**
+     * The membership record that makes {@code change} of the membership in force (docs/membership.md), checked as
+     * the one change this leader may make now; the caller sequences it as a txn.
+     *
+     * @throws IllegalStateException not an in-service leader, a change pending, a learner not caught up, or a server
+     *                               without membership changes (standalone)
+     * @throws IllegalArgumentException the change does not apply to the membership (a member added twice, a server
+     *                                  id used before, the last voter removed)
+     */
+    default Txn.Membership membershipAfter(dev.zkr.client.MembershipChange change) {
+        throw new IllegalStateException("this server's membership cannot change (a standalone server)");
+    }
+
+    /**
+     * Leader: the record promoting a learner (not an observer) that caught up, if one did and no change is pending;
+     * else null.
+     */
+    default Txn.Membership promotionDue() {
+        return null;
+    }
+
+    /** The membership in force, as a record with the members' addresses; null for a standalone server. Round only. */
+    default Txn.Membership membership() {
+        return null;
+    }
+
     default void peerUp(int id) {
     }
 

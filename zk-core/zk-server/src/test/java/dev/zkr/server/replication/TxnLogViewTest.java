@@ -101,7 +101,7 @@ class TxnLogViewTest {
     private void recordsShowBeforeAndAfterTheyAreDurable(int recentRecords) {
         try (TxnLog log = TxnLog.open(dir)) {
             write(log, z(1, 0), z(1, 1));
-            TxnLogView view = new TxnLogView(log, () -> 0, recentRecords);
+            TxnLogView view = new TxnLogView(log, () -> 0, recentRecords, null, null);
             Entry epoch2 = new Entry(z(2, 0), bytes(z(2, 0)));
             Entry next = new Entry(z(2, 1), bytes(z(2, 1)));
             view.appended(epoch2);

@@ -101,7 +101,7 @@ final class SimServer {
                 }
                 meta = m;
             }, tail, peers, faultBug == FaultBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
-                    electionTicks, snapshots == null ? null : new ReplicaDriver.Snapshots(snapshots, log));
+                    electionTicks, snapshots == null ? null : new ReplicaDriver.Snapshots(snapshots, log), null);
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
