@@ -42,9 +42,16 @@ final class Failures {
             case INVALID_PATH -> new Failure("invalid path '" + path + "': " + detail(z), ExitCode.USAGE);
             case BAD_ARGUMENTS, DATA_TOO_LARGE -> new Failure(z.getMessage(), ExitCode.USAGE);
             case INVALID_ACL -> new Failure("invalid ACL for " + path + ": " + detail(z), ExitCode.USAGE);
-            case NO_AUTH -> new Failure("not allowed on " + path + " (the node's ACL grants this session no such "
+            case NO_AUTH -> new Failure(path.isEmpty() ? "not allowed: " + detail(z) + " (authenticate with --auth "
+                    + "scheme:auth)" : "not allowed on " + path + " (the node's ACL grants this session no such "
                     + "permission; authenticate with --auth scheme:auth)", ExitCode.NOT_ALLOWED);
             case AUTH_FAILED -> new Failure("authentication failed: " + detail(z), ExitCode.NOT_ALLOWED);
+            case RECONFIG_IN_PROGRESS -> new Failure("another membership change is pending; try again once it "
+                    + "committed", ExitCode.FAILURE);
+            case NEW_CONFIG_NO_QUORUM -> new Failure("the server has not caught up with the leader yet; try again",
+                    ExitCode.FAILURE);
+            case RECONFIG_DISABLED -> new Failure("a standalone server's membership cannot change",
+                    ExitCode.FAILURE);
             case CONNECTION_LOSS, OPERATION_TIMEOUT, REQUEST_TIMEOUT, SESSION_EXPIRED, SESSION_MOVED, CLOSED ->
                     new Failure("no connection to " + server + " (" + z.code().name().toLowerCase().replace('_', ' ')
                             + ")", ExitCode.CONNECTION);

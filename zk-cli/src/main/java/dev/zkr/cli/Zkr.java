@@ -28,7 +28,7 @@ import java.util.concurrent.Callable;
         subcommands = {LsCommand.class, TreeCommand.class, GetCommand.class, SetCommand.class, CreateCommand.class,
                 DeleteCommand.class, DeleteAllCommand.class, StatCommand.class, WatchCommand.class,
                 GetAclCommand.class, SetAclCommand.class, AddAuthCommand.class,
-                SyncCommand.class, LocksCommand.class, LeaderCommand.class, BarrierCommand.class,
+                SyncCommand.class, MembersCommand.class, ReconfigCommand.class, LocksCommand.class, LeaderCommand.class, BarrierCommand.class,
                 GroupCommand.class, QueueCommand.class, CounterCommand.class, ShellCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Zkr implements Callable<Integer> {

@@ -110,4 +110,20 @@ class AdminEnsembleTest {
                     "the isolated server campaigned");
         }
     }
+
+    @Test
+    void statusAndEnsembleShowTheMembershipInForce() {
+        try (TestEnsemble e = TestEnsemble.builder().servers(3).configure(b -> b.adminPort(0)).start()) {
+            int observer = e.addObserver();
+            String status = get(e, observer, "status").body();
+            assertTrue(status.contains("\"ensembleId\":\"" + Long.toHexString(e.server(0).ensembleId()) + "\""),
+                    status);
+            assertTrue(status.contains("{\"id\":1,\"role\":\"voter\",\"host\":\"127.0.0.1\""), status);
+            assertTrue(status.contains("{\"id\":" + (observer + 1) + ",\"role\":\"observer\""), status);
+            String ensemble = get(e, e.leader(), "api/ensemble").body();
+            assertTrue(ensemble.contains("\"id\":" + (observer + 1) + ",") && ensemble.contains(
+                    "\"membership\":\"observer\""), ensemble);
+            assertEquals(4, ensemble.split("\"membership\":").length - 1, ensemble);
+        }
+    }
 }

@@ -306,6 +306,16 @@ final class ChrootedZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<List<EnsembleMember>> membersAsync() {
+        return delegate.membersAsync();
+    }
+
+    @Override
+    public CompletableFuture<List<EnsembleMember>> reconfigAsync(MembershipChange change) {
+        return delegate.reconfigAsync(change);
+    }
+
+    @Override
     public CompletableFuture<Void> syncAsync(String path) {
         return mapped(delegate.syncAsync(toServer(path)));
     }

@@ -179,6 +179,35 @@ public interface ZkClient extends AutoCloseable {
         return ClientSupport.await(whoAmIAsync());
     }
 
+    /**
+     * The ensemble's members (zkr only; docs/membership.md): as the server this client is connected to applied them
+     * last (committed), or its configured member lines while the ensemble never changed shape; empty for a
+     * standalone server.
+     */
+    default CompletableFuture<List<EnsembleMember>> membersAsync() {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "members is not supported"));
+    }
+
+    default List<EnsembleMember> members() {
+        return ClientSupport.await(membersAsync());
+    }
+
+    /**
+     * Asks for a membership change (zkr only; the session must be authenticated as the superuser): completes once the
+     * change committed with the members after it. Fails with {@link ZkException.ReconfigInProgress} while another
+     * change is pending (ask again), {@link ZkException.NewConfigNoQuorum} when the observer to promote has not caught
+     * up, {@link ZkException.BadArguments} when the change does not apply (a member added twice, a server id used
+     * before, the last voter removed), {@link ZkException.NoAuth} for any other session; with
+     * {@link ZkException.ConnectionLoss} the change may or may not have been made (read {@link #members()}).
+     */
+    default CompletableFuture<List<EnsembleMember>> reconfigAsync(MembershipChange change) {
+        return ClientSupport.failed(new ZkException.Unimplemented(null, "reconfig is not supported"));
+    }
+
+    default List<EnsembleMember> reconfig(MembershipChange change) {
+        return ClientSupport.await(reconfigAsync(change));
+    }
+
     // ---- ACLs and authentication ------------------------------------------------------------------------------
 
     /**

@@ -22,6 +22,10 @@ public abstract class ZkException extends RuntimeException {
         SYSTEM_ERROR(-1),
         /** not executed: an earlier operation of the multi failed. */
         RUNTIME_INCONSISTENCY(-2),
+        /** a membership change is pending: ask again once it committed (ZooKeeper's ReconfigInProgress). */
+        RECONFIG_IN_PROGRESS(-14),
+        /** the member to promote has not caught up with the leader (ZooKeeper's NewConfigNoQuorum). */
+        NEW_CONFIG_NO_QUORUM(-13),
         /** connection lost before the response arrived; the request may or may not have been applied. */
         CONNECTION_LOSS(-4),
         /** the message could not be encoded or decoded. */
@@ -54,6 +58,8 @@ public abstract class ZkException extends RuntimeException {
         SESSION_MOVED(-118),
         /** no such watcher. */
         NO_WATCHER(-121),
+        /** membership changes are off on this server (a standalone server; ZooKeeper's ReconfigDisabled). */
+        RECONFIG_DISABLED(-123),
         /** request timed out on the server. */
         REQUEST_TIMEOUT(-122),
         /** server is overloaded, request refused. */
@@ -139,6 +145,9 @@ public abstract class ZkException extends RuntimeException {
             case OK -> throw new IllegalArgumentException("OK is not an error");
             case SYSTEM_ERROR -> new SystemError(path, message);
             case RUNTIME_INCONSISTENCY -> new RuntimeInconsistency(path, message);
+            case RECONFIG_IN_PROGRESS -> new ReconfigInProgress(path, message);
+            case NEW_CONFIG_NO_QUORUM -> new NewConfigNoQuorum(path, message);
+            case RECONFIG_DISABLED -> new ReconfigDisabled(path, message);
             case CONNECTION_LOSS -> new ConnectionLoss(path, message);
             case MARSHALLING_ERROR -> new MarshallingError(path, message);
             case UNIMPLEMENTED -> new Unimplemented(path, message);
@@ -186,6 +195,24 @@ public abstract class ZkException extends RuntimeException {
     }
 
     /** Connection lost before the response arrived; the request may or may not have been applied. */
+    public static final class ReconfigInProgress extends ZkException {
+        public ReconfigInProgress(String path, String message) {
+            super(Code.RECONFIG_IN_PROGRESS, path, message);
+        }
+    }
+
+    public static final class NewConfigNoQuorum extends ZkException {
+        public NewConfigNoQuorum(String path, String message) {
+            super(Code.NEW_CONFIG_NO_QUORUM, path, message);
+        }
+    }
+
+    public static final class ReconfigDisabled extends ZkException {
+        public ReconfigDisabled(String path, String message) {
+            super(Code.RECONFIG_DISABLED, path, message);
+        }
+    }
+
     public static final class ConnectionLoss extends ZkException {
         public ConnectionLoss(String path, String message) {
             super(Code.CONNECTION_LOSS, path, message);

@@ -238,7 +238,7 @@ final class Assembler {
                                   PeerLink peers, ReplicaDriver driver, TxnClock txnClock) {
         WatchTable watches = new WatchTable();
         Core core = Core.assemble(config, tree, sessions, watches, snapshotter, logStage, replication, epoch,
-                lastZxid, peers, txnClock);
+                lastZxid, peers, txnClock, configuredMembership(config));
         return new Parts(core, driver, watches);
     }
 }

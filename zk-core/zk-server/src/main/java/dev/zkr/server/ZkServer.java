@@ -145,7 +145,7 @@ public final class ZkServer implements AutoCloseable {
         this.netty = new NettyServer(config, core, metrics, tree, parts.watches());
         outstanding.from(netty);
         this.admin = metrics == null ? null : AdminServer.of(config, core, tree, parts.watches(), driver, netty,
-                metrics);
+                metrics, Assembler.ensembleIdOf(config));
         // a failed log or pipeline ends the server: clients see the connection drop and go elsewhere
         core.onFatal(() -> new Thread(this::kill, "zkr-fatal-stop").start());
         core.start();

@@ -4,6 +4,8 @@ import dev.zkr.client.Acl;
 import dev.zkr.client.AddWatchMode;
 import dev.zkr.client.ClientInfo;
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.EnsembleMember;
+import dev.zkr.client.MembershipChange;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.Stat;
@@ -174,6 +176,23 @@ public sealed interface Message {
         }
     }
 
+    /**
+     * The ensemble's members, as the server applied them last (committed; docs/membership.md), or its configured
+     * member lines while the ensemble never changed shape ({@link MembersBody}; empty for a standalone server).
+     */
+    record GetMembersRequest(int xid) implements Request {
+    }
+
+    /**
+     * A membership change (docs/membership.md), for a superuser session only (NO_AUTH otherwise); ordered and
+     * forwarded to the leader as a write; answered once it committed with the membership after it
+     * ({@link MembersBody}), or RECONFIG_IN_PROGRESS (another change pending: ask again), NEW_CONFIG_NO_QUORUM (the
+     * observer to promote has not caught up), BAD_ARGUMENTS (the change does not apply), RECONFIG_DISABLED
+     * (standalone).
+     */
+    record ReconfigRequest(int xid, MembershipChange change) implements Request {
+    }
+
     /** Heartbeat; keeps the session alive. */
     record PingRequest(int xid) implements Request {
     }
@@ -237,5 +256,9 @@ public sealed interface Message {
 
     /** whoAmI: the connection's identities in the order it gained them. */
     record ClientInfoBody(ClientInfo[] infos) implements Body {
+    }
+
+    /** getMembers and reconfig: the ensemble's members, by id. */
+    record MembersBody(EnsembleMember[] members) implements Body {
     }
 }

@@ -12,6 +12,8 @@ import dev.zkr.client.AddWatchMode;
 import dev.zkr.client.ClientInfo;
 import dev.zkr.client.Id;
 import dev.zkr.client.CreateMode;
+import dev.zkr.client.EnsembleMember;
+import dev.zkr.client.MembershipChange;
 import dev.zkr.client.Op;
 import dev.zkr.client.OpResult;
 import dev.zkr.client.Stat;
@@ -117,6 +119,15 @@ final class WireKryo {
         kryo.register(Message.CreateTtlRequest.class, 183);
         // exactly-once acknowledgements (appended)
         kryo.register(Message.AckedRequest.class, 184);
+        // membership changes (appended)
+        kryo.register(EnsembleMember[].class, new BoundedArraySerializer<>(EnsembleMember.class), 106);
+        kryo.register(EnsembleMember.Role.class, 115);
+        kryo.register(MembershipChange.Kind.class, 116);
+        kryo.register(EnsembleMember.class, 137);
+        kryo.register(MembershipChange.class, 138);
+        kryo.register(Message.GetMembersRequest.class, 185);
+        kryo.register(Message.ReconfigRequest.class, 186);
+        kryo.register(Message.MembersBody.class, 187);
         return kryo;
     }
 

@@ -430,6 +430,25 @@ public final class NativeZkClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<List<dev.zkr.client.EnsembleMember>> membersAsync() {
+        return submit(() -> {
+            checkOpen(null);
+            return pending(OutstandingRequest.Kind.MEMBERS, null);
+        });
+    }
+
+    @Override
+    public CompletableFuture<List<dev.zkr.client.EnsembleMember>> reconfigAsync(dev.zkr.client.MembershipChange change) {
+        java.util.Objects.requireNonNull(change, "change");
+        return submit(() -> {
+            checkOpen(null);
+            OutstandingRequest p = pending(OutstandingRequest.Kind.RECONFIG, null);
+            p.change = change;
+            return p;
+        });
+    }
+
+    @Override
     public CompletableFuture<Void> syncAsync(String path) {
         return submit(() -> pending(OutstandingRequest.Kind.SYNC, checkPath(path)));
     }

@@ -19,7 +19,7 @@ final class OutstandingRequest implements Runnable {
     /** Request kinds; the last three are the client's own and never reach a caller. */
     enum Kind {
         CREATE, DELETE, EXISTS, GET_DATA, SET_DATA, GET_CHILDREN, MULTI, SYNC, ADD_WATCH, REMOVE_WATCHES,
-        GET_ACL, SET_ACL, AUTH, MULTI_READ, GET_EPHEMERALS, GET_ALL_CHILDREN_NUMBER, WHO_AM_I,
+        GET_ACL, SET_ACL, AUTH, MULTI_READ, GET_EPHEMERALS, GET_ALL_CHILDREN_NUMBER, WHO_AM_I, MEMBERS, RECONFIG,
         PING, SET_WATCHES, CLOSE_SESSION, AUTH_RESEND;
 
         boolean internal() {
@@ -51,6 +51,8 @@ final class OutstandingRequest implements Runnable {
     long relativeZxid;
     /** create (null = the open ACL) and setAcl. */
     java.util.List<dev.zkr.client.Acl> acls;
+    /** RECONFIG. */
+    dev.zkr.client.MembershipChange change;
     /** AUTH and AUTH_RESEND. */
     dev.zkr.client.ZkClientConfig.AuthInfo authInfo;
 
@@ -123,6 +125,8 @@ final class OutstandingRequest implements Runnable {
             case GET_EPHEMERALS -> new Message.GetEphemeralsRequest(xid, path);
             case GET_ALL_CHILDREN_NUMBER -> new Message.GetAllChildrenNumberRequest(xid, path);
             case WHO_AM_I -> new Message.WhoAmIRequest(xid);
+            case MEMBERS -> new Message.GetMembersRequest(xid);
+            case RECONFIG -> new Message.ReconfigRequest(xid, change);
             case SYNC -> new Message.SyncRequest(xid, path);
             case ADD_WATCH -> new Message.AddWatchRequest(xid, path, addWatchMode);
             case REMOVE_WATCHES -> new Message.RemoveWatchesRequest(xid, path, watcherType);

@@ -70,6 +70,10 @@ final class ReplyDecoder {
                 yield paths == null ? List.of() : List.of(paths);
             }
             case GET_ALL_CHILDREN_NUMBER -> body(p, body, Message.CountBody.class).count();
+            case MEMBERS, RECONFIG -> {
+                dev.zkr.client.EnsembleMember[] members = body(p, body, Message.MembersBody.class).members();
+                yield members == null ? List.of() : List.of(members);
+            }
             case WHO_AM_I -> {
                 dev.zkr.client.ClientInfo[] infos = body(p, body, Message.ClientInfoBody.class).infos();
                 yield infos == null ? List.of() : List.of(infos);

@@ -45,12 +45,13 @@ public final class AdminServer {
 
     /**
      * The admin endpoint of a server: its views of the round ({@code core}, the tree and its watches), of the
-     * replica ({@code driver}, null for {@code QuorumOfOne}) and of the client port, and its metrics.
+     * replica ({@code driver}, null for {@code QuorumOfOne}) and of the client port, its metrics, and the ensemble id
+     * its peers check (shown in {@code /status}: a server that joins is configured with it).
      */
     public static AdminServer of(ServerConfig config, Core core, DataTree tree, WatchTable watches,
-                                 ReplicaDriver driver, NettyServer clientPort, ServerMetrics metrics) {
+                                 ReplicaDriver driver, NettyServer clientPort, ServerMetrics metrics, long ensembleId) {
         return new AdminServer(new AdminHandler(new AdminView(config, core, tree, watches, driver, clientPort,
-                metrics), metrics, new AdminAuth(config)), config);
+                metrics, ensembleId), metrics, new AdminAuth(config)), config);
     }
 
     AdminServer(AdminHandler handler, ServerConfig config) {

@@ -49,9 +49,11 @@ final class AdminView {
     private final NettyServer connections;
     private final ServerMetrics metrics;
     private final ReadAccess access;
+    private final long ensembleId;
 
     AdminView(ServerConfig config, Core core, DataTree tree, WatchTable watches,
-              ReplicaDriver driver, NettyServer connections, ServerMetrics metrics) {
+              ReplicaDriver driver, NettyServer connections, ServerMetrics metrics, long ensembleId) {
+        this.ensembleId = ensembleId;
         this.config = config;
         this.core = core;
         this.tree = tree;
@@ -79,7 +81,8 @@ final class AdminView {
         return v == null || v.startsWith("${") ? "dev" : v;
     }
 
-    private record RoundState(int watches, List<ServerState.Follower> followers) {
+    private record RoundState(int watches, List<ServerState.Follower> followers,
+                              List<dev.zkr.client.EnsembleMember> members) {
     }
 
     /** The server's state now: one round for the counts only rounds may read; -1 counts if it does not answer. */
@@ -87,15 +90,21 @@ final class AdminView {
         dev.zkr.consensus.RoleInfo role = core.role();
         RoundState round;
         try {
-            round = core.query(() -> new RoundState(watches.size(), followers()), QUERY_TIMEOUT_MS);
+            round = core.query(() -> new RoundState(watches.size(), followers(), members()), QUERY_TIMEOUT_MS);
         } catch (IllegalStateException e) {
-            round = new RoundState(-1, List.of());
+            round = new RoundState(-1, List.of(), List.of());
         }
         return new ServerState(version(), config.serverId(), config.isEnsemble(),
                 role.role(), role.leaderId(), role.epoch(),
                 tree.lastZxid(), core.servingNow(), tree.nodeCount(), tree.approximateBytes(), tree.sessionCount(),
                 round.watches(), tree.ephemeralTotal(), connections.open(), metrics.outstanding(),
-                round.followers());
+                round.followers(), round.members(), ensembleId);
+    }
+
+    /** Inside a round: the membership in force (docs/membership.md), empty for a standalone server. */
+    private List<dev.zkr.client.EnsembleMember> members() {
+        dev.zkr.tree.Txn.Membership m = driver == null || !config.isEnsemble() ? null : driver.membership();
+        return m == null ? List.of() : m.members();
     }
 
     /** Inside a round: the leader's followers and their lag (empty elsewhere). */
@@ -123,6 +132,7 @@ final class AdminView {
                 .field("zxid", "0x" + Long.toHexString(s.zxid()))
                 .field("zxidEpochCounter", Zxid.str(s.zxid()))
                 .field("serving", s.serving())
+                .field("ensembleId", Long.toHexString(s.ensembleId()))
                 .name("counts").beginObject()
                 .field("znodes", s.znodes())
                 .field("approximateDataBytes", s.dataBytes())
@@ -133,7 +143,19 @@ final class AdminView {
                 .field("outstandingRequests", s.outstanding())
                 .endObject();
         followers(w, s);
+        membership(w, s);
         return w.endObject().toString();
+    }
+
+    /** The membership in force: each member's id, addresses and membership role (voter, learner, observer). */
+    private static void membership(JsonWriter w, ServerState s) {
+        w.name("membership").beginArray();
+        for (dev.zkr.client.EnsembleMember m : s.members()) {
+            w.beginObject().field("id", m.id()).field("role", m.role().name().toLowerCase(java.util.Locale.ROOT))
+                    .field("host", m.host()).field("peerPort", m.peerPort()).field("clientPort", m.clientPort())
+                    .endObject();
+        }
+        w.endArray();
     }
 
     private static void followers(JsonWriter w, ServerState s) {
@@ -156,16 +178,17 @@ final class AdminView {
                 .field("epoch", s.epoch())
                 .field("serving", s.serving())
                 .name("members").beginArray();
-        List<ServerConfig.Member> members = config.members();
-        if (members.isEmpty()) {
+        if (s.members().isEmpty()) {
             w.beginObject().field("id", s.serverId()).field("host", config.bindAddress().getHostAddress())
                     .field("clientPort", config.port()).field("role", s.roleName()).field("self", true).endObject();
         }
-        for (ServerConfig.Member m : members) {
+        for (dev.zkr.client.EnsembleMember m : s.members()) {
             String role = m.id() == s.serverId() ? s.roleName() : m.id() == s.leaderId() ? "leader"
                     : s.leaderId() == s.serverId() ? "follower" : "unknown";
             w.beginObject().field("id", m.id()).field("host", m.host()).field("clientPort", m.clientPort())
-                    .field("peerPort", m.peerPort()).field("role", role).field("self", m.id() == s.serverId());
+                    .field("peerPort", m.peerPort()).field("role", role)
+                    .field("membership", m.role().name().toLowerCase(java.util.Locale.ROOT))
+                    .field("self", m.id() == s.serverId());
             for (ServerState.Follower f : s.followers()) {
                 if (f.id() == m.id()) {
                     w.field("lagTxns", f.lagTxns()).field("ackedZxid", Zxid.str(f.ackedZxid()));

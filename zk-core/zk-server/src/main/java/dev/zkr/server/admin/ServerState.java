@@ -16,11 +16,22 @@ import java.util.Locale;
  */
 record ServerState(String version, int serverId, boolean ensemble, Role role, int leaderId, long epoch, long zxid,
                    boolean serving, int znodes, long dataBytes, int sessions, int watches, int ephemerals,
-                   int connections, long outstanding, List<Follower> followers) {
+                   int connections, long outstanding, List<Follower> followers,
+                   List<dev.zkr.client.EnsembleMember> members, long ensembleId) {
 
     /** The role as the admin endpoint shows it: {@code leader}, {@code follower} or {@code candidate}. */
     String roleName() {
         return role.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Member {@code id}'s membership role ({@code voter}, {@code learner}, {@code observer}), or null. */
+    String membershipOf(int id) {
+        for (dev.zkr.client.EnsembleMember m : members) {
+            if (m.id() == id) {
+                return m.role().name().toLowerCase(Locale.ROOT);
+            }
+        }
+        return null;
     }
 
     /** A follower as its leader sees it: the last zxid it acknowledged, and how many txns it is behind. */

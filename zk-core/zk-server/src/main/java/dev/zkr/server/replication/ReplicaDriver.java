@@ -21,6 +21,7 @@ import dev.zkr.storage.SnapshotReceiver;
 import dev.zkr.storage.SnapshotSender;
 import dev.zkr.storage.SnapshotStore;
 import dev.zkr.storage.TxnLog;
+import dev.zkr.client.ZkException;
 import dev.zkr.tree.DataTree;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -355,24 +356,44 @@ public final class ReplicaDriver implements Replication {
     @Override
     public Txn.Membership membershipAfter(dev.zkr.client.MembershipChange change) {
         if (members == null) {
-            throw new IllegalStateException("this server's log carries no membership records");
+            throw new ZkException.ReconfigDisabled(null, "this server's log carries no membership records");
+        }
+        if (!replica.isLeaderInService()) {
+            throw new IllegalStateException("not the leader in service: " + replica.roleInfo());
         }
         Membership current = replica.membership();
+        if (!current.equals(replica.committedMembership())) {
+            throw new ZkException.ReconfigInProgress(null, "the change to " + current + " has not committed yet");
+        }
         int id = change.id();
-        Membership next = switch (change.kind()) {
-            case ADD, ADD_OBSERVER -> {
-                if (!current.isMember(id) && members.wasMember(id)) {
-                    throw new IllegalArgumentException("server id " + id + " was a member before: ids are never "
-                            + "reused (docs/membership.md); give the new server a new id");
+        Membership next;
+        try {
+            next = switch (change.kind()) {
+                case ADD, ADD_OBSERVER -> {
+                    if (!current.isMember(id) && members.wasMember(id)) {
+                        throw new IllegalArgumentException("server id " + id + " was a member before: ids are "
+                                + "never reused (docs/membership.md); give the new server a new id");
+                    }
+                    Membership m = current.withLearner(id);
+                    members.learnAsked(change.member());
+                    yield m;
                 }
-                Membership m = current.withLearner(id);
-                members.learnAsked(change.member());
-                yield m;
+                case PROMOTE -> current.promoted(id);
+                case REMOVE -> current.without(id);
+            };
+        } catch (IllegalArgumentException e) {
+            throw new ZkException.BadArguments(null, e.getMessage());
+        }
+        try {
+            replica.checkChange(next);
+        } catch (IllegalStateException e) {
+            if (change.kind() == dev.zkr.client.MembershipChange.Kind.PROMOTE) {
+                throw new ZkException.NewConfigNoQuorum(null, e.getMessage());
             }
-            case PROMOTE -> current.promoted(id);
-            case REMOVE -> current.without(id);
-        };
-        replica.checkChange(next);
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new ZkException.BadArguments(null, e.getMessage());
+        }
         return members.record(next);
     }
 

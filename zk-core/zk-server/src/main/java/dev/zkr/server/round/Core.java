@@ -113,14 +113,17 @@ public final class Core {
      */
     public static Core assemble(ServerConfig config, DataTree tree, SessionTable sessions, WatchTable watches,
                                 Snapshotter snapshotter, LogStage logStage, Replication replication, long epoch,
-                                long lastZxid, PeerLink peers, TxnClock txnClock) {
+                                long lastZxid, PeerLink peers, TxnClock txnClock, dev.zkr.tree.Txn.Membership configured) {
         SessionGate gate = new SessionGate(config, sessions, tree, watches);
         SystemNodes system = systemNodes(config, System.currentTimeMillis());
         PrepStage prep = new PrepStage(new TxnPreparer(tree, config.maxDataSize(),
                 config.maxEphemeralsPerSession(), config.maxTxnBytes(), config.authorizer(), system), txnClock, epoch,
                 lastZxid, config.isEnsemble());
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
-        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer(), system);
+        ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer(), system, configured);
+        if (config.isEnsemble()) {
+            prep.planMembershipWith(replication);
+        }
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter,
                 config.isEnsemble() ? new MembershipChanges(replication,
                         tree.membership() == null ? null : tree.membership().membership()) : null);

@@ -46,7 +46,7 @@ final class MembershipChanges {
         Txn.Membership next;
         try {
             next = replication.membershipAfter(change);
-        } catch (IllegalStateException | IllegalArgumentException e) {
+        } catch (RuntimeException e) { // ZkException (refused as a client is refused), or not the leader
             done.completeExceptionally(e);
             return;
         }

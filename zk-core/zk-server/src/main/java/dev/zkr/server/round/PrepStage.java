@@ -28,6 +28,8 @@ final class PrepStage {
     private long epoch;
     private long lastZxid;
     private final boolean failuresThroughLog;
+    /** What plans a membership change's record (the replication); null: changes are refused (RECONFIG_DISABLED). */
+    private Replication memberships;
 
     /**
      * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
@@ -54,6 +56,11 @@ final class PrepStage {
         this.failuresThroughLog = failuresThroughLog;
     }
 
+    /** Membership changes are planned by {@code replication} ({@link Replication#membershipAfter}). */
+    void planMembershipWith(Replication replication) {
+        this.memberships = replication;
+    }
+
     /** A client write (create, delete, setData, multi). */
     Pending write(Connection c, Message.Request r) {
         return write(Pending.Kind.CLIENT, c, r, c.sessionId, c.authIds, acked(c.exactlyOnce, c.acked, r));
@@ -74,7 +81,9 @@ final class PrepStage {
     Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId, List<Id> authIds, int acked) {
         Request request;
         try {
-            request = toRequest(r);
+            request = r instanceof Message.ReconfigRequest rc ? membershipChange(rc, authIds) : toRequest(r);
+        } catch (ZkException e) {
+            return new Pending(kind, c, r, null, null, Prepared.Failed.of(e.code(), null, e.getMessage()));
         } catch (RuntimeException e) {
             return new Pending(kind, c, r, null, null,
                     Prepared.Failed.of(ZkException.Code.BAD_ARGUMENTS, null, e.getMessage()));
@@ -157,8 +166,29 @@ final class PrepStage {
         return lastZxid;
     }
 
+    /**
+     * A client's membership change (docs/membership.md): the superuser's only, planned by the replication as the one
+     * change allowed now.
+     *
+     * @throws ZkException NO_AUTH, RECONFIG_DISABLED, or the replication's refusal
+     */
+    private Request membershipChange(Message.ReconfigRequest r, List<Id> authIds) {
+        if (authIds != null && authIds.stream().noneMatch(id -> "super".equals(id.scheme()))) {
+            throw new ZkException.NoAuth(null, "membership changes are the superuser's (superDigest or "
+                    + "ssl.x509SuperUser)");
+        }
+        if (memberships == null) {
+            throw new ZkException.ReconfigDisabled(null, "a standalone server's membership cannot change");
+        }
+        if (r.change() == null) {
+            throw new ZkException.BadArguments(null, "no change");
+        }
+        return new Request.ChangeMembership(memberships.membershipAfter(r.change()));
+    }
+
     static boolean isWrite(Message.Request r) {
-        return r instanceof Message.CreateRequest || r instanceof Message.DeleteRequest
+        return r instanceof Message.ReconfigRequest || r instanceof Message.CreateRequest
+                || r instanceof Message.DeleteRequest
                 || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest
                 || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest
                 || r instanceof Message.CreateTtlRequest;

@@ -43,6 +43,8 @@ final class ReadStage {
     private final ReadAccess access;
     /** ZooKeeper's /zookeeper nodes, shown over the tree while it has no /zookeeper of its own. */
     private final SystemNodes system;
+    /** The configured member lines as a membership, or null for a standalone server. */
+    private final dev.zkr.tree.Txn.Membership configured;
 
     ReadStage(DataTree tree, WatchTable watches, ApplyStage apply) {
         this(tree, watches, apply, Authorizer.defaults());
@@ -53,6 +55,13 @@ final class ReadStage {
     }
 
     ReadStage(DataTree tree, WatchTable watches, ApplyStage apply, Authorizer authorizer, SystemNodes system) {
+        this(tree, watches, apply, authorizer, system, null);
+    }
+
+    /** {@code configured}: the member lines, the membership while the ensemble never changed shape (null: standalone). */
+    ReadStage(DataTree tree, WatchTable watches, ApplyStage apply, Authorizer authorizer, SystemNodes system,
+              dev.zkr.tree.Txn.Membership configured) {
+        this.configured = configured;
         this.tree = tree;
         this.watches = watches;
         this.apply = apply;
@@ -248,6 +257,8 @@ final class ReadStage {
             return Replies.ok(xid, zxid, new Message.CountBody(tree.allChildrenNumber(path)));
         } else if (r instanceof Message.WhoAmIRequest) {
             return Replies.ok(xid, zxid, new Message.ClientInfoBody(whoAmI(c)));
+        } else if (r instanceof Message.GetMembersRequest) {
+            return Replies.ok(xid, zxid, Replies.members(tree, configured));
         } else if (r instanceof Message.SetWatchesRequest s) {
             apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
                     list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),

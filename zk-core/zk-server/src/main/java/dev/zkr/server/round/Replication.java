@@ -108,13 +108,16 @@ public interface Replication {
      * The membership record that makes {@code change} of the membership in force (docs/membership.md), checked as
      * the one change this leader may make now; the caller sequences it as a txn.
      *
-     * @throws IllegalStateException not an in-service leader, a change pending, a learner not caught up, or a server
-     *                               without membership changes (standalone)
-     * @throws IllegalArgumentException the change does not apply to the membership (a member added twice, a server
-     *                                  id used before, the last voter removed)
+     * @throws dev.zkr.client.ZkException.ReconfigInProgress a change is pending (ask again once it committed)
+     * @throws dev.zkr.client.ZkException.NewConfigNoQuorum  the member to promote has not caught up
+     * @throws dev.zkr.client.ZkException.BadArguments       the change does not apply to the membership (a member
+     *                                                       added twice, a server id used before, the last voter
+     *                                                       removed)
+     * @throws dev.zkr.client.ZkException.ReconfigDisabled   a server without membership changes (standalone)
+     * @throws IllegalStateException                         not an in-service leader
      */
     default Txn.Membership membershipAfter(dev.zkr.client.MembershipChange change) {
-        throw new IllegalStateException("this server's membership cannot change (a standalone server)");
+        throw new dev.zkr.client.ZkException.ReconfigDisabled(null, "a standalone server's membership cannot change");
     }
 
     /**

@@ -63,6 +63,9 @@ final class Replies {
      */
     static Message.Reply fromApply(Message.Request request, ApplyResult result, long zxid, DataTree tree) {
         Message.Reply reply = fromApply(request, result, zxid);
+        if (request instanceof Message.ReconfigRequest && reply.code() == ZkException.Code.OK.intValue()) {
+            return ok(reply.xid(), zxid, members(tree, null)); // the tree applied the change just now
+        }
         if (reply.code() != ZkException.Code.OK.intValue() || tree.contains(SystemNodes.ZOOKEEPER)) {
             return reply;
         }
@@ -88,6 +91,17 @@ final class Replies {
             }
         }
         return reply;
+    }
+
+    /**
+     * The members the tree applied last, else {@code configured} (the member lines while the ensemble never changed
+     * shape; null: a standalone server, no members).
+     */
+    static Message.MembersBody members(DataTree tree, dev.zkr.tree.Txn.Membership configured) {
+        DataTree.AppliedMembership applied = tree.membership();
+        dev.zkr.tree.Txn.Membership m = applied != null ? applied.membership() : configured;
+        return new Message.MembersBody(m == null ? new dev.zkr.client.EnsembleMember[0]
+                : m.members().toArray(new dev.zkr.client.EnsembleMember[0]));
     }
 
     /** The reply to a write request from what applying its txn produced (the tree's own Stats). */

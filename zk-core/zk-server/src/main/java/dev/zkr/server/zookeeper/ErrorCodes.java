@@ -29,7 +29,7 @@ final class ErrorCodes {
             case OK, SYSTEM_ERROR, RUNTIME_INCONSISTENCY, CONNECTION_LOSS, MARSHALLING_ERROR, UNIMPLEMENTED,
                  OPERATION_TIMEOUT, BAD_ARGUMENTS, NO_NODE, NO_AUTH, BAD_VERSION, NO_CHILDREN_FOR_EPHEMERALS,
                  NODE_EXISTS, NOT_EMPTY, SESSION_EXPIRED, INVALID_ACL, AUTH_FAILED, SESSION_MOVED, NO_WATCHER,
-                 REQUEST_TIMEOUT, THROTTLED -> code.intValue();
+                 REQUEST_TIMEOUT, THROTTLED, RECONFIG_IN_PROGRESS, NEW_CONFIG_NO_QUORUM, RECONFIG_DISABLED -> code.intValue();
             // ZooKeeper refuses a path that fails its validation with BADARGUMENTS
             case INVALID_PATH -> BAD_ARGUMENTS;
             // ZooKeeper has no per-node or per-txn limit below its frame limit (where it drops the connection):

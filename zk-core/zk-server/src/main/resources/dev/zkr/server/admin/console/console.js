@@ -202,7 +202,7 @@
     clear(body);
     for (const m of e.members) {
       const tr = row([m.id + (m.self ? ' (this server)' : ''), m.host, m.clientPort, m.role,
-        m.lagTxns === undefined ? '' : m.lagTxns]);
+        m.membership || '', m.lagTxns === undefined ? '' : m.lagTxns]);
       if (m.role === 'leader') { tr.cells[3].className = 'leader'; }
       body.appendChild(tr);
     }
