@@ -22,6 +22,8 @@ final class Follower extends RoleState {
     private boolean awaitingSync;
     private long syncId = -1;
     private int syncCooldown;
+    /** Requests sent again while one was unanswered, since the last answered one (the cooldown doubles with it). */
+    private int unanswered;
     private long leaderCommit;
     /** The leader's durable point as it last told ({@link LeaderDurable}). */
     private long leaderDurable = Zxid.NONE;
@@ -104,7 +106,13 @@ final class Follower extends RoleState {
 
     private void onPropose(Propose p) {
         if (!synced) {
-            requestSync(false);
+            if (!awaitingSync) {
+                requestSync(false);
+            }
+            // else: proposals of an older stream, or sent before the leader saw our request; its answer follows
+            // them on the link, and a lost request is asked again on a heartbeat after the cooldown. Asking again
+            // here cancelled an answer in flight each time: a learner catching up with a long log never synced
+            // (membership simulator seed 2780)
             return;
         }
         if (p.zxid() <= r.lastAppended) {
@@ -126,6 +134,7 @@ final class Follower extends RoleState {
         }
         awaitingSync = false;
         synced = true;
+        unanswered = 0;
         if (s.mode() == SyncMode.SNAP) {
             if (s.zxid() <= r.commit) {
                 throw new ConsensusViolation("SNAP " + Zxid.str(s.zxid()) + " at or below commit "
@@ -167,9 +176,12 @@ final class Follower extends RoleState {
             awaitingSync = false;
             return;
         }
+        // asked again while the last request is unanswered: wait twice as long each time (up to 2T), so an answer
+        // that takes longer than the cooldown to arrive (behind a long stream on the link) is not cancelled forever
+        unanswered = awaitingSync ? Math.min(unanswered + 1, 3) : 0;
         awaitingSync = true;
         syncId = ++r.nextSyncId;
-        syncCooldown = Math.max(1, r.config.electionTicks() / 4);
+        syncCooldown = Math.min(2 * r.config.electionTicks(), Math.max(1, r.config.electionTicks() / 4) << unanswered);
         EpochTable table = r.epochTable().clippedTo(r.durable).above(r.commit);
         r.send(leaderId, new FollowerInfo(r.acceptedEpoch, syncId, r.durable, r.commit, table));
     }

@@ -28,12 +28,17 @@ import java.util.stream.IntStream;
 final class Sim {
     static final int TICK = 10;
 
-    /** What the run does besides what a script asks. */
+    /**
+     * What the run does besides what a script asks. {@code slowLeaderDisk} adds a compound fault to the random
+     * mix (a quarter of the faults): the leader's disk stalls while its followers' disks commit, then it loses its
+     * leadership alive (isolated, paused or handing over), so it comes back as a follower whose commit point is ahead
+     * of its own disk ({@code Follower.requestSync}); off, the random runs draw exactly as before.
+     */
     record Options(int nodes, boolean randomFaults, boolean clients, boolean tinyRetention, long faultUnits,
-                   boolean fullTrace, int spares, boolean membershipChanges) {
+                   boolean fullTrace, int spares, boolean membershipChanges, boolean slowLeaderDisk) {
         Options(int nodes, boolean randomFaults, boolean clients, boolean tinyRetention, long faultUnits,
                 boolean fullTrace) {
-            this(nodes, randomFaults, clients, tinyRetention, faultUnits, fullTrace, 0, false);
+            this(nodes, randomFaults, clients, tinyRetention, faultUnits, fullTrace, 0, false, false);
         }
 
         static Options scripted(int nodes) {
@@ -42,7 +47,7 @@ final class Sim {
 
         /** {@code nodes} voters plus {@code spares} servers that are not members yet (ids after the voters'). */
         static Options scripted(int nodes, int spares) {
-            return new Options(nodes, false, false, false, 0, true, spares, false);
+            return new Options(nodes, false, false, false, 0, true, spares, false, false);
         }
 
         static Options random(int nodes, boolean fullTrace) {
@@ -51,7 +56,15 @@ final class Sim {
 
         /** As {@link #random}, with {@code spares} fresh servers and random membership changes during the faults. */
         static Options randomMembership(int nodes, int spares, boolean fullTrace) {
-            return new Options(nodes, true, true, true, 4000, fullTrace, spares, true);
+            return new Options(nodes, true, true, true, 4000, fullTrace, spares, true, false);
+        }
+
+        /**
+         * As {@link #random}, with the slow-leader-disk compound fault in the mix: a former leader ahead of its own
+         * disk in most seeds of 3 or 5 replicas (docs/testing.md, Mutations: {@code syncAheadOfDisk}).
+         */
+        static Options randomSlowLeaderDisk(int nodes, boolean fullTrace) {
+            return new Options(nodes, true, true, true, 4000, fullTrace, 0, false, true);
         }
     }
 
@@ -82,6 +95,8 @@ final class Sim {
         long membershipChanges;
         long membershipRefused;
         long leadersRemoved;
+        /** Leaders that stepped down alive with their commit point ahead of their own disk. */
+        long leaderSteppedDownAheadOfDisk;
 
         void add(Stats o) {
             events += o.events;
@@ -108,6 +123,7 @@ final class Sim {
             membershipChanges += o.membershipChanges;
             membershipRefused += o.membershipRefused;
             leadersRemoved += o.leadersRemoved;
+            leaderSteppedDownAheadOfDisk += o.leaderSteppedDownAheadOfDisk;
         }
 
         @Override
@@ -121,6 +137,7 @@ final class Sim {
                     + leaderNeverInService + " ackBeyondEpochRecord(4685)=" + ackSkippedEpochRecord
                     + " resyncs(4925)=" + resyncs + " uncommittedTailAtRestart(1154)=" + uncommittedTailAtRestart
                     + " readsRefused(1675)=" + readsRefused
+                    + " leaderSteppedDownAheadOfDisk=" + leaderSteppedDownAheadOfDisk
                     + (membershipChanges + membershipRefused == 0 ? "" : " | membership: changes=" + membershipChanges
                     + " refused=" + membershipRefused + " leadersRemoved=" + leadersRemoved);
         }
@@ -479,6 +496,9 @@ final class Sim {
             leadershipEnded(n);
             if (role.epoch() == n.role.epoch()) {
                 stats.leaderSteppedDown++;
+            }
+            if (rd.commit() > r.durableZxid()) {
+                stats.leaderSteppedDownAheadOfDisk++;
             }
         }
         n.wasInService |= role.inService();
@@ -1133,9 +1153,11 @@ final class Sim {
             return;
         }
         stats.faults++;
-        int kind = random.nextInt(18);
+        int kind = random.nextInt(options.slowLeaderDisk() ? 24 : 18);
         Node target = nodes[random.nextInt(nodes.length)];
-        if (kind <= 2) {
+        if (kind >= 18) {
+            slowLeaderDiskThenCut(target);
+        } else if (kind <= 2) {
             restartLater(target);
         } else if (kind <= 5) {
             int l = leader();
@@ -1184,6 +1206,37 @@ final class Sim {
             schedule(100 + random.nextInt(500), () -> dupRate = 0);
         }
         schedule(150 + random.nextInt(450), this::faultLoop);
+    }
+
+    /**
+     * {@link Options#slowLeaderDisk}: the leader's disk (or {@code target}'s, without a leader) stalls for 300–1,200
+     * units; 10–70 units later, while its followers' disks commit ahead of its own, the leader is isolated (healed
+     * 150–550 units later), paused (150–550) or hands over its leadership. It steps down alive with its commit point
+     * ahead of its disk and hears the next leader while the stall lasts.
+     */
+    private void slowLeaderDiskThenCut(Node target) {
+        int l = leader();
+        Node n = l >= 0 ? nodes[l] : target;
+        stallDisk(n.id, true);
+        schedule(300 + random.nextInt(900), () -> stallDisk(n.id, false));
+        int inc = n.incarnation;
+        int how = random.nextInt(3);
+        long cutAfter = 10 + random.nextInt(60);
+        long cutFor = 150 + random.nextInt(400);
+        schedule(cutAfter, () -> {
+            if (!faultsOn || !n.up || n.incarnation != inc) {
+                return;
+            }
+            if (how == 0) {
+                isolate(n.id);
+                schedule(cutFor, this::heal);
+            } else if (how == 1) {
+                pause(n.id, cutFor);
+            } else if (n.role != null && n.role.role() == Role.LEADER && !n.paused) {
+                line("n" + n.id + " transfers leadership");
+                guard(n, () -> n.replica.transferLeadership());
+            }
+        });
     }
 
     private void restartLater(Node n) {
