@@ -24,6 +24,8 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
     private static final Duration IN_STEP = Duration.ofSeconds(20);
 
     private final TestEnsemble ensemble;
+    /** The indexes of the ensemble's members (0, 1, 2; other ones once it changed shape: {@link #startReshaped}). */
+    private final List<Integer> members;
     private final boolean shared;
     private final ClientMaker clients;
     private int down = -1;
@@ -31,6 +33,7 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
 
     private ZkrEnsembleBackend(TestEnsemble ensemble, boolean shared, ClientMaker clients) {
         this.ensemble = ensemble;
+        this.members = ensemble.voters();
         this.shared = shared;
         this.clients = clients;
     }
@@ -55,6 +58,20 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
     /** {@link #startShared()} with clients that {@code clients} makes. */
     public static ZkrEnsembleBackend startShared(ClientMaker clients) {
         return start(true, clients);
+    }
+
+    /**
+     * A 3-server backend whose ensemble changed shape before the suite starts (docs/membership.md): a fourth server
+     * joined and became a voter, then the leader was removed, so the suite runs on members 1, 2 (or the two that
+     * remain) and a server that joined live, with a leader elected after a membership change.
+     */
+    static ZkrEnsembleBackend startReshaped() {
+        TestEnsemble e = TestEnsemble.builder().servers(SERVERS).start();
+        e.addServer();
+        e.removeServer(e.leader());
+        ZkrEnsembleBackend b = new ZkrEnsembleBackend(e, false, null);
+        b.awaitInStep();
+        return b;
     }
 
     private static ZkrEnsembleBackend start(boolean shared, ClientMaker clients) {
@@ -90,7 +107,7 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
     public synchronized void stopServer() {
         ensemble.heal();
         partitioned = false;
-        for (int i = 0; i < SERVERS; i++) {
+        for (int i : members) {
             if (ensemble.isRunning(i)) {
                 ensemble.kill(i);
             }
@@ -100,7 +117,7 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
 
     @Override
     public synchronized void startServer() {
-        for (int i = 0; i < SERVERS; i++) {
+        for (int i : members) {
             if (!ensemble.isRunning(i)) {
                 ensemble.restart(i);
             }
@@ -162,7 +179,7 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
     private int follower(int which) {
         int leader = ensemble.leader();
         List<Integer> followers = new ArrayList<>();
-        for (int i = 0; i < SERVERS; i++) {
+        for (int i : members) {
             if (i != leader) {
                 followers.add(i);
             }
@@ -177,8 +194,8 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
             int leader = ensemble.leader();
             int id = ensemble.server(leader).serverId();
             boolean inStep = true;
-            for (int i = 0; i < SERVERS && inStep; i++) {
-                inStep = ensemble.isRunning(i) && ensemble.server(i).leaderId() == id
+            for (int i : members) {
+                inStep = inStep && ensemble.isRunning(i) && ensemble.server(i).leaderId() == id
                         && (i == leader || ensemble.server(i).role() == Role.FOLLOWER);
             }
             if (inStep) {

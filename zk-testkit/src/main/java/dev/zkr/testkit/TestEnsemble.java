@@ -2,6 +2,7 @@ package dev.zkr.testkit;
 
 import dev.zkr.client.ZkClient;
 import dev.zkr.client.ZkClientBuilder;
+import dev.zkr.client.ZkException;
 import dev.zkr.server.ServerConfig;
 import dev.zkr.server.ZkServer;
 import dev.zkr.server.peer.LinkFilter;
@@ -354,10 +355,13 @@ public final class TestEnsemble implements AutoCloseable {
                 leader.changeMembership(change).get(CHANGE_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
                 return;
             } catch (java.util.concurrent.ExecutionException e) {
-                if (!(e.getCause() instanceof IllegalStateException ise)) {
-                    throw new IllegalStateException(change + ": " + e.getCause(), e.getCause());
+                Throwable cause = e.getCause();
+                if (!(cause instanceof IllegalStateException || cause instanceof ZkException.ReconfigInProgress
+                        || cause instanceof ZkException.NewConfigNoQuorum)) {
+                    throw new IllegalStateException(change + ": " + cause, cause);
                 }
-                last = ise; // not the leader (any more), or a change pending: ask the leader again
+                // not the leader (any more), another change pending, or not caught up yet: ask the leader again
+                last = (RuntimeException) cause;
             } catch (java.util.concurrent.TimeoutException e) {
                 last = new IllegalStateException("no answer within " + CHANGE_TIMEOUT.toSeconds() + " s");
             } catch (InterruptedException e) {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import static dev.zkr.testkit.ensemble.Ensembles.PATIENCE;
+import static dev.zkr.testkit.ensemble.Ensembles.digestClient;
 import static dev.zkr.testkit.ensemble.Ensembles.others;
 import static dev.zkr.testkit.ensemble.Ensembles.settledLeader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -32,15 +32,6 @@ class EnsembleAclTest {
 
     private static final byte[] ALICE = "alice:secret".getBytes(StandardCharsets.UTF_8);
 
-    private static ZkClient client(TestEnsemble e, int server, byte[] auth) {
-        return e.newClient(b -> {
-            b.connectString(e.connectString(server)).connectTimeout(PATIENCE);
-            if (auth != null) {
-                b.authInfo("digest", auth);
-            }
-        });
-    }
-
     @Test
     void forwardedWritesAreCheckedWithTheSessionsAuthAndAclsReplicate() {
         try (TestEnsemble e = TestEnsemble.builder().servers(3).superDigest(Acls.generateDigest("super:admin"))
@@ -48,12 +39,12 @@ class EnsembleAclTest {
             int leader = settledLeader(e);
             int follower = others(3, leader)[0];
             int other = others(3, leader)[1];
-            ZkClient alice = client(e, follower, ALICE);
+            ZkClient alice = digestClient(e, follower, ALICE);
             // CREATOR_ALL can only expand at the leader if the follower forwarded alice's id with the create
             alice.create("/secure", "s".getBytes(StandardCharsets.UTF_8), CreateMode.PERSISTENT, Acls.CREATOR_ALL);
             List<Acl> expected = List.of(new Acl(Perms.ALL, Acls.digest("alice", "secret")));
             assertEquals(expected, alice.getAcl("/secure").acls());
-            ZkClient anonymous = client(e, follower, null);
+            ZkClient anonymous = digestClient(e, follower, null);
             assertThrows(ZkException.NoAuth.class, () -> anonymous.getData("/secure")); // checked on the follower
             assertThrows(ZkException.NoAuth.class, () -> anonymous.setData("/secure", new byte[0], -1));
             assertThrows(ZkException.NoAuth.class,
@@ -70,12 +61,12 @@ class EnsembleAclTest {
             assertEquals(1, alice.setAcl("/secure", withReaders, 0).aversion());
             assertThrows(ZkException.BadVersion.class, () -> alice.setAcl("/secure", expected, 0));
             // replicated: read on the other follower; reads checked there
-            ZkClient aliceElsewhere = client(e, other, ALICE);
+            ZkClient aliceElsewhere = digestClient(e, other, ALICE);
             aliceElsewhere.sync("/secure");
             NodeAcl acl = aliceElsewhere.getAcl("/secure");
             assertEquals(withReaders, acl.acls());
             assertEquals(1, acl.stat().aversion());
-            ZkClient reader = client(e, other, null);
+            ZkClient reader = digestClient(e, other, null);
             reader.sync("/secure");
             assertArrayEquals("s".getBytes(StandardCharsets.UTF_8), reader.getData("/secure").data());
             assertThrows(ZkException.NoAuth.class, () -> reader.setData("/secure", new byte[0], -1));
@@ -85,7 +76,7 @@ class EnsembleAclTest {
             // the super id is forwarded like any other: a follower's super session passes the leader's checks
             alice.create("/secure/kid", new byte[0], CreateMode.PERSISTENT, Acls.CREATOR_ALL);
             assertThrows(ZkException.NoAuth.class, () -> reader.delete("/secure/kid", -1));
-            ZkClient admin = client(e, other, "super:admin".getBytes(StandardCharsets.UTF_8));
+            ZkClient admin = digestClient(e, other, "super:admin".getBytes(StandardCharsets.UTF_8));
             admin.delete("/secure/kid", -1);
             admin.delete("/secure", -1);
         }

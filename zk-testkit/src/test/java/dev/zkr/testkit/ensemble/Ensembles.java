@@ -39,6 +39,16 @@ final class Ensembles {
                 .connectTimeout(PATIENCE));
     }
 
+    /** A client (closed with the ensemble) of server {@code server} only, authenticated with {@code digest} if not null. */
+    static ZkClient digestClient(TestEnsemble e, int server, byte[] digest) {
+        return e.newClient(b -> {
+            b.connectString(e.connectString(server)).connectTimeout(PATIENCE);
+            if (digest != null) {
+                b.authInfo("digest", digest);
+            }
+        });
+    }
+
     /** A client (closed with the ensemble) that may use only the listed servers, session timeout 5 s. */
     static ZkClient clientOf(TestEnsemble e, int... servers) {
         return clientOf(e, Duration.ofSeconds(5), servers);

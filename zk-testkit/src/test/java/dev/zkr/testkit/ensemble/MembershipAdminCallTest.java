@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import static dev.zkr.testkit.ensemble.Ensembles.PATIENCE;
+import static dev.zkr.testkit.ensemble.Ensembles.digestClient;
 import static dev.zkr.testkit.ensemble.Ensembles.others;
 import static dev.zkr.testkit.ensemble.Ensembles.settledLeader;
 import static dev.zkr.testkit.ensemble.Ensembles.syncedRead;
@@ -32,15 +32,6 @@ class MembershipAdminCallTest {
 
     private static final byte[] SUPER = "super:admin".getBytes(StandardCharsets.UTF_8);
 
-    private static ZkClient client(TestEnsemble e, int server, byte[] auth) {
-        return e.newClient(b -> {
-            b.connectString(e.connectString(server)).connectTimeout(PATIENCE);
-            if (auth != null) {
-                b.authInfo("digest", auth);
-            }
-        });
-    }
-
     @Test
     void theSuperuserRemovesAMemberThroughAFollowerAndTheRemovedOneDisruptsNothing() throws Exception {
         try (TestEnsemble e = TestEnsemble.builder().servers(3).superDigest(Acls.generateDigest("super:admin"))
@@ -48,26 +39,26 @@ class MembershipAdminCallTest {
             int leader = settledLeader(e);
             int follower = others(3, leader)[0];
             int removed = others(3, leader)[1];
-            ZkClient anyone = client(e, follower, null);
+            ZkClient anyone = digestClient(e, follower, null);
             List<EnsembleMember> members = anyone.members();
             assertEquals(List.of(1, 2, 3), members.stream().map(EnsembleMember::id).toList());
             assertTrue(members.stream().allMatch(m -> m.role() == EnsembleMember.Role.VOTER), members.toString());
             assertEquals(e.port(follower), members.get(follower).clientPort());
 
             assertThrows(ZkException.NoAuth.class, () -> anyone.reconfig(MembershipChange.remove(removed + 1)));
-            ZkClient admin = client(e, follower, SUPER);
+            ZkClient admin = digestClient(e, follower, SUPER);
             assertThrows(ZkException.BadArguments.class, () -> admin.reconfig(MembershipChange.remove(9)));
             assertThrows(ZkException.BadArguments.class, () -> admin.reconfig(MembershipChange.promote(removed + 1)));
 
             List<EnsembleMember> after = admin.reconfig(MembershipChange.remove(removed + 1));
             assertEquals(List.of(leader + 1, follower + 1).stream().sorted().toList(),
                     after.stream().map(EnsembleMember::id).toList());
-            assertEquals(after, client(e, leader, null).members(), "the leader applied it too");
+            assertEquals(after, digestClient(e, leader, null).members(), "the leader applied it too");
             assertEquals(after, anyone.members(), "the follower answered once it applied it");
 
             // the removed server keeps running: it never campaigns, and the two voters keep serving
             long epoch = e.server(leader).epoch();
-            ZkClient writer = client(e, follower, null);
+            ZkClient writer = digestClient(e, follower, null);
             for (int i = 0; i < 50; i++) {
                 writer.create("/w" + i, new byte[] {(byte) i}, CreateMode.PERSISTENT);
             }
@@ -80,7 +71,7 @@ class MembershipAdminCallTest {
     @Test
     void aStandaloneServerHasNoMembersAndRefusesChanges() {
         try (TestEnsemble e = TestEnsemble.builder().superDigest(Acls.generateDigest("super:admin")).start()) {
-            ZkClient admin = client(e, 0, SUPER);
+            ZkClient admin = digestClient(e, 0, SUPER);
             assertEquals(List.of(), admin.members());
             assertThrows(ZkException.ReconfigDisabled.class, () -> admin.reconfig(MembershipChange.remove(1)));
         }
