@@ -26,11 +26,18 @@ public final class Members implements MembershipCodec {
     private final Map<Integer, dev.zkr.client.EnsembleMember> known = new ConcurrentHashMap<>();
     /** The ids of every member configured or seen in a record (ids are never reused). */
     private final java.util.Set<Integer> everMember = ConcurrentHashMap.newKeySet();
+    /**
+     * This server's own view of the members its lines name: where it reaches them. A record carries the addresses
+     * the leader knew, which differ from this server's where members reach each other at addresses that differ from
+     * member to member (NAT, a proxy per link: {@code ensembleName}), so for these ids the lines win.
+     */
+    private final Map<Integer, dev.zkr.client.EnsembleMember> configured = new ConcurrentHashMap<>();
 
     /** Starts from the configured members (voters, as the static membership is). */
     public Members(Collection<dev.zkr.client.EnsembleMember> configured) {
         configured.forEach(m -> {
             known.put(m.id(), m);
+            this.configured.put(m.id(), m);
             everMember.add(m.id());
         });
     }
@@ -51,10 +58,11 @@ public final class Members implements MembershipCodec {
         return toConsensus(m);
     }
 
-    /** Remembers every member's address and role. */
+    /** Remembers every member's address (unless this server's lines name it) and role. */
     public void learn(Txn.Membership m) {
         m.members().forEach(x -> {
-            known.put(x.id(), x);
+            dev.zkr.client.EnsembleMember mine = configured.get(x.id());
+            known.put(x.id(), mine == null ? x : mine.withRole(x.role()));
             everMember.add(x.id());
         });
     }
