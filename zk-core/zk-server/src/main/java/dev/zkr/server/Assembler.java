@@ -111,8 +111,8 @@ final class Assembler {
         int id = config.serverId();
         boolean ensemble = config.isEnsemble();
         // a server that joins a running ensemble is not a voter of the starting membership (docs/membership.md)
-        List<Integer> members = ensemble ? config.members().stream().map(ServerConfig.Member::id)
-                .filter(m -> !(config.join() && m == id)).toList() : List.of(id);
+        List<Integer> members = ensemble ? config.members().stream().filter(m -> !m.observer())
+                .map(ServerConfig.Member::id).filter(m -> !(config.join() && m == id)).toList() : List.of(id);
         long ensembleId = ensembleIdOf(config);
         Path dataDir = config.dataDir();
         Members book = ensemble ? configuredMembers(config) : null;
@@ -124,7 +124,7 @@ final class Assembler {
         // (docs/replication.md, SNAP transfer)
         DrivenLogView view = ensemble
                 ? DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)), true, book,
-                        recorded == null ? null : Members.toConsensus(recorded.membership()))
+                        recorded != null ? Members.toConsensus(recorded.membership()) : staticObservers(config))
                 : DrivenLogView.of(txnLog, () -> Math.max(snapshotZxid, newest(snapshots)), false);
         Meta meta = loadMeta(dataDir, view, config, ensembleId);
         int electionTicks = ticks(config.electionTimeout().toMillis());
@@ -181,13 +181,25 @@ final class Assembler {
         return new Members(configuredMembership(config).members());
     }
 
+    /**
+     * The starting membership of an ensemble whose lines name observers (zoo.cfg's {@code :observer}): the voters
+     * and the observers (learners never promoted); null when they name none (the static voters are the membership).
+     */
+    private static dev.zkr.consensus.Membership staticObservers(ServerConfig config) {
+        if (config.join() || config.members().stream().noneMatch(ServerConfig.Member::observer)) {
+            return null;
+        }
+        return Members.toConsensus(configuredMembership(config));
+    }
+
     /** The member lines as a membership: voters, this server a learner when it joins; null when standalone. */
     static Txn.Membership configuredMembership(ServerConfig config) {
         if (!config.isEnsemble()) {
             return null;
         }
         return new Txn.Membership(config.members().stream().map(m -> new dev.zkr.client.EnsembleMember(m.id(),
-                config.join() && m.id() == config.serverId() ? dev.zkr.client.EnsembleMember.Role.LEARNER
+                m.observer() ? dev.zkr.client.EnsembleMember.Role.OBSERVER
+                        : config.join() && m.id() == config.serverId() ? dev.zkr.client.EnsembleMember.Role.LEARNER
                         : dev.zkr.client.EnsembleMember.Role.VOTER, m.host(), m.peerPort(), m.clientPort())).toList());
     }
 

@@ -99,14 +99,15 @@ final class MemberList {
         return new Member(id, host.trim(), port(where, "peerPort", ports[0]), port(where, "clientPort", ports[1]));
     }
 
-    static final String ZOOKEEPER_FORMAT = "server.N=host:quorumPort:electionPort[:participant][;[clientAddress:]clientPort]";
+    static final String ZOOKEEPER_FORMAT =
+            "server.N=host:quorumPort:electionPort[:participant|:observer][;[clientAddress:]clientPort]";
 
     /**
      * One line's value in ZooKeeper's form, {@code host:quorumPort:electionPort[:participant][;[clientAddress:]clientPort]}
      * ({@code [v6address]} for IPv6): the quorum port becomes zkr's peer port, the election port is not used, the
      * client port is the one after {@code ;} or 0 when the line has none (the server's own comes from
      * {@code clientPort} then; the other members' are unknown, as a ZooKeeper server does not know them either).
-     * An observer is refused: zkr has no non-voting members yet.
+     * A line marked {@code :observer} is an observer's (it serves clients and never votes).
      */
     static Member parseZooKeeperLine(int id, String value) {
         String line = value.trim();
@@ -135,13 +136,11 @@ final class MemberList {
             rest = line.substring(colon + 1);
         }
         String[] parts = rest.split(":", -1);
+        boolean observer = false;
         if (parts.length == 3) {
             String role = parts[2].trim().toLowerCase(Locale.ROOT);
-            if (role.equals("observer")) {
-                throw new IllegalArgumentException(where + ": an observer; zkr has no non-voting members yet (they "
-                        + "come with membership changes): make it a participant or leave it out");
-            }
-            if (!role.equals("participant")) {
+            observer = role.equals("observer");
+            if (!observer && !role.equals("participant")) {
                 throw new IllegalArgumentException(where + ": unknown role '" + parts[2].trim() + "' (expected "
                         + ZOOKEEPER_FORMAT + ")");
             }
@@ -159,7 +158,7 @@ final class MemberList {
             clientPort = port(where, "clientPort", colon >= 0 ? client.substring(colon + 1) : client,
                     ZOOKEEPER_FORMAT);
         }
-        return new Member(id, host.trim(), quorum, clientPort);
+        return new Member(id, host.trim(), quorum, clientPort, observer);
     }
 
     private static int port(String where, String name, String value) {

@@ -67,9 +67,15 @@ public final class ServerConfig {
 
     /**
      * One line {@code server.N=host:peerPort:clientPort} of an ensemble's member list: the server id, the host its
-     * peers and clients reach it on, its peer port and its client port.
+     * peers and clients reach it on, its peer port and its client port; {@code observer} for a ZooKeeper line
+     * marked {@code :observer} (a member that serves clients and never votes, docs/membership.md).
      */
-    public record Member(int id, String host, int peerPort, int clientPort) {
+    public record Member(int id, String host, int peerPort, int clientPort, boolean observer) {
+        /** A voter's line. */
+        public Member(int id, String host, int peerPort, int clientPort) {
+            this(id, host, peerPort, clientPort, false);
+        }
+
         public Member {
             Objects.requireNonNull(host, "host");
             if (id < 1 || id > 255) {
@@ -81,9 +87,9 @@ public final class ServerConfig {
             }
         }
 
-        /** The member line as written in a config file: {@code host:peerPort:clientPort}. */
+        /** The member line as written in a config file: {@code host:peerPort:clientPort} ({@code :observer} after). */
         public String line() {
-            return host + ":" + peerPort + ":" + clientPort;
+            return host + ":" + peerPort + ":" + clientPort + (observer ? ":observer" : "");
         }
 
         public InetSocketAddress peerAddress() {

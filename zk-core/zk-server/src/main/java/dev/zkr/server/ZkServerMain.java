@@ -111,7 +111,8 @@ public final class ZkServerMain {
 
     /** What is legal but probably not meant (an even number of members). */
     static List<String> warnings(ServerConfig config) {
-        return MemberList.sizeWarning(config.members().size()).stream().toList();
+        return MemberList.sizeWarning((int) config.members().stream().filter(m -> !m.observer()).count()).stream()
+                .toList();
     }
 
     /** Properties from an optional file (first plain argument or --config) overridden by flags. */

@@ -106,8 +106,9 @@ final class ZooKeeperConfig {
             Map.entry("autopurge.purgeInterval", "zkr purges after each snapshot by itself (logRetentionTxns)"),
             Map.entry("serverCnxnFactory", "zkr's client port is always Netty"),
             Map.entry("standaloneEnabled", "one member line or none is a standalone server, more an ensemble"),
-            Map.entry("reconfigEnabled", "zkr has no dynamic reconfiguration yet: reconfig is refused as with "
-                    + "reconfigEnabled=false"),
+            Map.entry("reconfigEnabled", "ZooKeeper's reconfig opcode is refused as with reconfigEnabled=false; "
+                    + "zkr's own membership changes (zkr reconfig) need the superuser (docs/changing-membership.md)"),
+            Map.entry("peerType", "a member is an observer when its own server.N line says :observer"),
             Map.entry("electionAlg", "zkr elects with its own pre-vote election on the peer port"),
             Map.entry("quorumListenOnAllIPs", "the peer port binds the member line's host"),
             Map.entry("cnxTimeout", "peer connections time out by electionTimeout"),

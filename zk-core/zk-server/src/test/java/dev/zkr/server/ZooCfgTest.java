@@ -181,11 +181,47 @@ class ZooCfgTest {
         }
     }
 
+    /** ZooKeeper's static observers: a member line marked {@code :observer} (and {@code peerType=observer}). */
+    @Test
+    void anObserverLineStartsAnObserverThatServesAndNeverVotes() throws Exception {
+        int[] client = {freePort(), freePort(), freePort(), freePort()};
+        StringBuilder lines = new StringBuilder();
+        for (int i = 1; i <= 4; i++) {
+            lines.append("server.").append(i).append("=localhost:").append(freePort()).append(':')
+                    .append(freePort()).append(i == 4 ? ":observer" : "").append(';').append(client[i - 1])
+                    .append('\n');
+        }
+        List<ZkServer> servers = new ArrayList<>();
+        try {
+            for (int i = 1; i <= 4; i++) {
+                Path data = dir.resolve("obs" + i);
+                Files.createDirectories(data);
+                Files.writeString(data.resolve("myid"), i + "\n");
+                String text = "tickTime=2000\ndataDir=" + data + "\nclientPort=" + client[i - 1]
+                        + "\ninitLimit=5\nsyncLimit=2\n" + (i == 4 ? "peerType=observer\n" : "") + lines;
+                servers.add(ZkServer.start(ZkServerMain.config(new String[] {write("obs" + i + ".cfg", text)
+                        .toString()})));
+            }
+            ZooKeeper observer = connect("127.0.0.1:" + client[3]);
+            try {
+                observer.create("/via-observer", "o".getBytes(), ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                assertArrayEquals("o".getBytes(), observer.getData("/via-observer", false, null));
+            } finally {
+                observer.close();
+            }
+            dev.zkr.tree.Txn.Membership m = servers.get(0).membership();
+            assertEquals(List.of(1, 2, 3), m.ids(dev.zkr.client.EnsembleMember.Role.VOTER), m.toString());
+            assertEquals(List.of(4), m.ids(dev.zkr.client.EnsembleMember.Role.OBSERVER), m.toString());
+            assertEquals(m, servers.get(3).membership());
+            assertTrue(servers.stream().noneMatch(s -> s.serverId() == 4 && s.isLeading()), "an observer never leads");
+        } finally {
+            servers.forEach(ZkServer::close);
+        }
+    }
+
     @Test
     void whatZkrCannotHonourIsRefusedWithItsReason() {
         String base = "tickTime=2000\ndataDir=" + dir + "\ninitLimit=5\nsyncLimit=2\n";
-        assertTrue(refusal(base + "clientPort=2181\nserver.1=localhost:2888:3888\nserver.2=localhost:2889:3889"
-                + ":observer\nserverId=1\n").contains("an observer; zkr has no non-voting members yet"));
         assertTrue(refusal(base + "clientPort=2181\nsecureClientPort=2281\n").startsWith("secureClientPort 2281 "
                 + "beside clientPort 2181: zkr serves one client port"));
         assertTrue(refusal(base + "secureClientPort=2281\n").startsWith("secureClientPort 2281 needs the client "
