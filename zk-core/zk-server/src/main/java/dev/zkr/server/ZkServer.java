@@ -284,6 +284,11 @@ public final class ZkServer implements AutoCloseable {
         return driver == null ? 0 : driver.installs();
     }
 
+    /** Snapshot chunks this server ignored as stale copies of a chunk it asked for twice (tests). */
+    public int snapshotStaleChunks() {
+        return driver == null ? 0 : driver.staleChunks();
+    }
+
     /** Snapshot transfers this server gave up since it started (its sender stopped leading or went silent). */
     public int snapshotInstallsAborted() {
         return driver == null ? 0 : driver.abortedInstalls();
