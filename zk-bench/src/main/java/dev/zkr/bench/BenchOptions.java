@@ -16,21 +16,25 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             "prioqueue", "semaphore", "asynclock", "cache", "discovery", "cachemem", "million", "zkclient", "watches",
             "large");
 
-    /** Scenarios that run only when asked for ({@code --only}, or {@code --large} for the big one). */
-    static final List<String> ON_REQUEST = List.of("large");
+    /**
+     * Scenarios that run only when asked for ({@code --only}, or {@code --large} for the big one): with
+     * {@code --ensemble}, the membership rows {@code observers} and {@code catchup}.
+     */
+    static final List<String> ON_REQUEST = List.of("large", "observers", "catchup");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */
     static final List<String> SYSTEMS = List.of("zkr", "zookeeper");
 
     /** The scenarios of an ensemble run ({@code --ensemble N}), in the order they run. */
     static final List<String> ENSEMBLE_SCENARIOS = List.of(
-            "create", "setdata", "heap", "getdata", "lock", "zkclient", "kill", "sigstop");
+            "create", "setdata", "heap", "getdata", "lock", "zkclient", "kill", "sigstop", "observers", "catchup");
 
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]
               --quick                 ~2-minute smoke run (1 round, 1 s warm-up, 3 s windows, 100,000 instead of 1,000,000 znodes)
               --only a,b,...          run only these scenarios: %s
-                                      (with --ensemble: %s)
+                                      (with --ensemble: %s;
+                                      observers and catchup, the membership rows, run only when named)
               --skip-million          skip the 1,000,000-znode scenarios (heap, data dir, restart)
               --large                 also run the 10,000,000-znode tree of 10 B (servers with -Xmx8g; about an hour)
               --large-parents N       parents of that tree (default 10000; children per parent 1000)
