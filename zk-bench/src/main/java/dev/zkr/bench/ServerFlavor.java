@@ -187,35 +187,40 @@ public abstract class ServerFlavor {
             try {
                 Files.createDirectories(dataDir);
                 Files.writeString(dataDir.resolve("myid"), self.id() + "\n");
-                StringBuilder cfg = new StringBuilder(String.join("\n",
-                        "tickTime=" + TICK_MS,
-                        "initLimit=10",
-                        "syncLimit=5",
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "clientPort=" + self.clientPort(),
-                        "clientPortAddress=127.0.0.1",
-                        "maxClientCnxns=0",
-                        "admin.enableServer=false",
-                        "4lw.commands.whitelist=*",
-                        ""));
-                for (Ensemble.Member m : members) {
-                    cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
-                            .append(m.electionPort()).append('\n');
-                }
-                for (Ensemble.Member o : observers) {
-                    cfg.append("server.").append(o.id()).append("=127.0.0.1:").append(o.peerPort()).append(':')
-                            .append(o.electionPort()).append(":observer\n");
-                }
-                if (observers.contains(self)) {
-                    cfg.append("peerType=observer\n");
-                }
                 Path file = dataDir.resolve("zoo.cfg");
-                Files.writeString(file, cfg);
+                Files.writeString(file, memberConfig(self, members, dataDir));
                 return ServerProcess.startWatched(label, MEMBER_HEAP, ZOOKEEPER_QUORUM_MAIN, List.of(file.toString()),
                         self.clientPort(), logDir, roles);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** The zoo.cfg of member {@code self} of {@code members} (plus this flavour's observers). Pure. */
+        String memberConfig(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir) {
+            StringBuilder cfg = new StringBuilder(String.join("\n",
+                    "tickTime=" + TICK_MS,
+                    "initLimit=10",
+                    "syncLimit=5",
+                    "dataDir=" + dataDir.toAbsolutePath(),
+                    "clientPort=" + self.clientPort(),
+                    "clientPortAddress=127.0.0.1",
+                    "maxClientCnxns=0",
+                    "admin.enableServer=false",
+                    "4lw.commands.whitelist=*",
+                    ""));
+            for (Ensemble.Member m : members) {
+                cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
+                        .append(m.electionPort()).append('\n');
+            }
+            for (Ensemble.Member o : observers) {
+                cfg.append("server.").append(o.id()).append("=127.0.0.1:").append(o.peerPort()).append(':')
+                        .append(o.electionPort()).append(":observer\n");
+            }
+            if (observers.contains(self)) {
+                cfg.append("peerType=observer\n");
+            }
+            return cfg.toString();
         }
 
         /**
@@ -352,36 +357,44 @@ public abstract class ServerFlavor {
             try {
                 Files.createDirectories(dataDir);
                 Files.writeString(dataDir.resolve("myid"), self.id() + "\n");
-                StringBuilder cfg = new StringBuilder(String.join("\n",
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "port=" + self.clientPort(),
-                        "bindAddress=127.0.0.1",
-                        "tickTime=" + TICK_MS,
-                        "serverId=" + self.id(),
-                        // members may see each other through proxies (zk-chaos): the id comes from the name
-                        "ensembleName=loopback",
-                        admin ? "adminPort=0\n" : ""));
-                for (String line : settings) {
-                    cfg.append(line).append('\n');
-                }
-                for (Ensemble.Member m : members) {
-                    cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
-                            .append(m.clientPort()).append('\n');
-                }
-                if (!members.contains(self)) {
-                    // a server joining a running ensemble: the running members' lines, its own, join and the id
-                    cfg.append("server.").append(self.id()).append("=127.0.0.1:").append(self.peerPort()).append(':')
-                            .append(self.clientPort()).append('\n');
-                    cfg.append("join=true\nensembleId=").append(Long.toHexString(ensembleId(members))).append('\n');
-                }
                 Path file = dataDir.resolve("zkr.properties");
-                Files.writeString(file, cfg);
+                Files.writeString(file, memberConfig(self, members, dataDir));
                 return ServerProcess.startWatched(label, MEMBER_HEAP, ZKR_MAIN,
                         List.of(file.toString(), "--server-id", Integer.toString(self.id())), self.clientPort(),
                         logDir, roles);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /**
+         * The zkr.properties of {@code self} among {@code members}, or of {@code self} joining them if it is not one
+         * of them. Pure.
+         */
+        String memberConfig(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir) {
+            StringBuilder cfg = new StringBuilder(String.join("\n",
+                    "dataDir=" + dataDir.toAbsolutePath(),
+                    "port=" + self.clientPort(),
+                    "bindAddress=127.0.0.1",
+                    "tickTime=" + TICK_MS,
+                    "serverId=" + self.id(),
+                    // members may see each other through proxies (zk-chaos): the id comes from the name
+                    "ensembleName=loopback",
+                    admin ? "adminPort=0\n" : ""));
+            for (String line : settings) {
+                cfg.append(line).append('\n');
+            }
+            for (Ensemble.Member m : members) {
+                cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
+                        .append(m.clientPort()).append('\n');
+            }
+            if (!members.contains(self)) {
+                // a server joining a running ensemble: the running members' lines, its own, join and the id
+                cfg.append("server.").append(self.id()).append("=127.0.0.1:").append(self.peerPort()).append(':')
+                        .append(self.clientPort()).append('\n');
+                cfg.append("join=true\nensembleId=").append(Long.toHexString(ensembleId(members))).append('\n');
+            }
+            return cfg.toString();
         }
 
         /**
