@@ -9,7 +9,7 @@ import java.util.Set;
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
-                    Set<String> systems, boolean admin, int largeParents) {
+                    Set<String> systems, boolean admin, int largeParents, int zkrSnapshotInterval) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
@@ -50,6 +50,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --systems a,b           with --ensemble: only these systems (zkr,zookeeper; default both), e.g. to iterate on one
               --admin                 run the zkr servers with the admin endpoint on (adminPort 0: metrics recorded),
                                       to compare with a run without it
+              --zkr-snapshot-interval N  with --only catchup: the catch-up ensemble's zkr servers snapshot every N txns
+                                      (default: the server's 100,000), e.g. 40000 so the log is purged and a joiner gets a SNAP
             """.formatted(String.join(",", SCENARIOS), String.join(",", ENSEMBLE_SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
@@ -66,6 +68,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         boolean admin = false;
         boolean large = false;
         int largeParents = 10_000;
+        int zkrSnapshotInterval = 0;
         Integer parents = null;
         Path results = defaultResults;
         Path data = defaultData;
@@ -87,6 +90,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     }
                 }
                 case "--kills" -> kills = positiveInt(value(args, ++i, a), a);
+                case "--zkr-snapshot-interval" -> zkrSnapshotInterval = positiveInt(value(args, ++i, a), a);
                 case "--systems" -> {
                     systems = new LinkedHashSet<>();
                     for (String sys : value(args, ++i, a).split(",")) {
@@ -143,7 +147,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills, Set.copyOf(systems), admin, largeParents);
+                ensemble, kills, Set.copyOf(systems), admin, largeParents, zkrSnapshotInterval);
     }
 
     boolean runs(String scenario) {

@@ -129,8 +129,11 @@ final class MembershipBench {
             List<Ensemble.Member> voters = Ensemble.freshMembers(options.ensemble());
             List<Ensemble.Member> extras = column == Column.ZKR ? new ArrayList<>()
                     : extraMembers(options.ensemble() + 1, zookeeperExtras);
-            ServerFlavor flavor = column == Column.ZKR
-                    ? new ServerFlavor.Zkr(options.admin(), List.of("superDigest=" + Acls.generateDigest(SUPER)))
+            List<String> settings = new ArrayList<>(List.of("superDigest=" + Acls.generateDigest(SUPER)));
+            if (part.equals("catchup") && options.zkrSnapshotInterval() > 0) {
+                settings.add("snapshotInterval=" + options.zkrSnapshotInterval());
+            }
+            ServerFlavor flavor = column == Column.ZKR ? new ServerFlavor.Zkr(options.admin(), settings)
                     : new ServerFlavor.ZooKeeper(extras);
             String down = options.systems().contains(system) ? flavor.unavailableReason() : "not selected (--systems)";
             Ensemble e = null;
@@ -395,7 +398,11 @@ final class MembershipBench {
                     + "dir; caught up when its `srvr` reports `Mode: observer` (polled every 10 ms); then killed and "
                     + "its data deleted. Neither joiner counts toward the write quorum while it catches up. Each "
                     + "round checks that the joiner serves the tree's last znode. One warm-up round first, not in "
-                    + "the cells.");
+                    + "the cells. zkr's servers snapshot every "
+                    + (options.zkrSnapshotInterval() > 0 ? String.format(Locale.ROOT, "%,d txns (--zkr-snapshot-"
+                    + "interval)", options.zkrSnapshotInterval()) : "100,000 txns (the default)")
+                    + "; how each joiner synced is in its log (zkr: `installing snapshot … (SNAP sync)` or none for a "
+                    + "DIFF; ZooKeeper's leader: `Sending snapshot` / `Sending DIFF`).");
             int[] nextZkrId = {options.ensemble() + 1};
             for (int r = 0; r <= options.rounds(); r++) {
                 List<Column> order = new ArrayList<>(List.of(Column.ZKR, Column.ZOOKEEPER));
