@@ -9,7 +9,7 @@ import java.util.Set;
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
-                    Set<String> systems, boolean admin, int largeParents, int zkrSnapshotInterval) {
+                    Set<String> systems, boolean admin, int largeParents, boolean catchupSnap) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
@@ -50,8 +50,9 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --systems a,b           with --ensemble: only these systems (zkr,zookeeper; default both), e.g. to iterate on one
               --admin                 run the zkr servers with the admin endpoint on (adminPort 0: metrics recorded),
                                       to compare with a run without it
-              --zkr-snapshot-interval N  with --only catchup: the catch-up ensemble's zkr servers snapshot every N txns
-                                      (default: the server's 100,000), e.g. 40000 so the log is purged and a joiner gets a SNAP
+              --catchup-snap          with --only catchup: zkr's servers snapshot every 40,000 txns and both systems take
+                                      500,000 setData after the tree, so zkr's leader purges its first log segment and
+                                      its joiner gets a SNAP instead of a DIFF of the whole log
             """.formatted(String.join(",", SCENARIOS), String.join(",", ENSEMBLE_SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
@@ -68,7 +69,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         boolean admin = false;
         boolean large = false;
         int largeParents = 10_000;
-        int zkrSnapshotInterval = 0;
+        boolean catchupSnap = false;
         Integer parents = null;
         Path results = defaultResults;
         Path data = defaultData;
@@ -90,7 +91,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     }
                 }
                 case "--kills" -> kills = positiveInt(value(args, ++i, a), a);
-                case "--zkr-snapshot-interval" -> zkrSnapshotInterval = positiveInt(value(args, ++i, a), a);
+                case "--catchup-snap" -> catchupSnap = true;
                 case "--systems" -> {
                     systems = new LinkedHashSet<>();
                     for (String sys : value(args, ++i, a).split(",")) {
@@ -147,7 +148,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills, Set.copyOf(systems), admin, largeParents, zkrSnapshotInterval);
+                ensemble, kills, Set.copyOf(systems), admin, largeParents, catchupSnap);
     }
 
     boolean runs(String scenario) {

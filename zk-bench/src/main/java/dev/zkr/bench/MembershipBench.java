@@ -45,6 +45,9 @@ final class MembershipBench {
     static final int READ_CLIENTS = 15;
     static final int TREE_CHILDREN = 1000;
     private static final String SUPER = "super:bench";
+    /** With {@code --catchup-snap}: zkr's snapshot interval and the setData written after the tree. */
+    static final int SNAP_SNAPSHOT_INTERVAL = 40_000;
+    static final int SNAP_PADDING = 500_000;
     private static final Duration FULL = Duration.ofSeconds(120);
     private static final Duration CAUGHT_UP = Duration.ofMinutes(5);
 
@@ -54,6 +57,9 @@ final class MembershipBench {
     private final List<String> notes;
     private final String prefix;
     private final ServerFlavor.ZooKeeper stockClient = new ServerFlavor.ZooKeeper();
+    /** The measured rounds in which zkr's joiner installed a snapshot (SNAP) or did not (DIFF). */
+    private final List<Integer> zkrSnaps = new ArrayList<>();
+    private final List<Integer> zkrDiffs = new ArrayList<>();
 
     MembershipBench(BenchOptions options, ResultTable table, Path logDir, List<String> notes) {
         this.options = options;
@@ -130,8 +136,8 @@ final class MembershipBench {
             List<Ensemble.Member> extras = column == Column.ZKR ? new ArrayList<>()
                     : extraMembers(options.ensemble() + 1, zookeeperExtras);
             List<String> settings = new ArrayList<>(List.of("superDigest=" + Acls.generateDigest(SUPER)));
-            if (part.equals("catchup") && options.zkrSnapshotInterval() > 0) {
-                settings.add("snapshotInterval=" + options.zkrSnapshotInterval());
+            if (part.equals("catchup") && options.catchupSnap()) {
+                settings.add("snapshotInterval=" + SNAP_SNAPSHOT_INTERVAL);
             }
             ServerFlavor flavor = column == Column.ZKR ? new ServerFlavor.Zkr(options.admin(), settings)
                     : new ServerFlavor.ZooKeeper(extras);
@@ -371,6 +377,9 @@ final class MembershipBench {
                 if (side.down == null) {
                     try {
                         buildTree(side, parents, last);
+                        if (options.catchupSnap()) {
+                            pad(side);
+                        }
                     } catch (RuntimeException failed) {
                         failed.printStackTrace();
                         side.down = "the tree was not built: " + ServerScenarios.describe(failed);
@@ -398,11 +407,14 @@ final class MembershipBench {
                     + "dir; caught up when its `srvr` reports `Mode: observer` (polled every 10 ms); then killed and "
                     + "its data deleted. Neither joiner counts toward the write quorum while it catches up. Each "
                     + "round checks that the joiner serves the tree's last znode. One warm-up round first, not in "
-                    + "the cells. zkr's servers snapshot every "
-                    + (options.zkrSnapshotInterval() > 0 ? String.format(Locale.ROOT, "%,d txns (--zkr-snapshot-"
-                    + "interval)", options.zkrSnapshotInterval()) : "100,000 txns (the default)")
-                    + "; how each joiner synced is in its log (zkr: `installing snapshot … (SNAP sync)` or none for a "
-                    + "DIFF; ZooKeeper's leader: `Sending snapshot` / `Sending DIFF`).");
+                    + "the cells. "
+                    + (options.catchupSnap() ? String.format(Locale.ROOT, "--catchup-snap: zkr's servers snapshot "
+                    + "every %,d txns, and after the tree both systems took %,d setData of 100 B on one znode "
+                    + "(1,000 in flight), so zkr's leader has purged its first 64 MiB log segment and a joiner "
+                    + "starting from nothing gets a SNAP.", SNAP_SNAPSHOT_INTERVAL, SNAP_PADDING)
+                    : "zkr's servers snapshot every 100,000 txns (the default) and purge whole 64 MiB log segments "
+                    + "only, so the leader still holds its whole log and a joiner gets a DIFF of it.")
+                    + " ZooKeeper's leader logs `Sending snapshot` for its observer.");
             int[] nextZkrId = {options.ensemble() + 1};
             for (int r = 0; r <= options.rounds(); r++) {
                 List<Column> order = new ArrayList<>(List.of(Column.ZKR, Column.ZOOKEEPER));
@@ -445,6 +457,8 @@ final class MembershipBench {
                     logAndAdd("catchup", r, column, rows, ms);
                 }
             }
+            notes.add("zkr's joiner synced by SNAP in " + zkrSnaps.size() + " and by DIFF in " + zkrDiffs.size()
+                    + " of the measured rounds (its log's `installing snapshot … (SNAP sync)` line, or none).");
         } finally {
             sides.values().forEach(Side::close);
         }
@@ -468,6 +482,40 @@ final class MembershipBench {
         }
         BenchMain.log("  %-9s %-9s tree of %,d znodes built in %.1f s", "catchup", side.system(),
                 (long) parents * TREE_CHILDREN, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** {@link #SNAP_PADDING} async setData of 100 B on one znode, 1,000 in flight, from a client on the leader. */
+    private void pad(Side side) {
+        String leaderAt = side.voters.connectString(side.voters.awaitFull(FULL));
+        long t0 = System.nanoTime();
+        byte[] data = ServerScenarios.payload();
+        java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(1000);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic
+                .AtomicReference<>();
+        try (KvClient c = side.flavor.connect(leaderAt, ServerScenarios.CONNECT)) {
+            c.ensurePath("/pad", data);
+            for (int i = 0; i < SNAP_PADDING && failure.get() == null; i++) {
+                permits.acquire();
+                c.setDataAsync("/pad", data, error -> {
+                    if (error != null) {
+                        failure.compareAndSet(null, error);
+                    }
+                    permits.release();
+                });
+            }
+            if (!permits.tryAcquire(1000, 60, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("setData still outstanding after 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("padding failed: " + ServerScenarios.describe(failure.get()),
+                    failure.get());
+        }
+        BenchMain.log("  %-9s %-9s %,d setData written after the tree in %.1f s", "catchup", side.system(),
+                SNAP_PADDING, (System.nanoTime() - t0) / 1e9);
     }
 
     /**
@@ -554,6 +602,12 @@ final class MembershipBench {
             long end = System.nanoTime();
             Latencies l = writer.samplesFrom(start, end);
             await("server " + id + " serving " + last, FULL, launched, () -> readable(zkr, at(joiner), last));
+            String snap = launched.lastLogMatch(java.util.regex.Pattern.compile("installing snapshot (\\S+)"));
+            BenchMain.log("  %-9s round %d  zkr server %d synced by %s", "catchup", round, id,
+                    snap == null ? "DIFF (no snapshot installed)" : "SNAP of " + snap);
+            if (round > 0) {
+                (snap == null ? zkrDiffs : zkrSnaps).add(round);
+            }
             admin.reconfig(MembershipChange.remove(id));
             return new CatchUp(l, (end - start) / 1e9);
         } finally {

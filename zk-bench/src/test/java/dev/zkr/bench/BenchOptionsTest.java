@@ -84,10 +84,8 @@ class BenchOptionsTest {
         assertTrue(o.runs("observers") && o.runs("catchup"));
         assertFalse(o.runs("create"));
         assertThrows(IllegalArgumentException.class, () -> parse("--only", "observers"));
-        assertEquals(0, o.zkrSnapshotInterval());
-        assertEquals(40_000, parse("--ensemble", "3", "--only", "catchup", "--zkr-snapshot-interval", "40000")
-                .zkrSnapshotInterval());
-        assertThrows(IllegalArgumentException.class, () -> parse("--zkr-snapshot-interval", "0"));
+        assertFalse(o.catchupSnap());
+        assertTrue(parse("--ensemble", "3", "--only", "catchup", "--catchup-snap").catchupSnap());
     }
 
     @Test
