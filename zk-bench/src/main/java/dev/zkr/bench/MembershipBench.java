@@ -589,6 +589,8 @@ final class MembershipBench {
         Ensemble.Member joiner = extraMembers(id, 1).get(0);
         String label = "catchup-zkr-" + id;
         ServerProcess p = null;
+        boolean added = false;
+        boolean removed = false;
         try (ZkClient admin = superClient(leaderAt);
              Writer writer = new Writer(zkr, leaderAt, path)) {
             ServerProcess.pause(options.warmup().toMillis());
@@ -596,6 +598,7 @@ final class MembershipBench {
             p = zkr.startJoiner(joiner, side.voters.members(), freshDir(label), logDir, label);
             ServerProcess launched = p;
             await("server " + id + "'s peer port", FULL, p, () -> listening(joiner.peerPort()));
+            added = true;
             admin.reconfig(MembershipChange.add(id, "127.0.0.1", joiner.peerPort(), joiner.clientPort()));
             await("server " + id + " promoted to voter", CAUGHT_UP, p,
                     () -> roleOf(admin.members(), id) == EnsembleMember.Role.VOTER);
@@ -609,12 +612,28 @@ final class MembershipBench {
                 (snap == null ? zkrDiffs : zkrSnaps).add(round);
             }
             admin.reconfig(MembershipChange.remove(id));
+            removed = true;
             return new CatchUp(l, (end - start) / 1e9);
         } finally {
             if (p != null) {
                 p.kill();
             }
+            if (added && !removed) {
+                removeQuietly(leaderAt, id);
+            }
             deleteTree(options.dataRoot().resolve(label));
+        }
+    }
+
+    /** After a failed round: takes a joiner that may have been added out of the membership again, if it can. */
+    private void removeQuietly(String leaderAt, int id) {
+        try (ZkClient admin = superClient(leaderAt)) {
+            if (roleOf(admin.members(), id) != null) {
+                admin.reconfig(MembershipChange.remove(id));
+            }
+        } catch (RuntimeException e) {
+            System.err.println("[zk-bench] could not remove server " + id + " after a failed round: "
+                    + ServerScenarios.describe(e));
         }
     }
 
