@@ -98,6 +98,11 @@ final class ApacheKvClient implements KvClient {
     }
 
     @Override
+    public void setDataAsync(String path, byte[] data, Callback callback) {
+        zk.setData(path, data, -1, (rc, p, ctx, stat) -> callback.done(rc != 0 ? error(rc, p) : null), null);
+    }
+
+    @Override
     public void setData(String path, byte[] data) {
         blocking(() -> zk.setData(path, data, -1));
     }

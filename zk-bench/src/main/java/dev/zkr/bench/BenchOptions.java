@@ -9,28 +9,32 @@ import java.util.Set;
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
-                    Set<String> systems, boolean admin, int largeParents) {
+                    Set<String> systems, boolean admin, int largeParents, boolean catchupSnap) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
             "prioqueue", "semaphore", "asynclock", "cache", "discovery", "cachemem", "million", "zkclient", "watches",
             "large");
 
-    /** Scenarios that run only when asked for ({@code --only}, or {@code --large} for the big one). */
-    static final List<String> ON_REQUEST = List.of("large");
+    /**
+     * Scenarios that run only when asked for ({@code --only}, or {@code --large} for the big one): with
+     * {@code --ensemble}, the membership rows {@code observers} and {@code catchup}.
+     */
+    static final List<String> ON_REQUEST = List.of("large", "observers", "catchup");
 
     /** The systems an ensemble run can leave out with {@code --systems}. */
     static final List<String> SYSTEMS = List.of("zkr", "zookeeper");
 
     /** The scenarios of an ensemble run ({@code --ensemble N}), in the order they run. */
     static final List<String> ENSEMBLE_SCENARIOS = List.of(
-            "create", "setdata", "heap", "getdata", "lock", "zkclient", "kill", "sigstop");
+            "create", "setdata", "heap", "getdata", "lock", "zkclient", "kill", "sigstop", "observers", "catchup");
 
     static final String USAGE = """
             usage: java -jar zk-bench/target/zk-bench.jar [options]
               --quick                 ~2-minute smoke run (1 round, 1 s warm-up, 3 s windows, 100,000 instead of 1,000,000 znodes)
               --only a,b,...          run only these scenarios: %s
-                                      (with --ensemble: %s)
+                                      (with --ensemble: %s;
+                                      observers and catchup, the membership rows, run only when named)
               --skip-million          skip the 1,000,000-znode scenarios (heap, data dir, restart)
               --large                 also run the 10,000,000-znode tree of 10 B (servers with -Xmx8g; about an hour)
               --large-parents N       parents of that tree (default 10000; children per parent 1000)
@@ -46,6 +50,9 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --systems a,b           with --ensemble: only these systems (zkr,zookeeper; default both), e.g. to iterate on one
               --admin                 run the zkr servers with the admin endpoint on (adminPort 0: metrics recorded),
                                       to compare with a run without it
+              --catchup-snap          with --only catchup: zkr's servers snapshot every 40,000 txns and both systems take
+                                      500,000 setData after the tree, so zkr's leader purges its first log segment and
+                                      its joiner gets a SNAP instead of a DIFF of the whole log
             """.formatted(String.join(",", SCENARIOS), String.join(",", ENSEMBLE_SCENARIOS));
 
     static BenchOptions parse(String[] args, Path defaultResults, Path defaultData) {
@@ -62,6 +69,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         boolean admin = false;
         boolean large = false;
         int largeParents = 10_000;
+        boolean catchupSnap = false;
         Integer parents = null;
         Path results = defaultResults;
         Path data = defaultData;
@@ -83,6 +91,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                     }
                 }
                 case "--kills" -> kills = positiveInt(value(args, ++i, a), a);
+                case "--catchup-snap" -> catchupSnap = true;
                 case "--systems" -> {
                     systems = new LinkedHashSet<>();
                     for (String sys : value(args, ++i, a).split(",")) {
@@ -139,7 +148,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills, Set.copyOf(systems), admin, largeParents);
+                ensemble, kills, Set.copyOf(systems), admin, largeParents, catchupSnap);
     }
 
     boolean runs(String scenario) {

@@ -52,6 +52,9 @@ final class EnsembleBench {
         if (runsAny("kill", "sigstop")) {
             failoverRows();
         }
+        if (runsAny("observers", "catchup")) {
+            new MembershipBench(options, table, logDir, notes).run();
+        }
     }
 
     private boolean runsAny(String... ids) {

@@ -21,6 +21,9 @@ interface KvClient extends AutoCloseable {
     /** Blocking: the number of children of the node (from its Stat), to check what a load really wrote. */
     int childCount(String path);
 
+    /** Async setData at any version. */
+    void setDataAsync(String path, byte[] data, Callback callback);
+
     /** Blocking setData at any version. */
     void setData(String path, byte[] data);
 

@@ -126,6 +126,21 @@ public abstract class ServerFlavor {
     /** Apache ZooKeeper 3.9 standalone or ensemble member, forceSync on (the default). */
     public static final class ZooKeeper extends ServerFlavor {
 
+        /** Observers every member's zoo.cfg lists ({@code server.N=...:observer}); none by default. */
+        private final List<Ensemble.Member> observers;
+
+        public ZooKeeper() {
+            this(List.of());
+        }
+
+        /**
+         * Members whose zoo.cfg also lists these static observers (each line ending in {@code :observer}); the
+         * observers themselves are started with {@link #startObserver}.
+         */
+        ZooKeeper(List<Ensemble.Member> observers) {
+            this.observers = List.copyOf(observers);
+        }
+
         @Override
         public String name() {
             return "zookeeper";
@@ -172,28 +187,57 @@ public abstract class ServerFlavor {
             try {
                 Files.createDirectories(dataDir);
                 Files.writeString(dataDir.resolve("myid"), self.id() + "\n");
-                StringBuilder cfg = new StringBuilder(String.join("\n",
-                        "tickTime=" + TICK_MS,
-                        "initLimit=10",
-                        "syncLimit=5",
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "clientPort=" + self.clientPort(),
-                        "clientPortAddress=127.0.0.1",
-                        "maxClientCnxns=0",
-                        "admin.enableServer=false",
-                        "4lw.commands.whitelist=*",
-                        ""));
-                for (Ensemble.Member m : members) {
-                    cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
-                            .append(m.electionPort()).append('\n');
-                }
                 Path file = dataDir.resolve("zoo.cfg");
-                Files.writeString(file, cfg);
+                Files.writeString(file, memberConfig(self, members, dataDir));
                 return ServerProcess.startWatched(label, MEMBER_HEAP, ZOOKEEPER_QUORUM_MAIN, List.of(file.toString()),
                         self.clientPort(), logDir, roles);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /** The zoo.cfg of member {@code self} of {@code members} (plus this flavour's observers). Pure. */
+        String memberConfig(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir) {
+            StringBuilder cfg = new StringBuilder(String.join("\n",
+                    "tickTime=" + TICK_MS,
+                    "initLimit=10",
+                    "syncLimit=5",
+                    "dataDir=" + dataDir.toAbsolutePath(),
+                    "clientPort=" + self.clientPort(),
+                    "clientPortAddress=127.0.0.1",
+                    "maxClientCnxns=0",
+                    "admin.enableServer=false",
+                    "4lw.commands.whitelist=*",
+                    ""));
+            for (Ensemble.Member m : members) {
+                cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
+                        .append(m.electionPort()).append('\n');
+            }
+            for (Ensemble.Member o : observers) {
+                cfg.append("server.").append(o.id()).append("=127.0.0.1:").append(o.peerPort()).append(':')
+                        .append(o.electionPort()).append(":observer\n");
+            }
+            if (observers.contains(self)) {
+                cfg.append("peerType=observer\n");
+            }
+            return cfg.toString();
+        }
+
+        /**
+         * Starts {@code self}, one of this flavour's observers, as {@code QuorumPeerMain} with the voters' lines, every
+         * observer's line and {@code peerType=observer}, on {@code dataDir} (created if missing), without waiting.
+         */
+        ServerProcess startObserver(Ensemble.Member self, List<Ensemble.Member> voters, Path dataDir, Path logDir,
+                                    String label) {
+            if (!observers.contains(self)) {
+                throw new IllegalArgumentException("server " + self.id() + " is not one of the configured observers");
+            }
+            return startMember(self, voters, dataDir, logDir, label, new RoleLog(this::roleLine));
+        }
+
+        /** Whether {@code srvr} on this port reports {@code Mode: observer} (a synced observer serving clients). */
+        static boolean observing(int clientPort) {
+            return srvr(clientPort).contains("Mode: observer");
         }
 
         @Override
@@ -235,8 +279,12 @@ public abstract class ServerFlavor {
 
         /** The reply to the {@code srvr} four-letter word, empty if the server does not answer. */
         private static String srvr(ServerProcess p) {
+            return srvr(p.port());
+        }
+
+        private static String srvr(int port) {
             try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", p.port()), 500);
+                s.connect(new InetSocketAddress("127.0.0.1", port), 500);
                 s.setSoTimeout(2000);
                 OutputStream out = s.getOutputStream();
                 out.write("srvr".getBytes(StandardCharsets.US_ASCII));
@@ -254,6 +302,8 @@ public abstract class ServerFlavor {
 
         /** Whether the servers run with the admin endpoint on (its metrics recorded on the request path). */
         private final boolean admin;
+        /** Further lines of every ensemble member's zkr.properties (e.g. {@code superDigest=...}); none by default. */
+        private final List<String> settings;
 
         public Zkr() {
             this(false);
@@ -261,7 +311,13 @@ public abstract class ServerFlavor {
 
         /** @param admin run the servers with {@code adminPort=0} (the admin endpoint and its metrics on) */
         public Zkr(boolean admin) {
+            this(admin, List.of());
+        }
+
+        /** As {@link #Zkr(boolean)}, with {@code settings} added to every ensemble member's zkr.properties. */
+        Zkr(boolean admin, List<String> settings) {
             this.admin = admin;
+            this.settings = List.copyOf(settings);
         }
 
         @Override
@@ -301,27 +357,67 @@ public abstract class ServerFlavor {
             try {
                 Files.createDirectories(dataDir);
                 Files.writeString(dataDir.resolve("myid"), self.id() + "\n");
-                StringBuilder cfg = new StringBuilder(String.join("\n",
-                        "dataDir=" + dataDir.toAbsolutePath(),
-                        "port=" + self.clientPort(),
-                        "bindAddress=127.0.0.1",
-                        "tickTime=" + TICK_MS,
-                        "serverId=" + self.id(),
-                        // members may see each other through proxies (zk-chaos): the id comes from the name
-                        "ensembleName=loopback",
-                        admin ? "adminPort=0\n" : ""));
-                for (Ensemble.Member m : members) {
-                    cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
-                            .append(m.clientPort()).append('\n');
-                }
                 Path file = dataDir.resolve("zkr.properties");
-                Files.writeString(file, cfg);
+                Files.writeString(file, memberConfig(self, members, dataDir));
                 return ServerProcess.startWatched(label, MEMBER_HEAP, ZKR_MAIN,
                         List.of(file.toString(), "--server-id", Integer.toString(self.id())), self.clientPort(),
                         logDir, roles);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }
+
+        /**
+         * The zkr.properties of {@code self} among {@code members}, or of {@code self} joining them if it is not one
+         * of them. Pure.
+         */
+        String memberConfig(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir) {
+            StringBuilder cfg = new StringBuilder(String.join("\n",
+                    "dataDir=" + dataDir.toAbsolutePath(),
+                    "port=" + self.clientPort(),
+                    "bindAddress=127.0.0.1",
+                    "tickTime=" + TICK_MS,
+                    "serverId=" + self.id(),
+                    // members may see each other through proxies (zk-chaos): the id comes from the name
+                    "ensembleName=loopback",
+                    admin ? "adminPort=0\n" : ""));
+            for (String line : settings) {
+                cfg.append(line).append('\n');
+            }
+            for (Ensemble.Member m : members) {
+                cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
+                        .append(m.clientPort()).append('\n');
+            }
+            if (!members.contains(self)) {
+                // a server joining a running ensemble: the running members' lines, its own, join and the id
+                cfg.append("server.").append(self.id()).append("=127.0.0.1:").append(self.peerPort()).append(':')
+                        .append(self.clientPort()).append('\n');
+                cfg.append("join=true\nensembleId=").append(Long.toHexString(ensembleId(members))).append('\n');
+            }
+            return cfg.toString();
+        }
+
+        /**
+         * The ensemble id of members started by {@link #startMember} (named "loopback"): what a server joining them is
+         * configured with, by the servers' own rule ({@code PeerConfig.ensembleIdOf} of "ensemble loopback" per id).
+         */
+        static long ensembleId(List<Ensemble.Member> members) {
+            java.util.Map<Integer, String> lines = new java.util.TreeMap<>();
+            members.forEach(m -> lines.put(m.id(), "ensemble loopback"));
+            return dev.zkr.server.peer.PeerConfig.ensembleIdOf(lines);
+        }
+
+        /**
+         * Starts {@code self} as a server joining the ensemble first started as {@code members} by {@link
+         * #startMember} ({@code join=true}, their ensemble id, their lines and its own), without waiting; it serves
+         * once a member added it ({@code reconfig}). {@code members} are those voters, which must still be running.
+         */
+        ServerProcess startJoiner(Ensemble.Member self, List<Ensemble.Member> members, Path dataDir, Path logDir,
+                                  String label) {
+            if (members.contains(self)) {
+                throw new IllegalArgumentException("server " + self.id() + " is already a member");
+            }
+            return startMember(self, members, dataDir, logDir, label, new RoleLog(this::roleLine));
         }
 
         @Override

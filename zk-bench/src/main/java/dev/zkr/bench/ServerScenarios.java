@@ -89,17 +89,23 @@ final class ServerScenarios {
 
     /** Async getData of 100 B nodes (1,000 keys round robin), 4 clients × 200 in flight: reads/s. */
     static Measurement asyncReads(ServerFlavor flavor, ClientPlacement placement, String root, Window window) {
+        return asyncReads(flavor, placement, CLIENTS, root, window);
+    }
+
+    /** As {@link #asyncReads(ServerFlavor, ClientPlacement, String, Window)} with {@code clients} clients. */
+    static Measurement asyncReads(ServerFlavor flavor, ClientPlacement placement, int clients, String root,
+                                  Window window) {
         byte[] data = payload();
         try (KvClient setup = flavor.connect(placement.connectString(0), CONNECT)) {
             setup.ensurePath(root + "/get", new byte[0]);
             createAll(setup, READ_KEYS, IN_FLIGHT, i -> root + "/get/k" + i, data);
         }
         // every reader's server must have applied the keys (ensemble members may lag behind for a moment)
-        for (int k = 1; k < CLIENTS; k++) {
+        for (int k = 1; k < clients; k++) {
             awaitVisible(flavor, placement.connectString(k), root + "/get/k" + (READ_KEYS - 1));
         }
-        return asyncLoad(flavor, placement, window,
-                (c, k, seq, cb) -> c.getDataAsync(root + "/get/k" + ((seq * CLIENTS + k) % READ_KEYS), data.length, cb));
+        return asyncLoad(flavor, placement, clients, window,
+                (c, k, seq, cb) -> c.getDataAsync(root + "/get/k" + ((seq * clients + k) % READ_KEYS), data.length, cb));
     }
 
     /** Blocking setData of 100 B with one client; latencies in the window. */
@@ -182,12 +188,17 @@ final class ServerScenarios {
 
     /** CLIENTS sessions (client k on {@code placement}'s server k), each keeping IN_FLIGHT async operations outstanding. */
     static Measurement asyncLoad(ServerFlavor flavor, ClientPlacement placement, Window window, Issue issue) {
+        return asyncLoad(flavor, placement, CLIENTS, window, issue);
+    }
+
+    /** {@code n} sessions (client k on {@code placement}'s server k), each keeping IN_FLIGHT operations outstanding. */
+    static Measurement asyncLoad(ServerFlavor flavor, ClientPlacement placement, int n, Window window, Issue issue) {
         List<KvClient> clients = new ArrayList<>();
         try {
-            for (int k = 0; k < CLIENTS; k++) {
+            for (int k = 0; k < n; k++) {
                 clients.add(flavor.connect(placement.connectString(k), CONNECT));
             }
-            Workers.run("load", CLIENTS, window, k -> {
+            Workers.run("load", n, window, k -> {
                 KvClient c = clients.get(k);
                 Semaphore permits = new Semaphore(IN_FLIGHT);
                 long seq = 0;

@@ -57,6 +57,11 @@ final class ZkrKvClient implements KvClient {
     }
 
     @Override
+    public void setDataAsync(String path, byte[] data, Callback callback) {
+        client.setDataAsync(path, data, -1).whenComplete((stat, error) -> callback.done(error));
+    }
+
+    @Override
     public void setData(String path, byte[] data) {
         client.setData(path, data, -1);
     }

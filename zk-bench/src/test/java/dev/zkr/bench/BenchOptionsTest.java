@@ -75,13 +75,28 @@ class BenchOptionsTest {
     }
 
     @Test
+    void membershipRowsRunOnlyWhenNamed() {
+        BenchOptions defaults = parse("--ensemble", "3");
+        assertTrue(defaults.runs("create") && defaults.runs("kill"));
+        assertFalse(defaults.runs("observers"));
+        assertFalse(defaults.runs("catchup"));
+        BenchOptions o = parse("--ensemble", "3", "--only", "observers,catchup");
+        assertTrue(o.runs("observers") && o.runs("catchup"));
+        assertFalse(o.runs("create"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--only", "observers"));
+        assertFalse(o.catchupSnap());
+        assertTrue(parse("--ensemble", "3", "--only", "catchup", "--catchup-snap").catchupSnap());
+    }
+
+    @Test
     void ensembleRowsHaveTheirOwnScenarios() {
         BenchOptions o = parse("--only", "kill,sigstop", "--ensemble", "3", "--kills", "7");
         assertEquals(3, o.ensemble());
         assertEquals(7, o.kills());
         assertTrue(o.runs("kill"));
         assertFalse(o.runs("create"));
-        assertTrue(BenchOptions.ENSEMBLE_SCENARIOS.stream().allMatch(parse("--ensemble", "5")::runs));
+        assertTrue(BenchOptions.ENSEMBLE_SCENARIOS.stream().filter(s -> !BenchOptions.ON_REQUEST.contains(s))
+                .allMatch(parse("--ensemble", "5")::runs));
         assertEquals(0, parse().ensemble());
         assertEquals(5, parse().kills());
         assertThrows(IllegalArgumentException.class, () -> parse("--ensemble", "3", "--only", "notify"));
