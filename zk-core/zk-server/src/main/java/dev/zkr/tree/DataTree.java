@@ -739,6 +739,9 @@ public final class DataTree {
         out.writeInt(SNAPSHOT_MAGIC);
         out.writeInt(SNAPSHOT_VERSION);
         long zxid = lastZxid;
+        // read now, with the zxid: applies go on while the tree is written (a joiner replaying a long history may
+        // apply many membership records meanwhile, more than the tree keeps)
+        AppliedMembership membership = membershipAt(zxid);
         out.writeLong(zxid);
         for (SessionInfo s : sessions.values()) {
             out.writeByte(1);
@@ -787,7 +790,7 @@ public final class DataTree {
         out.writeByte(TRAILER_TXN_TIME);
         out.writeLong(lastTxnTime);
         // optional trailer: the membership in force at the snapshot's zxid, if the ensemble ever changed shape
-        AppliedMembership m = membershipAt(zxid);
+        AppliedMembership m = membership;
         if (m != null) {
             out.writeByte(TRAILER_MEMBERSHIP);
             out.writeLong(m.zxid());
@@ -807,8 +810,8 @@ public final class DataTree {
             }
         }
         if (all.size() == MEMBERSHIPS_KEPT) {
-            throw new IllegalStateException("more than " + MEMBERSHIPS_KEPT + " membership changes applied while "
-                    + "the snapshot of " + Long.toHexString(zxid) + " was written; the next snapshot will do");
+            throw new IllegalStateException("more than " + MEMBERSHIPS_KEPT + " membership changes applied since "
+                    + Long.toHexString(zxid) + " when the snapshot started; the next snapshot will do");
         }
         return null;
     }
