@@ -38,8 +38,37 @@ interface NodePredicate {
         return false;
     }
 
+    /**
+     * True if the node named {@code later} may hold while {@code earlier}, ahead of it, still holds (two readers of
+     * a read/write lock): a waiter whose watched node {@code later} goes, and whose cached listing names
+     * {@code earlier} next, then watches {@code earlier} at once, without waiting for a new listing (see
+     * {@code SequentialNodeQueue.acquire}). False by default: where a node holds only once every node ahead of it
+     * has gone, the cached nodes ahead of a node that went are gone too, and a new listing is the better guess.
+     */
+    default boolean mayHoldTogether(String earlier, String later) {
+        return false;
+    }
+
     /** Exclusive: the first node holds; each other node waits for its predecessor. */
     NodePredicate EXCLUSIVE = (sorted, i) -> i == 0 ? Decision.ACQUIRED : Decision.waitFor(sorted.get(i - 1));
+
+    /**
+     * Exclusive, behind nodes of {@code sharedBase} that hold together (the writer of a read/write lock behind its
+     * readers): decides as {@link #EXCLUSIVE}; two nodes of {@code sharedBase} may hold together.
+     */
+    static NodePredicate exclusiveBehind(String sharedBase) {
+        return new NodePredicate() {
+            @Override
+            public Decision decide(List<String> sorted, int i) {
+                return EXCLUSIVE.decide(sorted, i);
+            }
+
+            @Override
+            public boolean mayHoldTogether(String earlier, String later) {
+                return ProtectedNames.base(earlier).equals(sharedBase) && ProtectedNames.base(later).equals(sharedBase);
+            }
+        };
+    }
 
     /** Shared: holds unless an earlier node has the given base; then waits for the nearest such node. */
     static NodePredicate sharedUnless(String exclusiveBase) {

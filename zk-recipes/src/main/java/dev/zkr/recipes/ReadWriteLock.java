@@ -31,8 +31,8 @@ public final class ReadWriteLock {
         this.readLock = new SequentialLock(client, path, READ, NodePredicate.sharedUnless(WRITE),
                 sorted -> holders(sorted).stream().filter(n -> ProtectedNames.base(n).equals(WRITE)).toList(),
                 executor);
-        this.writeLock = new SequentialLock(client, path, WRITE, NodePredicate.EXCLUSIVE, ReadWriteLock::holders,
-                executor);
+        this.writeLock = new SequentialLock(client, path, WRITE, NodePredicate.exclusiveBehind(READ),
+                ReadWriteLock::holders, executor);
     }
 
     /** The holders in a sorted listing: a first writer alone, or the readers ahead of the first writer. */

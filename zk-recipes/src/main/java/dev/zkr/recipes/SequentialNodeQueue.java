@@ -86,9 +86,13 @@ final class SequentialNodeQueue {
      * it goes, the predicate decides again on the cached listing without it: every node that could precede ours
      * is in that listing (a node created later has a higher sequence number), so the listing can only have shrunk
      * since. If that says we hold (the watched node was the last one ahead of us), no further request is needed;
-     * otherwise, or after a connection event or another watch event, we list again (one getChildren, like
-     * Curator) rather than probe the other cached nodes one by one. After a deletion that listing is sent by the
-     * watch callback itself, on the client's event thread, so it does not wait for the waiting thread to wake.
+     * otherwise the watch callback lists again at once (one getChildren, on the client's event thread, so it does
+     * not wait for the waiting thread to wake), like Curator rather than probing the other cached nodes one by
+     * one, and the waiting thread decides on that listing. Except where the node the cached listing names next may
+     * still hold (a writer behind readers, {@link #speculates}): the waiting thread then watches that node without
+     * waiting for the listing: if it is still there it is the right one, and the step cost one round trip instead
+     * of a listing and then a read (Curator: both); if it has gone, the listing, answered before that read, is
+     * decided on. After a connection event or another watch event we list again.
      */
     OwnedNode acquire(OwnedNode existing, byte[] data, Deadline deadline) {
         return acquire(existing, data, deadline, null);
@@ -107,6 +111,7 @@ final class SequentialNodeQueue {
         boolean held = false;
         EarlyWord early = new EarlyWord(whenHeld);
         CompletableFuture<Children> relisted = null; // sent by the watch callback when the watched node went
+        List<String> cachedAhead = null; // the cached listing without the node that went: decided on first
         List<String> fromWatch = null; // a listing to decide on next (from a child watch's read)
         boolean waited = false; // this node waited: successors may watch it
         boolean first = true; // a zero timeout still makes one attempt
@@ -117,20 +122,27 @@ final class SequentialNodeQueue {
                     ours = null; // its session expired: the node is gone with it
                 }
                 List<String> sorted = null;
+                boolean onCache = false; // sorted is the cached listing, not an answer of the server since
                 if (ours == null) {
                     waited = false;
                     fromWatch = null;
+                    cachedAhead = null;
+                    relisted = null;
                     @SuppressWarnings("unchecked")
                     CompletableFuture<Children>[] listing = new CompletableFuture[1];
                     ours = ProtectedNames.create(client, path, base, data, deadline,
                             () -> listing[0] = client.getChildrenAsync(path, null));
                     sorted = listed(listing[0], ours);
+                } else if (cachedAhead != null) {
+                    sorted = cachedAhead;
+                    onCache = true;
                 } else if (relisted != null) {
                     sorted = listed(relisted, ours);
+                    relisted = null;
                 } else if (fromWatch != null) {
                     sorted = fromWatch.contains(ours.name()) ? fromWatch : null;
                 }
-                relisted = null;
+                cachedAhead = null;
                 fromWatch = null;
                 if (sorted == null) {
                     sorted = Retries.retrying(client, deadline, this::sortedChildren);
@@ -144,6 +156,7 @@ final class SequentialNodeQueue {
                 boolean laterNodes = index < sorted.size() - 1;
                 if (decision.watchesChildren()) {
                     waited = true;
+                    relisted = null;
                     fromWatch = awaitChildren(ours, deadline);
                     continue;
                 }
@@ -152,12 +165,23 @@ final class SequentialNodeQueue {
                     List<String> ahead = new ArrayList<>(sorted.subList(0, index + 1));
                     ahead.remove(decision.watch());
                     NodePredicate.Decision next = predicate.decide(ahead, ahead.size() - 1);
-                    OnDeleted onDeleted = new OnDeleted(ours, next.acquired(), early);
-                    if (waitForDeletion(ours, ZkPaths.join(path, decision.watch()), deadline, onDeleted)) {
+                    boolean speculate = speculates(decision, next, early);
+                    OnDeleted onDeleted = new OnDeleted(ours, next.acquired(), early, speculate);
+                    Gone gone = waitForDeletion(ours, ZkPaths.join(path, decision.watch()), deadline, onDeleted);
+                    if (gone == Gone.WHILE_WATCHED) {
                         decision = next;
-                        // not acquired on the cached listing: the nodes it still names may be gone too: the
-                        // callback listed again
+                        // not acquired on the cached listing: the callback listed again; when speculating, the
+                        // node the cache names next is watched at once, the listing kept for if it has gone
                         relisted = onDeleted.relisted;
+                        cachedAhead = speculate ? ahead : null;
+                    } else if (gone == Gone.BEFORE_THE_WATCH) {
+                        decision = next;
+                        // on the cache, and it is not enough: the listing the last deletion sent is fresher
+                        if (!onCache || next.acquired() || relisted == null) {
+                            relisted = null;
+                        }
+                    } else {
+                        relisted = null;
                     }
                 }
                 if (decision.acquired()) {
@@ -186,21 +210,41 @@ final class SequentialNodeQueue {
     }
 
     /**
+     * True if, once the watched node has gone and the cached listing without it still says wait, the waiter
+     * watches the node that cached listing names next right away, without waiting for the listing the deletion
+     * sends: when that node may still hold although the one that went held too
+     * ({@link NodePredicate#mayHoldTogether}: a writer behind readers). Sound because the strategy decides on the
+     * nodes ahead only, and the cached listing holds every node ahead of ours (a later node has a higher sequence
+     * number): if the node it names is still there when read, the server's listing names it too, as the nearest
+     * node ahead. The read goes out behind the listing (one session's requests are answered in order): if the node
+     * has gone meanwhile, that listing is there to decide on. Not with an early word (its callback decides on the
+     * listing) nor for strategies whose holders mark their nodes (the semaphore: a node ahead may begin to hold,
+     * and the waiter must look again).
+     */
+    private boolean speculates(NodePredicate.Decision watching, NodePredicate.Decision next, EarlyWord early) {
+        return !next.acquired() && !early.wanted() && !predicate.marksHolders()
+                && predicate.mayHoldTogether(next.watch(), watching.watch());
+    }
+
+    /**
      * Runs on the client's event thread when the watched node is deleted: if the cached listing then says we hold,
      * gives the early word at once; otherwise sends the new listing right away (the waiting thread picks it up
-     * when it wakes, which is once that listing is there) and gives the early word if that listing says we hold.
+     * when it wakes, which is once that listing is there, or at once when it speculates) and gives the early word
+     * if that listing says we hold.
      */
     private final class OnDeleted implements Supplier<CompletableFuture<?>> {
 
         private final OwnedNode ours;
         private final boolean heldOnCachedListing;
         private final EarlyWord early;
+        private final boolean speculate;
         volatile CompletableFuture<Children> relisted;
 
-        OnDeleted(OwnedNode ours, boolean heldOnCachedListing, EarlyWord early) {
+        OnDeleted(OwnedNode ours, boolean heldOnCachedListing, EarlyWord early, boolean speculate) {
             this.ours = ours;
             this.heldOnCachedListing = heldOnCachedListing;
             this.early = early;
+            this.speculate = speculate;
         }
 
         @Override
@@ -216,6 +260,9 @@ final class SequentialNodeQueue {
                 return null; // e.g. the client is closing: the waiting thread lists (and fails) itself
             }
             relisted = listing;
+            if (speculate) {
+                return null; // the waiting thread wakes now and reads the next cached node behind this listing
+            }
             if (!early.wanted()) {
                 return listing;
             }
@@ -344,31 +391,41 @@ final class SequentialNodeQueue {
         });
     }
 
+    /** How a wait for a node's deletion ended. */
+    private enum Gone {
+        /** The node was not there when read (no watch was left). */
+        BEFORE_THE_WATCH,
+        /** The watch saw it deleted. */
+        WHILE_WATCHED,
+        /** Not known to be gone: its data changed, the connection changed, or the deadline passed. */
+        NOT_KNOWN
+    }
+
     /**
      * Waits until the node goes, something else happens (its data changes, the connection changes) or the
-     * deadline passes; true only if the node is known to be deleted.
+     * deadline passes.
      */
-    private boolean waitForDeletion(OwnedNode ours, String other, Deadline deadline, OnDeleted onDeleted) {
+    private Gone waitForDeletion(OwnedNode ours, String other, Deadline deadline, OnDeleted onDeleted) {
         NodeWatch watch = NodeWatch.open(client, other, onDeleted);
         try {
             if (lostWith(ours)) {
-                return false; // the session went before the watch listened: nothing would wake us: queue again
+                return Gone.NOT_KNOWN; // the session went before the watch listened: nothing would wake us: queue again
             }
             NodeData data = watch.read();
             if (data == null) {
-                return true;
+                return Gone.BEFORE_THE_WATCH;
             }
             if (predicate.marksHolders() && data.stat().version() > 0) {
-                return false; // it holds now (or was asked to give up what it holds): look again
+                return Gone.NOT_KNOWN; // it holds now (or was asked to give up what it holds): look again
             }
             watch.await(deadline);
-            return watch.deleted();
+            return watch.deleted() ? Gone.WHILE_WATCHED : Gone.NOT_KNOWN;
         } catch (ZkException.ConnectionLoss | ZkException.OperationTimeout e) {
             Retries.recover(client, deadline);
-            return false;
+            return Gone.NOT_KNOWN;
         } catch (ZkException.SessionExpired e) {
             Retries.awaitConnected(client, deadline); // our node went with the session: queue again
-            return false;
+            return Gone.NOT_KNOWN;
         } finally {
             watch.close();
         }

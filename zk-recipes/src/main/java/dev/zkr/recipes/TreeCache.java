@@ -17,8 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * A local, watch-maintained copy of a subtree (Curator's {@code CuratorCache}). One persistent recursive watch on
- * the root reports every creation, data change and deletion below it; each is answered by one {@code getData},
- * and every answer is applied as a fact about the server's state in the order the server sent them (on the
+ * the root reports every creation, data change and deletion below it; a creation or change is answered by one
+ * {@code getData}, a deletion is applied as it comes (no read), and every answer and deletion is applied as a fact
+ * about the server's state in the order the server sent them (on the
  * client's event thread), so the copy follows the subtree in zxid order and never goes back. A resynchronisation
  * (at start, after a reconnect, with a new session) walks the subtree ({@code getData} and {@code getChildren} of
  * every node, pipelined), reports the differences and ends with INITIALIZED. The structure and every Stat are
@@ -128,9 +129,15 @@ public final class TreeCache implements AutoCloseable {
         }
     }
 
+    /**
+     * A creation or data change is answered by one {@code getData}; a deletion is itself the fact (the node is gone
+     * as of that event, which the server sent after every answer that could still show the node), applied here
+     * without a read, in order with the answers (both arrive on the client's event thread, in the server's order).
+     */
     private void onEvent(WatchedEvent e) {
         switch (e.type()) {
-            case NODE_CREATED, NODE_DATA_CHANGED, NODE_DELETED -> read(e.path(), -1);
+            case NODE_CREATED, NODE_DATA_CHANGED -> read(e.path(), -1);
+            case NODE_DELETED -> apply(() -> state.absent(e.path()));
             default -> { }
         }
     }

@@ -50,8 +50,19 @@ public final class LostResponseClient implements ZkClient {
     private final AtomicReference<Runnable> heldBack = new AtomicReference<>();
     private final CompletableFuture<Void> heldBackDone = new CompletableFuture<>();
 
+    private volatile CompletableFuture<?> listingGate;
+
     public LostResponseClient(ZkClient delegate) {
         this.delegate = delegate;
+    }
+
+    /**
+     * Listings sent from now on are answered (to the caller) only once {@code gate} completes: the server answered
+     * them, the caller does not know it yet, as if their responses were slow.
+     */
+    public LostResponseClient holdListings(CompletableFuture<?> gate) {
+        listingGate = gate;
+        return this;
     }
 
     /** Loses the responses of the next n creates whose path matches. */
@@ -288,7 +299,12 @@ public final class LostResponseClient implements ZkClient {
         CompletableFuture<Stat> sent = loseIf(take(setDataToLose), delegate.setDataAsync(path, data, version), path);
         return gate == null ? sent : gate.handle((x, e) -> null).thenCompose(x -> sent);
     }
-    @Override public CompletableFuture<Children> getChildrenAsync(String path, Watcher w) { return delegate.getChildrenAsync(path, w); }
+    @Override
+    public CompletableFuture<Children> getChildrenAsync(String path, Watcher w) {
+        CompletableFuture<Children> sent = delegate.getChildrenAsync(path, w);
+        CompletableFuture<?> gate = listingGate;
+        return gate == null || gate.isDone() ? sent : gate.handle((x, e) -> null).thenCompose(x -> sent);
+    }
     @Override public CompletableFuture<Void> syncAsync(String path) { return delegate.syncAsync(path); }
     @Override public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher w) { return delegate.addWatchAsync(path, mode, w); }
     @Override public CompletableFuture<Void> removeWatchesAsync(String path, Watcher w, WatcherType type, boolean local) { return delegate.removeWatchesAsync(path, w, type, local); }

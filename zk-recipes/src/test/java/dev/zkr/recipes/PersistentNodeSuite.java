@@ -62,6 +62,37 @@ public abstract class PersistentNodeSuite extends RecipeSuite {
         assertNoWatches(c);
     }
 
+    /**
+     * A fixed-name node is created from start() itself, without a read first (the common case: nobody made it): the
+     * keeper's reads are the read-back with its watch only. A node closed before any reconcile ran (the executor
+     * has not run a task yet) is deleted once that create answers.
+     */
+    @Test
+    void startCreatesAtOnceWithoutAReadFirstAndCloseDeletesThatCreate() {
+        String p = path("first");
+        CountingClient c = new CountingClient(client());
+        ZkClient observer = client();
+        observer.create(dev.zkr.client.ZkPaths.parent(p), new byte[0], CreateMode.PERSISTENT, Parents.PERSISTENT);
+        PersistentNode node = Recipes.using(c).persistentNode(p).data(b("v1")).start();
+        assertEquals(1, c.count(CountingClient.Kind.CREATE), "the create is sent by start()");
+        assertTrue(node.await(WAIT));
+        assertTrue(holds(observer, p, "v1", c.sessionId()));
+        assertEquals(1, c.count(CountingClient.Kind.GET_DATA), "one read: the read-back with its watch");
+        assertEquals(1, c.count(CountingClient.Kind.CREATE));
+        node.close();
+        assertEquals(null, observer.exists(p));
+
+        String q = path("closedAtOnce");
+        java.util.concurrent.LinkedBlockingQueue<Runnable> held = new java.util.concurrent.LinkedBlockingQueue<>();
+        ZkClient d = client();
+        PersistentNode early = Recipes.using(d, held::add).persistentNode(q).data(b("v1")).start();
+        early.close(); // no reconcile has run: the create start() sent is the only thing in flight
+        assertEquals(null, observer.exists(q), "the node the first create made is deleted by close");
+        held.forEach(Runnable::run); // the reconcile that close overtook does nothing
+        assertEquals(null, observer.exists(q));
+        assertNoWatches(d);
+    }
+
     @Test
     void sessionExpiryMakesItAgainWithTheLatestData() {
         String p = path("expiry");

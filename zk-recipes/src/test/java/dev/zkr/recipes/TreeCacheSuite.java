@@ -220,6 +220,44 @@ public abstract class TreeCacheSuite extends RecipeSuite {
         assertNoWatches(c);
     }
 
+    /**
+     * A deletion is applied as the event reports it, without a read (a creation or change costs one getData), and in
+     * order with the reads in flight: nodes deleted, made again and changed in one pipeline end as on the server.
+     */
+    @Test
+    void deletionsCostNoReadAndStayInOrderWithTheReads() {
+        String r = path("deletes");
+        ZkClient observer = client();
+        for (int i = 0; i < 20; i++) {
+            observer.create(r + "/n" + i, bytes("n" + i), CreateMode.PERSISTENT, Parents.PERSISTENT);
+        }
+        CountingClient counting = new CountingClient(client());
+        Replay replay = new Replay(r);
+        TreeCache cache = cache(counting, r, replay);
+        long reads = counting.count(CountingClient.Kind.GET_DATA);
+        List<CompletableFuture<?>> sent = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            sent.add(observer.deleteAsync(r + "/n" + i, -1));
+        }
+        sent.forEach(CompletableFuture::join);
+        converged(observer, r, cache, replay);
+        eventually("20 deletions reported", () -> replay.count(CacheEvent.Type.DELETED) == 20);
+        assertEquals(reads, counting.count(CountingClient.Kind.GET_DATA), "a deletion costs no read");
+        sent.clear();
+        for (int i = 0; i < 10; i++) {
+            String p = r + "/m" + (i % 3);
+            sent.add(observer.createAsync(p, bytes("m" + i), CreateMode.PERSISTENT));
+            sent.add(observer.setDataAsync(p, bytes("m" + i + "'"), -1));
+            if (i < 9) {
+                sent.add(observer.deleteAsync(p, -1));
+            }
+        }
+        sent.forEach(f -> f.exceptionally(x -> null).join());
+        converged(observer, r, cache, replay);
+        cache.close();
+        assertNoWatches(counting);
+    }
+
     /** CURATOR-182/-183: repeated creation and removal of the root gave wrong or missing events. */
     @Test
     void curator182And183RepeatedAddAndRemoveOfTheRoot() {

@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * Keeps one node present with the wanted data (Curator's {@code PersistentNode}). Every trigger (start, the node's
@@ -65,6 +67,11 @@ public final class NodeKeeper {
     /** If not 0: the node is kept in this session only, never made again by a later one ({@link #keepInSession}). */
     private volatile long onlySession;
     private volatile Runnable afterReconcile = () -> { };
+    /**
+     * The create {@link #start()} sent at once (a fixed-name node nobody made yet, the common case), taken by the
+     * first reconcile (which then does not read first) or, if closed before that, by {@link #close()}.
+     */
+    private final AtomicReference<CompletableFuture<Created>> firstCreate = new AtomicReference<>();
 
     public NodeKeeper(ZkClient client, String path, CreateMode mode, byte[] data, Executor executor) {
         this(client, path, mode, data, executor, null);
@@ -120,9 +127,27 @@ public final class NodeKeeper {
         return this;
     }
 
+    /**
+     * Starts keeping the node. A fixed-name node (not TTL, not adopted) is created at once from the caller's thread,
+     * without the read that a reconcile starts with and without waiting for the executor: the first reconcile takes
+     * that create's outcome (NodeExists: it reads, as any reconcile does) and reads the node back with its watch.
+     */
     public void start() {
         client.addConnectionStateListener(onConnection);
+        firstCreate.set(sendFirstCreate());
         kick();
+    }
+
+    private CompletableFuture<Created> sendFirstCreate() {
+        if (mode.isSequential() || touchTtl != null || owner != 0 || !client.state().isConnected()
+                || onlySession != 0 && onlySession != client.sessionId()) {
+            return null;
+        }
+        try {
+            return client.createAsync(path, wanted.get(), mode, Parents.CONTAINER);
+        } catch (RuntimeException e) {
+            return null; // e.g. closing: the reconcile creates (or fails) as usual
+        }
     }
 
     private void connectionChanged(ZkClient c, ConnectionState s) {
@@ -206,6 +231,11 @@ public final class NodeKeeper {
         if (mode.isSequential() && actualPath == null && createLost) {
             adoptLost(session);
         }
+        CompletableFuture<Created> sent = firstCreate.getAndSet(null);
+        if (sent != null) {
+            made(() -> ClientSupport.await(sent));
+            return;
+        }
         String at = mode.isSequential() ? actualPath : path;
         if (at != null) {
             NodeData d = readWatched(at);
@@ -258,10 +288,15 @@ public final class NodeKeeper {
 
     private void create(long session) {
         byte[] want = wanted.get();
+        made(() -> touchTtl == null ? ClientSupport.await(client.createAsync(path, want, mode, Parents.CONTAINER))
+                : createWithTouch(want));
+    }
+
+    /** Takes the outcome of a create of the node (made: read it back; there already: read it). */
+    private void made(Supplier<Created> create) {
         Created c;
         try {
-            c = touchTtl == null ? ClientSupport.await(client.createAsync(path, want, mode, Parents.CONTAINER))
-                    : createWithTouch(want);
+            c = create.get();
         } catch (ZkException.NodeExists e) {
             kick(); // a fixed name made meanwhile (by us, a lost create, or someone else): read it
             return;
@@ -382,6 +417,12 @@ public final class NodeKeeper {
         present = false;
         client.removeConnectionStateListener(onConnection);
         Cleanup.removeWatchQuietly(client, actualPath == null ? path : actualPath, watcher, WatcherType.DATA);
+        CompletableFuture<Created> sent = firstCreate.getAndSet(null);
+        if (sent != null) { // no reconcile took the first create: delete what it made (ours: this session's)
+            Cleanup.awaitQuietly(client, sent.thenCompose(c -> Cleanup.deleteAsync(client, c.path(),
+                    mode.isEphemeral() ? c.stat().ephemeralOwner() : 0)).exceptionally(x -> null));
+            return;
+        }
         String at = actualPath;
         if (at == null && mode.isSequential() && createLost) {
             ProtectedNames.abandonLost(client, parent, prefix, client.sessionId());
