@@ -92,7 +92,7 @@ class SnapSyncTest {
             ZkClient c = e.newClient(b -> b.connectString(e.connectString(leader)));
             e.kill(behind);
             byte[] big = new byte[500_000];
-            for (int i = 0; i < 60; i++) { // a snapshot of ~30 MB: 60 chunks of 512 KiB
+            for (int i = 0; i < 24; i++) { // a snapshot of ~12 MB: 24 chunks of 512 KiB
                 int n = i;
                 big[0] = (byte) i;
                 retry(() -> createIfAbsent(c, "/big" + n));
@@ -113,7 +113,7 @@ class SnapSyncTest {
                     + "was asked for twice (else this run proved nothing)");
             ZkClient late = e.newClient(b -> b.connectString(e.connectString(behind)));
             late.sync("/");
-            assertEquals((byte) 59, late.getData("/big59").data()[0]);
+            assertEquals((byte) 23, late.getData("/big23").data()[0]);
         }
     }
 }
