@@ -106,8 +106,6 @@ final class ZooKeeperConfig {
             Map.entry("autopurge.purgeInterval", "zkr purges after each snapshot by itself (logRetentionTxns)"),
             Map.entry("serverCnxnFactory", "zkr's client port is always Netty"),
             Map.entry("standaloneEnabled", "one member line or none is a standalone server, more an ensemble"),
-            Map.entry("reconfigEnabled", "zkr has no dynamic reconfiguration yet: reconfig is refused as with "
-                    + "reconfigEnabled=false"),
             Map.entry("electionAlg", "zkr elects with its own pre-vote election on the peer port"),
             Map.entry("quorumListenOnAllIPs", "the peer port binds the member line's host"),
             Map.entry("cnxTimeout", "peer connections time out by electionTimeout"),
