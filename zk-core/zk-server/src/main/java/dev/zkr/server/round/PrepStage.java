@@ -63,10 +63,10 @@ final class PrepStage {
         this.memberships = replication;
     }
 
-    /** As above, with ZooKeeper's reconfig read against {@code tree}'s membership (or {@code configured}'s). */
-    void planMembershipWith(Replication replication, dev.zkr.tree.DataTree tree, Txn.Membership configured) {
+    /** As above, with ZooKeeper's reconfig too ({@code tree}: its membership from a snapshot gives the version). */
+    void planMembershipWith(Replication replication, dev.zkr.tree.DataTree tree) {
         planMembershipWith(replication);
-        this.zooKeeperReconfig = new ZooKeeperReconfig(replication, tree, configured);
+        this.zooKeeperReconfig = new ZooKeeperReconfig(replication, tree);
     }
 
     /** A client write (create, delete, setData, multi). */
@@ -190,15 +190,16 @@ final class PrepStage {
     }
 
     /**
-     * ZooKeeper's reconfig (the ZooKeeper port's, served where {@code reconfigEnabled}): the superuser's only, as
-     * ZooKeeper guards it (its /zookeeper/config is writable by no one else), then one server added, promoted or
-     * removed ({@link ZooKeeperReconfig}).
+     * ZooKeeper's reconfig (the ZooKeeper port's, served where {@code reconfigEnabled}): UNIMPLEMENTED on a
+     * standalone server, as ZooKeeper answers; the superuser's only, as ZooKeeper guards it (its /zookeeper/config is
+     * writable by no one else; ZooKeeper checks that last, zkr first: a session that may not change the membership
+     * learns nothing of it), then one server added, promoted or removed ({@link ZooKeeperReconfig}).
      */
     private Request membershipChange(Message.ZooKeeperReconfigRequest r, List<Id> authIds) {
-        checkMayChangeMembership(authIds);
-        if (zooKeeperReconfig == null) {
-            throw new ZkException.ReconfigDisabled(null, "this server's membership cannot change");
+        if (zooKeeperReconfig == null) { // ZooKeeper's standalone server answers so, before its ACL check
+            throw new ZkException.Unimplemented(null, "a standalone server's membership cannot change");
         }
+        checkMayChangeMembership(authIds);
         return new Request.ChangeMembership(memberships.membershipAfter(zooKeeperReconfig.change(r)));
     }
 

@@ -15,22 +15,20 @@ import java.util.List;
  * leader: exactly one joining server (a participant is added as a learner, promoted once it caught up; an observer
  * is added as one; an existing observer joining as a participant is promoted) or exactly one leaving id; anything
  * else (several servers, both, ZooKeeper's non-incremental new members) BAD_ARGUMENTS: zkr changes one server at a
- * time. The config version a request names ({@code curConfigId}, -1: any) must be the one in force: the zxid of the
- * membership record the tree applied last, 0 while the ensemble never changed shape (the member lines), as
- * {@code /zookeeper/config} shows it; else BAD_VERSION. Checked in ZooKeeper's order: a change pending, the version,
- * the servers.
+ * time. The config version a request names ({@code curConfigId}, -1: any) must be the one in force on the leader:
+ * the zxid of the membership record in force (committed: a pending change is RECONFIG_IN_PROGRESS), 0 while the
+ * ensemble never changed shape (the member lines), as {@code /zookeeper/config} shows it once applied; else
+ * BAD_VERSION. The leader's own tree may not have applied a record it just committed, so the version is the
+ * replication's, not the tree's. Checked in ZooKeeper's order: a change pending, the version, the servers.
  */
 final class ZooKeeperReconfig {
 
     private final Replication replication;
     private final DataTree tree;
-    /** The member lines as a membership: what is in force while the tree applied no membership record. */
-    private final Txn.Membership configured;
 
-    ZooKeeperReconfig(Replication replication, DataTree tree, Txn.Membership configured) {
+    ZooKeeperReconfig(Replication replication, DataTree tree) {
         this.replication = replication;
         this.tree = tree;
-        this.configured = configured;
     }
 
     /**
@@ -43,13 +41,13 @@ final class ZooKeeperReconfig {
      */
     MembershipChange change(Message.ZooKeeperReconfigRequest r) {
         Txn.Membership inForce = replication.membership();
-        DataTree.AppliedMembership applied = tree.membership();
-        Txn.Membership shown = applied != null ? applied.membership() : configured;
-        if (inForce == null || shown == null || !sameShape(inForce, shown)) {
+        long record = replication.membershipRecordZxid();
+        if (inForce == null || record < 0) {
             throw new ZkException.ReconfigInProgress(null, "a membership change is in progress: ask again once it "
                     + "committed");
         }
-        long version = applied != null ? applied.zxid() : 0;
+        DataTree.AppliedMembership applied = tree.membership(); // the log's base when no record is in the log
+        long version = record > 0 ? record : applied != null ? applied.zxid() : 0;
         if (r.curConfigId() != -1 && r.curConfigId() != version) {
             throw new ZkException.BadVersion(null, "reconfiguration from version " + Long.toHexString(r.curConfigId())
                     + " failed: the version in force is " + Long.toHexString(version));
@@ -84,13 +82,6 @@ final class ZooKeeperReconfig {
         return m.role() == EnsembleMember.Role.OBSERVER
                 ? MembershipChange.addObserver(m.id(), m.host(), m.peerPort(), m.clientPort())
                 : MembershipChange.add(m.id(), m.host(), m.peerPort(), m.clientPort());
-    }
-
-    /** The same voters and the same members (learners and observers alike do not vote). */
-    private static boolean sameShape(Txn.Membership a, Txn.Membership b) {
-        return a.ids(EnsembleMember.Role.VOTER).equals(b.ids(EnsembleMember.Role.VOTER))
-                && a.members().stream().map(EnsembleMember::id).toList()
-                .equals(b.members().stream().map(EnsembleMember::id).toList());
     }
 
     /** ZooKeeper's comma-separated list, blanks dropped (null: none). */
