@@ -177,6 +177,28 @@ class ZooKeeperReconfigTest {
         }
     }
 
+    @Test
+    void anObserverJoiningAsAParticipantIsPromoted() throws Exception {
+        try (TestEnsemble e = ensemble(3, true).start()) {
+            int o = e.addObserver();
+            int id = o + 1;
+            EnsembleMember m = e.server(o).membership().member(id);
+            String observer = "server." + id + "=127.0.0.1:" + m.peerPort() + ":" + m.clientPort();
+            ZooKeeperAdmin su = admin(e.connectString(o), true, null);
+            String shown = new String(su.getConfig(false, null), StandardCharsets.UTF_8);
+            assertTrue(shown.contains(observer + ":observer;" + m.clientPort() + "\n"), shown);
+            assertThrows(KeeperException.BadArgumentsException.class, () -> su.reconfigure("server." + id
+                    + "=127.0.0.1:" + (m.peerPort() + 1) + ":1:participant;" + m.clientPort(), null, null, -1, null),
+                    "a promotion keeps the observer's addresses");
+            String after = new String(su.reconfigure(observer + ":participant;" + m.clientPort(), null, null, -1,
+                    null), StandardCharsets.UTF_8);
+            assertTrue(after.contains(observer + ":participant;" + m.clientPort() + "\n"), after);
+            assertEquals(EnsembleMember.Role.VOTER, e.server(o).membership().member(id).role());
+            assertTrue(e.voters().contains(o), e.voters().toString());
+            su.close();
+        }
+    }
+
     /** Reads /zookeeper/config with a watch until it contains {@code wanted}, waiting for the watch in between. */
     private static String awaitConfig(ZooKeeperAdmin zk, BlockingQueue<WatchedEvent> events, String wanted)
             throws Exception {
