@@ -83,7 +83,7 @@ final class ZooKeeperConfig {
         if (p.getProperty("dynamicConfigFile") != null) {
             throw new IllegalArgumentException("dynamicConfigFile " + p.getProperty("dynamicConfigFile").trim()
                     + ": zkr reads its member lines from this file only; copy the server.N lines of the dynamic "
-                    + "file here (zkr has no dynamic reconfiguration yet)");
+                    + "file here (zkr keeps membership changes in its log, not in a dynamic file)");
         }
         String enable = p.getProperty("admin.enableServer");
         if (enable != null && !ServerProperties.parseBoolean("admin.enableServer", enable)) {
