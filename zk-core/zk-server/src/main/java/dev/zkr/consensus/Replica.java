@@ -328,6 +328,14 @@ public final class Replica {
     }
 
     /**
+     * The zxid of the membership record in force (the last one in the log, committed or not), or {@link Zxid#NONE}
+     * when the membership in force is the log's base (the static members, or a snapshot's).
+     */
+    public long membershipRecordZxid() {
+        return memberships.lastChange();
+    }
+
+    /**
      * Linearizable read point for {@code ctx} (ReadIndex, docs/replication.md, Reads and sync): on an in-service
      * leader, the last proposed zxid, answered in {@link Ready#readStates()} once a quorum acked a heartbeat sent after
      * this call; refused otherwise.

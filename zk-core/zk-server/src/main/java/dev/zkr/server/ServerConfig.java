@@ -55,6 +55,7 @@ public final class ServerConfig {
     private final String ensembleName;
     private final boolean join;
     private final Long ensembleId;
+    private final boolean reconfigEnabled;
     private final TlsConfig tls;
     private final TlsConfig quorumTls;
     private final boolean portUnification;
@@ -167,6 +168,7 @@ public final class ServerConfig {
         this.ensembleName = b.ensembleName;
         this.join = b.join;
         this.ensembleId = b.ensembleId;
+        this.reconfigEnabled = b.reconfigEnabled;
         if (join && ensembleId == null) {
             throw new IllegalArgumentException("join needs the ensemble's id (ensembleId, as zkr members prints it)");
         }
@@ -450,6 +452,15 @@ public final class ServerConfig {
         return ensembleId == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(ensembleId);
     }
 
+    /**
+     * Whether ZooKeeper's {@code reconfig} opcode is served ({@code reconfigEnabled}, as in zoo.cfg; default false,
+     * as ZooKeeper's): without it a ZooKeeper client's reconfig is answered RECONFIG_DISABLED. zkr's own membership
+     * calls (its client's {@code reconfig}, {@code zkr reconfig}) need only the superuser (docs/membership.md).
+     */
+    public boolean reconfigEnabled() {
+        return reconfigEnabled;
+    }
+
     /** TLS settings of the client port, or null when it is plaintext only. */
     public TlsConfig tls() {
         return tls;
@@ -555,6 +566,7 @@ public final class ServerConfig {
         b.ensembleName = ensembleName;
         b.join = join;
         b.ensembleId = ensembleId;
+        b.reconfigEnabled = reconfigEnabled;
         b.tls = tls;
         b.quorumTls = quorumTls;
         b.portUnification = portUnification;
@@ -615,6 +627,7 @@ public final class ServerConfig {
         private String ensembleName;
         private boolean join;
         private Long ensembleId;
+        private boolean reconfigEnabled;
         private TlsConfig tls;
         private TlsConfig quorumTls;
         private boolean portUnification;
@@ -848,6 +861,12 @@ public final class ServerConfig {
         /** See {@link ServerConfig#ensembleId()}. */
         public Builder ensembleId(long id) {
             this.ensembleId = id;
+            return this;
+        }
+
+        /** See {@link ServerConfig#reconfigEnabled()}. */
+        public Builder reconfigEnabled(boolean enabled) {
+            this.reconfigEnabled = enabled;
             return this;
         }
 

@@ -139,6 +139,9 @@ final class ServerProperties {
                 throw new IllegalArgumentException("ensembleId is not a hexadecimal id: '" + v.trim() + "'");
             }
         }
+        if ((v = p.getProperty("reconfigEnabled")) != null) {
+            b.reconfigEnabled(parseBoolean("reconfigEnabled", v));
+        }
         if ((v = p.getProperty("heartbeatInterval")) != null) {
             b.heartbeatInterval(Duration.ofMillis(parseMillis("heartbeatInterval", v)));
         }
@@ -201,7 +204,7 @@ final class ServerProperties {
             "maxConnections", "maxEphemeralsPerSession", "maxConnectionsPerHost", "maxClientCnxns",
             "outboundHighWaterMark", "maxOutboundBytesPerConnection", "maxOutboundBytesTotal", "maxInboundBytesTotal",
             "slowReaderTimeout", "superDigest", "electionTimeout", "ensembleName", "join", "ensembleId",
-            "heartbeatInterval", "serverId",
+            "reconfigEnabled", "heartbeatInterval", "serverId",
             "bindAddress", "adminPort", "adminAddress", "admin.auth", "admin.tls", "4lw.commands.whitelist",
             "sslQuorum", "portUnification");
 

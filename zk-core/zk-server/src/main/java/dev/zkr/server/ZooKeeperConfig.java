@@ -83,7 +83,7 @@ final class ZooKeeperConfig {
         if (p.getProperty("dynamicConfigFile") != null) {
             throw new IllegalArgumentException("dynamicConfigFile " + p.getProperty("dynamicConfigFile").trim()
                     + ": zkr reads its member lines from this file only; copy the server.N lines of the dynamic "
-                    + "file here (zkr has no dynamic reconfiguration yet)");
+                    + "file here (zkr keeps membership changes in its log, not in a dynamic file)");
         }
         String enable = p.getProperty("admin.enableServer");
         if (enable != null && !ServerProperties.parseBoolean("admin.enableServer", enable)) {
@@ -106,8 +106,6 @@ final class ZooKeeperConfig {
             Map.entry("autopurge.purgeInterval", "zkr purges after each snapshot by itself (logRetentionTxns)"),
             Map.entry("serverCnxnFactory", "zkr's client port is always Netty"),
             Map.entry("standaloneEnabled", "one member line or none is a standalone server, more an ensemble"),
-            Map.entry("reconfigEnabled", "ZooKeeper's reconfig opcode is refused as with reconfigEnabled=false; "
-                    + "zkr's own membership changes (zkr reconfig) need the superuser (docs/changing-membership.md)"),
             Map.entry("peerType", "a member is an observer when its own server.N line says :observer"),
             Map.entry("electionAlg", "zkr elects with its own pre-vote election on the peer port"),
             Map.entry("quorumListenOnAllIPs", "the peer port binds the member line's host"),

@@ -113,8 +113,16 @@ public final class DataTree {
     private volatile List<AppliedMembership> memberships = List.of();
     private static final int MEMBERSHIPS_KEPT = 8;
 
-    /** A membership record as applied: its zxid and its members. */
-    public record AppliedMembership(long zxid, Txn.Membership membership) {
+    /**
+     * A membership record as applied: its zxid, its members, and its txn's time (0 when read from a snapshot, which
+     * does not record it).
+     */
+    public record AppliedMembership(long zxid, Txn.Membership membership, long time) {
+
+        /** A record read from a snapshot: its time unknown. */
+        public AppliedMembership(long zxid, Txn.Membership membership) {
+            this(zxid, membership, 0);
+        }
     }
 
     /** An empty tree: only the root, with a zeroed stat. */
@@ -528,10 +536,13 @@ public final class DataTree {
         } else if (txn instanceof Txn.Membership m) {
             if (memberships.isEmpty() || memberships.get(memberships.size() - 1).zxid() < header.zxid()) {
                 List<AppliedMembership> next = new ArrayList<>(memberships);
-                next.add(new AppliedMembership(header.zxid(), m));
+                next.add(new AppliedMembership(header.zxid(), m, header.time()));
                 memberships = List.copyOf(next.subList(Math.max(0, next.size() - MEMBERSHIPS_KEPT), next.size()));
             }
-            result = new ApplyResult(ZkException.Code.OK, null, List.of(), List.of());
+            // ZooKeeper's /zookeeper/config, shown over a tree without a /zookeeper of its own, now shows this record
+            result = new ApplyResult(ZkException.Code.OK, null, List.of(), contains(SystemNodes.ZOOKEEPER) ? List.of()
+                    : List.of(new WatchTrigger(SystemNodes.CONFIG, WatchedEvent.Type.NODE_DATA_CHANGED,
+                    header.zxid())));
         } else if (txn instanceof Txn.Error e) {
             List<OpResult> results = new ArrayList<>(e.multiCodes().size());
             for (ZkException.Code c : e.multiCodes()) {
@@ -814,6 +825,12 @@ public final class DataTree {
                     + Long.toHexString(zxid) + " when the snapshot started; the next snapshot will do");
         }
         return null;
+    }
+
+    /** The zxid of {@link #membership()}, null if none. */
+    private Long membershipZxid() {
+        AppliedMembership m = membership();
+        return m == null ? null : m.zxid();
     }
 
     /** The newest membership record applied (or read from a snapshot), null if the ensemble never changed shape. */
@@ -1261,6 +1278,10 @@ public final class DataTree {
         deleted.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_DELETED, zxid)));
         created.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_CREATED, zxid)));
         dataChanged.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_DATA_CHANGED, zxid)));
+        if (!java.util.Objects.equals(membershipZxid(), next.membershipZxid())
+                && !next.contains(SystemNodes.ZOOKEEPER)) { // the /zookeeper/config shown over the tree changed
+            triggers.add(new WatchTrigger(SystemNodes.CONFIG, WatchedEvent.Type.NODE_DATA_CHANGED, zxid));
+        }
         childrenChanged.forEach(p -> triggers.add(new WatchTrigger(p, WatchedEvent.Type.NODE_CHILDREN_CHANGED,
                 zxid)));
         List<SessionInfo> added = new ArrayList<>();

@@ -41,15 +41,18 @@ public final class SystemNodes {
 
     private final byte[] config;
     private final Stat configStat;
+    /** An ensemble member's start time (its static config's mtime); -1 for a standalone server's. */
+    private final long startTime;
 
-    private SystemNodes(byte[] config, Stat configStat) {
+    private SystemNodes(byte[] config, Stat configStat, long startTime) {
         this.config = config;
         this.configStat = configStat;
+        this.startTime = startTime;
     }
 
     /** A standalone server's: {@code /zookeeper/config} empty, its Stat zero but aversion -1. */
     public static SystemNodes standalone() {
-        return new SystemNodes(new byte[0], new Stat(0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0));
+        return new SystemNodes(new byte[0], new Stat(0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0), -1);
     }
 
     /**
@@ -58,7 +61,55 @@ public final class SystemNodes {
      */
     public static SystemNodes ensemble(String config, long startTime) {
         byte[] bytes = config.getBytes(StandardCharsets.UTF_8);
-        return new SystemNodes(bytes, new Stat(0, 0, 0, 0, startTime, -1, 0, -1, 0, bytes.length, 0));
+        return new SystemNodes(bytes, new Stat(0, 0, 0, 0, startTime, -1, 0, -1, 0, bytes.length, 0), startTime);
+    }
+
+    /**
+     * The nodes as shown once the ensemble changed shape ({@code applied}: the membership record the tree applied
+     * last; null while it never changed: these nodes as they are, as on a standalone server): {@code /zookeeper/config}
+     * holds that membership ({@link #membership(Txn.Membership, long)}), its Stat's mzxid the record's zxid and its
+     * mtime the record's time (this server's start when unknown: a record read from a snapshot, as ZooKeeper shows
+     * after a restart), version and aversion -1 as ZooKeeper's reconfig leaves them.
+     */
+    public SystemNodes over(DataTree.AppliedMembership applied) {
+        if (applied == null || startTime < 0) {
+            return this;
+        }
+        return ensembleAfter(applied, startTime);
+    }
+
+    /** {@link #over} for a record whose time is known (a server's start time does not matter then). */
+    public static SystemNodes ensembleAfter(DataTree.AppliedMembership applied, long startTime) {
+        byte[] bytes = membership(applied.membership(), applied.zxid()).getBytes(StandardCharsets.UTF_8);
+        long mtime = applied.time() > 0 ? applied.time() : startTime;
+        return new SystemNodes(bytes, new Stat(0, applied.zxid(), 0, 0, mtime, -1, 0, -1, 0, bytes.length, 0),
+                startTime);
+    }
+
+    /**
+     * ZooKeeper's text of a membership record of zxid {@code version}: a line per member, {@code
+     * server.N=host:peerPort:clientPort:participant;clientPort} for a voter, {@code :observer} for a learner or an
+     * observer (neither votes), the election field holding the client port as in {@link #membership(List)}, then
+     * {@code version=} and the zxid in hex, as ZooKeeper writes a dynamic configuration. The client part
+     * ({@code ;clientPort}, which Curator's EnsembleTracker builds its connect string from) is written only when
+     * every member's client port is known (a server configured from zoo.cfg lines without a client part knows only
+     * its own): a list with some members left out would shrink a client's connect string, one without any leaves it
+     * as it is.
+     */
+    public static String membership(Txn.Membership members, long version) {
+        boolean clientParts = members.members().stream().allMatch(m -> m.clientPort() > 0);
+        StringBuilder sb = new StringBuilder();
+        for (dev.zkr.client.EnsembleMember m : members.members()) {
+            String host = m.host().indexOf(':') >= 0 && !m.host().startsWith("[") ? "[" + m.host() + "]" : m.host();
+            sb.append("server.").append(m.id()).append('=').append(host).append(':').append(m.peerPort())
+                    .append(':').append(m.clientPort()).append(m.role() == dev.zkr.client.EnsembleMember.Role.VOTER
+                            ? ":participant" : ":observer");
+            if (clientParts) {
+                sb.append(';').append(m.clientPort());
+            }
+            sb.append('\n');
+        }
+        return sb.append("version=").append(Long.toHexString(version)).toString();
     }
 
     /**

@@ -343,8 +343,11 @@ public final class TxnCodec {
      * consensus core's check of every appended record decodes only membership records.
      */
     public static Txn.Membership membershipOf(byte[] payload) {
-        if (payload.length < 30 || payload[0] != FORMAT_2 || payload[29] != MEMBERSHIP) {
-            return null; // a membership record is never format 1 or 3 (no xid, no acknowledgement)
+        // the tag follows the header: format 2's (zxid, time, session, xid) or format 3's (and the acknowledgement
+        // a ZooKeeper client's or an exactly-once write carries); never format 1 (it has no xid)
+        int tag = payload.length == 0 ? -1 : payload[0] == FORMAT_2 ? 29 : payload[0] == FORMAT_3 ? 33 : -1;
+        if (tag < 0 || payload.length <= tag || payload[tag] != MEMBERSHIP) {
+            return null;
         }
         return decode(payload).txn() instanceof Txn.Membership m ? m : null;
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,6 +129,16 @@ class ZooCfgTest {
         assertTrue(notes.stream().anyMatch(n -> n.startsWith("syncLimit=2 is not used: ")), notes.toString());
         assertEquals(3, notes.stream().filter(n -> n.matches("server\\.\\d=localhost:\\d+:\\d+: the quorum port is "
                 + "zkr's peer port; the election port is not used")).count(), notes.toString());
+    }
+
+    /** reconfigEnabled is read as it is (no note), false by default as ZooKeeper's. */
+    @Test
+    void reconfigEnabledIsReadAsItIs() throws Exception {
+        String base = "tickTime=2000\ndataDir=" + dir + "\nclientPort=2181\n";
+        assertFalse(ServerConfig.fromProperties(props(base)).reconfigEnabled());
+        String text = base + "reconfigEnabled=true\n";
+        assertTrue(ServerConfig.fromProperties(props(text)).reconfigEnabled());
+        assertEquals(List.of(), ZooKeeperConfig.notes(props(text)));
     }
 
     @Test

@@ -193,6 +193,18 @@ public sealed interface Message {
     record ReconfigRequest(int xid, MembershipChange change) implements Request {
     }
 
+    /**
+     * ZooKeeper's reconfig (opcode 16) as its client sends it ({@code ReconfigRequest}: the joining servers'
+     * {@code server.N=...} specs and the leaving ids, each comma-separated, or null; the non-incremental new members;
+     * the config version it applies to, -1 for any), translated by the server's ZooKeeper port. Planned like
+     * {@link ReconfigRequest} (superuser only; one server added, promoted or removed), and answered with
+     * {@code /zookeeper/config}'s data and Stat after it ({@link DataBody}), as ZooKeeper answers; BAD_VERSION when
+     * {@code curConfigId} is not the version in force. Never sent by zkr's client.
+     */
+    record ZooKeeperReconfigRequest(int xid, String joiningServers, String leavingServers, String newMembers,
+                                    long curConfigId) implements Request {
+    }
+
     /** Heartbeat; keeps the session alive. */
     record PingRequest(int xid) implements Request {
     }

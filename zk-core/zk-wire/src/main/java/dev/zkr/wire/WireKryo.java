@@ -128,6 +128,7 @@ final class WireKryo {
         kryo.register(Message.GetMembersRequest.class, 185);
         kryo.register(Message.ReconfigRequest.class, 186);
         kryo.register(Message.MembersBody.class, 187);
+        kryo.register(Message.ZooKeeperReconfigRequest.class, 188);
         return kryo;
     }
 

@@ -138,7 +138,8 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel> {
                         ZooKeeperTranslator.CLIENT_MAX_FRAME, bytes -> problems.warn(
                                 ReplyFrameEncoder.OVERSIZED_REPLIES, "reply of {} bytes to {} refused: over the "
                                         + "frame limit of {} bytes (a ZooKeeper client's jute.maxbuffer)", bytes,
-                                ctx.channel().remoteAddress(), ZooKeeperTranslator.CLIENT_MAX_FRAME))));
+                                ctx.channel().remoteAddress(), ZooKeeperTranslator.CLIENT_MAX_FRAME),
+                        config.reconfigEnabled())));
             }
 
             @Override

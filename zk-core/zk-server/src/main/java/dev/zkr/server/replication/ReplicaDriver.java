@@ -359,6 +359,15 @@ public final class ReplicaDriver implements Replication {
         return members == null ? null : members.record(replica.membership());
     }
 
+    @Override
+    public long membershipRecordZxid() {
+        if (!replica.membership().equals(replica.committedMembership())) {
+            return -1;
+        }
+        long zxid = replica.membershipRecordZxid();
+        return zxid == Zxid.NONE ? 0 : zxid;
+    }
+
     /** The members' addresses and roles, or null for a server without membership records. */
     public Members members() {
         return members;

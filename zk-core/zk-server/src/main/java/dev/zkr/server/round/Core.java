@@ -122,7 +122,7 @@ public final class Core {
         ApplyStage apply = new ApplyStage(tree, prep, watches, gate, config.authorizer());
         ReadStage reads = new ReadStage(tree, watches, apply, config.authorizer(), system, configured);
         if (config.isEnsemble()) {
-            prep.planMembershipWith(replication);
+            prep.planMembershipWith(replication, tree);
         }
         Housekeeping housekeeping = new Housekeeping(config, tree, gate, snapshotter,
                 config.isEnsemble() ? new MembershipChanges(replication,

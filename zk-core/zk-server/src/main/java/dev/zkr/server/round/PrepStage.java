@@ -30,6 +30,8 @@ final class PrepStage {
     private final boolean failuresThroughLog;
     /** What plans a membership change's record (the replication); null: changes are refused (RECONFIG_DISABLED). */
     private Replication memberships;
+    /** ZooKeeper's reconfig as a membership change; null where membership changes are refused. */
+    private ZooKeeperReconfig zooKeeperReconfig;
 
     /**
      * @param epoch    the epoch of the zxids this stage hands out ({@link Zxid}; a standalone server's is 1)
@@ -61,6 +63,12 @@ final class PrepStage {
         this.memberships = replication;
     }
 
+    /** As above, with ZooKeeper's reconfig too ({@code tree}: its membership from a snapshot gives the version). */
+    void planMembershipWith(Replication replication, dev.zkr.tree.DataTree tree) {
+        planMembershipWith(replication);
+        this.zooKeeperReconfig = new ZooKeeperReconfig(replication, tree);
+    }
+
     /** A client write (create, delete, setData, multi). */
     Pending write(Connection c, Message.Request r) {
         return write(Pending.Kind.CLIENT, c, r, c.sessionId, c.authIds, acked(c.exactlyOnce, c.acked, r));
@@ -81,7 +89,8 @@ final class PrepStage {
     Pending write(Pending.Kind kind, Connection c, Message.Request r, long sessionId, List<Id> authIds, int acked) {
         Request request;
         try {
-            request = r instanceof Message.ReconfigRequest rc ? membershipChange(rc, authIds) : toRequest(r);
+            request = r instanceof Message.ReconfigRequest rc ? membershipChange(rc, authIds)
+                    : r instanceof Message.ZooKeeperReconfigRequest zr ? membershipChange(zr, authIds) : toRequest(r);
         } catch (ZkException e) { // its detail only: the reply carries the code, the client's exception names it
             String prefix = e.code().name() + ": ";
             String detail = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
@@ -176,6 +185,28 @@ final class PrepStage {
      * @throws ZkException NO_AUTH, RECONFIG_DISABLED, or the replication's refusal
      */
     private Request membershipChange(Message.ReconfigRequest r, List<Id> authIds) {
+        checkMayChangeMembership(authIds);
+        if (r.change() == null) {
+            throw new ZkException.BadArguments(null, "no change");
+        }
+        return new Request.ChangeMembership(memberships.membershipAfter(r.change()));
+    }
+
+    /**
+     * ZooKeeper's reconfig (the ZooKeeper port's, served where {@code reconfigEnabled}): UNIMPLEMENTED on a
+     * standalone server, as ZooKeeper answers; the superuser's only, as ZooKeeper guards it (its /zookeeper/config is
+     * writable by no one else; ZooKeeper checks that last, zkr first: a session that may not change the membership
+     * learns nothing of it), then one server added, promoted or removed ({@link ZooKeeperReconfig}).
+     */
+    private Request membershipChange(Message.ZooKeeperReconfigRequest r, List<Id> authIds) {
+        if (zooKeeperReconfig == null) { // ZooKeeper's standalone server answers so, before its ACL check
+            throw new ZkException.Unimplemented(null, "a standalone server's membership cannot change");
+        }
+        checkMayChangeMembership(authIds);
+        return new Request.ChangeMembership(memberships.membershipAfter(zooKeeperReconfig.change(r)));
+    }
+
+    private void checkMayChangeMembership(List<Id> authIds) {
         if (authIds != null && authIds.stream().noneMatch(id -> "super".equals(id.scheme()))) {
             throw new ZkException.NoAuth(null, "membership changes are the superuser's (superDigest or "
                     + "ssl.x509SuperUser)");
@@ -183,14 +214,11 @@ final class PrepStage {
         if (memberships == null) {
             throw new ZkException.ReconfigDisabled(null, "a standalone server's membership cannot change");
         }
-        if (r.change() == null) {
-            throw new ZkException.BadArguments(null, "no change");
-        }
-        return new Request.ChangeMembership(memberships.membershipAfter(r.change()));
     }
 
     static boolean isWrite(Message.Request r) {
-        return r instanceof Message.ReconfigRequest || r instanceof Message.CreateRequest
+        return r instanceof Message.ReconfigRequest || r instanceof Message.ZooKeeperReconfigRequest
+                || r instanceof Message.CreateRequest
                 || r instanceof Message.DeleteRequest
                 || r instanceof Message.SetDataRequest || r instanceof Message.MultiRequest
                 || r instanceof Message.CreateAclRequest || r instanceof Message.SetAclRequest

@@ -95,8 +95,8 @@ final class ReadStage {
     }
 
     /**
-     * A read of one of ZooKeeper's system nodes ({@link SystemNodes}: readable by anyone, they never change, so a
-     * watch on them never fires), or null for any other read.
+     * A read of one of ZooKeeper's system nodes ({@link SystemNodes}: readable by anyone; only /zookeeper/config
+     * changes, when a membership record is applied, which fires its data watches), or null for any other read.
      */
     private Message.Reply readSystem(Connection c, Message.Request r) {
         long zxid = tree.lastZxid();
@@ -105,25 +105,30 @@ final class ReadStage {
             if (g.watch()) {
                 watches.addDataWatch(c.sessionId, g.path());
             }
-            return Replies.ok(xid, zxid, new Message.DataBody(system.data(g.path()), system.stat(g.path())));
+            return Replies.ok(xid, zxid, new Message.DataBody(shown().data(g.path()), shown().stat(g.path())));
         } else if (r instanceof Message.ExistsRequest e && SystemNodes.isSystem(e.path())) {
             if (e.watch()) {
                 watches.addDataWatch(c.sessionId, e.path());
             }
-            return Replies.ok(xid, zxid, new Message.StatBody(system.stat(e.path())));
+            return Replies.ok(xid, zxid, new Message.StatBody(shown().stat(e.path())));
         } else if (r instanceof Message.GetChildrenRequest g && SystemNodes.isSystem(g.path())) {
             if (g.watch()) {
                 watches.addChildWatch(c.sessionId, g.path());
             }
-            return Replies.ok(xid, zxid, new Message.ChildrenBody(system.children(g.path()).toArray(new String[0]),
-                    system.stat(g.path())));
+            return Replies.ok(xid, zxid, new Message.ChildrenBody(shown().children(g.path()).toArray(new String[0]),
+                    shown().stat(g.path())));
         } else if (r instanceof Message.GetAclRequest g && SystemNodes.isSystem(g.path())) {
-            return Replies.ok(xid, zxid, new Message.AclBody(system.acl(g.path()).toArray(new Acl[0]),
-                    system.stat(g.path())));
+            return Replies.ok(xid, zxid, new Message.AclBody(shown().acl(g.path()).toArray(new Acl[0]),
+                    shown().stat(g.path())));
         } else if (r instanceof Message.GetAllChildrenNumberRequest g && SystemNodes.isSystem(g.path())) {
-            return Replies.ok(xid, zxid, new Message.CountBody(system.descendants(g.path())));
+            return Replies.ok(xid, zxid, new Message.CountBody(shown().descendants(g.path())));
         }
         return null;
+    }
+
+    /** The system nodes as shown now: /zookeeper/config shows the membership the tree applied last, if any. */
+    private SystemNodes shown() {
+        return system.over(tree.membership());
     }
 
     /** A read of the root, as shown while the system nodes are: {@code zookeeper} among its children. */
@@ -295,7 +300,7 @@ final class ReadStage {
         }
         if (system != null && system.shownOver(tree)) {
             if (SystemNodes.isSystem(path)) {
-                return op instanceof Op.GetData ? new OpResult.GetDataResult(system.data(path), system.stat(path))
+                return op instanceof Op.GetData ? new OpResult.GetDataResult(shown().data(path), shown().stat(path))
                         : new OpResult.GetChildrenResult(system.children(path));
             }
             if ("/".equals(path)) {
@@ -389,7 +394,7 @@ final class ReadStage {
     private Stat statShown(String path) {
         if (system != null && system.shownOver(tree)) {
             if (SystemNodes.isSystem(path)) {
-                return system.stat(path);
+                return shown().stat(path);
             }
             Stat s = tree.exists(path);
             return s != null && "/".equals(path) ? SystemNodes.root(s) : s;

@@ -128,6 +128,15 @@ public interface Replication {
         return null;
     }
 
+    /**
+     * The version of the membership in force, as ZooKeeper's reconfig names it: the zxid of its record when that is
+     * in the log, 0 when the membership in force is the log's base (the member lines, or the snapshot's record, whose
+     * zxid the tree holds); -1 while a change is pending (in the log, not committed). Round only.
+     */
+    default long membershipRecordZxid() {
+        return 0;
+    }
+
     /** The membership in force, as a record with the members' addresses; null for a standalone server. Round only. */
     default Txn.Membership membership() {
         return null;

@@ -66,6 +66,11 @@ final class Replies {
         if (request instanceof Message.ReconfigRequest && reply.code() == ZkException.Code.OK.intValue()) {
             return ok(reply.xid(), zxid, members(tree, null)); // the tree applied the change just now
         }
+        if (request instanceof Message.ZooKeeperReconfigRequest && reply.code() == ZkException.Code.OK.intValue()) {
+            Message.DataBody config = config(tree);
+            return config != null ? ok(reply.xid(), zxid, config) : error(reply.xid(), zxid,
+                    ZkException.Code.SYSTEM_ERROR, "the membership record applied has gone from the tree");
+        }
         if (reply.code() != ZkException.Code.OK.intValue() || tree.contains(SystemNodes.ZOOKEEPER)) {
             return reply;
         }
@@ -102,6 +107,19 @@ final class Replies {
         dev.zkr.tree.Txn.Membership m = applied != null ? applied.membership() : configured;
         return new Message.MembersBody(m == null ? new dev.zkr.client.EnsembleMember[0]
                 : m.members().toArray(new dev.zkr.client.EnsembleMember[0]));
+    }
+
+    /**
+     * ZooKeeper's answer to its reconfig: /zookeeper/config's data and Stat after the record the tree applied just
+     * now (null if the tree holds none, which cannot be once a record was applied).
+     */
+    private static Message.DataBody config(DataTree tree) {
+        DataTree.AppliedMembership m = tree.membership();
+        if (m == null) {
+            return null;
+        }
+        SystemNodes shown = SystemNodes.ensembleAfter(m, m.time());
+        return new Message.DataBody(shown.data(SystemNodes.CONFIG), shown.stat(SystemNodes.CONFIG));
     }
 
     /** The reply to a write request from what applying its txn produced (the tree's own Stats). */

@@ -86,7 +86,7 @@ final class ReplyEncoder {
                 yield new Create2Response(c.path(), Records.stat(c.stat()));
             }
             case OpCode.EXISTS -> new ExistsResponse(Records.stat(as(b, Message.StatBody.class, p).stat()));
-            case OpCode.GET_DATA -> {
+            case OpCode.GET_DATA, OpCode.RECONFIG -> { // reconfig: /zookeeper/config after it, as ZooKeeper answers
                 Message.DataBody d = as(b, Message.DataBody.class, p);
                 yield new GetDataResponse(d.data(), Records.stat(d.stat()));
             }

@@ -21,6 +21,7 @@ import org.apache.zookeeper.proto.GetChildrenRequest;
 import org.apache.zookeeper.proto.GetDataRequest;
 import org.apache.zookeeper.proto.GetEphemeralsRequest;
 import org.apache.zookeeper.proto.GetSASLRequest;
+import org.apache.zookeeper.proto.ReconfigRequest;
 import org.apache.zookeeper.proto.RemoveWatchesRequest;
 import org.apache.zookeeper.proto.SetACLRequest;
 import org.apache.zookeeper.proto.SetDataRequest;
@@ -47,6 +48,11 @@ final class RequestDecoder {
     }
 
     static Decoded decode(ByteBuf frame) {
+        return decode(frame, false);
+    }
+
+    /** {@code reconfigEnabled}: reconfig goes to the server; else it is answered RECONFIG_DISABLED. */
+    static Decoded decode(ByteBuf frame, boolean reconfigEnabled) {
         if (frame.readableBytes() < 8) {
             throw new ZooKeeperProtocolException(ZooKeeperProtocolException.Kind.BAD_REQUEST,
                     "a request frame of " + frame.readableBytes() + " bytes has no RequestHeader");
@@ -169,7 +175,15 @@ final class RequestDecoder {
                 // a ZooKeeper server without SASL answers OK with no token (its SASL server is null)
                 yield local(xid, type, new Pending.Answer(ErrorCodes.OK, new SetSASLResponse(null), 0, false));
             }
-            case OpCode.RECONFIG -> answer(xid, type, ErrorCodes.RECONFIG_DISABLED);
+            case OpCode.RECONFIG -> {
+                if (!reconfigEnabled) { // ZooKeeper checks it first, before the ACL and the record
+                    yield answer(xid, type, ErrorCodes.RECONFIG_DISABLED);
+                }
+                ReconfigRequest r = new ReconfigRequest();
+                yield !Jute.read(in, r) ? marshalling(xid, type)
+                        : send(new Message.ZooKeeperReconfigRequest(xid, r.getJoiningServers(), r.getLeavingServers(),
+                        r.getNewMembers(), r.getCurConfigId()), type);
+            }
             case OpCode.CLOSE_SESSION -> send(new Message.CloseSessionRequest(xid), type);
             case OpCode.CHECK_WATCHES -> {
                 CheckWatchesRequest r = new CheckWatchesRequest();

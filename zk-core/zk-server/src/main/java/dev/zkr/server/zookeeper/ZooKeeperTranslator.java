@@ -25,6 +25,8 @@ public final class ZooKeeperTranslator {
     private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
     private final int maxReplyFrame;
     private final java.util.function.IntConsumer oversized;
+    /** Whether reconfig is served (the server's {@code reconfigEnabled}); else answered RECONFIG_DISABLED. */
+    private final boolean reconfigEnabled;
     private final Jute.Writer writer = new Jute.Writer();
     private boolean connected;
     /** Whether the client's ConnectRequest carried the readOnly byte (its ConnectResponse then does). */
@@ -44,8 +46,17 @@ public final class ZooKeeperTranslator {
      * so the client keeps its connection and its other requests; {@code oversized} is told the refused frame's size.
      */
     public ZooKeeperTranslator(int maxReplyFrame, java.util.function.IntConsumer oversized) {
+        this(maxReplyFrame, oversized, false);
+    }
+
+    /**
+     * As above; {@code reconfigEnabled}: ZooKeeper's reconfig is handed to the server (the server's
+     * {@code reconfigEnabled}), else answered RECONFIG_DISABLED as a ZooKeeper server without it answers.
+     */
+    public ZooKeeperTranslator(int maxReplyFrame, java.util.function.IntConsumer oversized, boolean reconfigEnabled) {
         this.maxReplyFrame = maxReplyFrame;
         this.oversized = oversized;
+        this.reconfigEnabled = reconfigEnabled;
     }
 
     /**
@@ -68,7 +79,7 @@ public final class ZooKeeperTranslator {
         if (closing) {
             return null;
         }
-        RequestDecoder.Decoded d = RequestDecoder.decode(frame);
+        RequestDecoder.Decoded d = RequestDecoder.decode(frame, reconfigEnabled);
         inFlight.addLast(d.pending());
         if (d.pending().answer() != null && d.pending().answer().close()) {
             closing = true;

@@ -13,9 +13,15 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 /** A translator past its handshake, with the Apache client's view of what it sends back. */
 final class Conversation {
 
-    final ZooKeeperTranslator translator = new ZooKeeperTranslator();
+    final ZooKeeperTranslator translator;
 
     Conversation() {
+        this(new ZooKeeperTranslator());
+    }
+
+    /** A conversation through {@code translator}. */
+    Conversation(ZooKeeperTranslator translator) {
+        this.translator = translator;
         translator.decode(ApacheWire.newSession());
         ByteBuf out = Unpooled.buffer();
         translator.encode(new Message.ConnectResponse(Message.PROTOCOL_VERSION, 0x77, new byte[16], 30_000, 1 << 20),

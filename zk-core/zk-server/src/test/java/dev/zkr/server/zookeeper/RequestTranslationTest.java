@@ -417,6 +417,28 @@ class RequestTranslationTest {
     }
 
     @Test
+    void withReconfigEnabledReconfigGoesToTheServerAsItIsAndIsAnsweredWithTheConfig() {
+        Conversation on = new Conversation(new ZooKeeperTranslator(Integer.MAX_VALUE, n -> { }, true));
+        Message.ZooKeeperReconfigRequest r = on.sent(7, OpCode.RECONFIG,
+                new ReconfigRequest("server.4=h:1:2;3", "2", null, 0x200000003L), Message.ZooKeeperReconfigRequest.class);
+        assertEquals("server.4=h:1:2;3", r.joiningServers());
+        assertEquals("2", r.leavingServers());
+        assertNull(r.newMembers());
+        assertEquals(0x200000003L, r.curConfigId());
+        byte[] text = "server.1=h:1:2:participant;3\nversion=200000009".getBytes(StandardCharsets.UTF_8);
+        dev.zkr.client.Stat stat = new dev.zkr.client.Stat(0, 0x200000009L, 0, 0, 1234, -1, 0, -1, 0, text.length, 0);
+        org.apache.zookeeper.proto.GetDataResponse body = new org.apache.zookeeper.proto.GetDataResponse();
+        Conversation.Read read = on.answer(new Message.Reply(7, 0x200000009L, 0, new Message.DataBody(text, stat),
+                null), body);
+        assertEquals(0, read.header().getErr());
+        assertArrayEquals(text, body.getData(), "ZooKeeper's client reads the new config as a GetDataResponse");
+        assertEquals(0x200000009L, body.getStat().getMzxid());
+        assertEquals(text.length, body.getStat().getDataLength());
+        // a record that does not decode: MARSHALLINGERROR, as for any opcode
+        on.standIn(8, OpCode.RECONFIG, new org.apache.zookeeper.proto.SyncRequest("/x"));
+    }
+
+    @Test
     void aStandInTheServerRefusesIsAnsweredWithTheServersError() {
         c.standIn(4, OpCode.RECONFIG, new ReconfigRequest("server.4=h:1:2;3", null, null, -1));
         Conversation.Read r = c.answer(new Message.Reply(4, 0x31, dev.zkr.client.ZkException.Code.SESSION_EXPIRED
