@@ -347,6 +347,12 @@ public final class ReplicaDriver implements Replication {
         return members == null ? null : members.record(replica.membership());
     }
 
+    @Override
+    public boolean member() {
+        return members == null || replica.membership().isMember(replica.id())
+                || replica.committedMembership().isMember(replica.id());
+    }
+
     /** The members' addresses and roles, or null for a server without membership records. */
     public Members members() {
         return members;

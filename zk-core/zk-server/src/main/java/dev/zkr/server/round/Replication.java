@@ -130,6 +130,16 @@ public interface Replication {
         return null;
     }
 
+    /**
+     * Whether this server is a member of its current or of its committed membership (docs/membership.md): a server
+     * that is neither (its removal committed, or it joins and was not added yet) forwards no client request and
+     * takes no client; its connections are closed as a leaderless server's are, so clients move to the members.
+     * Always true for a server whose membership never changes. Round only.
+     */
+    default boolean member() {
+        return true;
+    }
+
     default void peerUp(int id) {
     }
 
