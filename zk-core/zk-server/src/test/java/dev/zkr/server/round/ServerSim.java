@@ -1439,6 +1439,7 @@ final class ServerSim {
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
         stats.elections = leaders.size();
         stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
+        stats.spareSnapInstalls = servers.stream().filter(x -> x.joins).mapToLong(SimServer::installs).sum();
         stats.duplicates = servers.stream().mapToLong(SimServer::duplicates).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         stats.aclCreates = acls.creates;

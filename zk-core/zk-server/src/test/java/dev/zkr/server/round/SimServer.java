@@ -89,7 +89,7 @@ final class SimServer {
                     config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
             sessions.restore(tree.sessions().values(), roundTime(now));
             SimLogView view = new SimLogView(log, SimServer.this::newestSnapshot);
-            boolean ensemble = members.size() > 1;
+            boolean ensemble = members.size() > 1 || changes; // a spare may join an ensemble down to one voter
             // membership changes: the address book and the recovered tree's membership, as Assembler reads them
             dev.zkr.tree.Txn.Membership recorded = t.membership() == null ? null : t.membership().membership();
             Members book = null;
@@ -286,7 +286,7 @@ final class SimServer {
         if (ttlChecks) {
             b.containerCheckInterval(Duration.ofMillis(100));
         }
-        if (members.size() > 1) {
+        if (members.size() > 1 || changes) {
             for (int m : members) {
                 b.member(m, "127.0.0.1", 20_000 + m, 10_000 + m);
             }
