@@ -472,7 +472,11 @@ public final class Replica {
         return voter || memberships.at(commit).isVoter(id);
     }
 
-    boolean hasLiveLeader() {
+    /**
+     * Whether this replica follows a leader it heard from within an election timeout (and whose link is up), or
+     * leads. A non-voter never campaigns, so this is how it sees that its leader went quiet.
+     */
+    public boolean hasLiveLeader() {
         return state.hasLiveLeader();
     }
 
