@@ -973,13 +973,15 @@ final class ServerSim {
         start(spare);
     }
 
-    /** Every membership record a server's log appends goes to {@link #appendedMemberships}. */
+    /**
+     * Every membership record a server's replica hands to its log (in force from then, even if the write then fails)
+     * goes to {@link #appendedMemberships}.
+     */
     private void noteMembershipAppends(SimServer s) {
-        java.util.function.Consumer<TxnCodec.Entry> before = s.log.onAppend;
-        s.log.onAppend = e -> {
-            before.accept(e);
-            if (e.txn() instanceof dev.zkr.tree.Txn.Membership m) {
-                appendedMemberships.computeIfAbsent(e.header().zxid(), z -> new java.util.HashSet<>()).add(m);
+        s.membershipAppended = e -> {
+            dev.zkr.tree.Txn.Membership m = TxnCodec.membershipOf(e.payload());
+            if (m != null) {
+                appendedMemberships.computeIfAbsent(e.zxid(), z -> new java.util.HashSet<>()).add(m);
             }
         };
     }

@@ -90,8 +90,14 @@ final class SimLogView implements DrivenLogView {
         }
     }
 
+    /** Runs with membership changes: told of every record handed to the log (a membership is in force from then). */
+    java.util.function.Consumer<Entry> onAppended;
+
     @Override
     public void appended(Entry e) {
+        if (onAppended != null) {
+            onAppended.accept(e);
+        }
         entries.add(e);
         table = null;
     }

@@ -100,6 +100,7 @@ final class SimServer {
                 }
                 view.members(book, recorded == null ? null : Members.toConsensus(recorded),
                         memberBug == MemberBug.SNAP_FORGETS_MEMBERSHIP);
+                view.onAppended = membershipAppended;
             }
             int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicaDriver.TICK_MS);
             int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicaDriver.TICK_MS));
@@ -222,6 +223,8 @@ final class SimServer {
     }
 
     MemberBug memberBug = MemberBug.NONE;
+    /** Runs with membership changes: every record this server's replica hands to its log (set by the simulator). */
+    java.util.function.Consumer<Entry> membershipAppended;
     /** The log carries membership records (a run with membership changes). */
     private final boolean changes;
     /** A spare server: it joins a running ensemble ({@code join=true}), its own line not a voter. */
