@@ -197,8 +197,11 @@ public final class Replica {
             return;
         }
         installing = Zxid.NONE;
+        // a snapshot that records no membership is of a log that never held a membership record: the static members
+        // (LogView.baseMembership), not this replica's own history up to zxid, which may hold a change the leader's
+        // history truncated (an uncommitted record of an older epoch below the sync point)
         Membership atSnapshot = log.baseMembership();
-        if (memberships.installed(zxid, atSnapshot != null ? atSnapshot : memberships.at(zxid))) {
+        if (memberships.installed(zxid, atSnapshot != null ? atSnapshot : Membership.ofVoters(config.members()))) {
             applyMembership();
         }
         durable = Math.max(durable, zxid);
@@ -477,7 +480,11 @@ public final class Replica {
         return voter || memberships.at(commit).isVoter(id);
     }
 
-    boolean hasLiveLeader() {
+    /**
+     * Whether this replica follows a leader it heard from within an election timeout (and whose link is up), or
+     * leads. A non-voter never campaigns, so this is how it sees that its leader went quiet.
+     */
+    public boolean hasLiveLeader() {
         return state.hasLiveLeader();
     }
 

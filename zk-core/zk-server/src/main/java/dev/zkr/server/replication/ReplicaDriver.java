@@ -368,6 +368,25 @@ public final class ReplicaDriver implements Replication {
         return zxid == Zxid.NONE ? 0 : zxid;
     }
 
+    /**
+     * A voter of its current or committed membership always; a learner or observer only while it hears from a leader
+     * (one removed while cut off, or whose removal committed, is no longer sent to, and never campaigns to find out);
+     * a server that is a member of neither (removed, or joining and not added yet) never.
+     */
+    @Override
+    public boolean member() {
+        if (members == null) {
+            return true;
+        }
+        int id = replica.id();
+        Membership current = replica.membership();
+        Membership committed = replica.committedMembership();
+        if (current.isVoter(id) || committed.isVoter(id)) {
+            return true;
+        }
+        return (current.isMember(id) || committed.isMember(id)) && replica.hasLiveLeader();
+    }
+
     /** The members' addresses and roles, or null for a server without membership records. */
     public Members members() {
         return members;

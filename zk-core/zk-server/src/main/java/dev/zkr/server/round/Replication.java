@@ -142,6 +142,17 @@ public interface Replication {
         return null;
     }
 
+    /**
+     * Whether this server acts as a member for its clients (docs/membership.md): a voter of its current or committed
+     * membership, or a learner or observer that hears from a leader. A server that is not (its removal committed or
+     * it was removed while cut off, or it joins and was not added yet) forwards no client request; its connections
+     * are closed as a leaderless server's are, so clients move to the members. Always true for a server whose
+     * membership never changes. Round only.
+     */
+    default boolean member() {
+        return true;
+    }
+
     default void peerUp(int id) {
     }
 

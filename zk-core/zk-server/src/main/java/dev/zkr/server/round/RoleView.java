@@ -50,8 +50,8 @@ final class RoleView {
                 && role.role() == Role.LEADER;
     }
 
-    /** A follower that knows its leader: it forwards. */
+    /** A follower that knows its leader and is a member (not removed, not still joining): it forwards. */
     boolean following() {
-        return role.role() == Role.FOLLOWER && role.leaderId() > 0;
+        return role.role() == Role.FOLLOWER && role.leaderId() > 0 && replication.member();
     }
 }

@@ -52,18 +52,18 @@ final class ServerSim {
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
-                   boolean acls, boolean resend, boolean ttl) {
+                   boolean acls, boolean resend, boolean ttl, boolean members, SimServer.MemberBug memberBug) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false, false);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false, false, false, SimServer.MemberBug.NONE);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         /**
@@ -72,26 +72,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug, acls, resend, ttl);
+                    fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         /**
@@ -100,13 +100,13 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend, ttl);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend, ttl, members, memberBug);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug, acls, resend, ttl);
+                    ackBeforeFsync, fullTrace, true, bug, acls, resend, ttl, members, memberBug);
         }
 
         /**
@@ -116,7 +116,7 @@ final class ServerSim {
          */
         Options withAcls() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend, ttl);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend, ttl, members, memberBug);
         }
 
         /**
@@ -128,7 +128,7 @@ final class ServerSim {
          */
         Options withResend() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true, ttl);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true, ttl, members, memberBug);
         }
 
         /**
@@ -139,11 +139,30 @@ final class ServerSim {
          */
         Options withTtl() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, true);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, true, members, memberBug);
+        }
+
+        /**
+         * Random membership changes (docs/membership.md; off by default, so every earlier seed keeps its schedule):
+         * an ensemble of 3 or 5 with {@link ServerSim#SPARES} spare servers (new ids) that join; during the faults a server
+         * (mostly the in-service leader) is asked for a random change every 100-400 ms, drawn from its own random
+         * stream. Removed servers keep running and take faults. A standalone shape becomes 3 servers.
+         */
+        Options withMembers() {
+            return new Options(servers == 1 ? 3 : servers, clients, keys, duration, faults, peerLoss, writesAfterReads,
+                    invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, true,
+                    memberBug);
+        }
+
+        /** With membership changes and a test-only membership bug. */
+        Options withMemberBug(SimServer.MemberBug bug) {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants,
+                    readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, bug)
+                    .withMembers();
         }
 
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend, ttl);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend, ttl, members, memberBug);
         }
     }
 
@@ -190,6 +209,15 @@ final class ServerSim {
         long lostWithSession;
         long ttlCreates;
         long ttlDeletes;
+        /** Membership changes: asked, sequenced by a leader, refused, records committed, leaders removing themselves. */
+        long membershipAsked;
+        long membershipSequenced;
+        long membershipRefused;
+        long membershipCommitted;
+        long leadersRemoved;
+        long sparesStarted;
+        /** SNAP installs on servers that joined (the membership from the snapshot's trailer). */
+        long spareSnapInstalls;
 
         void add(Stats o) {
             events += o.events;
@@ -230,6 +258,13 @@ final class ServerSim {
             lostWithSession += o.lostWithSession;
             ttlCreates += o.ttlCreates;
             ttlDeletes += o.ttlDeletes;
+            membershipAsked += o.membershipAsked;
+            membershipSequenced += o.membershipSequenced;
+            membershipRefused += o.membershipRefused;
+            membershipCommitted += o.membershipCommitted;
+            leadersRemoved += o.leadersRemoved;
+            sparesStarted += o.sparesStarted;
+            spareSnapInstalls += o.spareSnapInstalls;
         }
 
         @Override
@@ -249,7 +284,11 @@ final class ServerSim {
                     + resent + " (found applied or sequenced: " + duplicates + "), client txns out of their session's order " + outOfOrder + " (seeds " + outOfOrderSeeds + "), drops after a write " + dropsAfterWrite + ", writes lost with their session "
                     + lostWithSession : "")
                     + (ttlCreates > 0 ? ", TTL nodes created " + ttlCreates + ", expired and deleted " + ttlDeletes
-                    : "");
+                    : "")
+                    + (membershipAsked > 0 ? ", membership changes asked " + membershipAsked + " (sequenced "
+                    + membershipSequenced + ", refused " + membershipRefused + "), records committed "
+                    + membershipCommitted + ", leaders removing themselves " + leadersRemoved + ", spares started "
+                    + sparesStarted + " (SNAP installs on them " + spareSnapInstalls + ")" : "");
         }
     }
 
@@ -308,6 +347,23 @@ final class ServerSim {
     private static final int NONE_OWED = Integer.MIN_VALUE;
     /** Leaders seen per epoch. */
     private final Map<Long, Integer> leaders = new HashMap<>();
+    /** Every server by id (a spare once started); index 0 unused. */
+    private final SimServer[] byId;
+
+    // ---- membership changes (Options.withMembers) ----
+    /** Spare servers (new ids after the starting voters') a run with membership changes may add. */
+    static final int SPARES = 3;
+    /** The membership changes' own random stream: it leaves {@link #random}'s draws alone. */
+    private final SplittableRandom memberRandom;
+    /** The starting voters (the static {@code server.N} lines). */
+    private final List<Integer> initialVoters = new ArrayList<>();
+    /** The committed membership sequence, by record zxid, as the servers applied it (the first applier's record). */
+    private final java.util.TreeMap<Long, dev.zkr.tree.Txn.Membership> committedMemberships = new java.util.TreeMap<>();
+    /** Every membership record any log appended (committed or not), by zxid: what a leader may have counted with. */
+    private final java.util.TreeMap<Long, java.util.Set<dev.zkr.tree.Txn.Membership>> appendedMemberships =
+            new java.util.TreeMap<>();
+    /** Spares a leader sequenced the addition of (never asked again: a spare is added at most once). */
+    private final java.util.Set<Integer> sparesAdded = new java.util.HashSet<>();
 
     ServerSim(long seed, Options options) {
         this.seed = seed;
@@ -322,18 +378,28 @@ final class ServerSim {
         for (int i = 1; i <= options.servers(); i++) {
             members.add(i);
         }
+        this.memberRandom = new SplittableRandom(seed * 0xBF58476D1CE4E5B9L + 0x94D049BB133111EBL);
+        initialVoters.addAll(members);
+        int total = members.size() + (options.members() ? SPARES : 0);
+        byId = new SimServer[total + 1];
         for (int id : members) {
             SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
             log.faultRandom = options.newFaults() ? faultRandom : null;
             log.bug = options.faultBug();
-            SimServer server = new SimServer(id, members, this, log, options.readBug(), options.ttl());
+            SimServer server = new SimServer(id, members, this, log, options.readBug(), options.ttl(),
+                    options.members(), false);
+            byId[id] = server;
             if (snapshotting) {
                 server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
             }
             server.faultBug = options.faultBug();
+            server.memberBug = options.memberBug();
+            if (options.members()) {
+                noteMembershipAppends(server);
+            }
             servers.add(server);
         }
-        int n = servers.size() + 1;
+        int n = total + 1;
         linkGen = new int[n][n];
         linkLast = new long[n][n];
         blocked = new boolean[n][n];
@@ -341,8 +407,8 @@ final class ServerSim {
         for (int[] row : downOwed) {
             Arrays.fill(row, NONE_OWED);
         }
-        lastDigestZxid = new long[servers.size()];
-        archivedUpTo = new long[servers.size()];
+        lastDigestZxid = new long[total];
+        archivedUpTo = new long[total];
         for (int i = 0; i < options.clients(); i++) {
             // ACL traffic: each client's choices from its own stream, so they leave the shared one's draws alone
             // TTL traffic likewise
@@ -411,6 +477,9 @@ final class ServerSim {
             scheduleFault();
             if (options.newFaults()) {
                 scheduleNewFault();
+            }
+            if (options.members()) {
+                scheduleMembershipChange();
             }
         }
         runUntil(options.duration());
@@ -665,11 +734,12 @@ final class ServerSim {
     /** A silent partition (connections stay up, messages dropped): one server isolated, random halves, or one way. */
     private void partition() {
         int n = servers.size();
+        int[] ids = servers.stream().mapToInt(x -> x.id).toArray(); // 1..n unless spares joined
         int kind = random.nextInt(3);
         stats.partitions++;
         if (kind == 0) {
-            int x = 1 + random.nextInt(n);
-            for (int o = 1; o <= n; o++) {
+            int x = ids[random.nextInt(n)];
+            for (int o : ids) {
                 if (o != x) {
                     blocked[x][o] = true;
                     blocked[o][x] = true;
@@ -677,16 +747,16 @@ final class ServerSim {
             }
             trace("PARTITION s" + x + " isolated");
         } else if (kind == 1) {
-            boolean[] side = new boolean[n + 1];
+            boolean[] side = new boolean[byId.length];
             StringBuilder sb = new StringBuilder();
-            for (int i = 1; i <= n; i++) {
+            for (int i : ids) {
                 side[i] = random.nextBoolean();
                 if (side[i]) {
                     sb.append(" s").append(i);
                 }
             }
-            for (int i = 1; i <= n; i++) {
-                for (int j = 1; j <= n; j++) {
+            for (int i : ids) {
+                for (int j : ids) {
                     if (side[i] != side[j]) {
                         blocked[i][j] = true;
                     }
@@ -694,8 +764,8 @@ final class ServerSim {
             }
             trace("PARTITION {" + sb + " } | the rest");
         } else {
-            int a = 1 + random.nextInt(n);
-            int b = 1 + random.nextInt(n);
+            int a = ids[random.nextInt(n)];
+            int b = ids[random.nextInt(n)];
             if (a != b) {
                 blocked[a][b] = true;
                 trace("PARTITION one way s" + a + " -/-> s" + b);
@@ -800,7 +870,211 @@ final class ServerSim {
     }
 
     private SimServer server(int id) {
-        return servers.get(id - 1);
+        return byId[id];
+    }
+
+    // ---- membership changes (Options.withMembers) -------------------------------------------------------------------
+
+    private void scheduleMembershipChange() {
+        after(100 + memberRandom.nextInt(300), null, () -> {
+            if (!faultsOn) {
+                return;
+            }
+            askMembershipChange();
+            scheduleMembershipChange();
+        });
+    }
+
+    /**
+     * A server — the in-service leader four times in five, else any running one (which must refuse unless it is the
+     * in-service leader) — is asked for a random change of the membership it holds: add a spare as a learner or an
+     * observer (the spare is started first, with {@code join=true}), promote an observer, or remove any member (the
+     * leader included).
+     */
+    private void askMembershipChange() {
+        SimServer s = memberRandom.nextInt(5) == 0 ? servers.get(memberRandom.nextInt(servers.size())) : leaderOrAny();
+        if (!s.up()) {
+            return;
+        }
+        dev.zkr.tree.Txn.Membership m = s.membership();
+        List<Integer> voters = m.ids(dev.zkr.client.EnsembleMember.Role.VOTER);
+        List<Integer> observers = m.ids(dev.zkr.client.EnsembleMember.Role.OBSERVER);
+        int fresh = -1;
+        for (int id = initialVoters.size() + 1; id < byId.length; id++) {
+            if (!sparesAdded.contains(id) && m.member(id) == null) {
+                fresh = id;
+                break;
+            }
+        }
+        int kind = memberRandom.nextInt(10);
+        dev.zkr.client.MembershipChange change;
+        if (fresh > 0 && kind < 3 && voters.size() < 5) {
+            change = dev.zkr.client.MembershipChange.add(fresh, "127.0.0.1", 20_000 + fresh, 10_000 + fresh);
+        } else if (fresh > 0 && kind < 5) {
+            change = dev.zkr.client.MembershipChange.addObserver(fresh, "127.0.0.1", 20_000 + fresh, 10_000 + fresh);
+        } else if (!observers.isEmpty() && kind < 6) {
+            change = dev.zkr.client.MembershipChange.promote(observers.get(memberRandom.nextInt(observers.size())));
+        } else if (voters.size() > 2 || voters.size() > 1 && kind == 9) {
+            List<Integer> all = m.members().stream().map(dev.zkr.client.EnsembleMember::id).toList();
+            change = dev.zkr.client.MembershipChange.remove(all.get(memberRandom.nextInt(all.size())));
+        } else {
+            return;
+        }
+        boolean add = change.kind() == dev.zkr.client.MembershipChange.Kind.ADD
+                || change.kind() == dev.zkr.client.MembershipChange.Kind.ADD_OBSERVER;
+        if (add && byId[change.id()] == null) {
+            startSpare(change.id(), voters);
+        }
+        boolean inService = s.current.replica.isLeaderInService();
+        stats.membershipAsked++;
+        java.util.concurrent.CompletableFuture<Long> done = s.changeMembership(change, now);
+        if (done.isCompletedExceptionally()) {
+            stats.membershipRefused++;
+            Throwable why = done.handle((z, e) -> e).join();
+            trace("s" + s.id + " refuses " + change.kind() + " s" + change.id() + ": " + why.getMessage());
+            if (!(why instanceof IllegalStateException || why instanceof IllegalArgumentException)) {
+                throw new Violation("s" + s.id + " refuses " + change + " with " + why);
+            }
+            return;
+        }
+        if (!inService) {
+            throw new Violation("s" + s.id + " accepted " + change + " while not the in-service leader: "
+                    + s.role());
+        }
+        stats.membershipSequenced++;
+        if (add) {
+            sparesAdded.add(change.id());
+        }
+        if (change.kind() == dev.zkr.client.MembershipChange.Kind.REMOVE && change.id() == s.id) {
+            stats.leadersRemoved++;
+        }
+        trace("s" + s.id + " sequences " + change.kind() + " s" + change.id() + ": now " + s.membership().members()
+                .stream().map(x -> x.id() + ":" + x.role()).toList());
+        done.whenComplete((z, e) -> trace("s" + s.id + ": " + change.kind() + " s" + change.id()
+                + (e == null ? " applied at " + Zxid.str(z) : " not known applied: " + e.getMessage())));
+    }
+
+    /** Starts spare {@code id}, configured with {@code voters}' lines and its own ({@code join=true}). */
+    private void startSpare(int id, List<Integer> voters) {
+        SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
+        log.faultRandom = options.newFaults() ? faultRandom : null;
+        log.bug = options.faultBug();
+        SimServer spare = new SimServer(id, voters, this, log, options.readBug(), options.ttl(), true, true);
+        if (snapshotting) {
+            spare.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
+        }
+        spare.faultBug = options.faultBug();
+        spare.memberBug = options.memberBug();
+        noteMembershipAppends(spare);
+        byId[id] = spare;
+        servers.add(spare);
+        stats.sparesStarted++;
+        trace("s" + id + " spare starts to join (voters " + voters + ")");
+        start(spare);
+    }
+
+    /**
+     * Every membership record a server's replica hands to its log (in force from then, even if the write then fails)
+     * goes to {@link #appendedMemberships}.
+     */
+    private void noteMembershipAppends(SimServer s) {
+        s.membershipAppended = e -> {
+            dev.zkr.tree.Txn.Membership m = TxnCodec.membershipOf(e.payload());
+            if (m != null) {
+                appendedMemberships.computeIfAbsent(e.zxid(), z -> new java.util.HashSet<>()).add(m);
+            }
+        };
+    }
+
+    /** The members of the newest committed membership (clients connect to them: voters, learners, observers). */
+    private List<Integer> committedMembers() {
+        Map.Entry<Long, dev.zkr.tree.Txn.Membership> last = committedMemberships.lastEntry();
+        return last == null ? initialVoters
+                : last.getValue().members().stream().map(dev.zkr.client.EnsembleMember::id).toList();
+    }
+
+    /** The voters of the committed membership in force at {@code zxid} (the static ones before any record). */
+    private List<Integer> committedVotersAt(long zxid) {
+        Map.Entry<Long, dev.zkr.tree.Txn.Membership> at = committedMemberships.floorEntry(zxid);
+        return at == null ? initialVoters : at.getValue().ids(dev.zkr.client.EnsembleMember.Role.VOTER);
+    }
+
+    /**
+     * After every event, for a running server (runs with membership changes): what it applied of the membership is
+     * the committed sequence's (the first server to apply a record at a zxid defines it; every other must agree, and
+     * none may apply past a committed record without it); its replica's committed membership is the sequence's at
+     * its commit point; and it leads only while it is a voter of its current or its committed membership (a leader
+     * whose removal committed steps down; learners and observers never lead).
+     */
+    private void checkMembership(SimServer s, long applied, boolean appliedChanged) {
+        dev.zkr.consensus.Replica replica = s.current.replica;
+        if (appliedChanged) {
+            DataTree.AppliedMembership am = s.current.tree.membership();
+            if (am != null) {
+                dev.zkr.tree.Txn.Membership before = committedMemberships.putIfAbsent(am.zxid(), am.membership());
+                if (before != null && !before.equals(am.membership())) {
+                    throw new Violation("s" + s.id + " applied membership " + am.membership().members() + " at "
+                            + Zxid.str(am.zxid()) + ", another server " + before.members() + " there");
+                }
+            }
+            Map.Entry<Long, dev.zkr.tree.Txn.Membership> floor = committedMemberships.floorEntry(applied);
+            if (floor != null && (am == null || am.zxid() != floor.getKey())) {
+                throw new Violation("s" + s.id + " applied up to " + Zxid.str(applied) + " with membership "
+                        + (am == null ? "(none: the static one)" : "of " + Zxid.str(am.zxid()))
+                        + ", the committed sequence has " + floor.getValue().members() + " at "
+                        + Zxid.str(floor.getKey()));
+            }
+            stats.membershipCommitted = committedMemberships.size();
+        }
+        Map.Entry<Long, dev.zkr.tree.Txn.Membership> atCommit = committedMemberships.floorEntry(replica.commitZxid());
+        if (replica.commitZxid() == applied && (atCommit != null || !s.joins)) {
+            dev.zkr.consensus.Membership expected = atCommit == null
+                    ? dev.zkr.consensus.Membership.ofVoters(initialVoters)
+                    : dev.zkr.server.replication.Members.toConsensus(atCommit.getValue());
+            if (!expected.equals(replica.committedMembership())) {
+                throw new Violation("s" + s.id + "'s committed membership at " + Zxid.str(replica.commitZxid()) + " is "
+                        + replica.committedMembership() + ", the committed sequence's is " + expected);
+            }
+        }
+        if (s.role().role() == dev.zkr.consensus.Role.LEADER && !replica.membership().isVoter(s.id)
+                && !replica.committedMembership().isVoter(s.id)) {
+            throw new Violation("s" + s.id + " leads epoch " + s.role().epoch() + " but is a voter of neither its "
+                    + "membership " + replica.membership() + " nor its committed one "
+                    + replica.committedMembership());
+        }
+    }
+
+    /**
+     * Runs with membership changes: a majority of the voters of the committed membership in force at {@code zxid}
+     * holds it durably — or, as a membership is in force from its append, a majority of those of a record after
+     * {@code zxid} (up to the next committed one) that a leader may have counted with.
+     */
+    private boolean durableOnMembersQuorum(long zxid) {
+        if (heldByMajority(zxid, committedVotersAt(zxid))) {
+            return true;
+        }
+        Long nextCommitted = committedMemberships.higherKey(zxid);
+        var after = appendedMemberships.subMap(zxid, false, nextCommitted == null ? Long.MAX_VALUE : nextCommitted,
+                true);
+        for (java.util.Set<dev.zkr.tree.Txn.Membership> ms : after.values()) {
+            for (dev.zkr.tree.Txn.Membership m : ms) {
+                if (heldByMajority(zxid, m.ids(dev.zkr.client.EnsembleMember.Role.VOTER))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private boolean heldByMajority(long zxid, List<Integer> voters) {
+        int holders = 0;
+        for (int v : voters) {
+            SimServer s = byId[v];
+            if (s != null && (s.log.durableEntry(zxid) != null || zxid <= s.newestSnapshot())) {
+                holders++;
+            }
+        }
+        return holders > voters.size() / 2;
     }
 
     // ---- the client network --------------------------------------------------------------------------------------
@@ -809,7 +1083,13 @@ final class ServerSim {
     private final class ClientNet implements SimClient.Net {
         @Override
         public SimConn connect(SimClient client) {
-            SimServer s = servers.get(random.nextInt(servers.size()));
+            SimServer s;
+            if (options.members()) { // the committed members, as an operator's connect string lists them
+                List<Integer> ids = committedMembers();
+                s = byId[ids.get(random.nextInt(ids.size()))];
+            } else {
+                s = servers.get(random.nextInt(servers.size()));
+            }
             if (!s.accepting()) {
                 trace("c" + client.id + " connect to s" + s.id + " refused (not serving)");
                 return null;
@@ -903,6 +1183,9 @@ final class ServerSim {
         if (zxid == 0) {
             return true;
         }
+        if (options.members()) {
+            return durableOnMembersQuorum(zxid);
+        }
         int holders = 0;
         for (SimServer s : servers) {
             if (s.log.durableEntry(zxid) != null || zxid <= s.newestSnapshot()) { // a snapshot file holds it too
@@ -934,6 +1217,9 @@ final class ServerSim {
             }
             DataTree tree = s.current.tree;
             long applied = tree.lastZxid();
+            if (options.members()) {
+                checkMembership(s, applied, applied != lastDigestZxid[i]);
+            }
             if (applied != lastDigestZxid[i]) {
                 lastDigestZxid[i] = applied;
                 int digest = tree.canonicalDump().hashCode();
@@ -1155,6 +1441,7 @@ final class ServerSim {
         stats.sessions = clients.stream().mapToLong(c -> c.sessionsOpened).sum();
         stats.elections = leaders.size();
         stats.snapInstalls = servers.stream().mapToLong(SimServer::installs).sum();
+        stats.spareSnapInstalls = servers.stream().filter(x -> x.joins).mapToLong(SimServer::installs).sum();
         stats.duplicates = servers.stream().mapToLong(SimServer::duplicates).sum();
         stats.purged = servers.stream().mapToLong(x -> x.log.purged).sum();
         stats.aclCreates = acls.creates;

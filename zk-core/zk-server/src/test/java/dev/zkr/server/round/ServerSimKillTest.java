@@ -75,6 +75,30 @@ class ServerSimKillTest {
         System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));
     }
 
+    static Stream<Arguments> memberBugs() {
+        return Stream.of(
+                Arguments.of(SimServer.MemberBug.REMOVED_LEADER_KEEPS_LEADING, "but is a voter of neither"),
+                Arguments.of(SimServer.MemberBug.SNAP_FORGETS_MEMBERSHIP, "committed membership"));
+    }
+
+    /**
+     * The membership bugs, in runs with membership changes ({@link ServerSimMembersTest}), break the membership
+     * checks (witness: what the failure must say); the same seed passes without the bug: a leader whose removal
+     * committed keeps leading (the consensus core's mutation), a SNAP install that forgets the membership its snapshot
+     * records.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("memberBugs")
+    void memberBugCaught(SimServer.MemberBug bug, String witness) {
+        long seed = firstFailing(s -> ServerSimMembersTest.options(s, false).withMemberBug(bug));
+        Throwable byRun = ServerSimTest.failureOf(seed, ServerSimMembersTest.options(seed, false).withMemberBug(bug));
+        String message = String.valueOf(byRun.getMessage());
+        assertTrue(message.contains(witness), () -> bug + ": seed " + seed + " failed otherwise: " + byRun);
+        Throwable without = ServerSimTest.failureOf(seed, ServerSimMembersTest.options(seed, false));
+        assertTrue(without == null, () -> bug + ": seed " + seed + " fails without the bug too: " + without);
+        System.out.printf("kill | %-40s | full run: seed %d: %s%n", bug, seed, oneLine(byRun));
+    }
+
     /**
      * Acknowledged setAcls and creates lost by acknowledging before fsync are caught by the ACL txn check
      * alone (among the history checks, invariants off): some seed's failure names it.

@@ -1,6 +1,7 @@
 package dev.zkr.server.round;
 
 import dev.zkr.server.ServerConfig;
+import dev.zkr.server.replication.Members;
 import dev.zkr.server.replication.ReplicaDriver;
 import dev.zkr.consensus.Entry;
 import dev.zkr.consensus.Meta;
@@ -48,6 +49,8 @@ final class SimServer {
         final ReplicaDriver stage;
         final Replica replica;
         final Outbox outbox = new Outbox();
+        /** Membership changes and their waiters (a run with membership changes), or null. */
+        final MembershipChanges memberships;
         /** STALE_READS: the lagging tree and how far it got in the log. */
         DataTree staleTree = new DataTree();
         ReadStage staleReads;
@@ -86,11 +89,26 @@ final class SimServer {
                     config.maxSessionTimeoutMs()), START_MILLIS + now, secret);
             sessions.restore(tree.sessions().values(), roundTime(now));
             SimLogView view = new SimLogView(log, SimServer.this::newestSnapshot);
-            boolean ensemble = members.size() > 1;
+            boolean ensemble = members.size() > 1 || changes; // a spare may join an ensemble down to one voter
+            // membership changes: the address book and the recovered tree's membership, as Assembler reads them
+            dev.zkr.tree.Txn.Membership recorded = t.membership() == null ? null : t.membership().membership();
+            Members book = null;
+            if (changes) {
+                book = new Members(configured());
+                if (recorded != null) {
+                    book.learn(recorded);
+                }
+                view.members(book, recorded == null ? null : Members.toConsensus(recorded),
+                        memberBug == MemberBug.SNAP_FORGETS_MEMBERSHIP);
+                view.onAppended = membershipAppended;
+            }
             int electionTicks = (int) Math.max(1, ELECTION_MS / ReplicaDriver.TICK_MS);
             int heartbeatTicks = Math.min(electionTicks - 1, (int) Math.max(1, HEARTBEAT_MS / ReplicaDriver.TICK_MS));
-            this.replica = new Replica(new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
-                    new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number)), view, meta);
+            ReplicaConfig replicaConfig = new ReplicaConfig(id, members, electionTicks, heartbeatTicks, 2,
+                    new SplittableRandom(sim.seed * 1_000_003L + id * 1_009L + number));
+            this.replica = memberBug == MemberBug.REMOVED_LEADER_KEEPS_LEADING
+                    ? dev.zkr.consensus.MutatedReplicas.of(replicaConfig, view, meta, "removedLeaderKeepsLeading")
+                    : new Replica(replicaConfig, view, meta);
             LogStage logStage = new LogStage(log);
             PeerLink peers = ensemble ? (to, m) -> sim.peerSend(id, to, m) : PeerLink.NONE;
             TxnClock txnClock = new TxnClock(SimServer.this::wallClock,
@@ -101,7 +119,7 @@ final class SimServer {
                 }
                 meta = m;
             }, tail, peers, faultBug == FaultBug.EPOCH_ON_WALL_CLOCK ? SimServer.this::wallClock : txnClock::next,
-                    electionTicks, snapshots == null ? null : new ReplicaDriver.Snapshots(snapshots, log), null);
+                    electionTicks, snapshots == null ? null : new ReplicaDriver.Snapshots(snapshots, log), book);
             long epoch = stage.epoch();
             WatchTable watches = new WatchTable();
             SessionGate gate = new SessionGate(config, sessions, tree, watches);
@@ -111,7 +129,8 @@ final class SimServer {
                     system), txnClock, ensemble ? -1 : epoch, Zxid.of(epoch, 0), ensemble);
             this.apply = new ApplyStage(tree, prep, watches, gate);
             this.reads = new ReadStage(tree, watches, apply, dev.zkr.auth.Authorizer.defaults(), system);
-            Housekeeping housekeeping = new Housekeeping(config, tree, gate, null);
+            this.memberships = changes ? new MembershipChanges(stage, recorded) : null;
+            Housekeeping housekeeping = new Housekeeping(config, tree, gate, null, memberships);
             this.pipeline = new Pipeline(tree, gate, reads, prep, logStage, stage, apply, housekeeping, outbox, peers,
                     id, ensemble, ELECTION_MS, HEARTBEAT_MS);
             this.staleReads = new ReadStage(staleTree, new WatchTable(), apply);
@@ -194,6 +213,36 @@ final class SimServer {
 
     FaultBug faultBug = FaultBug.NONE;
 
+    /** Test-only membership bugs (runs with membership changes): each must be caught by the membership checks. */
+    enum MemberBug {
+        NONE,
+        /** The consensus core's mutation: a leader whose removal committed keeps leading. */
+        REMOVED_LEADER_KEEPS_LEADING,
+        /** A SNAP install forgets the membership the snapshot records: the replica falls back to its static one. */
+        SNAP_FORGETS_MEMBERSHIP
+    }
+
+    MemberBug memberBug = MemberBug.NONE;
+    /** Runs with membership changes: every record this server's replica hands to its log (set by the simulator). */
+    java.util.function.Consumer<Entry> membershipAppended;
+    /** The log carries membership records (a run with membership changes). */
+    private final boolean changes;
+    /** A spare server: it joins a running ensemble ({@code join=true}), its own line not a voter. */
+    final boolean joins;
+    /** The ensemble id a joining server is configured with (the simulator's peers do not check it). */
+    static final long ENSEMBLE_ID = 0x5EED_0001L;
+
+    /** The configured member lines as members: voters, this server a learner when it joins. */
+    private List<dev.zkr.client.EnsembleMember> configured() {
+        List<dev.zkr.client.EnsembleMember> out = new ArrayList<>();
+        for (ServerConfig.Member m : config.members()) {
+            out.add(new dev.zkr.client.EnsembleMember(m.id(), joins && m.id() == id
+                    ? dev.zkr.client.EnsembleMember.Role.LEARNER : dev.zkr.client.EnsembleMember.Role.VOTER,
+                    m.host(), m.peerPort(), m.clientPort()));
+        }
+        return out;
+    }
+
     /** This server's wall clock: simulated time plus its offset. */
     long wallClock() {
         return sim.now() + clockOffset;
@@ -215,6 +264,18 @@ final class SimServer {
 
     /** As above; {@code ttlChecks}: look for expired TTL nodes every 100 ms (the config's default is a minute). */
     SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug, boolean ttlChecks) {
+        this(id, members, sim, log, readBug, ttlChecks, false, false);
+    }
+
+    /**
+     * As above; {@code changes}: the log carries membership records and the leader makes changes
+     * ({@link ServerSim.Options#withMembers()}); {@code joins}: a spare server joining a running ensemble whose
+     * voters are {@code members} (its own line added, not a voter).
+     */
+    SimServer(int id, List<Integer> members, ServerSim sim, SimLog log, ReadBug readBug, boolean ttlChecks,
+              boolean changes, boolean joins) {
+        this.changes = changes;
+        this.joins = joins;
         this.id = id;
         this.members = List.copyOf(members);
         this.sim = sim;
@@ -228,9 +289,12 @@ final class SimServer {
         if (ttlChecks) {
             b.containerCheckInterval(Duration.ofMillis(100));
         }
-        if (members.size() > 1) {
+        if (members.size() > 1 || changes) {
             for (int m : members) {
                 b.member(m, "127.0.0.1", 20_000 + m, 10_000 + m);
+            }
+            if (joins) {
+                b.member(id, "127.0.0.1", 20_000 + id, 10_000 + id).join(true).ensembleId(ENSEMBLE_ID);
             }
         }
         this.config = b.build();
@@ -261,6 +325,19 @@ final class SimServer {
 
     boolean up() {
         return current != null;
+    }
+
+    /** Asks this server for a membership change (runs a round); the future as {@code Core.changeMembership}'s. */
+    java.util.concurrent.CompletableFuture<Long> changeMembership(dev.zkr.client.MembershipChange change, long now) {
+        java.util.concurrent.CompletableFuture<Long> done = new java.util.concurrent.CompletableFuture<>();
+        current.pipeline.changeMembership(change, done);
+        round(now);
+        return done;
+    }
+
+    /** The membership in force on this server (its log's last record), with roles; null without membership changes. */
+    dev.zkr.tree.Txn.Membership membership() {
+        return current.stage.membership();
     }
 
     /**
@@ -338,7 +415,8 @@ final class SimServer {
         current = new Incarnation(++incarnations, now);
         sim.trace("s" + id + " start #" + current.number + " log " + Zxid.str(log.trueDurableZxid()) + " mark "
                 + Zxid.str(log.durableCommitMark()) + " tree " + Zxid.str(current.tree.lastZxid()) + " epoch "
-                + current.stage.epoch());
+                + current.stage.epoch() + (changes ? " membership " + current.replica.membership() + " committed "
+                + current.replica.committedMembership() : ""));
         tickAt = Long.MAX_VALUE;
         round(now);
     }
