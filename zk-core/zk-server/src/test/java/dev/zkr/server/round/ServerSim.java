@@ -932,7 +932,12 @@ final class ServerSim {
             stats.membershipRefused++;
             Throwable why = done.handle((z, e) -> e).join();
             trace("s" + s.id + " refuses " + change.kind() + " s" + change.id() + ": " + why.getMessage());
-            if (!(why instanceof IllegalStateException || why instanceof IllegalArgumentException)) {
+            // refused as a client is refused (another change pending, not caught up, a change that does not apply),
+            // or not the leader in service
+            if (!(why instanceof IllegalStateException || why instanceof IllegalArgumentException
+                    || why instanceof dev.zkr.client.ZkException.ReconfigInProgress
+                    || why instanceof dev.zkr.client.ZkException.NewConfigNoQuorum
+                    || why instanceof dev.zkr.client.ZkException.BadArguments)) {
                 throw new Violation("s" + s.id + " refuses " + change + " with " + why);
             }
             return;
