@@ -99,12 +99,15 @@ final class Convert {
     static ZkException.Code code(KeeperException.Code code) {
         return switch (code) {
             case OK -> ZkException.Code.OK;
-            case SYSTEMERROR, DATAINCONSISTENCY, APIERROR, NEWCONFIGNOQUORUM, RECONFIGINPROGRESS, NOTREADONLY,
-                 EPHEMERALONLOCALSESSION, QUOTAEXCEEDED -> ZkException.Code.SYSTEM_ERROR;
+            case SYSTEMERROR, DATAINCONSISTENCY, APIERROR, NOTREADONLY, EPHEMERALONLOCALSESSION, QUOTAEXCEEDED ->
+                    ZkException.Code.SYSTEM_ERROR;
+            case NEWCONFIGNOQUORUM -> ZkException.Code.NEW_CONFIG_NO_QUORUM;
+            case RECONFIGINPROGRESS -> ZkException.Code.RECONFIG_IN_PROGRESS;
             case RUNTIMEINCONSISTENCY -> ZkException.Code.RUNTIME_INCONSISTENCY;
             case CONNECTIONLOSS -> ZkException.Code.CONNECTION_LOSS;
             case MARSHALLINGERROR -> ZkException.Code.MARSHALLING_ERROR;
-            case UNIMPLEMENTED, RECONFIGDISABLED -> ZkException.Code.UNIMPLEMENTED;
+            case UNIMPLEMENTED -> ZkException.Code.UNIMPLEMENTED;
+            case RECONFIGDISABLED -> ZkException.Code.RECONFIG_DISABLED;
             case OPERATIONTIMEOUT -> ZkException.Code.OPERATION_TIMEOUT;
             case BADARGUMENTS, INVALIDCALLBACK -> ZkException.Code.BAD_ARGUMENTS;
             case INVALIDACL -> ZkException.Code.INVALID_ACL;
