@@ -3,8 +3,6 @@ package dev.zkr.server.round;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,48 +55,10 @@ class ServerSimMembersTest {
 
     @Test
     void everySeedKeepsTheMembershipInvariantsAndHistoriesCheck() {
-        String one = System.getProperty("zkr.sim.members.seed");
-        if (one != null) {
-            long seed = Long.parseLong(one);
-            ServerSim sim = new ServerSim(seed, options(seed, true));
-            try {
-                sim.run();
-            } finally {
-                System.out.print(sim.trace());
-                System.out.println("seed " + seed + " trace hash " + Long.toHexString(sim.traceHash()) + "; "
-                        + sim.stats);
-            }
-            return;
-        }
         long seeds = seedCount();
-        long first = Long.getLong("zkr.sim.members.firstSeed", 1);
-        boolean keepGoing = Boolean.getBoolean("zkr.sim.keepGoing");
-        List<String> failed = new ArrayList<>();
-        ServerSim.Stats total = new ServerSim.Stats();
-        long start = System.nanoTime();
-        for (long seed = first; seed < first + seeds; seed++) {
-            ServerSim.Options options = options(seed, false);
-            ServerSim sim = new ServerSim(seed, options);
-            try {
-                sim.run();
-            } catch (AssertionError | RuntimeException e) {
-                if (!keepGoing) {
-                    fail(ServerSimTest.report(seed, options, e).replace("-Dzkr.sim.seed=", "-Dzkr.sim.members.seed="),
-                            e);
-                    return;
-                }
-                failed.add("seed " + seed + ": " + e);
-            }
-            total.add(sim.stats);
-        }
-        double secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("zkr.sim (server, membership changes): %d seeds from %d in %.1f s (%.0f seeds/s); per seed"
-                + " %d events, %d client ops; total: %s%n", seeds, first, secs, seeds / secs, total.events / seeds,
-                total.ops / seeds, total);
-        if (!failed.isEmpty()) {
-            fail(failed.size() + " of " + seeds + " seeds failed:\n" + String.join("\n", failed));
-        }
-        if (seeds >= 50) {
+        ServerSim.Stats total = ServerSimTest.runSeeds("zkr.sim.members", "server, membership changes", seeds,
+                (seed, trace) -> options(seed, trace));
+        if (total != null && seeds >= 50) {
             assertTrue(total.membershipCommitted > seeds && total.leadersRemoved > 0 && total.sparesStarted > 0
                     && total.membershipRefused > 0, "too few membership changes: " + total);
         }

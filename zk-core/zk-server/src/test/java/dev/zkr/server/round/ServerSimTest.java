@@ -96,10 +96,20 @@ class ServerSimTest {
 
     @Test
     void everySeedKeepsTheInvariantsAndHistoriesCheck() {
-        String one = System.getProperty("zkr.sim.seed");
+        runSeeds("zkr.sim", "server", seedCount(), ServerSimTest::narrowed);
+    }
+
+    /**
+     * Runs one replayed seed with its trace ({@code -D<prefix>.seed=S}), or {@code seeds} seeds from
+     * {@code -D<prefix>.firstSeed} (1), failing at the first failure unless {@code -Dzkr.sim.keepGoing=true} (then
+     * after all, listing them); prints one line of totals labelled {@code label}. Returns the totals, null for a replay.
+     */
+    static ServerSim.Stats runSeeds(String prefix, String label, long seeds,
+                                    java.util.function.BiFunction<Long, Boolean, ServerSim.Options> optionsOf) {
+        String one = System.getProperty(prefix + ".seed");
         if (one != null) {
             long seed = Long.parseLong(one);
-            ServerSim sim = new ServerSim(seed, narrowed(seed, true));
+            ServerSim sim = new ServerSim(seed, optionsOf.apply(seed, true));
             try {
                 sim.run();
             } finally {
@@ -107,34 +117,35 @@ class ServerSimTest {
                 System.out.println("seed " + seed + " trace hash " + Long.toHexString(sim.traceHash()) + "; "
                         + sim.stats);
             }
-            return;
+            return null;
         }
-        long seeds = seedCount();
-        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        long first = Long.getLong(prefix + ".firstSeed", 1);
         boolean keepGoing = Boolean.getBoolean("zkr.sim.keepGoing");
         List<String> failed = new ArrayList<>();
         ServerSim.Stats total = new ServerSim.Stats();
         long start = System.nanoTime();
         for (long seed = first; seed < first + seeds; seed++) {
-            ServerSim.Options options = narrowed(seed, false);
+            ServerSim.Options options = optionsOf.apply(seed, false);
             ServerSim sim = new ServerSim(seed, options);
             try {
                 sim.run();
             } catch (AssertionError | RuntimeException e) {
                 if (!keepGoing) {
-                    fail(report(seed, options, e), e);
-                    return;
+                    fail(report(seed, options, e).replace("-Dzkr.sim.seed=", "-D" + prefix + ".seed="), e);
+                    return total;
                 }
                 failed.add("seed " + seed + ": " + e);
             }
             total.add(sim.stats);
         }
         double secs = (System.nanoTime() - start) / 1e9;
-        System.out.printf("zkr.sim (server): %d seeds in %.1f s (%.0f seeds/s); per seed %d events, %d client ops;"
-                + " total: %s%n", seeds, secs, seeds / secs, total.events / seeds, total.ops / seeds, total);
+        System.out.printf("zkr.sim (%s): %d seeds from %d in %.1f s (%.0f seeds/s); per seed %d events, %d client ops;"
+                + " total: %s%n", label, seeds, first, secs, seeds / secs, total.events / seeds, total.ops / seeds,
+                total);
         if (!failed.isEmpty()) {
             fail(failed.size() + " of " + seeds + " seeds failed:\n" + String.join("\n", failed));
         }
+        return total;
     }
 
     /**
