@@ -112,6 +112,11 @@ final class EnsembleBench {
 
     /** Followers by id, then the leader: client k goes to element k mod n. */
     private static ClientPlacement placement(Ensemble e) {
+        return ClientPlacement.roundRobin(followersFirst(e));
+    }
+
+    /** The members' connect strings, followers by id first, then the leader (waiting until the ensemble is full). */
+    static List<String> followersFirst(Ensemble e) {
         int leader = e.awaitFull(FULL);
         List<String> order = new ArrayList<>();
         for (int i = 0; i < e.size(); i++) {
@@ -120,7 +125,7 @@ final class EnsembleBench {
             }
         }
         order.add(e.connectString(leader));
-        return ClientPlacement.roundRobin(order);
+        return order;
     }
 
     // ---- load rows ---------------------------------------------------------------------------------------------

@@ -229,19 +229,6 @@ final class MembershipBench {
         return "127.0.0.1:" + m.clientPort();
     }
 
-    /** The voters' connect strings, followers by id first, then the leader. */
-    private static List<String> votersFollowersFirst(Ensemble e) {
-        int leader = e.awaitFull(FULL);
-        List<String> order = new ArrayList<>();
-        for (int i = 0; i < e.size(); i++) {
-            if (i != leader) {
-                order.add(e.connectString(i));
-            }
-        }
-        order.add(e.connectString(leader));
-        return order;
-    }
-
     private static EnsembleMember.Role roleOf(List<EnsembleMember> members, int id) {
         return members.stream().filter(m -> m.id() == id).map(EnsembleMember::role).findFirst().orElse(null);
     }
@@ -292,7 +279,7 @@ final class MembershipBench {
                     if (side.down != null) {
                         java.util.Arrays.fill(ms, Measurement.failed(side.down));
                     } else {
-                        List<String> voters = votersFollowersFirst(side.voters);
+                        List<String> voters = EnsembleBench.followersFirst(side.voters);
                         List<String> all = new ArrayList<>(voters);
                         side.extras.forEach(o -> all.add(at(o)));
                         // the four rows in turn, their order reversed every other round

@@ -387,11 +387,6 @@ public final class ReplicaDriver implements Replication {
         return (current.isMember(id) || committed.isMember(id)) && replica.hasLiveLeader();
     }
 
-    /** The members' addresses and roles, or null for a server without membership records. */
-    public Members members() {
-        return members;
-    }
-
     @Override
     public Txn.Membership membershipAfter(dev.zkr.client.MembershipChange change) {
         if (members == null) {
