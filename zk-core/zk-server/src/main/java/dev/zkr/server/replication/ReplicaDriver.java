@@ -121,6 +121,8 @@ public final class ReplicaDriver implements Replication {
     /** The current and committed membership the peer links were last set for. */
     private Membership linkedCurrent;
     private Membership linkedCommitted;
+    /** The committed membership before {@link #linkedCommitted}, whose members keep their links one change longer. */
+    private Membership previousCommitted;
 
     /**
      * @param replica   a replica recovered from {@code view}
@@ -332,8 +334,11 @@ public final class ReplicaDriver implements Replication {
     // ---- membership (docs/membership.md) -------------------------------------------------------------------------
 
     /**
-     * Keeps the peer links to the members of the current membership and of the committed one (a removed member is
-     * replicated to until its removal commits), with the addresses the records carry.
+     * Keeps the peer links to the members of the current membership, of the committed one (a removed member is
+     * replicated to until its removal commits) and of the one committed before it: the round that commits a removal
+     * also sends the removed member that commit, and links dropped now would be gone before the round's messages
+     * leave (they are flushed at its end), so the removed member would never learn of its removal. Its link goes
+     * with the next committed change.
      */
     private void linkMembers() {
         Membership current = replica.membership();
@@ -347,10 +352,16 @@ public final class ReplicaDriver implements Replication {
             log.warn("server {} was removed from the ensemble ({}): it takes no part any more; stop it",
                     replica.id(), committed);
         }
+        if (linkedCommitted != null && !committed.equals(linkedCommitted)) {
+            previousCommitted = linkedCommitted;
+        }
         linkedCurrent = current;
         linkedCommitted = committed;
         java.util.Set<Integer> ids = new java.util.TreeSet<>(current.members());
         ids.addAll(committed.members());
+        if (previousCommitted != null) {
+            ids.addAll(previousCommitted.members());
+        }
         peers.members(members.peerAddresses(ids));
     }
 
