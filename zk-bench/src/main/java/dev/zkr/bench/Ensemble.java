@@ -25,6 +25,8 @@ public final class Ensemble implements AutoCloseable {
     private final RoleLog[] roles;
     private final ServerProcess[] servers;
     private final long[] startedNanos;
+    /** Members taken out of the ensemble for good ({@link #retire}): never restarted, never waited for. */
+    private final boolean[] retired;
     private final Path logDir;
 
     private Ensemble(ServerFlavor flavor, String label, List<Member> members, List<List<Member>> views,
@@ -39,6 +41,7 @@ public final class Ensemble implements AutoCloseable {
         this.roles = new RoleLog[n];
         this.servers = new ServerProcess[n];
         this.startedNanos = new long[n];
+        this.retired = new boolean[n];
         for (int i = 0; i < n; i++) {
             dataDirs[i] = dataRoot.resolve(label + "-" + members.get(i).id());
             roles[i] = new RoleLog(flavor::roleLine);
@@ -71,10 +74,19 @@ public final class Ensemble implements AutoCloseable {
      */
     public static Ensemble start(ServerFlavor flavor, List<Member> members, List<List<Member>> views, Path dataRoot,
                                  Path logDir, String label) {
-        int size = members.size();
+        return start(flavor, members, views, dataRoot, logDir, label, members.size());
+    }
+
+    /**
+     * As {@link #start(ServerFlavor, List, List, Path, Path, String)}, but only the first {@code running} members
+     * are started now; the others are spares, started later (on empty data dirs) by {@link #startSpare}. The
+     * flavor decides what a spare is in the others' configuration (a static observer, for zk-chaos).
+     */
+    public static Ensemble start(ServerFlavor flavor, List<Member> members, List<List<Member>> views, Path dataRoot,
+                                 Path logDir, String label, int running) {
         Ensemble e = new Ensemble(flavor, label, members, views, dataRoot, logDir);
         try {
-            for (int i = 0; i < size; i++) {
+            for (int i = 0; i < running; i++) {
                 e.launch(i);
             }
         } catch (RuntimeException failed) {
@@ -88,6 +100,42 @@ public final class Ensemble implements AutoCloseable {
         startedNanos[i] = System.nanoTime();
         servers[i] = flavor.startMember(members.get(i), views.get(i), dataDirs[i], logDir,
                 label + "-" + members.get(i).id(), roles[i]);
+    }
+
+    /** Starts spare {@code i} (never started before) on its empty data dir, without waiting. */
+    public void startSpare(int i) {
+        if (servers[i] != null || retired[i]) {
+            throw new IllegalStateException("server " + id(i) + " is no spare: it was started before");
+        }
+        launch(i);
+    }
+
+    /** Whether member {@code i} was started (spares are not, until {@link #startSpare}). */
+    public boolean started(int i) {
+        return servers[i] != null;
+    }
+
+    /** kill -9 of member {@code i} if it runs, and from now on it is no member: not restarted, not waited for. */
+    public void retire(int i) {
+        retired[i] = true;
+        if (servers[i] != null) {
+            servers[i].kill();
+        }
+    }
+
+    public boolean retired(int i) {
+        return retired[i];
+    }
+
+    /** The members started and not retired, by index. */
+    public List<Integer> active() {
+        List<Integer> active = new ArrayList<>();
+        for (int i = 0; i < size(); i++) {
+            if (servers[i] != null && !retired[i]) {
+                active.add(i);
+            }
+        }
+        return active;
     }
 
     public ServerFlavor flavor() {
@@ -113,7 +161,7 @@ public final class Ensemble implements AutoCloseable {
      */
     public int currentLeader() {
         int leader = -1;
-        for (int i = 0; i < size(); i++) {
+        for (int i : active()) {
             if (!servers[i].alive()) {
                 continue;
             }
@@ -162,6 +210,9 @@ public final class Ensemble implements AutoCloseable {
 
     /** Starts member {@code i} again on the same data dir and ports (after {@link #kill}). */
     public void restart(int i) {
+        if (retired[i]) {
+            throw new IllegalStateException("server " + id(i) + " was retired");
+        }
         startedNanos[i] = System.nanoTime();
         servers[i] = servers[i].restart();
     }
@@ -184,27 +235,31 @@ public final class Ensemble implements AutoCloseable {
     public int awaitFull(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            for (ServerProcess s : servers) {
-                s.checkAlive();
+            List<Integer> active = active();
+            for (int i : active) {
+                servers[i].checkAlive();
             }
             List<Optional<RoleLine>> now = new ArrayList<>();
-            for (int i = 0; i < size(); i++) {
+            List<Member> activeMembers = new ArrayList<>();
+            for (int i : active) {
                 now.add(flavor.currentRole(servers[i], roles[i], startedNanos[i]));
+                activeMembers.add(members.get(i));
             }
-            int leader = leaderOfFull(now, members);
-            if (leader >= 0 && allServe()) {
-                return leader;
+            int leader = leaderOfFull(now, activeMembers);
+            if (leader >= 0 && allServe(active)) {
+                return active.get(leader);
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(flavor.name() + " ensemble not complete (one leader, "
-                        + (size() - 1) + " followers, all serving) within " + timeout + ": " + describe(now));
+                        + (active.size() - 1) + " followers, all serving) within " + timeout + ": "
+                        + describe(active, now));
             }
             ServerProcess.pause(20);
         }
     }
 
-    private boolean allServe() {
-        for (int i = 0; i < size(); i++) {
+    private boolean allServe(List<Integer> active) {
+        for (int i : active) {
             try (KvClient c = flavor.connect(connectString(i), Duration.ofSeconds(5))) {
                 c.childCount("/");
             } catch (RuntimeException notYet) {
@@ -253,11 +308,12 @@ public final class Ensemble implements AutoCloseable {
         return leader;
     }
 
-    private String describe(List<Optional<RoleLine>> now) {
+    private String describe(List<Integer> active, List<Optional<RoleLine>> now) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < size(); i++) {
-            sb.append(i == 0 ? "" : "; ").append("server ").append(id(i)).append(' ');
-            Optional<RoleLine> r = now.get(i);
+        for (int k = 0; k < active.size(); k++) {
+            int i = active.get(k);
+            sb.append(k == 0 ? "" : "; ").append("server ").append(id(i)).append(' ');
+            Optional<RoleLine> r = now.get(k);
             if (!servers[i].alive()) {
                 sb.append("exited");
             } else if (r.isEmpty()) {

@@ -128,6 +128,10 @@ public abstract class ServerFlavor {
 
         /** Observers every member's zoo.cfg lists ({@code server.N=...:observer}); none by default. */
         private final List<Ensemble.Member> observers;
+        /** Ids of the members whose own lines are marked {@code :observer} (zk-chaos's spares); none by default. */
+        private final java.util.Set<Integer> observerIds;
+        /** Further lines of every member's zoo.cfg. */
+        private final List<String> settings;
 
         public ZooKeeper() {
             this(List.of());
@@ -138,7 +142,22 @@ public abstract class ServerFlavor {
          * observers themselves are started with {@link #startObserver}.
          */
         ZooKeeper(List<Ensemble.Member> observers) {
+            this(observers, java.util.Set.of(), List.of());
+        }
+
+        /**
+         * Members whose lines for the ids in {@code observerIds} end in {@code :observer} (a member of those ids
+         * starts with {@code peerType=observer}), with {@code settings} added to every zoo.cfg (such as
+         * {@code reconfigEnabled=true}).
+         */
+        public ZooKeeper(java.util.Set<Integer> observerIds, List<String> settings) {
+            this(List.of(), observerIds, settings);
+        }
+
+        private ZooKeeper(List<Ensemble.Member> observers, java.util.Set<Integer> observerIds, List<String> settings) {
             this.observers = List.copyOf(observers);
+            this.observerIds = java.util.Set.copyOf(observerIds);
+            this.settings = List.copyOf(settings);
         }
 
         @Override
@@ -209,9 +228,15 @@ public abstract class ServerFlavor {
                     "admin.enableServer=false",
                     "4lw.commands.whitelist=*",
                     ""));
+            for (String line : settings) {
+                cfg.append(line).append('\n');
+            }
             for (Ensemble.Member m : members) {
                 cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
-                        .append(m.electionPort()).append('\n');
+                        .append(m.electionPort()).append(observerIds.contains(m.id()) ? ":observer\n" : "\n");
+            }
+            if (observerIds.contains(self.id())) {
+                cfg.append("peerType=observer\n");
             }
             for (Ensemble.Member o : observers) {
                 cfg.append("server.").append(o.id()).append("=127.0.0.1:").append(o.peerPort()).append(':')
@@ -304,6 +329,8 @@ public abstract class ServerFlavor {
         private final boolean admin;
         /** Further lines of every ensemble member's zkr.properties (e.g. {@code superDigest=...}); none by default. */
         private final List<String> settings;
+        /** Ids of the members listed as observers ({@code observers=...}: zk-chaos's spares); none by default. */
+        private final java.util.Set<Integer> observerIds;
 
         public Zkr() {
             this(false);
@@ -316,8 +343,17 @@ public abstract class ServerFlavor {
 
         /** As {@link #Zkr(boolean)}, with {@code settings} added to every ensemble member's zkr.properties. */
         Zkr(boolean admin, List<String> settings) {
+            this(admin, settings, java.util.Set.of());
+        }
+
+        /**
+         * As {@link #Zkr(boolean)}, with {@code settings} added to every ensemble member's zkr.properties and the
+         * members of {@code observerIds} listed as observers ({@code observers=...}) where they are among its lines.
+         */
+        public Zkr(boolean admin, List<String> settings, java.util.Set<Integer> observerIds) {
             this.admin = admin;
             this.settings = List.copyOf(settings);
+            this.observerIds = java.util.Set.copyOf(observerIds);
         }
 
         @Override
@@ -387,6 +423,11 @@ public abstract class ServerFlavor {
             for (Ensemble.Member m : members) {
                 cfg.append("server.").append(m.id()).append("=127.0.0.1:").append(m.peerPort()).append(':')
                         .append(m.clientPort()).append('\n');
+            }
+            List<String> observing = members.stream().filter(m -> observerIds.contains(m.id()))
+                    .map(m -> Integer.toString(m.id())).toList();
+            if (!observing.isEmpty()) {
+                cfg.append("observers=").append(String.join(",", observing)).append('\n');
             }
             if (!members.contains(self)) {
                 // a server joining a running ensemble: the running members' lines, its own, join and the id

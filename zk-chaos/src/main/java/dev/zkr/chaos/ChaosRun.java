@@ -71,7 +71,11 @@ public final class ChaosRun {
         long t0 = System.nanoTime();
         SlowFsync slowFsync = byName(NemesisKind.SLOW_FSYNC) ? SlowFsync.prepare(dir.resolve("slow-fsync")) : null;
         ServerProcess.environment(slowFsync == null ? Map.of() : slowFsync.environment());
-        try (Cluster cluster = Cluster.start(flavor, config.servers(), dir, START_TIMEOUT);
+        int spares = spares();
+        if (spares > 0) {
+            notes.add(spares + " spare servers for replace-member (static observers, not started)");
+        }
+        try (Cluster cluster = Cluster.start(config.system(), config.servers(), spares, dir, START_TIMEOUT);
              ClientNetwork clientNet = clientFaults() ? ClientNetwork.build(workload.workers(config.workers()),
                      cluster.ensemble().members().stream().map(m -> m.clientPort()).toList()) : null) {
             notes.add("ensemble up in " + millisSince(t0) + " ms");
@@ -149,6 +153,28 @@ public final class ChaosRun {
         return report;
     }
 
+    /**
+     * The spares the run's replacements may start: one per fault the run can hold with {@code replace-member}
+     * alone, 2 in a mixed zkr run (its replacements are one draw in {@link NemesisKind#FAULTS}'s size), else none.
+     * A mixed ZooKeeper run has none: its spares would need reconfigEnabled, which cannot run behind the per-link
+     * proxies its partitions need ({@link Cluster}), so its replacements do nothing and say so.
+     */
+    private int spares() {
+        if (config.nemesis().equals("mix")) {
+            return config.system().equals("zkr") ? 2 : 0;
+        }
+        if (NemesisKind.parse(config.nemesis()) != NemesisKind.REPLACE_MEMBER) {
+            return 0;
+        }
+        long shortestCycle = maxHold() * 3 / 4;
+        return (int) Math.min(10, config.time().toMillis() / shortestCycle + 1);
+    }
+
+    /** How long a fault is held at most: 8 s, less in runs shorter than 20 s. */
+    private long maxHold() {
+        return Math.max(1_000, Math.min(MAX_HOLD_MS, config.time().toMillis() * 2 / 5));
+    }
+
     /** Whether the workers run behind client proxies: with the client nemesis (asked for by name, not in mix). */
     private boolean clientFaults() {
         return byName(NemesisKind.CUT_CLIENT);
@@ -183,12 +209,18 @@ public final class ChaosRun {
         return threads;
     }
 
-    /** Every member, starting with member {@code i mod n}: workers spread over the servers. */
+    /**
+     * Every server (the spares too: a client must find the members that replace those it knew), starting with
+     * voter {@code i mod n}, the spares last: workers spread over the voters.
+     */
     private static String rotated(Cluster cluster, int i) {
         List<String> hosts = new ArrayList<>();
-        int n = cluster.size();
+        int n = cluster.voters();
         for (int k = 0; k < n; k++) {
             hosts.add(cluster.ensemble().connectString((i + k) % n));
+        }
+        for (int spare = n; spare < cluster.size(); spare++) {
+            hosts.add(cluster.ensemble().connectString(spare));
         }
         return String.join(",", hosts);
     }
@@ -196,7 +228,7 @@ public final class ChaosRun {
     private Thread startNemesis(Cluster cluster, History history, Nemesis nemesis, Random random) {
         boolean mixed = config.nemesis().equals("mix");
         NemesisKind fixed = mixed ? null : NemesisKind.parse(config.nemesis());
-        long maxHold = Math.max(1_000, Math.min(MAX_HOLD_MS, config.time().toMillis() * 2 / 5));
+        long maxHold = maxHold();
         long sessionMs = Clients.SESSION_TIMEOUT.toMillis();
         // a client cut lasts 1.25-1.75 session timeouts: its session expires while it is cut off
         long longest = fixed == NemesisKind.CUT_CLIENT ? sessionMs * 7 / 4 : maxHold;
@@ -260,10 +292,11 @@ public final class ChaosRun {
     }
 
     private static FinalReads finalReads(Cluster cluster, Clients clients, List<ZkClient> open) {
-        ZkClient[] perMember = new ZkClient[cluster.size()];
-        for (int i = 0; i < cluster.size(); i++) {
-            perMember[i] = clients.open(cluster.ensemble().connectString(i));
-            open.add(perMember[i]);
+        List<Integer> members = cluster.active();
+        ZkClient[] perMember = new ZkClient[members.size()];
+        for (int k = 0; k < members.size(); k++) {
+            perMember[k] = clients.open(cluster.ensemble().connectString(members.get(k)));
+            open.add(perMember[k]);
         }
         return new FinalReads() {
             @Override
@@ -278,7 +311,7 @@ public final class ChaosRun {
 
             @Override
             public int id(int i) {
-                return cluster.ensemble().id(i);
+                return cluster.ensemble().id(members.get(i));
             }
         };
     }

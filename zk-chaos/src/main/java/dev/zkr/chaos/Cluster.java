@@ -6,37 +6,78 @@ import dev.zkr.chaos.net.PeerNetwork;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The servers of one run: an {@link Ensemble} of separate JVMs whose peer links all pass through a
- * {@link PeerNetwork} of proxies, so that the nemesis can kill, pause and restart members and cut links.
+ * {@link PeerNetwork} of proxies, so that the nemesis can kill, pause and restart members and cut links. Besides
+ * the voters started at the beginning it may hold spares: servers every member's configuration lists as static
+ * observers (so every link to them has its proxy too), started on an empty disk only when the
+ * {@code replace-member} nemesis adds one; a member it removes is retired (stopped for good).
  */
 public final class Cluster implements AutoCloseable {
+
+    /** The super user's password every member accepts ({@code super:admin}), for membership changes. */
+    public static final String SUPER_PASSWORD = "admin";
+    private static final String SUPER_DIGEST = "super:xQJmxLMiHGwaqBvst5y6rkB6HQs=";
 
     private final Ensemble ensemble;
     private final PeerNetwork network;
     private final boolean[] paused;
+    private final int voters;
+    private boolean linksBypassProxies;
 
-    private Cluster(Ensemble ensemble, PeerNetwork network) {
+    private Cluster(Ensemble ensemble, PeerNetwork network, int voters) {
         this.ensemble = ensemble;
         this.network = network;
+        this.voters = voters;
         this.paused = new boolean[ensemble.size()];
     }
 
-    /** Starts {@code size} servers of {@code flavor} behind proxies and waits until they form a full ensemble. */
-    public static Cluster start(ServerFlavor flavor, int size, Path dir, Duration timeout) {
-        List<Ensemble.Member> members = Ensemble.freshMembers(size);
-        PeerNetwork network = PeerNetwork.build(members, flavor.name().equals("zookeeper"));
+    /**
+     * Starts {@code size} voters of {@code system} ("zkr" or "zookeeper") behind proxies, with {@code spares} more
+     * servers (ids after theirs) listed as observers that do not run yet, and waits until the voters form a full
+     * ensemble. With spares, every member accepts the super user {@code super:admin}, and ZooKeeper runs with
+     * {@code reconfigEnabled=true} and without proxies ({@link #linksBypassProxies}).
+     */
+    public static Cluster start(String system, int size, int spares, Path dir, Duration timeout) {
+        Set<Integer> spareIds = new java.util.TreeSet<>();
+        for (int id = size + 1; id <= size + spares; id++) {
+            spareIds.add(id);
+        }
+        ServerFlavor flavor;
+        if (system.equals("zkr")) {
+            flavor = spares == 0 ? new ServerFlavor.Zkr()
+                    : new ServerFlavor.Zkr(false, List.of("superDigest=" + SUPER_DIGEST), spareIds);
+        } else {
+            flavor = spares == 0 ? new ServerFlavor.ZooKeeper() : new ServerFlavor.ZooKeeper(spareIds,
+                    List.of("reconfigEnabled=true", "DigestAuthenticationProvider.superDigest=" + SUPER_DIGEST));
+        }
+        return start(flavor, size, spares, dir, timeout);
+    }
+
+    private static Cluster start(ServerFlavor flavor, int size, int spares, Path dir, Duration timeout) {
+        List<Ensemble.Member> members = Ensemble.freshMembers(size + spares);
+        boolean zooKeeper = flavor.name().equals("zookeeper");
+        PeerNetwork network = PeerNetwork.build(members, zooKeeper);
+        // ZooKeeper with reconfigEnabled gives every member the leader's addresses as soon as it syncs (the
+        // membership is a config it compares), so an address per link (the proxies') cannot be kept: one address
+        // per server, the real one
+        boolean direct = zooKeeper && spares > 0;
+        List<List<Ensemble.Member>> views = direct ? java.util.Collections.nCopies(members.size(), members)
+                : network.views(members);
         Ensemble ensemble;
         try {
-            ensemble = Ensemble.start(flavor, members, network.views(members), dir.resolve("data"),
-                    dir.resolve("logs"), flavor.name());
+            ensemble = Ensemble.start(flavor, members, views, dir.resolve("data"), dir.resolve("logs"),
+                    flavor.name(), size);
         } catch (RuntimeException e) {
             network.close();
             throw e;
         }
-        Cluster c = new Cluster(ensemble, network);
+        Cluster c = new Cluster(ensemble, network, size);
+        c.linksBypassProxies = direct;
         try {
             ensemble.awaitFull(timeout);
         } catch (RuntimeException e) {
@@ -54,8 +95,37 @@ public final class Cluster implements AutoCloseable {
         return network;
     }
 
+    /** Every server of the run, spares included (indices 0..size-1). */
     public int size() {
         return ensemble.size();
+    }
+
+    /** The servers that are members now: started and not retired, by index. */
+    public List<Integer> active() {
+        return ensemble.active();
+    }
+
+    /** The voters started at the beginning. */
+    public int voters() {
+        return voters;
+    }
+
+    /** The next spare never started, or -1 when none is left. */
+    public int nextSpare() {
+        for (int i = voters; i < size(); i++) {
+            if (!ensemble.started(i) && !ensemble.retired(i)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Whether the members reach each other past the proxies (ZooKeeper with spares: reconfigEnabled), so cutting a
+     * proxy cuts no link and the nemesis injects no partition.
+     */
+    public boolean linksBypassProxies() {
+        return linksBypassProxies;
     }
 
     public String system() {
@@ -79,10 +149,16 @@ public final class Cluster implements AutoCloseable {
         }
     }
 
-    /** Heals every link, resumes every paused member and restarts every dead one. */
+    /** Stops member {@code i} for good (the nemesis removed it from the membership). */
+    public synchronized void retire(int i) {
+        resume(i);
+        ensemble.retire(i);
+    }
+
+    /** Heals every link, resumes every paused member and restarts every dead one that is still a member. */
     public synchronized void healAll() {
         network.heal();
-        for (int i = 0; i < size(); i++) {
+        for (int i : active()) {
             resume(i);
             if (!ensemble.server(i).alive()) {
                 ensemble.restart(i);
@@ -92,7 +168,7 @@ public final class Cluster implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = 0; i < size(); i++) {
+        for (int i : active()) {
             try {
                 resume(i);
             } catch (RuntimeException ignored) {

@@ -29,6 +29,9 @@ public final class Nemesis {
 
     private int slowFsyncs;
 
+    /** The replace-member fault's state (its admin client's view of who is a voter), made on first use. */
+    private MemberReplacement replacement;
+
     /** Milliseconds added to every fsync of the slowed server. */
     static final long SLOW_FSYNC_MS = 500;
 
@@ -54,7 +57,11 @@ public final class Nemesis {
 
     /** Injects {@code kind} now and returns how to heal it. */
     public Fault inject(NemesisKind kind) {
-        int n = cluster.size();
+        int n = all().size();
+        if (kind.partitions() && cluster.linksBypassProxies()) {
+            return fault("no partition: the members reach each other past the proxies (ZooKeeper with reconfigEnabled)",
+                    () -> { });
+        }
         return switch (kind) {
             case NONE -> fault("nothing", () -> { });
             case KILL_LEADER -> kill(List.of(leaderOrAny()), "leader");
@@ -81,6 +88,7 @@ public final class Nemesis {
             case PEER_GARBAGE -> garbage();
             case CUT_CLIENT -> cutClient();
             case SLOW_FSYNC -> slowFsync();
+            case REPLACE_MEMBER -> replaceMember();
         };
     }
 
@@ -175,6 +183,15 @@ public final class Nemesis {
                 + " ms slower", slowFsync::heal);
     }
 
+    private Fault replaceMember() {
+        if (replacement == null) {
+            replacement = new MemberReplacement(cluster);
+        }
+        int target = shuffled().get(0); // drawn always, so the schedule does not depend on timing
+        boolean removeFirst = random.nextBoolean();
+        return fault(replacement.replace(target, removeFirst), () -> { });
+    }
+
     private Fault garbage() {
         int i = shuffled().get(0);
         List<String> results = new ArrayList<>();
@@ -206,12 +223,9 @@ public final class Nemesis {
         throw new IllegalStateException("no member");
     }
 
+    /** The members now (started, not retired). */
     private List<Integer> all() {
-        List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < cluster.size(); i++) {
-            all.add(i);
-        }
-        return all;
+        return new ArrayList<>(cluster.active());
     }
 
     private List<Integer> shuffled() {

@@ -41,7 +41,12 @@ public enum NemesisKind {
      * One server's fsyncs each take 500 ms more ({@link SlowFsync}: an LD_PRELOADed shim, the same for both
      * systems; needs gcc): the leader and a follower in turn.
      */
-    SLOW_FSYNC;
+    SLOW_FSYNC,
+    /**
+     * A member (the leader included) removed from the membership and stopped for good, and a fresh server with an
+     * empty disk added in its place ({@link MemberReplacement}); the runs hold spares for it.
+     */
+    REPLACE_MEMBER;
 
     /** The kinds asked for by name only (left out of {@code mix}, so its schedule per seed stays as it was). */
     public static final List<NemesisKind> BY_NAME_ONLY = List.of(CUT_CLIENT, SLOW_FSYNC);
@@ -49,6 +54,12 @@ public enum NemesisKind {
     /** Every kind that injects a fault and is not by name only, for the mixed nemesis. */
     public static final List<NemesisKind> FAULTS = Arrays.stream(values())
             .filter(k -> k != NONE && !BY_NAME_ONLY.contains(k)).toList();
+
+    /** Whether the fault cuts links between servers. */
+    public boolean partitions() {
+        return this == PARTITION_LEADER || this == PARTITION_HALF || this == PARTITION_BRIDGE
+                || this == PARTITION_RING;
+    }
 
     /** The command-line name: {@code kill-leader}. */
     public String cliName() {

@@ -64,6 +64,32 @@ final class MemberList {
         return id;
     }
 
+    /**
+     * {@code members} with the lines of the ids in {@code ids} (zkr's {@code observers=4,5}: comma-separated server
+     * ids, each one of the lines) marked as observers' — zkr's form of zoo.cfg's {@code :observer}.
+     */
+    static List<Member> withObservers(List<Member> members, String ids) {
+        java.util.Set<Integer> observers = new java.util.TreeSet<>();
+        for (String id : ids.split(",")) {
+            String t = id.trim();
+            if (t.isEmpty() || t.length() > 3 || !t.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new IllegalArgumentException("observers=" + ids.trim() + ": expected server ids separated by "
+                        + "commas, as observers=4,5");
+            }
+            observers.add(Integer.parseInt(t));
+        }
+        List<Member> marked = new ArrayList<>();
+        for (Member m : members) {
+            marked.add(observers.remove(m.id())
+                    ? new Member(m.id(), m.host(), m.peerPort(), m.clientPort(), true) : m);
+        }
+        if (!observers.isEmpty()) {
+            throw new IllegalArgumentException("observers=" + ids.trim() + " names " + observers
+                    + ", which no server.N line names");
+        }
+        return marked;
+    }
+
     /** One line's value, {@code host:peerPort:clientPort} ({@code [v6address]:peerPort:clientPort} for IPv6). */
     static Member parseLine(int id, String value) {
         String line = value.trim();

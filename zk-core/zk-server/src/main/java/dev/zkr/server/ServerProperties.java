@@ -170,6 +170,9 @@ final class ServerProperties {
             b.fourLetterWords(parseWords(v));
         }
         List<ServerConfig.Member> members = MemberList.parse(p, zooKeeperLines);
+        if ((v = p.getProperty("observers")) != null && !v.isBlank()) {
+            members = MemberList.withObservers(members, v);
+        }
         if (!members.isEmpty()) {
             ServerConfig.Member self = self(members, serverId, dataDir);
             int clientPort = self.clientPort();
@@ -204,7 +207,7 @@ final class ServerProperties {
             "maxConnections", "maxEphemeralsPerSession", "maxConnectionsPerHost", "maxClientCnxns",
             "outboundHighWaterMark", "maxOutboundBytesPerConnection", "maxOutboundBytesTotal", "maxInboundBytesTotal",
             "slowReaderTimeout", "superDigest", "electionTimeout", "ensembleName", "join", "ensembleId",
-            "reconfigEnabled", "heartbeatInterval", "serverId",
+            "reconfigEnabled", "heartbeatInterval", "serverId", "observers",
             "bindAddress", "adminPort", "adminAddress", "admin.auth", "admin.tls", "4lw.commands.whitelist",
             "sslQuorum", "portUnification");
 

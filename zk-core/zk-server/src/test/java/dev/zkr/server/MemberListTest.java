@@ -35,6 +35,19 @@ class MemberListTest {
         assertEquals(List.of(), MemberList.parse(props("port", "2181", "serverId", "1")), "no lines: standalone");
     }
 
+    /** zkr's form of zoo.cfg's {@code :observer}: {@code observers=4,5} marks those lines observers'. */
+    @Test
+    void observersMarksTheLinesItNames() {
+        List<Member> lines = MemberList.parse(props("server.1", "h:1:2", "server.2", "h:3:4", "server.3", "h:5:6"));
+        List<Member> marked = MemberList.withObservers(lines, " 3, 2 ");
+        assertEquals(List.of(new Member(1, "h", 1, 2), new Member(2, "h", 3, 4, true), new Member(3, "h", 5, 6, true)),
+                marked);
+        assertEquals("observers=1,7 names [7], which no server.N line names",
+                assertThrows(IllegalArgumentException.class, () -> MemberList.withObservers(lines, "1,7")).getMessage());
+        assertEquals("observers=1;2: expected server ids separated by commas, as observers=4,5",
+                assertThrows(IllegalArgumentException.class, () -> MemberList.withObservers(lines, "1;2")).getMessage());
+    }
+
     @Test
     void zooKeeperLinesAreRefusedWithZkrsForm() {
         for (String zk : List.of("zk1:2888:3888;2181", "zk1:2888:3888:participant", "zk1:2888:3888:observer",

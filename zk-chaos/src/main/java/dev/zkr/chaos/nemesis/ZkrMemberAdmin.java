@@ -1,0 +1,62 @@
+package dev.zkr.chaos.nemesis;
+
+import dev.zkr.chaos.Cluster;
+import dev.zkr.client.EnsembleMember;
+import dev.zkr.client.MembershipChange;
+import dev.zkr.client.ZkClient;
+import dev.zkr.client.ZkException;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Predicate;
+
+/** zkr's membership changes through its own client's admin call ({@code reconfig}, as {@code zkr reconfig}). */
+final class ZkrMemberAdmin implements MemberAdmin {
+
+    private final Cluster cluster;
+
+    ZkrMemberAdmin(Cluster cluster) {
+        this.cluster = cluster;
+    }
+
+    @Override
+    public void promote(int i) throws Exception {
+        int id = cluster.ensemble().id(i);
+        change(MembershipChange.promote(id),
+                members -> members.stream().anyMatch(m -> m.id() == id && m.role() == EnsembleMember.Role.VOTER));
+    }
+
+    @Override
+    public void remove(int i) throws Exception {
+        int id = cluster.ensemble().id(i);
+        change(MembershipChange.remove(id), members -> members.stream().noneMatch(m -> m.id() == id));
+    }
+
+    private void change(MembershipChange change, Predicate<List<EnsembleMember>> made) throws Exception {
+        long deadline = System.currentTimeMillis() + DEADLINE_MS;
+        Exception last = null;
+        try (ZkClient c = ZkClient.builder().connectString(connectString()).sessionTimeout(Duration.ofSeconds(8))
+                .connectTimeout(Duration.ofSeconds(10)).build()) {
+            c.addAuthInfo("digest", ("super:" + Cluster.SUPER_PASSWORD).getBytes(StandardCharsets.UTF_8));
+            while (System.currentTimeMillis() < deadline) {
+                try {
+                    if (made.test(c.members())) {
+                        return;
+                    }
+                    c.reconfig(change);
+                    return;
+                } catch (ZkException e) {
+                    last = e; // a change in progress, a learner not caught up yet, a lost connection: try again
+                    Thread.sleep(RETRY_MS);
+                }
+            }
+        }
+        throw new IllegalStateException(change + " not made in " + DEADLINE_MS + " ms", last);
+    }
+
+    /** Every member now, the voters first. */
+    private String connectString() {
+        return String.join(",", cluster.active().stream().map(cluster.ensemble()::connectString).toList());
+    }
+}
