@@ -110,6 +110,11 @@ public final class Cluster implements AutoCloseable {
         return voters;
     }
 
+    /** Every member now, as a client of the ensemble would list them. */
+    public String connectString() {
+        return String.join(",", active().stream().map(ensemble::connectString).toList());
+    }
+
     /** The next spare never started, or -1 when none is left. */
     public int nextSpare() {
         for (int i = voters; i < size(); i++) {

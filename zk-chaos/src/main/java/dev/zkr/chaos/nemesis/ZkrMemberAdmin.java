@@ -36,7 +36,7 @@ final class ZkrMemberAdmin implements MemberAdmin {
     private void change(MembershipChange change, Predicate<List<EnsembleMember>> made) throws Exception {
         long deadline = System.currentTimeMillis() + DEADLINE_MS;
         Exception last = null;
-        try (ZkClient c = ZkClient.builder().connectString(connectString()).sessionTimeout(Duration.ofSeconds(8))
+        try (ZkClient c = ZkClient.builder().connectString(cluster.connectString()).sessionTimeout(Duration.ofSeconds(8))
                 .connectTimeout(Duration.ofSeconds(10)).build()) {
             c.addAuthInfo("digest", ("super:" + Cluster.SUPER_PASSWORD).getBytes(StandardCharsets.UTF_8));
             while (System.currentTimeMillis() < deadline) {
@@ -55,8 +55,4 @@ final class ZkrMemberAdmin implements MemberAdmin {
         throw new IllegalStateException(change + " not made in " + DEADLINE_MS + " ms", last);
     }
 
-    /** Every member now, the voters first. */
-    private String connectString() {
-        return String.join(",", cluster.active().stream().map(cluster.ensemble()::connectString).toList());
-    }
 }

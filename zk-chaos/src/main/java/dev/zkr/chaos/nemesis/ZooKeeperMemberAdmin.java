@@ -55,7 +55,7 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
         long deadline = System.currentTimeMillis() + DEADLINE_MS;
         Exception last = null;
         CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeperAdmin admin = new ZooKeeperAdmin(connectString(), 8_000, e -> {
+        ZooKeeperAdmin admin = new ZooKeeperAdmin(cluster.connectString(), 8_000, e -> {
             if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
                 connected.countDown();
             }
@@ -118,7 +118,4 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
                 + ";127.0.0.1:" + m.clientPort();
     }
 
-    private String connectString() {
-        return String.join(",", cluster.active().stream().map(cluster.ensemble()::connectString).toList());
-    }
 }
