@@ -54,5 +54,4 @@ final class ZkrMemberAdmin implements MemberAdmin {
         }
         throw new IllegalStateException(change + " not made in " + DEADLINE_MS + " ms", last);
     }
-
 }

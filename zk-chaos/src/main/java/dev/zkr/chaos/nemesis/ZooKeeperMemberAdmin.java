@@ -117,5 +117,4 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
         return "server." + m.id() + "=127.0.0.1:" + m.peerPort() + ":" + m.electionPort() + ":" + role
                 + ";127.0.0.1:" + m.clientPort();
     }
-
 }
