@@ -128,8 +128,11 @@ public abstract class ServerFlavor {
 
         /** Observers every member's zoo.cfg lists ({@code server.N=...:observer}); none by default. */
         private final List<Ensemble.Member> observers;
-        /** Ids of the members whose own lines are marked {@code :observer} (zk-chaos's spares); none by default. */
-        private final java.util.Set<Integer> observerIds;
+        /**
+         * Ids of the members whose own lines are marked {@code :observer} (zk-chaos's spares) in the configs written
+         * from now on; none by default.
+         */
+        private volatile java.util.Set<Integer> observerIds;
         /** Further lines of every member's zoo.cfg. */
         private final List<String> settings;
 
@@ -163,6 +166,15 @@ public abstract class ServerFlavor {
         @Override
         public String name() {
             return "zookeeper";
+        }
+
+        /**
+         * Lists the members of {@code ids} as observers, and every other as a participant, in the zoo.cfg of each
+         * member started from now on: a server that starts later (zk-chaos's spare) must name the voters of the
+         * membership in force, or it finds no leader to follow.
+         */
+        public void observerIds(java.util.Set<Integer> ids) {
+            this.observerIds = java.util.Set.copyOf(ids);
         }
 
         @Override

@@ -27,12 +27,17 @@ public final class Cluster implements AutoCloseable {
     private final PeerNetwork network;
     private final boolean[] paused;
     private final int voters;
+    /** The members that vote now, by index (changed by the replace-member nemesis). */
+    private final java.util.Set<Integer> votingNow = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean linksBypassProxies;
 
     private Cluster(Ensemble ensemble, PeerNetwork network, int voters) {
         this.ensemble = ensemble;
         this.network = network;
         this.voters = voters;
+        for (int i = 0; i < voters; i++) {
+            votingNow.add(i);
+        }
         this.paused = new boolean[ensemble.size()];
     }
 
@@ -115,6 +120,34 @@ public final class Cluster implements AutoCloseable {
         return String.join(",", active().stream().map(ensemble::connectString).toList());
     }
 
+    /** Whether member {@code i} votes now. */
+    public boolean votes(int i) {
+        return votingNow.contains(i);
+    }
+
+    /** Records that member {@code i} was made a voter. */
+    public void promoted(int i) {
+        votingNow.add(i);
+    }
+
+    /**
+     * Starts spare {@code i} on its empty data dir, without waiting. A ZooKeeper spare's zoo.cfg names the voters
+     * now as participants and every other server as an observer (it finds its leader through the voters it knows;
+     * a zkr server learns the membership from the leader it reaches through any of its lines).
+     */
+    public synchronized void startSpare(int i) {
+        if (ensemble.flavor() instanceof ServerFlavor.ZooKeeper zooKeeper) {
+            java.util.Set<Integer> observers = new java.util.TreeSet<>();
+            for (int k = 0; k < size(); k++) {
+                if (!votes(k)) {
+                    observers.add(ensemble.id(k));
+                }
+            }
+            zooKeeper.observerIds(observers);
+        }
+        ensemble.startSpare(i);
+    }
+
     /** The next spare never started, or -1 when none is left. */
     public int nextSpare() {
         for (int i = voters; i < size(); i++) {
@@ -156,6 +189,7 @@ public final class Cluster implements AutoCloseable {
 
     /** Stops member {@code i} for good (the nemesis removed it from the membership). */
     public synchronized void retire(int i) {
+        votingNow.remove(i);
         resume(i);
         ensemble.retire(i);
     }

@@ -38,7 +38,7 @@ final class MemberReplacement {
             if (removeFirst) {
                 remove(target, steps, t0);
             }
-            cluster.ensemble().startSpare(spare);
+            cluster.startSpare(spare);
             steps.add("started " + in + " (empty disk)");
             try {
                 admin.promote(spare);
@@ -47,6 +47,7 @@ final class MemberReplacement {
                 steps.add("promotion failed (" + e.getMessage() + "), " + in + " stopped");
                 return what + String.join(", ", steps);
             }
+            cluster.promoted(spare);
             steps.add(in + " a voter after " + ms(t0) + " ms");
             if (!removeFirst) {
                 remove(target, steps, t0);

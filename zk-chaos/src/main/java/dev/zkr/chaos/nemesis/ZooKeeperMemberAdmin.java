@@ -39,15 +39,9 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
         change(voters, i, "remove server " + cluster.ensemble().id(i));
     }
 
-    /** The running members but the spares started and not yet promoted: the participants now. */
+    /** The participants now. */
     private List<Integer> voters() {
-        return new ArrayList<>(cluster.active().stream().filter(this::voter).toList());
-    }
-
-    private final java.util.Set<Integer> promoted = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    private boolean voter(int i) {
-        return i < cluster.voters() || promoted.contains(i);
+        return new ArrayList<>(cluster.active().stream().filter(cluster::votes).toList());
     }
 
     private void change(List<Integer> voters, int leaving, String what) throws Exception {
@@ -81,7 +75,6 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
         if (System.currentTimeMillis() >= deadline) {
             throw new IllegalStateException(what + " not made in " + DEADLINE_MS + " ms", last);
         }
-        voters.stream().filter(i -> i >= cluster.voters()).forEach(promoted::add);
     }
 
     /** Whether ZooKeeper's config text has exactly {@code voters} as participants. */
