@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The build's chaos runs: every zkr workload side by side ({@code all}) on 3 server JVMs behind proxies, for 24 s
  * under the mixed nemesis, must be valid, and the run's directory must hold its report; members replaced under a
- * register workload for 16 s. The long series runs with
+ * register workload for 12 s. The long series runs with
  * {@code -Pchaos} ({@link LongSeriesTest}).
  */
 class ShortRunsTest {
@@ -44,7 +44,7 @@ class ShortRunsTest {
      */
     @Test
     void replacingMembersUnderLoadKeepsTheRegisterLinearizable() throws Exception {
-        RunConfig c = new RunConfig("zkr", 3, "register", "replace-member", Duration.ofSeconds(16), 3, out, 3);
+        RunConfig c = new RunConfig("zkr", 3, "register", "replace-member", Duration.ofSeconds(12), 3, out, 3);
         RunReport r = new ChaosRun(c).run();
         System.out.println(r.summary());
         r.faults().forEach(f -> System.out.println("  fault " + f.kind() + ": " + f.description()));
