@@ -293,9 +293,12 @@ class MoreCuratorBugsReproducedTest {
                         .priority().buildAcknowledged();
                 z1.offer("job", 1);
                 QueueItem<String> first = z1.take();
-                zk.expireSession(k1.sessionId());
+                long firstSession = k1.sessionId();
+                zk.expireSession(firstSession);
                 QueueItem<String> second = z2.poll(Duration.ofSeconds(WAIT_S)).orElseThrow();
                 assertEquals("job", second.value(), "the second consumer got the item too");
+                // the first's client has a new session, as on Curator's side
+                assertTrue(within20s(() -> k1.state().isConnected() && k1.sessionId() != firstSession));
                 assertFalse(first.ack(), "zkr: the expired consumer cannot complete the item");
                 assertEquals(1, z2.size(), "zkr: the item is still there, the second's");
                 assertTrue(second.ack(), "zkr: the second completes it");
