@@ -2,10 +2,8 @@ package dev.zkr.apache.curator;
 
 import dev.zkr.apache.ApacheZkClient;
 import dev.zkr.apache.EmbeddedZooKeeper;
-import dev.zkr.client.NodeData;
 import dev.zkr.client.Stat;
 import dev.zkr.client.ZkClient;
-import dev.zkr.client.ZkException;
 import dev.zkr.recipes.GroupMembership;
 import dev.zkr.recipes.PersistentNode;
 import dev.zkr.recipes.Recipes;
@@ -16,12 +14,12 @@ import org.apache.curator.framework.recipes.nodes.PersistentTtlNode;
 import org.apache.curator.retry.RetryOneTime;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
+import static dev.zkr.apache.curator.Scenarios.b;
+import static dev.zkr.apache.curator.Scenarios.holds;
+import static dev.zkr.apache.curator.Scenarios.within20s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -31,6 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Curator bugs that zkr's recipes are tested against, reproduced against Curator 5.7.1 itself on the same server
  * (Apache ZooKeeper 3.9.3), beside zkr's recipe in the same scenario: the bug shows on Curator and not on zkr.
+ * Here the persistent TTL node and group membership; locks, queues, discovery and the leader selector are in
+ * {@link MoreCuratorBugsReproducedTest}.
  */
 class CuratorBugsReproducedTest {
 
@@ -71,38 +71,6 @@ class CuratorBugsReproducedTest {
                 zk.checkContainersNow();
                 observer.sync("/zkr/ttl");
             }
-        }
-    }
-
-    private static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Polls with a deadline (not synchronisation): true once the condition holds, false after 20 s. */
-    private static boolean within20s(BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** True if the node exists with exactly this data. */
-    private static boolean holds(ZkClient observer, String path, String data) {
-        try {
-            observer.sync(path);
-            NodeData d = observer.getData(path);
-            return Arrays.equals(d.data(), b(data));
-        } catch (ZkException.NoNode | ZkException.ConnectionLoss e) {
-            return false;
         }
     }
 
