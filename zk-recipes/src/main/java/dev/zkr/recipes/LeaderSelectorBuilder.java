@@ -54,7 +54,7 @@ public final class LeaderSelectorBuilder {
 
     /**
      * How long a suspended connection may last before the term is lost (default zero: lost at SUSPENDED, as
-     * Curator's {@code LeaderSelectorListenerAdapter} does). Capped at a third of the session timeout.
+     * Curator's {@code LeaderSelectorListenerAdapter} does). Capped at a sixth of the session timeout.
      */
     public LeaderSelectorBuilder suspensionBound(Duration bound) {
         if (bound.isNegative()) {
