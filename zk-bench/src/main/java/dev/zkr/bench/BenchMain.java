@@ -185,7 +185,8 @@ public final class BenchMain {
                     zkDown = "server did not start: " + ServerScenarios.describe(e);
                 }
             }
-            for (int r = 1; r <= options.rounds(); r++) {
+            // warm-up rounds (--warmup-rounds) are numbered from 1 - N and kept out of the cells
+            for (int r = 1 - options.warmupRounds(); r <= options.rounds(); r++) {
                 List<Column> order = new java.util.ArrayList<>(columns);
                 if (r % 2 == 0) {
                     java.util.Collections.reverse(order);
@@ -197,10 +198,13 @@ public final class BenchMain {
                     Measurement[] ms = turn(id, column, onZkr ? zkr : zookeeper, server, down, r, rows.size(), round);
                     StringBuilder line = new StringBuilder();
                     for (int i = 0; i < rows.size(); i++) {
-                        rows.get(i).add(column, ms[i]);
+                        if (r >= 1) {
+                            rows.get(i).add(column, ms[i]);
+                        }
                         line.append(i == 0 ? "" : ", ").append(ResultTable.cell(ms[i], rows.get(i).unit));
                     }
-                    log("  %-9s round %d  %-24s %s", id, r, column.title, line);
+                    log("  %-9s %s  %-24s %s", id, r >= 1 ? "round " + r : "warm-up " + (r + options.warmupRounds()),
+                            column.title, line);
                 }
             }
         } finally {
@@ -581,6 +585,8 @@ public final class BenchMain {
                     .append(loadAtStart).append("; run took ").append(seconds(took)).append(".\n\n");
         } else {
             sb.append("Each server in its own JVM (`-Xmx2g`, fsync on every write); all clients in the runner's JVM; ")
+                    .append(options.warmupRounds() > 0 ? options.warmupRounds() + " whole warm-up round(s) on the "
+                            + "fresh servers first (not in the cells), then " : "")
                     .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
                     .append(" + window ").append(seconds(options.measure()))
                     .append(" per scenario and system, systems taking turns; load average at start ")

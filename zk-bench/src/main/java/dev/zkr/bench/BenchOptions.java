@@ -9,7 +9,7 @@ import java.util.Set;
 /** Command-line options of the runner. */
 record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> only, boolean skipMillion, int millionParents,
                     int millionChildren, Path resultsDir, Path dataRoot, boolean quick, int ensemble, int kills,
-                    Set<String> systems, boolean admin, int largeParents, boolean catchupSnap) {
+                    Set<String> systems, boolean admin, int largeParents, boolean catchupSnap, int warmupRounds) {
 
     static final List<String> SCENARIOS = List.of(
             "create", "setdata", "notify", "getdata", "tlscreate", "tlsgetdata", "lock", "rwlock", "election", "selector", "barrier", "counter", "queue",
@@ -40,6 +40,8 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --large-parents N       parents of that tree (default 10000; children per parent 1000)
               --rounds N              rounds per scenario; the systems take turns each round, cells are medians (default 3)
               --warmup SECONDS        warm-up per round and system (default 2)
+              --warmup-rounds N       standalone rows: N whole rounds first on the fresh servers, logged and not in
+                                      the cells (default 0), so that no cell holds a cold JVM's first round
               --measure SECONDS       measuring window per round and system (default 4)
               --parents N             parents of the big tree (default 1000; children per parent 1000)
               --results DIR           where latest.md and the server logs go (default zk-bench/results)
@@ -68,6 +70,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         boolean quick = false;
         boolean admin = false;
         boolean large = false;
+        int warmupRounds = 0;
         int largeParents = 10_000;
         boolean catchupSnap = false;
         Integer parents = null;
@@ -105,6 +108,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
                 case "--warmup" -> warmupArg = seconds(value(args, ++i, a), a);
                 case "--measure" -> measureArg = seconds(value(args, ++i, a), a);
                 case "--rounds" -> roundsArg = positiveInt(value(args, ++i, a), a);
+                case "--warmup-rounds" -> warmupRounds = nonNegativeInt(value(args, ++i, a), a);
                 case "--parents" -> parents = positiveInt(value(args, ++i, a), a);
                 case "--results" -> results = Path.of(value(args, ++i, a));
                 case "--data" -> data = Path.of(value(args, ++i, a));
@@ -148,7 +152,7 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
             only.remove("million");
         }
         return new BenchOptions(rounds, warmup, measure, Set.copyOf(only), skipMillion, p, 1000, results, data, quick,
-                ensemble, kills, Set.copyOf(systems), admin, largeParents, catchupSnap);
+                ensemble, kills, Set.copyOf(systems), admin, largeParents, catchupSnap, warmupRounds);
     }
 
     boolean runs(String scenario) {
@@ -172,6 +176,10 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + " needs a number of seconds, got '" + v + "'");
         }
+    }
+
+    private static int nonNegativeInt(String v, String option) {
+        return "0".equals(v.trim()) ? 0 : positiveInt(v, option);
     }
 
     private static int positiveInt(String v, String option) {

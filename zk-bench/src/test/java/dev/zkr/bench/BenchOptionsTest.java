@@ -65,6 +65,15 @@ class BenchOptionsTest {
     }
 
     @Test
+    void warmupRoundsAreNoneByDefaultAndNeverNegative() {
+        assertEquals(0, parse().warmupRounds());
+        assertEquals(1, parse("--warmup-rounds", "1", "--only", "rwlock").warmupRounds());
+        assertEquals(0, parse("--warmup-rounds", "0").warmupRounds());
+        assertThrows(IllegalArgumentException.class, () -> parse("--warmup-rounds", "-1"));
+        assertThrows(IllegalArgumentException.class, () -> parse("--warmup-rounds", "x"));
+    }
+
+    @Test
     void badArgumentsAreRejectedClearly() {
         assertThrows(IllegalArgumentException.class, () -> parse("--only", "nope"));
         assertThrows(IllegalArgumentException.class, () -> parse("--measure"));

@@ -35,6 +35,29 @@ class MemberConfigTest {
         assertEquals(voter.replace("server.4=127.0.0.1:42:43:observer\n", ""), plain);
     }
 
+    /** zk-chaos's spares: listed as observers by every member, zkr with observers=, ZooKeeper with :observer. */
+    @Test
+    void sparesAreListedAsObservers() {
+        List<Ensemble.Member> all = new java.util.ArrayList<>(VOTERS);
+        all.add(FOURTH);
+        String zkr = new ServerFlavor.Zkr(false, List.of("superDigest=super:x"), java.util.Set.of(4))
+                .memberConfig(VOTERS.get(0), all, DIR);
+        assertTrue(zkr.contains("server.4=127.0.0.1:42:41\nobservers=4\n"), zkr);
+        assertFalse(zkr.contains("join"), zkr);
+        ServerFlavor.ZooKeeper zk = new ServerFlavor.ZooKeeper(java.util.Set.of(4), List.of("reconfigEnabled=true"));
+        String voter = zk.memberConfig(VOTERS.get(0), all, DIR);
+        assertTrue(voter.contains("reconfigEnabled=true\n"), voter);
+        assertTrue(voter.contains("server.3=127.0.0.1:32:33\nserver.4=127.0.0.1:42:43:observer\n"), voter);
+        assertFalse(voter.contains("peerType"), voter);
+        String spare = zk.memberConfig(FOURTH, all, DIR);
+        assertTrue(spare.contains("server.4=127.0.0.1:42:43:observer\npeerType=observer\n"), spare);
+        // a spare started later names the voters in force: 4 a voter now, 1 replaced (an observer line)
+        zk.observerIds(java.util.Set.of(1));
+        String later = zk.memberConfig(FOURTH, all, DIR);
+        assertTrue(later.contains("server.1=127.0.0.1:12:13:observer\n"), later);
+        assertTrue(later.contains("server.4=127.0.0.1:42:43\n"), later);
+    }
+
     @Test
     void aZkrJoinerCarriesJoinTheEnsembleIdAndItsOwnLine() {
         ServerFlavor.Zkr zkr = new ServerFlavor.Zkr(false, List.of("superDigest=super:x"));
