@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The build's chaos runs: every zkr workload side by side ({@code all}) on 3 server JVMs behind proxies, for 24 s
- * under the mixed nemesis, must be valid, and the run's directory must hold its report; members replaced under a
+ * under the mixed nemesis (seed 1: a leader killed, then a member replaced), must be valid, and the run's directory
+ * must hold its report; members replaced under a
  * register workload for 12 s. The long series runs with
  * {@code -Pchaos} ({@link LongSeriesTest}).
  */
@@ -24,7 +25,7 @@ class ShortRunsTest {
 
     @Test
     void everyWorkloadSideBySideUnderMixedFaultsIsValid() throws Exception {
-        RunConfig c = new RunConfig("zkr", 3, Workloads.ALL_NAME, "mix", Duration.ofSeconds(24), 11, out, 2);
+        RunConfig c = new RunConfig("zkr", 3, Workloads.ALL_NAME, "mix", Duration.ofSeconds(24), 1, out, 2);
         RunReport r = new ChaosRun(c).run();
         System.out.println(r.summary());
         r.faults().forEach(f -> System.out.println("  fault " + f.kind() + ": " + f.description()));
