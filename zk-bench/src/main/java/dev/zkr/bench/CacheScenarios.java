@@ -37,6 +37,7 @@ final class CacheScenarios {
         }
         Arrivals arrivals = new Arrivals(CACHES);
         Latencies latencies = new Latencies();
+        RunnerCost[] cost = new RunnerCost[1];
         return RecipeScenarios.withSessions(factory, cs, 1 + CACHES, sessions -> {
             List<RecipeSession.Cache> caches = new ArrayList<>();
             try {
@@ -57,6 +58,9 @@ final class CacheScenarios {
                         String path = tree + "/n" + (seq % PROPAGATION_NODES);
                         arrivals.expect(seq);
                         boolean measured = window.measuring();
+                        if (measured && cost[0] == null) {
+                            cost[0] = RunnerCost.start(cs);
+                        }
                         long t0 = System.nanoTime();
                         writer.setData(path, payload(seq));
                         long seenByAll = arrivals.await(seq, RecipeSession.TIMEOUT);
@@ -65,6 +69,9 @@ final class CacheScenarios {
                         }
                     }
                 });
+                if (cost[0] != null) {
+                    BenchMain.log("  cache     cost: %s", cost[0].end(latencies.count()));
+                }
             } finally {
                 caches.forEach(RecipeSession.Cache::close);
             }

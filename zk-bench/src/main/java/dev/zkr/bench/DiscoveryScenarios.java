@@ -30,6 +30,7 @@ final class DiscoveryScenarios {
         String base = root + "/discovery";
         Views views = new Views(WATCHERS);
         Latencies latencies = new Latencies();
+        RunnerCost[] cost = new RunnerCost[1];
         return RecipeScenarios.withSessions(factory, cs, 1 + WATCHERS, sessions -> {
             List<RecipeSession.Cache> caches = new ArrayList<>();
             try {
@@ -43,6 +44,9 @@ final class DiscoveryScenarios {
                         String id = "i" + seq;
                         views.expect(ids -> ids.contains(id));
                         boolean measured = window.measuring();
+                        if (measured && cost[0] == null) {
+                            cost[0] = RunnerCost.start(cs);
+                        }
                         long t0 = System.nanoTime();
                         RecipeSession.Registration r = registrant.register(base, "api", id);
                         long seenByAll = views.await(RecipeSession.TIMEOUT);
@@ -54,6 +58,9 @@ final class DiscoveryScenarios {
                         views.await(RecipeSession.TIMEOUT);
                     }
                 });
+                if (cost[0] != null) {
+                    BenchMain.log("  discovery cost: %s", cost[0].end(latencies.count()));
+                }
             } finally {
                 caches.forEach(RecipeSession.Cache::close);
             }
