@@ -30,6 +30,7 @@ final class DiscoveryScenarios {
         String base = root + "/discovery";
         Views views = new Views(WATCHERS);
         Latencies latencies = new Latencies();
+        Latencies unregistering = new Latencies(); // not a figure of the row: logged with its cost
         RunnerCost[] cost = new RunnerCost[1];
         return RecipeScenarios.withSessions(factory, cs, 1 + WATCHERS, sessions -> {
             List<RecipeSession.Cache> caches = new ArrayList<>();
@@ -54,12 +55,20 @@ final class DiscoveryScenarios {
                             latencies.record(Math.max(0, seenByAll - t0));
                         }
                         views.expect(ids -> !ids.contains(id));
+                        long t1 = System.nanoTime();
                         r.unregister();
-                        views.await(RecipeSession.TIMEOUT);
+                        long goneFromAll = views.await(RecipeSession.TIMEOUT);
+                        if (measured && window.measuring()) {
+                            unregistering.record(Math.max(0, goneFromAll - t1));
+                        }
                     }
                 });
                 if (cost[0] != null) {
                     BenchMain.log("  discovery cost: %s", cost[0].end(latencies.count()));
+                    if (unregistering.count() > 0) {
+                        BenchMain.log("  discovery unregister → gone from all 8 caches: p50 %.2f ms, p99 %.2f ms",
+                                unregistering.percentileMillis(50), unregistering.percentileMillis(99));
+                    }
                 }
             } finally {
                 caches.forEach(RecipeSession.Cache::close);
