@@ -32,6 +32,7 @@ final class DiscoveryScenarios {
         Latencies latencies = new Latencies();
         Latencies unregistering = new Latencies(); // not a figure of the row: logged with its cost
         RunnerCost[] cost = new RunnerCost[1];
+        TailBursts tail = new TailBursts();
         return RecipeScenarios.withSessions(factory, cs, 1 + WATCHERS, sessions -> {
             List<RecipeSession.Cache> caches = new ArrayList<>();
             try {
@@ -53,6 +54,7 @@ final class DiscoveryScenarios {
                         long seenByAll = views.await(RecipeSession.TIMEOUT);
                         if (measured && window.measuring()) {
                             latencies.record(Math.max(0, seenByAll - t0));
+                            tail.record(t0, Math.max(0, seenByAll - t0));
                         }
                         views.expect(ids -> !ids.contains(id));
                         long t1 = System.nanoTime();
@@ -65,6 +67,7 @@ final class DiscoveryScenarios {
                 });
                 if (cost[0] != null) {
                     BenchMain.log("  discovery cost: %s", cost[0].end(latencies.count()));
+                    BenchMain.log("  discovery tail: %s", tail.describe());
                     if (unregistering.count() > 0) {
                         BenchMain.log("  discovery unregister → gone from all 8 caches: p50 %.2f ms, p99 %.2f ms",
                                 unregistering.percentileMillis(50), unregistering.percentileMillis(99));
