@@ -37,6 +37,8 @@ final class CacheScenarios {
         }
         Arrivals arrivals = new Arrivals(CACHES);
         Latencies latencies = new Latencies();
+        RunnerCost[] cost = new RunnerCost[1];
+        TailBursts tail = new TailBursts();
         return RecipeScenarios.withSessions(factory, cs, 1 + CACHES, sessions -> {
             List<RecipeSession.Cache> caches = new ArrayList<>();
             try {
@@ -57,14 +59,22 @@ final class CacheScenarios {
                         String path = tree + "/n" + (seq % PROPAGATION_NODES);
                         arrivals.expect(seq);
                         boolean measured = window.measuring();
+                        if (measured && cost[0] == null) {
+                            cost[0] = RunnerCost.start(cs);
+                        }
                         long t0 = System.nanoTime();
                         writer.setData(path, payload(seq));
                         long seenByAll = arrivals.await(seq, RecipeSession.TIMEOUT);
                         if (measured && window.measuring()) {
                             latencies.record(Math.max(0, seenByAll - t0));
+                            tail.record(t0, Math.max(0, seenByAll - t0));
                         }
                     }
                 });
+                if (cost[0] != null) {
+                    BenchMain.log("  cache     cost: %s", cost[0].end(latencies.count()));
+                    BenchMain.log("  cache     tail: %s", tail.describe());
+                }
             } finally {
                 caches.forEach(RecipeSession.Cache::close);
             }

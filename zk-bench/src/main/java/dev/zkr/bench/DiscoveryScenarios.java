@@ -30,6 +30,9 @@ final class DiscoveryScenarios {
         String base = root + "/discovery";
         Views views = new Views(WATCHERS);
         Latencies latencies = new Latencies();
+        Latencies unregistering = new Latencies(); // not a figure of the row: logged with its cost
+        RunnerCost[] cost = new RunnerCost[1];
+        TailBursts tail = new TailBursts();
         return RecipeScenarios.withSessions(factory, cs, 1 + WATCHERS, sessions -> {
             List<RecipeSession.Cache> caches = new ArrayList<>();
             try {
@@ -43,17 +46,33 @@ final class DiscoveryScenarios {
                         String id = "i" + seq;
                         views.expect(ids -> ids.contains(id));
                         boolean measured = window.measuring();
+                        if (measured && cost[0] == null) {
+                            cost[0] = RunnerCost.start(cs);
+                        }
                         long t0 = System.nanoTime();
                         RecipeSession.Registration r = registrant.register(base, "api", id);
                         long seenByAll = views.await(RecipeSession.TIMEOUT);
                         if (measured && window.measuring()) {
                             latencies.record(Math.max(0, seenByAll - t0));
+                            tail.record(t0, Math.max(0, seenByAll - t0));
                         }
                         views.expect(ids -> !ids.contains(id));
+                        long t1 = System.nanoTime();
                         r.unregister();
-                        views.await(RecipeSession.TIMEOUT);
+                        long goneFromAll = views.await(RecipeSession.TIMEOUT);
+                        if (measured && window.measuring()) {
+                            unregistering.record(Math.max(0, goneFromAll - t1));
+                        }
                     }
                 });
+                if (cost[0] != null) {
+                    BenchMain.log("  discovery cost: %s", cost[0].end(latencies.count()));
+                    BenchMain.log("  discovery tail: %s", tail.describe());
+                    if (unregistering.count() > 0) {
+                        BenchMain.log("  discovery unregister → gone from all 8 caches: p50 %.2f ms, p99 %.2f ms",
+                                unregistering.percentileMillis(50), unregistering.percentileMillis(99));
+                    }
+                }
             } finally {
                 caches.forEach(RecipeSession.Cache::close);
             }

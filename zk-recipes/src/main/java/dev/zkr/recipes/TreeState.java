@@ -22,6 +22,7 @@ import java.util.Set;
 final class TreeState {
 
     private final String root;
+    private final String below;  // what a path below the root starts with: the root and a slash ("/" for "/")
     private final int firstName; // where a path's first name below the root starts
     private final HeldData data;
     private TreeNode top;        // the root's node; null while the copy does not hold it
@@ -29,13 +30,14 @@ final class TreeState {
 
     TreeState(String root, long maxDataBytes) {
         this.root = root;
+        this.below = root.equals("/") ? "/" : root + "/";
         this.firstName = root.equals("/") ? 1 : root.length() + 1;
         this.data = HeldData.upTo(maxDataBytes);
     }
 
     /** True if path is the root or below it. */
     boolean covers(String path) {
-        return path.equals(root) || path.startsWith(root.equals("/") ? "/" : root + "/");
+        return path.equals(root) || path.startsWith(below);
     }
 
     /** Fact: the node is present with this data and Stat. */
