@@ -179,7 +179,15 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
     }
 
     private static int nonNegativeInt(String v, String option) {
-        return "0".equals(v.trim()) ? 0 : positiveInt(v, option);
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs an integer of 0 or more, got '" + v + "'");
+        }
     }
 
     private static int positiveInt(String v, String option) {

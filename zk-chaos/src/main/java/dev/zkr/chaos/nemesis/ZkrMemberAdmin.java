@@ -34,24 +34,11 @@ final class ZkrMemberAdmin implements MemberAdmin {
     }
 
     private void change(MembershipChange change, Predicate<List<EnsembleMember>> made) throws Exception {
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        Exception last = null;
         try (ZkClient c = ZkClient.builder().connectString(cluster.connectString()).sessionTimeout(Duration.ofSeconds(8))
                 .connectTimeout(Duration.ofSeconds(10)).build()) {
             c.addAuthInfo("digest", ("super:" + Cluster.SUPER_PASSWORD).getBytes(StandardCharsets.UTF_8));
-            while (System.currentTimeMillis() < deadline) {
-                try {
-                    if (made.test(c.members())) {
-                        return;
-                    }
-                    c.reconfig(change);
-                    return;
-                } catch (ZkException e) {
-                    last = e; // a change in progress, a learner not caught up yet, a lost connection: try again
-                    Thread.sleep(RETRY_MS);
-                }
-            }
+            MemberAdmin.untilMade(change.toString(), () -> made.test(c.members()), () -> c.reconfig(change),
+                    ZkException.class);
         }
-        throw new IllegalStateException(change + " not made in " + DEADLINE_MS + " ms", last);
     }
 }

@@ -46,8 +46,6 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
 
     private void change(List<Integer> voters, int leaving, String what) throws Exception {
         String config = config(voters, leaving);
-        long deadline = System.currentTimeMillis() + DEADLINE_MS;
-        Exception last = null;
         CountDownLatch connected = new CountDownLatch(1);
         ZooKeeperAdmin admin = new ZooKeeperAdmin(cluster.connectString(), 8_000, e -> {
             if (e.getState() == org.apache.zookeeper.Watcher.Event.KeeperState.SyncConnected) {
@@ -57,23 +55,11 @@ final class ZooKeeperMemberAdmin implements MemberAdmin {
         try {
             connected.await(10, TimeUnit.SECONDS);
             admin.addAuthInfo("digest", ("super:" + Cluster.SUPER_PASSWORD).getBytes(StandardCharsets.UTF_8));
-            while (System.currentTimeMillis() < deadline) {
-                try {
-                    if (made(new String(admin.getConfig(false, null), StandardCharsets.UTF_8), voters)) {
-                        break;
-                    }
-                    admin.reconfigure(null, null, config, -1, null);
-                    break;
-                } catch (KeeperException e) {
-                    last = e; // a change in progress, no quorum of the new membership synced yet, lost connection
-                    Thread.sleep(RETRY_MS);
-                }
-            }
+            MemberAdmin.untilMade(what,
+                    () -> made(new String(admin.getConfig(false, null), StandardCharsets.UTF_8), voters),
+                    () -> admin.reconfigure(null, null, config, -1, null), KeeperException.class);
         } finally {
             admin.close();
-        }
-        if (System.currentTimeMillis() >= deadline) {
-            throw new IllegalStateException(what + " not made in " + DEADLINE_MS + " ms", last);
         }
     }
 
