@@ -578,6 +578,8 @@ public final class BenchMain {
                             + "tickTime ").append(ServerFlavor.TICK_MS).append(" ms for both; ZooKeeper initLimit 10, "
                             + "syncLimit 5; zkr's election timeout derived from the tick); both ensembles alive "
                             + "together; all clients in the runner's JVM; ")
+                    .append(options.warmupRounds() > 0 ? options.warmupRounds() + " whole warm-up round(s) of the "
+                            + "load scenarios first (not in the cells), then " : "")
                     .append(options.rounds()).append(" round(s) of warm-up ").append(seconds(options.warmup()))
                     .append(" + window ").append(seconds(options.measure()))
                     .append(" per load scenario and system, ").append(options.kills())

@@ -40,8 +40,9 @@ record BenchOptions(int rounds, Duration warmup, Duration measure, Set<String> o
               --large-parents N       parents of that tree (default 10000; children per parent 1000)
               --rounds N              rounds per scenario; the systems take turns each round, cells are medians (default 3)
               --warmup SECONDS        warm-up per round and system (default 2)
-              --warmup-rounds N       standalone rows: N whole rounds first on the fresh servers, logged and not in
-                                      the cells (default 0), so that no cell holds a cold JVM's first round
+              --warmup-rounds N       N whole rounds first (standalone: on the fresh servers; ensembles: of the load
+                                      scenarios), logged and not in the cells (default 0), so that no cell holds a
+                                      cold JVM's first round
               --measure SECONDS       measuring window per round and system (default 4)
               --parents N             parents of the big tree (default 1000; children per parent 1000)
               --results DIR           where latest.md and the server logs go (default zk-bench/results)

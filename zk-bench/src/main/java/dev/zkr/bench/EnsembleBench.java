@@ -220,7 +220,8 @@ final class EnsembleBench {
 
     private void turns(String id, Map<Column, Side> sides, List<ResultTable.Row> rows, List<Column> columns,
                        Turn turn) {
-        for (int r = 1; r <= options.rounds(); r++) {
+        // warm-up rounds (--warmup-rounds) are numbered from 1 - N and kept out of the cells
+        for (int r = 1 - options.warmupRounds(); r <= options.rounds(); r++) {
             List<Column> order = new ArrayList<>(columns);
             if (r % 2 == 0) {
                 java.util.Collections.reverse(order);
@@ -231,7 +232,8 @@ final class EnsembleBench {
                 if (side.ensemble() == null) {
                     java.util.Arrays.fill(ms, Measurement.failed(side.down()));
                 } else {
-                    String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-') + "/r" + r;
+                    String root = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-')
+                            + roundRoot(r);
                     try {
                         Measurement[] got = turn.run(column, side.flavor(), placement(side.ensemble()), root);
                         System.arraycopy(got, 0, ms, 0, ms.length);
@@ -244,10 +246,13 @@ final class EnsembleBench {
                 }
                 StringBuilder line = new StringBuilder();
                 for (int i = 0; i < rows.size(); i++) {
-                    rows.get(i).add(column, ms[i]);
+                    if (r >= 1) {
+                        rows.get(i).add(column, ms[i]);
+                    }
                     line.append(i == 0 ? "" : ", ").append(ResultTable.cell(ms[i], rows.get(i).unit));
                 }
-                BenchMain.log("  %-9s round %d  %-24s %s", id, r, column.title, line);
+                BenchMain.log("  %-9s %s  %-24s %s", id,
+                        r >= 1 ? "round " + r : "warm-up " + (r + options.warmupRounds()), column.title, line);
             }
         }
     }
@@ -327,6 +332,11 @@ final class EnsembleBench {
                 ServerScenarios.payload());
     }
 
+    /** A round's folder under a column's root: {@code /r1}... for measured rounds, {@code /w1}... for warm-ups. */
+    private String roundRoot(int r) {
+        return r >= 1 ? "/r" + r : "/w" + (r + options.warmupRounds());
+    }
+
     /** The znodes the create rows left on this system (0 if they did not run). */
     private long znodesHeld(Column column, Side side) {
         if (!options.runs("create")) {
@@ -336,8 +346,8 @@ final class EnsembleBench {
         long znodes = 0;
         try (KvClient c = side.flavor().connect(e.connectString(e.awaitFull(FULL)), ServerScenarios.CONNECT)) {
             String base = "/bench-" + column.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            for (int r = 1; r <= options.rounds(); r++) {
-                znodes += ServerScenarios.createdUnder(c, base + "/r" + r);
+            for (int r = 1 - options.warmupRounds(); r <= options.rounds(); r++) {
+                znodes += ServerScenarios.createdUnder(c, base + roundRoot(r));
             }
         }
         return znodes;

@@ -171,6 +171,11 @@ final class AclClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, boolean withData, Watcher watcher) {
+        return delegate.addWatchAsync(path, mode, withData, watcher);
+    }
+
+    @Override
     public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {
         return delegate.removeWatchesAsync(path, watcher, type, local);
     }

@@ -21,7 +21,9 @@ import java.util.concurrent.TimeoutException;
  * The watch and resynchronisation shared by the caches ({@link NodeCache}, {@link TreeCache}): a persistent watch
  * of the given mode on one path, and a {@code resync} call whenever changes may have been missed — after
  * RECONNECTED (the client restored the watch; events sent while away are lost) and after a new session (CONNECTED:
- * its watches are gone, so the watch is set again first). {@link #close()} removes both.
+ * its watches are gone, so the watch is set again first). {@link #close()} removes both. The watch is set with
+ * data: on zkr's own client its created and data-changed events carry the node's data and Stat, so a cache applies
+ * them without a read; on a backend that cannot send them (ZooKeeper) they come without, and the cache reads.
  */
 final class CacheWatch {
 
@@ -46,7 +48,7 @@ final class CacheWatch {
     /** Listens to connection states and sets the watch (retrying through connection losses). */
     void open() {
         client.addConnectionStateListener(onState);
-        Retries.retrying(client, Deadline.NONE, () -> ClientSupport.await(client.addWatchAsync(path, mode, watcher)));
+        Retries.retrying(client, Deadline.NONE, () -> ClientSupport.await(client.addWatchAsync(path, mode, true, watcher)));
     }
 
     private void onState(ZkClient c, ConnectionState s) {
@@ -57,7 +59,7 @@ final class CacheWatch {
             resync.run(); // changes made while we were away (the watch is back with the session)
         } else if (s == ConnectionState.CONNECTED) {
             // a new session: its watches are gone; set it again, then read
-            client.addWatchAsync(path, mode, watcher).whenComplete((v, err) -> resync.run());
+            client.addWatchAsync(path, mode, true, watcher).whenComplete((v, err) -> resync.run());
         }
     }
 

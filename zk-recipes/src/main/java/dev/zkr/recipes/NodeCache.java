@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 
 /**
  * A local, watch-maintained copy of one node (Curator's {@code NodeCache}). A persistent watch on the path reports
- * every creation, data change and deletion; each is answered by one {@code getData}, and the answers are applied
+ * every creation, data change and deletion; a creation or change carries the node's data on zkr's own client (the
+ * watch is set with data), anything else is answered by one {@code getData}, and events and answers are applied
  * in the order the server sent them (on the client's event thread), so the copy follows the node in zxid order and
  * never goes back. Listeners get the difference between the old and the new copy, in order: a node deleted and
  * created again between two reads is reported as DELETED then CREATED (a new czxid), never as a change.
@@ -67,7 +68,14 @@ public final class NodeCache implements AutoCloseable {
 
     private void onEvent(WatchedEvent e) {
         switch (e.type()) {
-            case NODE_CREATED, NODE_DATA_CHANGED, NODE_DELETED -> read(false);
+            case NODE_CREATED, NODE_DATA_CHANGED -> {
+                if (e.data() != null) {
+                    apply(e.data(), false); // the node as of the event's txn: no read
+                } else {
+                    read(false);
+                }
+            }
+            case NODE_DELETED -> read(false);
             default -> { }
         }
     }

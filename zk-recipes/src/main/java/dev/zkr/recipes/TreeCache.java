@@ -17,8 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * A local, watch-maintained copy of a subtree (Curator's {@code CuratorCache}). One persistent recursive watch on
- * the root reports every creation, data change and deletion below it; a creation or change is answered by one
- * {@code getData}, a deletion is applied as it comes (no read), and every answer and deletion is applied as a fact
+ * the root reports every creation, data change and deletion below it; a creation or change carries the node's data
+ * and Stat on zkr's own client (a watch set with data) or is answered by one {@code getData} (on ZooKeeper), a
+ * deletion is applied as it comes (no read), and every event, answer and deletion is applied as a fact
  * about the server's state in the order the server sent them (on the
  * client's event thread), so the copy follows the subtree in zxid order and never goes back. A resynchronisation
  * (at start, after a reconnect, with a new session) walks the subtree ({@code getData} and {@code getChildren} of
@@ -130,13 +131,20 @@ public final class TreeCache implements AutoCloseable {
     }
 
     /**
-     * A creation or data change is answered by one {@code getData}; a deletion is itself the fact (the node is gone
-     * as of that event, which the server sent after every answer that could still show the node), applied here
-     * without a read, in order with the answers (both arrive on the client's event thread, in the server's order).
+     * A creation or data change that carries the node's data is the fact itself (the node as of that event's txn);
+     * one without is answered by one {@code getData}; a deletion is itself the fact (the node is gone as of that
+     * event, which the server sent after every answer that could still show the node). Each is applied in order with
+     * the answers (all arrive on the client's event thread, in the server's order).
      */
     private void onEvent(WatchedEvent e) {
         switch (e.type()) {
-            case NODE_CREATED, NODE_DATA_CHANGED -> read(e.path(), -1);
+            case NODE_CREATED, NODE_DATA_CHANGED -> {
+                if (e.data() != null) {
+                    apply(() -> state.present(e.path(), e.data()));
+                } else {
+                    read(e.path(), -1);
+                }
+            }
             case NODE_DELETED -> apply(() -> state.absent(e.path()));
             default -> { }
         }

@@ -248,6 +248,12 @@ final class CountingClient implements ZkClient {
     }
 
     @Override
+    public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, boolean withData, Watcher watcher) {
+        count(Kind.ADD_WATCH);
+        return delegate.addWatchAsync(path, mode, withData, counted(watcher));
+    }
+
+    @Override
     public CompletableFuture<Void> removeWatchesAsync(String path, Watcher watcher, WatcherType type, boolean local) {
         count(Kind.REMOVE_WATCHES);
         return delegate.removeWatchesAsync(path, counted(watcher), type, local);

@@ -307,5 +307,6 @@ public final class LostResponseClient implements ZkClient {
     }
     @Override public CompletableFuture<Void> syncAsync(String path) { return delegate.syncAsync(path); }
     @Override public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher w) { return delegate.addWatchAsync(path, mode, w); }
+    @Override public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, boolean withData, Watcher w) { return delegate.addWatchAsync(path, mode, withData, w); }
     @Override public CompletableFuture<Void> removeWatchesAsync(String path, Watcher w, WatcherType type, boolean local) { return delegate.removeWatchesAsync(path, w, type, local); }
 }

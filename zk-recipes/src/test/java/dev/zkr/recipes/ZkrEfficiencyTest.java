@@ -6,4 +6,9 @@ class ZkrEfficiencyTest extends EfficiencySuite {
     protected RecipeBackend createBackend() {
         return ZkrBackend.start();
     }
+
+    @Override
+    protected boolean eventsCarryData() {
+        return true;
+    }
 }

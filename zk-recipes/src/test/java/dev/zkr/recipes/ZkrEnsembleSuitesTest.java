@@ -35,6 +35,11 @@ class ZkrEnsembleSuitesTest {
         protected RecipeBackend createBackend() {
             return ZkrEnsembleBackend.start();
         }
+
+        @Override
+        protected boolean eventsCarryData() {
+            return true;
+        }
     }
 
     @Nested

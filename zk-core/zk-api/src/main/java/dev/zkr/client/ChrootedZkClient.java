@@ -86,7 +86,7 @@ final class ChrootedZkClient implements ZkClient {
             return null;
         }
         return wrapped.computeIfAbsent(watcher, w -> event -> w.process(
-                new WatchedEvent(event.type(), toClient(event.path()), event.zxid())));
+                new WatchedEvent(event.type(), toClient(event.path()), event.zxid(), event.data())));
     }
 
     /** The future with a failure's path given back relative to the chroot. */
@@ -323,6 +323,11 @@ final class ChrootedZkClient implements ZkClient {
     @Override
     public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
         return mapped(delegate.addWatchAsync(toServer(path), mode, wrap(watcher)));
+    }
+
+    @Override
+    public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, boolean withData, Watcher watcher) {
+        return mapped(delegate.addWatchAsync(toServer(path), mode, withData, wrap(watcher)));
     }
 
     @Override

@@ -124,6 +124,20 @@ public interface ZkClient extends AutoCloseable {
     CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher);
 
     /**
+     * Adds a persistent (or persistent-recursive) watch whose NODE_CREATED and NODE_DATA_CHANGED events carry, with
+     * {@code withData}, the node's data and Stat right after the change ({@link WatchedEvent#data()}), so a cache
+     * needs no {@code getData} per event (as etcd's watch events carry the value). zkr's own client and server send
+     * it; a backend that cannot (ZooKeeper, this default) sets the watch without it and its events carry none, so a
+     * caller must handle a null {@code data} by reading. The session must be allowed to READ the node, or it gets
+     * no event at all (as without data). Once any watch of this session on the path asked for data, its events
+     * carry it until the watch is removed.
+     */
+    default CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, boolean withData,
+                                                 Watcher watcher) {
+        return addWatchAsync(path, mode, watcher);
+    }
+
+    /**
      * Removes the given watcher's watches of the given type on the path, on the server and locally; the watcher
      * receives the matching *_WATCH_REMOVED event. Fails with {@link ZkException.NoWatcher} if it has none.
      * With {@code local}, removes them locally even if the server cannot be reached.

@@ -22,7 +22,11 @@ import java.util.Set;
  *   <li>NODE_DELETED additionally fires child watches on the path;</li>
  *   <li>NODE_CHILDREN_CHANGED fires child watches and persistent (non-recursive) watches on the path only;</li>
  *   <li>one-shot watches are removed when they fire, persistent ones stay (also across deletes);</li>
- *   <li>a session receives each event at most once even if several of its watches match.</li>
+ *   <li>a session receives each event at most once even if several of its watches match;</li>
+ *   <li>a persistent or recursive watch may be set <em>with data</em> (zkr's own protocol): the session's
+ *       NODE_CREATED and NODE_DATA_CHANGED deliveries through it are marked {@link WatchDelivery#withData()}, and
+ *       the server sends them with the node's data and Stat. The mark stays while the watch does, whatever later
+ *       adds of the same watch ask.</li>
  * </ul>
  * Not thread-safe: the server registers, triggers and removes watches inside a round, on one thread at a time, so
  * no change can be applied between a read and the watch it registers (see docs/architecture.md, Threads).
@@ -37,6 +41,9 @@ public final class WatchTable {
     private final Map<String, Set<Long>> child = new HashMap<>();
     private final Map<String, Set<Long>> persistent = new HashMap<>();
     private final Map<String, Set<Long>> recursive = new HashMap<>();
+    /** The sessions whose persistent (recursive) watch on the path was set with data: a subset of the above. */
+    private final Map<String, Set<Long>> persistentWithData = new HashMap<>();
+    private final Map<String, Set<Long>> recursiveWithData = new HashMap<>();
     /** Reverse index: session to path to bitmask of watch kinds. */
     private final Map<Long, Map<String, Integer>> bySession = new HashMap<>();
     /** The sessions one trigger fires for, reused across triggers. */
@@ -64,6 +71,17 @@ public final class WatchTable {
         } else {
             add(persistent, PERSISTENT, sessionId, path);
         }
+    }
+
+    /** A persistent or recursive watch set with data ({@link WatchTable}); stays until removed. */
+    public void addPersistentWatchWithData(long sessionId, String path, AddWatchMode mode) {
+        addPersistentWatch(sessionId, path, mode);
+        markWithData(mode == AddWatchMode.PERSISTENT_RECURSIVE ? recursiveWithData : persistentWithData, sessionId,
+                path);
+    }
+
+    private static void markWithData(Map<String, Set<Long>> table, long sessionId, String path) {
+        table.computeIfAbsent(path, p -> new LinkedHashSet<>(2)).add(sessionId);
     }
 
     /** Fires the triggers of one applied txn, in order; returns the deliveries in firing order. */
@@ -97,8 +115,11 @@ public final class WatchTable {
                     out = new ArrayList<>();
                 }
                 WatchedEvent event = t.event();
+                boolean maybeData = (t.type() == WatchedEvent.Type.NODE_CREATED
+                        || t.type() == WatchedEvent.Type.NODE_DATA_CHANGED)
+                        && !(persistentWithData.isEmpty() && recursiveWithData.isEmpty());
                 for (long s : sessions) {
-                    out.add(new WatchDelivery(s, event, t.acl()));
+                    out.add(new WatchDelivery(s, event, t.acl(), maybeData && wantsData(s, path)));
                 }
                 sessions.clear();
             }
@@ -122,9 +143,11 @@ public final class WatchTable {
         }
         if ((kinds & PERSISTENT) != 0) {
             removed |= removeOne(persistent, PERSISTENT, sessionId, path);
+            unregister(persistentWithData, sessionId, path);
         }
         if ((kinds & RECURSIVE) != 0) {
             removed |= removeOne(recursive, RECURSIVE, sessionId, path);
+            unregister(recursiveWithData, sessionId, path);
         }
         return removed;
     }
@@ -164,9 +187,11 @@ public final class WatchTable {
             }
             if ((kinds & PERSISTENT) != 0) {
                 unregister(persistent, sessionId, path);
+                unregister(persistentWithData, sessionId, path);
             }
             if ((kinds & RECURSIVE) != 0) {
                 unregister(recursive, sessionId, path);
+                unregister(recursiveWithData, sessionId, path);
             }
         });
     }
@@ -186,7 +211,7 @@ public final class WatchTable {
                                           Collection<String> persistentWatches,
                                           Collection<String> recursiveWatches) {
         return setWatches(sessionId, lastZxid, tree, tree::exists, dataWatches, existWatches, childWatches,
-                persistentWatches, recursiveWatches);
+                persistentWatches, recursiveWatches, List.of(), List.of());
     }
 
     /**
@@ -199,7 +224,9 @@ public final class WatchTable {
                                           Collection<String> existWatches,
                                           Collection<String> childWatches,
                                           Collection<String> persistentWatches,
-                                          Collection<String> recursiveWatches) {
+                                          Collection<String> recursiveWatches,
+                                          Collection<String> persistentWithDataWatches,
+                                          Collection<String> recursiveWithDataWatches) {
         List<WatchDelivery> missed = new ArrayList<>();
         List<String> keepData = new ArrayList<>();
         List<String> keepChild = new ArrayList<>();
@@ -236,6 +263,9 @@ public final class WatchTable {
         keepChild.forEach(path -> add(child, CHILD, sessionId, path));
         persistentWatches.forEach(path -> add(persistent, PERSISTENT, sessionId, path));
         recursiveWatches.forEach(path -> add(recursive, RECURSIVE, sessionId, path));
+        persistentWithDataWatches.forEach(path -> addPersistentWatchWithData(sessionId, path, AddWatchMode.PERSISTENT));
+        recursiveWithDataWatches.forEach(path -> addPersistentWatchWithData(sessionId, path,
+                AddWatchMode.PERSISTENT_RECURSIVE));
         return missed;
     }
 
@@ -378,6 +408,26 @@ public final class WatchTable {
         if (sessions != null) {
             into.addAll(sessions);
         }
+    }
+
+    /** Whether the session's persistent watch on the path, or a recursive one on it or an ancestor, asked for data. */
+    private boolean wantsData(long sessionId, String path) {
+        Set<Long> direct = persistentWithData.get(path);
+        if (direct != null && direct.contains(sessionId)) {
+            return true;
+        }
+        if (recursiveWithData.isEmpty()) {
+            return false;
+        }
+        String p = path;
+        while (p != null) {
+            Set<Long> sessions = recursiveWithData.get(p);
+            if (sessions != null && sessions.contains(sessionId)) {
+                return true;
+            }
+            p = "/".equals(p) ? null : DataTree.parentOf(p);
+        }
+        return false;
     }
 
     private void collectRecursive(String path, Set<Long> into) {

@@ -162,6 +162,59 @@ class WatchTableTest {
         assertEquals(List.of(d(2, Type.NODE_CREATED, "/a")), drain());
     }
 
+    private WatchDelivery withData(long session, Type type, String path) {
+        return new WatchDelivery(session, new WatchedEvent(type, path, p.zxid), null, true);
+    }
+
+    @Test
+    void watchesWithDataMarkTheirSessionsCreatedAndChangedDeliveriesOnly() {
+        p.create("/r");
+        w.addPersistentWatchWithData(1, "/r", AddWatchMode.PERSISTENT_RECURSIVE);
+        w.addPersistentWatch(2, "/r", AddWatchMode.PERSISTENT_RECURSIVE);
+        w.addPersistentWatchWithData(3, "/r/a", AddWatchMode.PERSISTENT);
+        w.addPersistentWatch(3, "/r", AddWatchMode.PERSISTENT_RECURSIVE); // its data mark is on /r/a only
+        p.create("/r/a");
+        assertEquals(List.of(withData(3, Type.NODE_CREATED, "/r/a"), withData(1, Type.NODE_CREATED, "/r/a"),
+                d(2, Type.NODE_CREATED, "/r/a")), drain());
+        p.create("/r/b");
+        assertEquals(List.of(withData(1, Type.NODE_CREATED, "/r/b"), d(2, Type.NODE_CREATED, "/r/b"),
+                d(3, Type.NODE_CREATED, "/r/b")), drain());
+        p.setData("/r/a", "x", -1);
+        assertEquals(List.of(withData(3, Type.NODE_DATA_CHANGED, "/r/a"), withData(1, Type.NODE_DATA_CHANGED, "/r/a"),
+                d(2, Type.NODE_DATA_CHANGED, "/r/a")), drain());
+        p.create("/r/a/k");
+        assertEquals(List.of(withData(1, Type.NODE_CREATED, "/r/a/k"), d(2, Type.NODE_CREATED, "/r/a/k"),
+                d(3, Type.NODE_CREATED, "/r/a/k"), d(3, Type.NODE_CHILDREN_CHANGED, "/r/a")), drain());
+        p.delete("/r/a/k", -1);
+        assertEquals(List.of(d(1, Type.NODE_DELETED, "/r/a/k"), d(2, Type.NODE_DELETED, "/r/a/k"),
+                d(3, Type.NODE_DELETED, "/r/a/k"), d(3, Type.NODE_CHILDREN_CHANGED, "/r/a")), drain());
+    }
+
+    @Test
+    void aClosedSessionsDataMarksGoWithIt() {
+        p.create("/a");
+        w.addPersistentWatchWithData(1, "/a", AddWatchMode.PERSISTENT);
+        w.addPersistentWatchWithData(1, "/", AddWatchMode.PERSISTENT_RECURSIVE);
+        w.removeSession(1);
+        w.addPersistentWatch(1, "/a", AddWatchMode.PERSISTENT);
+        w.addPersistentWatch(1, "/", AddWatchMode.PERSISTENT_RECURSIVE);
+        p.setData("/a", "x", -1);
+        assertEquals(List.of(d(1, Type.NODE_DATA_CHANGED, "/a")), drain());
+    }
+
+    @Test
+    void setWatchesRegistersTheMarksItIsGiven() {
+        p.create("/p");
+        p.create("/r");
+        w.setWatches(9, p.zxid, p.tree, p.tree::exists, List.of(), List.of(), List.of(), List.of("/p"),
+                List.of("/r"), List.of("/p"), List.of("/r"));
+        assertEquals(2, w.size(), "a mark is not a watch of its own");
+        p.setData("/p", "x", -1);
+        assertEquals(List.of(withData(9, Type.NODE_DATA_CHANGED, "/p")), drain());
+        p.create("/r/k");
+        assertEquals(List.of(withData(9, Type.NODE_CREATED, "/r/k")), drain());
+    }
+
     @Test
     void setWatchesReportsMissedEventsAndRegistersTheRest() {
         p.create("/changed");

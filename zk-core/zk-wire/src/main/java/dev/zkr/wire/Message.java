@@ -93,6 +93,13 @@ public sealed interface Message {
     record AddWatchRequest(int xid, String path, AddWatchMode mode) implements Request {
     }
 
+    /**
+     * {@link AddWatchRequest} for a watch whose created and data-changed events carry the node's data and Stat
+     * ({@link WatchEventWithData}); zkr's own protocol only.
+     */
+    record AddWatchWithDataRequest(int xid, String path, AddWatchMode mode) implements Request {
+    }
+
     /** Removes this session's watches of the given type on the path; NO_WATCHER if it has none. */
     record RemoveWatchesRequest(int xid, String path, WatcherType type) implements Request {
     }
@@ -104,6 +111,16 @@ public sealed interface Message {
     record SetWatchesRequest(int xid, long relativeZxid, String[] dataWatches, String[] existWatches,
                              String[] childWatches, String[] persistentWatches,
                              String[] persistentRecursiveWatches) implements Request {
+    }
+
+    /**
+     * {@link SetWatchesRequest} from a client that also holds persistent watches with data: those paths are in
+     * {@code persistentWatches}/{@code persistentRecursiveWatches} and again in the two with-data arrays.
+     */
+    record SetWatchesWithDataRequest(int xid, long relativeZxid, String[] dataWatches, String[] existWatches,
+                                     String[] childWatches, String[] persistentWatches,
+                                     String[] persistentRecursiveWatches, String[] persistentWithData,
+                                     String[] persistentRecursiveWithData) implements Request {
     }
 
     /** Create with an ACL ({@link CreateRequest} creates with {@code world:anyone} ALL). */
@@ -226,6 +243,14 @@ public sealed interface Message {
 
     /** A watch fired for this session. */
     record WatchEvent(WatchedEvent.Type type, String path, long zxid) implements Message {
+    }
+
+    /**
+     * A created or data-changed event of a watch set with data ({@link AddWatchWithDataRequest}): the node's data
+     * and Stat right after the txn {@code zxid}.
+     */
+    record WatchEventWithData(WatchedEvent.Type type, String path, long zxid, byte[] data, Stat stat)
+            implements Message {
     }
 
     // ---- reply bodies -------------------------------------------------------------------------------------------

@@ -129,6 +129,9 @@ final class WireKryo {
         kryo.register(Message.ReconfigRequest.class, 186);
         kryo.register(Message.MembersBody.class, 187);
         kryo.register(Message.ZooKeeperReconfigRequest.class, 188);
+        kryo.register(Message.AddWatchWithDataRequest.class, 189);
+        kryo.register(Message.SetWatchesWithDataRequest.class, 190);
+        kryo.register(Message.WatchEventWithData.class, 191);
         return kryo;
     }
 

@@ -409,7 +409,10 @@ final class ConnectionManager {
         if (msg instanceof Message.Reply reply) {
             onReply(reply);
         } else if (msg instanceof Message.WatchEvent event) {
-            onWatchEvent(event);
+            onWatchEvent(event.type(), event.path(), event.zxid(), null);
+        } else if (msg instanceof Message.WatchEventWithData event) {
+            onWatchEvent(event.type(), event.path(), event.zxid(),
+                    new dev.zkr.client.NodeData(event.data(), event.stat()));
         } else if (msg instanceof Message.ConnectResponse response) {
             onConnectResponse(response);
         } else if (msg instanceof Message.ConnectRefused refused) {
@@ -659,8 +662,15 @@ final class ConnectionManager {
             case EXISTS -> watches.add(result != null ? WatchRegistry.Kind.DATA : WatchRegistry.Kind.EXIST, p.path, w);
             case GET_DATA -> watches.add(WatchRegistry.Kind.DATA, p.path, w);
             case GET_CHILDREN -> watches.add(WatchRegistry.Kind.CHILD, p.path, w);
-            case ADD_WATCH -> watches.add(p.addWatchMode == dev.zkr.client.AddWatchMode.PERSISTENT_RECURSIVE
-                    ? WatchRegistry.Kind.RECURSIVE : WatchRegistry.Kind.PERSISTENT, p.path, w);
+            case ADD_WATCH -> {
+                WatchRegistry.Kind kind = p.addWatchMode == dev.zkr.client.AddWatchMode.PERSISTENT_RECURSIVE
+                        ? WatchRegistry.Kind.RECURSIVE : WatchRegistry.Kind.PERSISTENT;
+                if (p.addWatchWithData) {
+                    watches.addWithData(kind, p.path, w);
+                } else {
+                    watches.add(kind, p.path, w);
+                }
+            }
             default -> {
             }
         }
@@ -680,15 +690,15 @@ final class ConnectionManager {
         }));
     }
 
-    private void onWatchEvent(Message.WatchEvent e) {
-        if (e.zxid() > lastZxid) {
-            lastZxid = e.zxid();
+    private void onWatchEvent(WatchedEvent.Type type, String path, long zxid, dev.zkr.client.NodeData data) {
+        if (zxid > lastZxid) {
+            lastZxid = zxid;
         }
-        Set<Watcher> targets = watches.materialize(e.type(), e.path());
+        Set<Watcher> targets = watches.materialize(type, path);
         if (targets.isEmpty()) {
             return;
         }
-        WatchedEvent event = new WatchedEvent(e.type(), e.path(), e.zxid());
+        WatchedEvent event = new WatchedEvent(type, path, zxid, data);
         events.execute(() -> deliver(targets, event));
     }
 

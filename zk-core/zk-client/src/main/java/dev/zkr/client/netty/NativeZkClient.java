@@ -455,12 +455,18 @@ public final class NativeZkClient implements ZkClient {
 
     @Override
     public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, Watcher watcher) {
+        return addWatchAsync(path, mode, false, watcher);
+    }
+
+    @Override
+    public CompletableFuture<Void> addWatchAsync(String path, AddWatchMode mode, boolean withData, Watcher watcher) {
         return submit(() -> {
             OutstandingRequest p = pending(OutstandingRequest.Kind.ADD_WATCH, checkPath(path));
             if (mode == null || watcher == null) {
                 throw new ZkException.BadArguments(path, "addWatch needs a mode and a watcher");
             }
             p.addWatchMode = mode;
+            p.addWatchWithData = withData;
             p.watcher = watcher;
             return p;
         });

@@ -46,6 +46,8 @@ final class OutstandingRequest implements Runnable {
     Watcher watcher;
     Op[] ops;
     AddWatchMode addWatchMode;
+    /** ADD_WATCH: the events carry the node's data. */
+    boolean addWatchWithData;
     WatcherType watcherType;
     WatchRegistry.Snapshot watches;
     long relativeZxid;
@@ -128,11 +130,16 @@ final class OutstandingRequest implements Runnable {
             case MEMBERS -> new Message.GetMembersRequest(xid);
             case RECONFIG -> new Message.ReconfigRequest(xid, change);
             case SYNC -> new Message.SyncRequest(xid, path);
-            case ADD_WATCH -> new Message.AddWatchRequest(xid, path, addWatchMode);
+            case ADD_WATCH -> addWatchWithData ? new Message.AddWatchWithDataRequest(xid, path, addWatchMode)
+                    : new Message.AddWatchRequest(xid, path, addWatchMode);
             case REMOVE_WATCHES -> new Message.RemoveWatchesRequest(xid, path, watcherType);
             case PING -> new Message.PingRequest(xid);
-            case SET_WATCHES -> new Message.SetWatchesRequest(xid, relativeZxid, watches.data(), watches.exist(),
-                    watches.child(), watches.persistent(), watches.recursive());
+            case SET_WATCHES -> watches.withData()
+                    ? new Message.SetWatchesWithDataRequest(xid, relativeZxid, watches.data(), watches.exist(),
+                            watches.child(), watches.persistent(), watches.recursive(), watches.persistentWithData(),
+                            watches.recursiveWithData())
+                    : new Message.SetWatchesRequest(xid, relativeZxid, watches.data(), watches.exist(),
+                            watches.child(), watches.persistent(), watches.recursive());
             case CLOSE_SESSION -> new Message.CloseSessionRequest(xid);
         };
     }

@@ -27,6 +27,9 @@ final class WatchRegistry {
     enum Kind { DATA, EXIST, CHILD, PERSISTENT, RECURSIVE }
 
     private final List<Map<String, Set<Watcher>>> byKind = new ArrayList<>();
+    /** PERSISTENT and RECURSIVE paths whose watch the server was asked to send with data (until it is removed). */
+    private final Set<String> persistentWithData = new java.util.HashSet<>();
+    private final Set<String> recursiveWithData = new java.util.HashSet<>();
 
     WatchRegistry() {
         for (int i = 0; i < Kind.values().length; i++) {
@@ -46,15 +49,29 @@ final class WatchRegistry {
     record Removal(List<Removed> removed, Set<WatcherType> serverTypes) {
     }
 
-    /** The registered paths per kind, for re-registration after a reconnect. */
-    record Snapshot(String[] data, String[] exist, String[] child, String[] persistent, String[] recursive) {
+    /**
+     * The registered paths per kind, for re-registration after a reconnect; the last two: the persistent and
+     * recursive paths (also in the two before) whose watch sends data.
+     */
+    record Snapshot(String[] data, String[] exist, String[] child, String[] persistent, String[] recursive,
+                    String[] persistentWithData, String[] recursiveWithData) {
         boolean isEmpty() {
             return data.length + exist.length + child.length + persistent.length + recursive.length == 0;
+        }
+
+        boolean withData() {
+            return persistentWithData.length + recursiveWithData.length > 0;
         }
     }
 
     synchronized void add(Kind kind, String path, Watcher watcher) {
         map(kind).computeIfAbsent(path, p -> new LinkedHashSet<>(2)).add(watcher);
+    }
+
+    /** A PERSISTENT or RECURSIVE registration whose server watch was set with data. */
+    synchronized void addWithData(Kind kind, String path, Watcher watcher) {
+        add(kind, path, watcher);
+        (kind == Kind.RECURSIVE ? recursiveWithData : persistentWithData).add(path);
     }
 
     /**
@@ -151,6 +168,11 @@ final class WatchRegistry {
             }
             if (set.isEmpty()) {
                 map.remove(path);
+                if (kind == Kind.PERSISTENT) {
+                    persistentWithData.remove(path);
+                } else if (kind == Kind.RECURSIVE) {
+                    recursiveWithData.remove(path);
+                }
             } else {
                 remaining = true;
             }
@@ -181,12 +203,15 @@ final class WatchRegistry {
 
     synchronized Snapshot snapshot() {
         return new Snapshot(keys(Kind.DATA), keys(Kind.EXIST), keys(Kind.CHILD), keys(Kind.PERSISTENT),
-                keys(Kind.RECURSIVE));
+                keys(Kind.RECURSIVE), persistentWithData.toArray(new String[0]),
+                recursiveWithData.toArray(new String[0]));
     }
 
     /** Drops every registration (the session is gone). */
     synchronized void clear() {
         byKind.forEach(Map::clear);
+        persistentWithData.clear();
+        recursiveWithData.clear();
     }
 
     /** Every path with at least one registration. */

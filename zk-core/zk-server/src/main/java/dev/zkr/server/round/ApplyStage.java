@@ -74,9 +74,26 @@ final class ApplyStage {
             Connection c = gate.connectionOf(d.sessionId());
             if (c != null && !c.closed && (d.acl() == null
                     || authorizer.allowed(d.acl(), dev.zkr.client.Perms.READ, c.authIds))) {
-                c.send(new Message.WatchEvent(d.event().type(), d.event().path(), d.event().zxid()));
+                c.send(event(d));
             }
         }
+    }
+
+    /**
+     * The message of one delivery: with the node's data and Stat as the tree holds them now (right after the txn
+     * that fired it) when its watch asked for data and the node is there; the root and ZooKeeper's system nodes,
+     * whose Stats the server shows adjusted, go without (the client reads them).
+     */
+    private Message event(WatchDelivery d) {
+        String path = d.event().path();
+        if (d.withData() && !"/".equals(path) && !dev.zkr.tree.SystemNodes.isSystem(path)) {
+            dev.zkr.client.NodeData now = tree.getData(path);
+            if (now != null) {
+                return new Message.WatchEventWithData(d.event().type(), path, d.event().zxid(), now.data(),
+                        now.stat());
+            }
+        }
+        return new Message.WatchEvent(d.event().type(), path, d.event().zxid());
     }
 
     /** Number of txns applied since start. */

@@ -231,6 +231,13 @@ final class ReadStage {
             }
             watches.addPersistentWatch(sid, path, a.mode());
             return Replies.ok(xid, zxid, null);
+        } else if (r instanceof Message.AddWatchWithDataRequest a) {
+            String path = valid(a.path());
+            if (a.mode() == null) {
+                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watch mode missing");
+            }
+            watches.addPersistentWatchWithData(sid, path, a.mode());
+            return Replies.ok(xid, zxid, null);
         } else if (r instanceof Message.RemoveWatchesRequest rw) {
             String path = valid(rw.path());
             if (rw.type() == null) {
@@ -267,7 +274,13 @@ final class ReadStage {
         } else if (r instanceof Message.SetWatchesRequest s) {
             apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
                     list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
-                    list(s.persistentRecursiveWatches())));
+                    list(s.persistentRecursiveWatches()), List.of(), List.of()));
+            return Replies.ok(xid, zxid, null);
+        } else if (r instanceof Message.SetWatchesWithDataRequest s) {
+            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
+                    list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
+                    list(s.persistentRecursiveWatches()), list(s.persistentWithData()),
+                    list(s.persistentRecursiveWithData())));
             return Replies.ok(xid, zxid, null);
         }
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
