@@ -33,12 +33,26 @@ final class ResultTable {
         final boolean higherIsBetter;
         final boolean hasZkrOnZooKeeper;
         private final Map<Column, List<Measurement>> rounds = new EnumMap<>(Column.class);
+        private boolean floorBound; // guarded by this
 
         Row(String scenario, String unit, boolean higherIsBetter, boolean hasZkrOnZooKeeper) {
             this.scenario = scenario;
             this.unit = unit;
             this.higherIsBetter = higherIsBetter;
             this.hasZkrOnZooKeeper = hasZkrOnZooKeeper;
+        }
+
+        /**
+         * Marks a recipe row whose every step waits for another client's write and its notification, so that the
+         * {@code notify} row bounds it ({@link FloorRelative}).
+         */
+        synchronized Row boundByFloor() {
+            floorBound = true;
+            return this;
+        }
+
+        synchronized boolean floorBound() {
+            return floorBound;
         }
 
         /** Adds one round's figure. */
