@@ -225,19 +225,9 @@ final class ReadStage {
         } else if (r instanceof Message.PingRequest) {
             return Replies.ok(xid, zxid, null);
         } else if (r instanceof Message.AddWatchRequest a) {
-            String path = valid(a.path());
-            if (a.mode() == null) {
-                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watch mode missing");
-            }
-            watches.addPersistentWatch(sid, path, a.mode());
-            return Replies.ok(xid, zxid, null);
+            return addWatch(sid, xid, zxid, a.path(), a.mode(), false);
         } else if (r instanceof Message.AddWatchWithDataRequest a) {
-            String path = valid(a.path());
-            if (a.mode() == null) {
-                return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watch mode missing");
-            }
-            watches.addPersistentWatchWithData(sid, path, a.mode());
-            return Replies.ok(xid, zxid, null);
+            return addWatch(sid, xid, zxid, a.path(), a.mode(), true);
         } else if (r instanceof Message.RemoveWatchesRequest rw) {
             String path = valid(rw.path());
             if (rw.type() == null) {
@@ -284,6 +274,20 @@ final class ReadStage {
             return Replies.ok(xid, zxid, null);
         }
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    private Message.Reply addWatch(long sid, int xid, long zxid, String path, dev.zkr.client.AddWatchMode mode,
+                                   boolean withData) {
+        String valid = valid(path);
+        if (mode == null) {
+            return Replies.error(xid, zxid, ZkException.Code.BAD_ARGUMENTS, "watch mode missing");
+        }
+        if (withData) {
+            watches.addPersistentWatchWithData(sid, valid, mode);
+        } else {
+            watches.addPersistentWatch(sid, valid, mode);
+        }
+        return Replies.ok(xid, zxid, null);
     }
 
     /**
