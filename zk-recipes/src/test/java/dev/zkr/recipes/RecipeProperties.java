@@ -164,7 +164,9 @@ public abstract class RecipeProperties {
     private void expire(Participant p) {
         long old = p.sessionId();
         backend.expireSession(p.client());
-        settle("a new session for " + p, () -> { }, () -> p.sessionId() != old && p.isConnected());
+        settle("a new session for " + p, () -> { }, () -> p.sessionId() != old && p.isConnected(),
+                () -> p + " holds session 0x" + Long.toHexString(p.sessionId()) + " (expired: 0x"
+                        + Long.toHexString(old) + "), connected " + p.isConnected());
     }
 
     /** Restarts the server and waits until every live participant has lost its connection and is connected again. */
