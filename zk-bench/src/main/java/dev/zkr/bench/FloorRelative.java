@@ -34,8 +34,10 @@ final class FloorRelative {
             if (!row.floorBound()) {
                 continue;
             }
-            StringBuilder sb = new StringBuilder("steps per floor (the row × its server's notify p50");
-            sb.append(row.higherIsBetter ? "" : ", inverted").append("), ").append(row.scenario).append(": ");
+            StringBuilder sb = new StringBuilder("steps per floor (")
+                    .append(row.higherIsBetter ? "the rate × its server's notify p50"
+                            : "its server's notify p50 / the figure")
+                    .append("), ").append(row.scenario).append(": ");
             boolean any = false;
             for (Column column : Column.values()) {
                 Double steps = stepsPerFloor(row, floor, column);

@@ -28,7 +28,7 @@ class FloorRelativeTest {
         assertEquals(0.4, FloorRelative.stepsPerFloor(queue, floor, Column.ZOOKEEPER), 1e-9);
         assertEquals(0.6, FloorRelative.stepsPerFloor(queue, floor, Column.ZKR_ON_ZOOKEEPER), 1e-9,
                 "zkr's recipes on ZooKeeper count against ZooKeeper's floor");
-        assertEquals(List.of("steps per floor (the row × its server's notify p50), queue items: zkr 0.50, "
+        assertEquals(List.of("steps per floor (the rate × its server's notify p50), queue items: zkr 0.50, "
                 + "ZooKeeper / Curator 0.40, zkr recipes on ZooKeeper 0.60"), FloorRelative.notes(t));
     }
 
