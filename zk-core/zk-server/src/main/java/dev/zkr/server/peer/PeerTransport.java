@@ -223,7 +223,7 @@ public final class PeerTransport implements AutoCloseable {
                     + " bytes exceeds the peer frame limit of " + config.maxFrameSize());
         }
         if (reserve(live, to, size)) {
-            live.channel.writeAndFlush(frame).addListener(f -> live.pending.addAndGet(-size));
+            handOver(live, List.of(frame), size);
         } else {
             frame.release();
         }
@@ -260,6 +260,16 @@ public final class PeerTransport implements AutoCloseable {
             frames.forEach(ByteBuf::release);
             return;
         }
+        handOver(live, frames, total);
+    }
+
+    /**
+     * Writes {@code frames} and flushes in one task on the link's event loop, also when called on that loop: every
+     * send goes through the loop's task queue, so the link stays FIFO across calls from any thread. (A write made
+     * at once from the I/O thread, which may run a round, overtook the frames of earlier rounds still queued for
+     * it: a follower saw a gap in the proposals and re-synced, about once every 2,000 txns under load, issue 27.)
+     */
+    private void handOver(Live live, List<ByteBuf> frames, long total) {
         try {
             live.channel.eventLoop().execute(() -> {
                 for (ByteBuf frame : frames) {
