@@ -179,6 +179,21 @@ public final class Core {
         offerAndRun(new PeerIn(from, message));
     }
 
+    /**
+     * Messages from one peer, in order (what one read of its link brought): queued together and handled in one
+     * round, as a socket read's client requests are (one round, one log hand-off, one send per peer for all of them).
+     */
+    public void peerIn(int from, List<Object> messages) {
+        if (messages.size() == 1) {
+            peerIn(from, messages.get(0));
+            return;
+        }
+        for (int i = 0, n = messages.size() - 1; i < n; i++) {
+            queue.add(new PeerIn(from, messages.get(i)));
+        }
+        offerAndRun(new PeerIn(from, messages.get(messages.size() - 1)));
+    }
+
     public void peerUp(int id) {
         offer(new PeerUp(id));
     }

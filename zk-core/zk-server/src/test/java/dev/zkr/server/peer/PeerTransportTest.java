@@ -209,6 +209,57 @@ class PeerTransportTest {
         assertEquals(expected, got);
     }
 
+    /**
+     * The messages one read of a link brings reach the listener in one {@code receivedAll} call, in order: the server
+     * handles them in one round (one log hand-off, one send per peer) rather than one round per message (issue 27:
+     * the leader ran a round, and wrote a frame to each follower, per forwarded write).
+     */
+    @Test
+    void aReadsMessagesReachTheListenerInOneCallInOrder() throws Exception {
+        Map<Integer, InetSocketAddress> m = members(2);
+        Recorder r1 = new Recorder();
+        List<Integer> callSizes = new ArrayList<>(); // t2's I/O thread writes, this thread reads after the last message
+        BlockingQueue<Object> got = new LinkedBlockingQueue<>();
+        PeerTransport.Listener batches = new PeerTransport.Listener() {
+            @Override
+            public void peerUp(int id) {
+                r1.peerUp(id);
+            }
+
+            @Override
+            public void received(int from, Object message) {
+                callSizes.add(1);
+                got.add(message);
+            }
+
+            @Override
+            public void receivedAll(int from, List<Object> messages) {
+                callSizes.add(messages.size());
+                got.addAll(messages);
+            }
+        };
+        LinkFilter f = new LinkFilter();
+        Recorder sender = new Recorder();
+        PeerTransport t1 = start(PeerConfig.of(1, m), sender, f);
+        PeerTransport t2 = new PeerTransport(PeerConfig.of(2, m), batches, f).start();
+        open.add(t2);
+        sender.awaitEvent("up 2");
+        r1.awaitEvent("up 1");
+        int n = 200;
+        List<Object> burst = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            burst.add(new ReplicaMessage.Propose(1, i - 1, i, new byte[100]));
+        }
+        t1.sendAll(2, burst); // one write of 200 frames
+        for (int i = 1; i <= n; i++) {
+            Object next = got.poll(DEADLINE_MS, TimeUnit.MILLISECONDS);
+            assertTrue(next instanceof ReplicaMessage.Propose, "message " + i + ": " + next);
+            assertEquals(i, ((ReplicaMessage.Propose) next).zxid());
+        }
+        int calls = callSizes.size(); // written before the last message was queued, which this thread took
+        assertTrue(calls < n / 10, "200 frames of one write came in " + calls + " calls: " + callSizes);
+    }
+
     @Test
     void peerDownWhenTheOtherTransportDiesAndUpWhenItComesBack() throws Exception {
         Map<Integer, InetSocketAddress> m = members(2);
