@@ -123,7 +123,8 @@ public final class SnapshotStore {
             long bodyStart = counting.count;
             // the body's many small writes (a long, a byte) land in a buffer first: the count and the CRC then take
             // 64 KiB at a time instead of a call each (the same bytes in the same order)
-            DataOutputStream bodyOut = new DataOutputStream(new BufferedOutputStream(new NonClosing(counting), 1 << 16));
+            DataOutputStream bodyOut = new DataOutputStream(
+                    new BufferedOutputStream(new NonClosing(counting), 1 << 16));
             body.write(bodyOut);
             bodyOut.flush();
             out.writeLong(counting.count - bodyStart);

@@ -181,10 +181,12 @@ class PeerTransportTest {
             public void received(int from, Object message) {
                 // on t1's I/O thread, as a round run by it: a batch (queued), then a single message, then a batch
                 long z = ((ReplicaMessage.Commit) message).zxid();
-                self[0].sendAll(2, List.of(new ReplicaMessage.Commit(1, z * 10 + 1), new ReplicaMessage.Commit(1, z * 10 + 2)));
+                self[0].sendAll(2, List.of(new ReplicaMessage.Commit(1, z * 10 + 1),
+                        new ReplicaMessage.Commit(1, z * 10 + 2)));
                 self[0].send(2, new ReplicaMessage.Commit(1, z * 10 + 3));
                 self[0].sendAll(2, List.of(new ReplicaMessage.Commit(1, z * 10 + 4)));
-                self[0].sendAll(2, List.of(new ReplicaMessage.Commit(1, z * 10 + 5), new ReplicaMessage.Commit(1, z * 10 + 6)));
+                self[0].sendAll(2, List.of(new ReplicaMessage.Commit(1, z * 10 + 5),
+                        new ReplicaMessage.Commit(1, z * 10 + 6)));
             }
         };
         Recorder r2 = new Recorder();
