@@ -130,6 +130,11 @@ public final class ZkServer implements AutoCloseable {
             }
 
             @Override
+            public void receivedAll(int from, List<Object> messages) {
+                core.peerIn(from, messages);
+            }
+
+            @Override
             public void peerUp(int id) {
                 core.peerUp(id);
             }

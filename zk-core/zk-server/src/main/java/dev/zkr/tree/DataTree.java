@@ -766,31 +766,34 @@ public final class DataTree {
         // a CloseSession during the write is therefore either in the snapshot (replaying the close deletes it) or
         // its deletion is already in the parent's pzxid: the close names no paths, so replay cannot repair the
         // parent of a child it cannot see.
-        Map<Long, AclTable.Entry> written = new java.util.LinkedHashMap<>();
+        AclsWritten written = new AclsWritten();
         ArrayDeque<Visit> stack = new ArrayDeque<>();
-        stack.push(new Visit("/", root, false));
+        stack.push(new Visit(null, root, false));
         while (!stack.isEmpty()) {
             Visit v = stack.pop();
             if (!v.childrenPushed()) {
-                stack.push(new Visit(v.path(), v.node(), true));
+                // the name is read here rather than when the parent pushed the node: its bytes are then read once,
+                // just before they are written (a parent with many children pushed them all long before)
+                String path = v.at() == null ? "/" : v.at() + v.node().name();
+                stack.push(new Visit(path, v.node(), true));
                 List<Node> kids;
                 synchronized (v.node()) {
                     ChildSet c = v.node().children();
                     kids = c == null ? List.of() : c.nodes();
                 }
-                String prefix = "/".equals(v.path()) ? "/" : v.path() + "/";
+                String prefix = "/".equals(path) ? "/" : path + "/";
                 for (Node kid : kids) {
-                    stack.push(new Visit(prefix + kid.name(), kid, false));
+                    stack.push(new Visit(prefix, kid, false));
                 }
-            } else if (writeNode(out, v.path(), v.node(), written) && afterEachNode != null) {
+            } else if (writeNode(out, v.at(), v.node(), written) && afterEachNode != null) {
                 afterEachNode.run();
             }
         }
         out.writeByte(0);
         // the ACL table: every ACL a written node refers to, once (collected while writing: an entry released
         // meanwhile is still here for the nodes that were written with it)
-        out.writeInt(written.size());
-        for (AclTable.Entry e : written.values()) {
+        out.writeInt(written.byId.size());
+        for (AclTable.Entry e : written.byId.values()) {
             out.writeLong(e.id);
             TxnCodec.writeAcls(out, e.acls);
         }
@@ -882,11 +885,29 @@ public final class DataTree {
         }
     }
 
-    private record Visit(String path, Node node, boolean childrenPushed) {
+    /**
+     * A node to visit: first ({@code childrenPushed} false) {@code at} is its parent's path with a trailing slash
+     * (null for the root), then its own path.
+     */
+    private record Visit(String at, Node node, boolean childrenPushed) {
+    }
+
+    /** The ACLs a snapshot's nodes refer to, by id, in the order first met. */
+    private static final class AclsWritten {
+        final Map<Long, AclTable.Entry> byId = new java.util.LinkedHashMap<>();
+        /** The last entry added: siblings mostly share their ACL, so most nodes skip the map. */
+        private AclTable.Entry last;
+
+        void add(AclTable.Entry e) {
+            if (e != last) {
+                byId.putIfAbsent(e.id, e);
+                last = e;
+            }
+        }
     }
 
     /** Writes the node as it is now; false (nothing written) if it was deleted meanwhile. */
-    private static boolean writeNode(DataOutput out, String path, Node n, Map<Long, AclTable.Entry> written)
+    private static boolean writeNode(DataOutput out, String path, Node n, AclsWritten written)
             throws IOException {
         byte[] data;
         long czxid, mzxid, pzxid, ctime, mtime, owner, ttl;
@@ -911,7 +932,7 @@ public final class DataTree {
             aversion = n.aversion();
             acl = n.acl;
         }
-        written.putIfAbsent(acl.id, acl);
+        written.add(acl);
         out.writeByte(1);
         TxnCodec.writeString(out, path);
         out.writeLong(czxid);

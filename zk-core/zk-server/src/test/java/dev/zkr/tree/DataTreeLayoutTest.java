@@ -133,4 +133,36 @@ class DataTreeLayoutTest {
         assertEquals(2, loaded.distinctAcls());
         loaded.checkInvariants();
     }
+    /**
+     * A snapshot names every node by its full path, built while the tree is walked (each name read when the node is
+     * visited, not when its parent pushed it) and refers to each distinct ACL once: long and non-ASCII names at
+     * depth, siblings that share an ACL and siblings that alternate between two come back whole.
+     */
+    @Test
+    void deepLongAndNonAsciiPathsAndAlternatingAclsSurviveASnapshot() throws IOException {
+        DataTree tree = new DataTree();
+        List<Acl> readOnly = List.of(new Acl(Perms.READ, new Id("world", "anyone")));
+        String path = "";
+        for (int depth = 0; depth < 6; depth++) {
+            path += "/level-" + depth + "-" + "n".repeat(20 + depth) + (depth % 2 == 0 ? "-\u00e9\u4e2d" : "");
+            create(tree, path, "d" + depth);
+            for (int k = 0; k < 40; k++) {
+                create(tree, path + "/kid-" + k, "k" + k);
+                if (k % 3 == 0) {
+                    zxid++;
+                    tree.apply(new TxnHeader(zxid, 9100 + k, 1, 0), new Txn.SetAcl(path + "/kid-" + k, readOnly, 1));
+                }
+            }
+        }
+        tree.checkInvariants();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        tree.writeSnapshot(new DataOutputStream(bytes));
+        DataTree loaded = DataTree.readSnapshot(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertEquals(tree.canonicalDump(), loaded.canonicalDump());
+        assertEquals(tree.nodeCount(), loaded.nodeCount());
+        assertEquals(2, loaded.distinctAcls());
+        assertEquals(readOnly, loaded.aclOf(path + "/kid-39"));
+        assertEquals(Acls.OPEN_UNSAFE, loaded.aclOf(path + "/kid-38"));
+        loaded.checkInvariants();
+    }
 }

@@ -179,6 +179,21 @@ public final class Core {
         offerAndRun(new PeerIn(from, message));
     }
 
+    /**
+     * Messages from one peer, in order (what one read of its link brought): queued together and handled in one
+     * round, as a socket read's client requests are (one round, one log hand-off, one send per peer for all of them).
+     */
+    public void peerIn(int from, List<Object> messages) {
+        if (messages.size() == 1) {
+            peerIn(from, messages.get(0));
+            return;
+        }
+        for (int i = 0, n = messages.size() - 1; i < n; i++) {
+            queue.add(new PeerIn(from, messages.get(i)));
+        }
+        offerAndRun(new PeerIn(from, messages.get(messages.size() - 1)));
+    }
+
     public void peerUp(int id) {
         offer(new PeerUp(id));
     }
@@ -280,8 +295,9 @@ public final class Core {
             return;
         }
         try {
-            if (!finished) {
-                runRound(writerThread);
+            while (!finished && runRound(writerThread)) {
+                // the round ended before a follower's request that came after a consensus message: the next one
+                // takes it at once, on this thread
             }
         } catch (Throwable t) {
             log.error("request pipeline failed; the server stops serving", t);
@@ -422,15 +438,29 @@ public final class Core {
     }
 
     /**
-     * One round: every queued event (on the log writer's thread, those before the first peer event), the timer if
-     * due, completions, one log hand-off, one flush per connection.
+     * One round: every queued event (on the log writer's thread, those before the first peer event; never a
+     * follower's request after a consensus message), the timer if due, completions, one log hand-off, one flush per
+     * connection. True if it ended before a follower's request, which the next round takes.
      */
-    private void runRound(boolean writerThread) {
+    private boolean runRound(boolean writerThread) {
         Object e;
         long now = roundClock();
+        boolean consensus = false;
+        boolean split = false;
         while ((e = queue.peek()) != null && !killed) {
             if (writerThread && (e instanceof PeerIn || e instanceof PeerUp || e instanceof PeerDown)) {
                 break; // left to the core thread, woken when this round ends
+            }
+            if (e instanceof PeerIn p) {
+                if (p.message() instanceof dev.zkr.server.peer.ServerMessage && consensus) {
+                    // a follower's request (a forward, an attach) after a consensus message (an ack) that may commit
+                    // and apply what the request relies on: the follower may have applied a session's txn on the two
+                    // disks it counts before this leader committed it, then answered the handshake and forwarded the
+                    // session's first write; the leader checks the session only once this round applied it
+                    split = true;
+                    break;
+                }
+                consensus |= p.message() instanceof dev.zkr.consensus.ReplicaMessage;
             }
             queue.poll(); // the round's holder is the queue's only consumer: this is the event peeked
             handle(e, now);
@@ -445,6 +475,7 @@ public final class Core {
         if (!serving.isDone() && pipeline.serving()) {
             serving.complete(null);
         }
+        return split;
     }
 
     private void countRoleChange(dev.zkr.consensus.RoleInfo before, dev.zkr.consensus.RoleInfo after) {
