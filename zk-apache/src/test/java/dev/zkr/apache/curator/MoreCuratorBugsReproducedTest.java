@@ -225,7 +225,10 @@ class MoreCuratorBugsReproducedTest {
                     }));
                 }
                 assertTrue(within20s(() -> children(observer, "/zkr/lock") == waiters + 1), "all queued");
-                assertEquals(0, threadsParkedIn("dev.zkr.recipes.", beforeZkr), "zkr: no thread parked for a waiter");
+                // a thread may block a moment on a recipe's monitor while the waiters' answers come in; one parked
+                // for a waiter would stay parked until the handoff, which has not begun
+                assertTrue(within20s(() -> threadsParkedIn("dev.zkr.recipes.", beforeZkr) == 0),
+                        "zkr: no thread parked for a waiter");
                 assertTrue(waiting.stream().noneMatch(CompletableFuture::isDone));
                 held.close();
                 CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(WAIT_S, TimeUnit.SECONDS);
@@ -375,8 +378,12 @@ class MoreCuratorBugsReproducedTest {
                     zk.restart();
                 }
                 assertTrue(within20s(() -> {
-                    observer.sync("/zkr/services");
-                    return observer.exists("/zkr/services/api/a") == null;
+                    try {
+                        observer.sync("/zkr/services");
+                        return observer.exists("/zkr/services/api/a") == null;
+                    } catch (dev.zkr.client.ZkException.ConnectionLoss notBackYet) {
+                        return false; // the observer has not reconnected to the restarted server yet
+                    }
                 }), "zkr: deleted once back");
                 assertEquals(session, k.sessionId(), "zkr: by the same session's delete, not by an expiry");
                 zkrDiscovery.close();
