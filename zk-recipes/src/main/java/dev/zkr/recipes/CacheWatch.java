@@ -48,7 +48,8 @@ final class CacheWatch {
     /** Listens to connection states and sets the watch (retrying through connection losses). */
     void open() {
         client.addConnectionStateListener(onState);
-        Retries.retrying(client, Deadline.NONE, () -> ClientSupport.await(client.addWatchAsync(path, mode, true, watcher)));
+        Retries.retrying(client, Deadline.NONE,
+                () -> ClientSupport.await(client.addWatchAsync(path, mode, true, watcher)));
     }
 
     private void onState(ZkClient c, ConnectionState s) {

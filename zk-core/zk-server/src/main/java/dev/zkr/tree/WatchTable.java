@@ -48,6 +48,8 @@ public final class WatchTable {
     private final Map<Long, Map<String, Integer>> bySession = new HashMap<>();
     /** The sessions one trigger fires for, reused across triggers. */
     private final Set<Long> scratch = new LinkedHashSet<>();
+    /** Of those, the ones whose watch asked for data, reused across triggers. */
+    private final Set<Long> wantData = new java.util.HashSet<>();
 
     /** One-shot data watch (getData): fires on data change and delete. */
     public void addDataWatch(long sessionId, String path) {
@@ -95,13 +97,13 @@ public final class WatchTable {
                 case NODE_CREATED, NODE_DATA_CHANGED -> {
                     fireOnce(data, DATA, path, sessions);
                     collect(persistent, path, sessions);
-                    collectRecursive(path, sessions);
+                    collectUp(recursive, path, sessions);
                 }
                 case NODE_DELETED -> {
                     fireOnce(data, DATA, path, sessions);
                     fireOnce(child, CHILD, path, sessions);
                     collect(persistent, path, sessions);
-                    collectRecursive(path, sessions);
+                    collectUp(recursive, path, sessions);
                 }
                 case NODE_CHILDREN_CHANGED -> {
                     fireOnce(child, CHILD, path, sessions);
@@ -115,13 +117,15 @@ public final class WatchTable {
                     out = new ArrayList<>();
                 }
                 WatchedEvent event = t.event();
-                boolean maybeData = (t.type() == WatchedEvent.Type.NODE_CREATED
-                        || t.type() == WatchedEvent.Type.NODE_DATA_CHANGED)
-                        && !(persistentWithData.isEmpty() && recursiveWithData.isEmpty());
+                if (t.type() == WatchedEvent.Type.NODE_CREATED || t.type() == WatchedEvent.Type.NODE_DATA_CHANGED) {
+                    collect(persistentWithData, path, wantData);
+                    collectUp(recursiveWithData, path, wantData);
+                }
                 for (long s : sessions) {
-                    out.add(new WatchDelivery(s, event, t.acl(), maybeData && wantsData(s, path)));
+                    out.add(new WatchDelivery(s, event, t.acl(), wantData.contains(s)));
                 }
                 sessions.clear();
+                wantData.clear();
             }
         }
         return out == null ? List.of() : out;
@@ -410,33 +414,14 @@ public final class WatchTable {
         }
     }
 
-    /** Whether the session's persistent watch on the path, or a recursive one on it or an ancestor, asked for data. */
-    private boolean wantsData(long sessionId, String path) {
-        Set<Long> direct = persistentWithData.get(path);
-        if (direct != null && direct.contains(sessionId)) {
-            return true;
-        }
-        if (recursiveWithData.isEmpty()) {
-            return false;
-        }
-        String p = path;
-        while (p != null) {
-            Set<Long> sessions = recursiveWithData.get(p);
-            if (sessions != null && sessions.contains(sessionId)) {
-                return true;
-            }
-            p = "/".equals(p) ? null : DataTree.parentOf(p);
-        }
-        return false;
-    }
-
-    private void collectRecursive(String path, Set<Long> into) {
-        if (recursive.isEmpty()) {
+    /** The sessions of {@code table} (a recursive one) on the path or any ancestor. */
+    private static void collectUp(Map<String, Set<Long>> table, String path, Set<Long> into) {
+        if (table.isEmpty()) {
             return;
         }
         String p = path;
         while (p != null) {
-            collect(recursive, p, into);
+            collect(table, p, into);
             p = "/".equals(p) ? null : DataTree.parentOf(p);
         }
     }

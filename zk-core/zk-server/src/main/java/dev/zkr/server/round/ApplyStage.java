@@ -70,23 +70,33 @@ final class ApplyStage {
      * whose node the connection may not READ is dropped (its one-shot watch is spent), as ZooKeeper 3.9 drops it.
      */
     void deliver(List<WatchDelivery> deliveries) {
+        dev.zkr.client.WatchedEvent sharedFor = null; // the event last sent with data, read from the tree once:
+        Message shared = null;                        // the next sessions of the same event get the same message
         for (WatchDelivery d : deliveries) {
             Connection c = gate.connectionOf(d.sessionId());
             if (c != null && !c.closed && (d.acl() == null
                     || authorizer.allowed(d.acl(), dev.zkr.client.Perms.READ, c.authIds))) {
-                c.send(event(d));
+                if (!d.withData()) {
+                    c.send(new Message.WatchEvent(d.event().type(), d.event().path(), d.event().zxid()));
+                } else {
+                    if (!d.event().equals(sharedFor)) {
+                        sharedFor = d.event();
+                        shared = withData(d);
+                    }
+                    c.send(shared);
+                }
             }
         }
     }
 
     /**
-     * The message of one delivery: with the node's data and Stat as the tree holds them now (right after the txn
-     * that fired it) when its watch asked for data and the node is there; the root and ZooKeeper's system nodes,
-     * whose Stats the server shows adjusted, go without (the client reads them).
+     * The message of a delivery whose watch asked for data: with the node's data and Stat as the tree holds them now
+     * (right after the txn that fired it) when the node is there; the root and ZooKeeper's system nodes, whose Stats
+     * the server shows adjusted, go without (the client reads them).
      */
-    private Message event(WatchDelivery d) {
+    private Message withData(WatchDelivery d) {
         String path = d.event().path();
-        if (d.withData() && !"/".equals(path) && !dev.zkr.tree.SystemNodes.isSystem(path)) {
+        if (!"/".equals(path) && !dev.zkr.tree.SystemNodes.isSystem(path)) {
             dev.zkr.client.NodeData now = tree.getData(path);
             if (now != null) {
                 return new Message.WatchEventWithData(d.event().type(), path, d.event().zxid(), now.data(),

@@ -262,18 +262,22 @@ final class ReadStage {
         } else if (r instanceof Message.GetMembersRequest) {
             return Replies.ok(xid, zxid, Replies.members(tree, configured));
         } else if (r instanceof Message.SetWatchesRequest s) {
-            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
-                    list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
-                    list(s.persistentRecursiveWatches()), List.of(), List.of()));
-            return Replies.ok(xid, zxid, null);
+            return setWatches(sid, zxid, new Message.SetWatchesWithDataRequest(xid, s.relativeZxid(), s.dataWatches(),
+                    s.existWatches(), s.childWatches(), s.persistentWatches(), s.persistentRecursiveWatches(), null,
+                    null));
         } else if (r instanceof Message.SetWatchesWithDataRequest s) {
-            apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
-                    list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
-                    list(s.persistentRecursiveWatches()), list(s.persistentWithData()),
-                    list(s.persistentRecursiveWithData())));
-            return Replies.ok(xid, zxid, null);
+            return setWatches(sid, zxid, s);
         }
         return Replies.error(xid, zxid, ZkException.Code.UNIMPLEMENTED, r.getClass().getSimpleName());
+    }
+
+    /** ZooKeeper's setWatches; a plain {@code SetWatchesRequest} comes here with no watches that send data. */
+    private Message.Reply setWatches(long sid, long zxid, Message.SetWatchesWithDataRequest s) {
+        apply.deliver(watches.setWatches(sid, s.relativeZxid(), tree, this::statShown, list(s.dataWatches()),
+                list(s.existWatches()), list(s.childWatches()), list(s.persistentWatches()),
+                list(s.persistentRecursiveWatches()), list(s.persistentWithData()),
+                list(s.persistentRecursiveWithData())));
+        return Replies.ok(s.xid(), zxid, null);
     }
 
     private Message.Reply addWatch(long sid, int xid, long zxid, String path, dev.zkr.client.AddWatchMode mode,
