@@ -22,6 +22,14 @@ public interface RecipeBackend extends AutoCloseable {
     void expireSession(ZkClient client);
 
     /**
+     * Asks again for the expiry of a session {@link #expireSession} was asked for, in case the server still has it
+     * live: on an ensemble the expiry is a txn, lost with a leader deposed (cut off, killed) before it committed,
+     * as any uncommitted write. A no-op where a server cannot lose it.
+     */
+    default void expireAgain(long sessionId) {
+    }
+
+    /**
      * The client's process dies: nothing more is sent by it, and the server ends its session through the expiry
      * path (ephemerals deleted, their watches fired, as the session timeout of a dead client would) rather than a
      * clean close; the client is then discarded. Callers that hand the client to recipes should stop those recipes

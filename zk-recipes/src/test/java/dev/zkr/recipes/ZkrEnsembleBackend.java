@@ -97,6 +97,18 @@ public final class ZkrEnsembleBackend implements EnsembleBackend {
         }
     }
 
+    /** Every running member that believes it leads is asked (a deposed one still believing it refuses a repeat). */
+    @Override
+    public synchronized void expireAgain(long sessionId) {
+        for (int i : members) {
+            ZkServer s = ensemble.isRunning(i) ? ensemble.server(i) : null;
+            if (s != null && s.isLeading() && s.expireSession(sessionId)) {
+                System.out.println("session 0x" + Long.toHexString(sessionId) + " expired again by server "
+                        + s.serverId() + ": the first expiry was lost with its leader");
+            }
+        }
+    }
+
     @Override
     public synchronized void restartServer() {
         stopServer();
