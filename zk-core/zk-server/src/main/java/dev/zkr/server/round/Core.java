@@ -295,9 +295,8 @@ public final class Core {
             return;
         }
         try {
-            while (!finished && runRound(writerThread)) {
-                // the round ended before a follower's request that came after a consensus message: the next one
-                // takes it at once, on this thread
+            if (!finished) {
+                runRound(writerThread);
             }
         } catch (Throwable t) {
             log.error("request pipeline failed; the server stops serving", t);
@@ -438,29 +437,15 @@ public final class Core {
     }
 
     /**
-     * One round: every queued event (on the log writer's thread, those before the first peer event; never a
-     * follower's request after a consensus message), the timer if due, completions, one log hand-off, one flush per
-     * connection. True if it ended before a follower's request, which the next round takes.
+     * One round: every queued event (on the log writer's thread, those before the first peer event), the timer if
+     * due, completions, one log hand-off, one flush per connection.
      */
-    private boolean runRound(boolean writerThread) {
+    private void runRound(boolean writerThread) {
         Object e;
         long now = roundClock();
-        boolean consensus = false;
-        boolean split = false;
         while ((e = queue.peek()) != null && !killed) {
             if (writerThread && (e instanceof PeerIn || e instanceof PeerUp || e instanceof PeerDown)) {
                 break; // left to the core thread, woken when this round ends
-            }
-            if (e instanceof PeerIn p) {
-                if (p.message() instanceof dev.zkr.server.peer.ServerMessage && consensus) {
-                    // a follower's request (a forward, an attach) after a consensus message (an ack) that may commit
-                    // and apply what the request relies on: the follower may have applied a session's txn on the two
-                    // disks it counts before this leader committed it, then answered the handshake and forwarded the
-                    // session's first write; the leader checks the session only once this round applied it
-                    split = true;
-                    break;
-                }
-                consensus |= p.message() instanceof dev.zkr.consensus.ReplicaMessage;
             }
             queue.poll(); // the round's holder is the queue's only consumer: this is the event peeked
             handle(e, now);
@@ -475,7 +460,6 @@ public final class Core {
         if (!serving.isDone() && pipeline.serving()) {
             serving.complete(null);
         }
-        return split;
     }
 
     private void countRoleChange(dev.zkr.consensus.RoleInfo before, dev.zkr.consensus.RoleInfo after) {

@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,17 @@ final class LeaderSide {
     private final Map<Long, Integer> owners = new HashMap<>();
     /** Peer requests that arrived before this leader could sequence. */
     private final ArrayDeque<PeerRequest> heldPeer = new ArrayDeque<>();
+    /**
+     * Sessions whose CreateSession this leader sequenced and has not applied yet, each with the zxid of its txn and
+     * the followers' requests of it that came meanwhile, in arrival order: a follower that counts its own disk and
+     * this leader's may apply the create, answer the handshake and forward the session's first write before this
+     * leader learns that the create committed (its ack lost with a reset link and sent again after the write); the
+     * requests wait for the create instead of finding no session (SESSION_EXPIRED for a live session).
+     */
+    private final Map<Long, Creating> creating = new HashMap<>();
+
+    private record Creating(long zxid, ArrayDeque<PeerRequest> held) {
+    }
 
     LeaderSide(DataTree tree, SessionGate gate, PrepStage prep, Replication replication, Housekeeping housekeeping,
                PeerLink peers, RoleView role, ReadPoints readPoints, Fence fence, Sequencer sequencer,
@@ -88,9 +100,47 @@ final class LeaderSide {
             PeerRequest h = heldPeer.pollFirst();
             handle(h.from(), h.message(), now);
         }
+        if (!creating.isEmpty()) {
+            releaseCreated(now);
+        }
+    }
+
+    /** The requests of sessions whose CreateSession this leader applied since: handled, in arrival order. */
+    private void releaseCreated(long now) {
+        long applied = tree.lastZxid();
+        List<Creating> done = new ArrayList<>();
+        for (var it = creating.values().iterator(); it.hasNext(); ) {
+            Creating c = it.next();
+            if (c.zxid() <= applied) {
+                it.remove();
+                done.add(c);
+            }
+        }
+        for (Creating c : done) {
+            for (PeerRequest h : c.held()) {
+                handle(h.from(), h.message(), now);
+            }
+        }
+    }
+
+    /** The session a follower's request is of (a forward, an attach), or 0. */
+    private static long sessionOf(ServerMessage m) {
+        if (m instanceof ServerMessage.Forward f) {
+            return f.sessionId();
+        } else if (m instanceof ServerMessage.ForwardOnce f) {
+            return f.sessionId();
+        } else if (m instanceof ServerMessage.Attach a) {
+            return a.sessionId();
+        }
+        return 0;
     }
 
     private void handle(int from, ServerMessage m, long now) {
+        Creating pending = creating.isEmpty() ? null : creating.get(sessionOf(m));
+        if (pending != null) {
+            pending.held().addLast(new PeerRequest(from, m));
+            return;
+        }
         if (m instanceof ServerMessage.Forward f) {
             onForward(from, f.sessionId(), f.request(), f.auth(), false, now);
         } else if (m instanceof ServerMessage.ForwardOnce f) {
@@ -106,6 +156,9 @@ final class LeaderSide {
             p.origin = from;
             p.sessionId = f.sessionId();
             sequencer.sequence(p);
+            if (p.txn != null) {
+                creating.put(f.sessionId(), new Creating(p.header.zxid(), new ArrayDeque<>()));
+            }
         } else if (m instanceof ServerMessage.SyncRead s) {
             replication.readIndex(readPoints.add(new ReadPoints.PeerSync(from, s.ctx())));
         } else if (m instanceof ServerMessage.Attach a) {
@@ -215,11 +268,13 @@ final class LeaderSide {
         gate.touchAll(now);
         gate.clearClosing();
         owners.clear();
+        creating.clear();
     }
 
     /** This server is not the leader (any more): the followers' requests it holds or answers are dropped. */
     void notLeading() {
         heldPeer.clear();
+        creating.clear();
         readPoints.dropPeerSyncs();
     }
 
@@ -240,6 +295,7 @@ final class LeaderSide {
         gate.clearClosing();
         owners.clear();
         heldPeer.clear();
+        creating.clear();
         readPoints.dropPeerSyncs();
     }
 

@@ -52,18 +52,20 @@ final class ServerSim {
     record Options(int servers, int clients, int keys, long duration, boolean faults, boolean peerLoss,
                    boolean writesAfterReads, boolean invariants, SimServer.ReadBug readBug,
                    boolean ackBeforeFsync, boolean fullTrace, boolean newFaults, SimServer.FaultBug faultBug,
-                   boolean acls, boolean resend, boolean ttl, boolean members, SimServer.MemberBug memberBug) {
+                   boolean acls, boolean resend, boolean ttl, boolean members, SimServer.MemberBug memberBug,
+                   boolean batchedRounds) {
 
         /** A seed's shape: mostly 3 servers, every 4th 5, every 10th a standalone one; 2-5 clients, 1-4 keys. */
         static Options standard(long seed, boolean fullTrace) {
             SplittableRandom r = new SplittableRandom(seed ^ 0x5DEECE66DL);
             int servers = seed % 4 == 0 ? 5 : seed % 10 == 5 ? 1 : 3;
             return new Options(servers, 2 + r.nextInt(4), 1 + r.nextInt(4), 1_500 + r.nextInt(1_500), true, true,
-                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false, false, false, SimServer.MemberBug.NONE);
+                    true, true, SimServer.ReadBug.NONE, false, fullTrace, false, SimServer.FaultBug.NONE, false, false, false, false, SimServer.MemberBug.NONE,
+                    false);
         }
 
         Options withServers(int n) {
-            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+            return new Options(n, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /**
@@ -72,26 +74,26 @@ final class ServerSim {
          */
         Options withoutPeerLoss() {
             return new Options(servers, clients, keys, duration, faults, false, writesAfterReads, invariants, readBug, ackBeforeFsync,
-                    fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+                    fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /** Clients send no write while a read of their session waits for its reply. */
         Options withoutWritesAfterReads() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, false, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         Options withReadBug(SimServer.ReadBug bug) {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, bug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         Options withAckBeforeFsync() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, true, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /** Per-event invariants off: only the end-of-run history checks judge the run. */
         Options historyOnly() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, false, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /**
@@ -100,13 +102,13 @@ final class ServerSim {
          */
         Options withNewFaults() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend, ttl, members, memberBug);
+                    ackBeforeFsync, fullTrace, true, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /** A test-only clock bug (with the new faults, which jump clocks). */
         Options withFaultBug(SimServer.FaultBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, true, bug, acls, resend, ttl, members, memberBug);
+                    ackBeforeFsync, fullTrace, true, bug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /**
@@ -116,7 +118,7 @@ final class ServerSim {
          */
         Options withAcls() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend, ttl, members, memberBug);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, true, resend, ttl, members, memberBug, batchedRounds);
         }
 
         /**
@@ -128,7 +130,7 @@ final class ServerSim {
          */
         Options withResend() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true, ttl, members, memberBug);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, true, ttl, members, memberBug, batchedRounds);
         }
 
         /**
@@ -139,7 +141,7 @@ final class ServerSim {
          */
         Options withTtl() {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug,
-                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, true, members, memberBug);
+                    ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, true, members, memberBug, batchedRounds);
         }
 
         /**
@@ -151,18 +153,30 @@ final class ServerSim {
         Options withMembers() {
             return new Options(servers == 1 ? 3 : servers, clients, keys, duration, faults, peerLoss, writesAfterReads,
                     invariants, readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, true,
-                    memberBug);
+                    memberBug, batchedRounds);
         }
 
         /** With membership changes and a test-only membership bug. */
         Options withMemberBug(SimServer.MemberBug bug) {
             return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants,
-                    readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, bug)
+                    readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, bug, batchedRounds)
                     .withMembers();
         }
 
+        /**
+         * Batched rounds (off by default, so every earlier seed keeps its schedule): a server's peer messages wait
+         * 0-2 ms and are taken together in one round, from every peer, as Core's queue gathers what arrives while a
+         * round runs (a follower's ack and its next forwarded write among them); the waits come from their own
+         * random stream.
+         */
+        Options withBatchedRounds() {
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants,
+                    readBug, ackBeforeFsync, fullTrace, newFaults, faultBug, acls, resend, ttl, members, memberBug,
+                    true);
+        }
+
         Options withFullTrace() {
-            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend, ttl, members, memberBug);
+            return new Options(servers, clients, keys, duration, faults, peerLoss, writesAfterReads, invariants, readBug, ackBeforeFsync, true, newFaults, faultBug, acls, resend, ttl, members, memberBug, batchedRounds);
         }
     }
 
@@ -394,6 +408,9 @@ final class ServerSim {
             }
             server.faultBug = options.faultBug();
             server.memberBug = options.memberBug();
+            if (options.batchedRounds()) {
+                server.batchRandom = new SplittableRandom(seed * 0xD1B54A32D192ED03L + id);
+            }
             if (options.members()) {
                 noteMembershipAppends(server);
             }
@@ -970,6 +987,9 @@ final class ServerSim {
         }
         spare.faultBug = options.faultBug();
         spare.memberBug = options.memberBug();
+        if (options.batchedRounds()) {
+            spare.batchRandom = new SplittableRandom(seed * 0xD1B54A32D192ED03L + id);
+        }
         noteMembershipAppends(spare);
         byId[id] = spare;
         servers.add(spare);

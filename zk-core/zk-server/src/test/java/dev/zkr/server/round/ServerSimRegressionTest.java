@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
  * Seeds of the whole-server simulator that found server bugs, kept by name. While a bug is open its test is a strict
  * expected failure: it passes as long as the seed still shows that bug (so the seed stays a witness), and fails once
  * the seed passes — then it becomes a must-pass test. Fixed on main c9cbbf1: 17, 5, 19, 9, 1, 332; on c153c29: 92,
- * 18; on sim441: 441. Open: 21680.
+ * 18; on sim441: 441; on simbatch: 343. Open: 21680.
  */
 class ServerSimRegressionTest {
 
@@ -22,6 +22,31 @@ class ServerSimRegressionTest {
     @Test
     void seed17StandaloneReadBehindASyncSeesTheSessionsLaterWrite() {
         mustPass(17, ServerSim.Options.standard(17, false).withServers(1));
+    }
+
+    /**
+     * 3 servers, new faults, exactly-once clients (found 2026-11-30 by the clients' "an expired session stays expired"
+     * check): follower s2 forwards c1's new session (committed at 4.1), its ack of 4.1 is lost with a reset of the
+     * s2-s3 link; s2 applies 4.1 on its own disk and the leader's, connects the session and forwards its first write
+     * x41 on the new link ahead of the ack it sends again after re-syncing; leader s3, not having applied the create,
+     * finds no session and answers SESSION_EXPIRED, and the session's later write x45 is applied.
+     * Fixed: the leader holds a follower's requests of a session whose CreateSession it sequenced until it applies it.
+     */
+    @Test
+    void seed343LiveSessionsFirstForwardedWriteRefusedAsExpiredAfterALinkReset() {
+        mustPass(343, ServerSim.Options.standard(343, false).withNewFaults().withResend());
+    }
+
+    /**
+     * 3 servers, batched rounds: leader s1 takes a follower's ack of a new session's CreateSession and that session's
+     * first forwarded write in one round; the ack commits the create, applied only as the round ends, so the write
+     * found no session and was answered SESSION_EXPIRED (zk-testkit's NewSessionFirstWriteTest on real servers).
+     * Fixed as seed 343 (Core's round split, ended before a follower's request after a consensus message, is gone).
+     */
+    @Test
+    void seed21BatchedLeaderTakesTheAckAndTheNewSessionsFirstWriteInOneRound() {
+        mustPass(21, ServerSim.Options.standard(21, false).withServers(3).withoutWritesAfterReads().withNewFaults()
+                .withBatchedRounds());
     }
 
     /**

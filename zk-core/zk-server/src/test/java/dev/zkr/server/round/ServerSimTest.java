@@ -26,6 +26,10 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dzkr.sim.ttl=true} likewise adds TTL-node traffic ({@link ServerSim.Options#withTtl()});
  * {@link #ttlSeedsKeepTheInvariantsAndHistoriesCheck} runs it always.
  *
+ * <p>{@code -Dzkr.sim.batched=true} likewise runs them with batched rounds ({@link
+ * ServerSim.Options#withBatchedRounds()}); {@link #batchedRoundSeedsKeepTheInvariantsAndHistoriesCheck} runs it
+ * always.
+ *
  * <p>{@code -Dzkr.sim.narrow=true} narrows the random runs ({@link #narrowed}: no peer-link loss, no client write
  * sent while a read of its session waits), as they were while the first bugs of {@link ServerSimRegressionTest}
  * were open.
@@ -57,6 +61,9 @@ class ServerSimTest {
         }
         if (Boolean.getBoolean("zkr.sim.ttl")) {
             o = o.withTtl();
+        }
+        if (Boolean.getBoolean("zkr.sim.batched")) {
+            o = o.withBatchedRounds();
         }
         return o;
     }
@@ -90,7 +97,8 @@ class ServerSimTest {
         }
         return "seed " + seed + " failed: " + failure + "\n(replay: -Dzkr.sim.seed=" + seed
                 + (options.acls() ? " -Dzkr.sim.acls=true" : "") + (options.resend() ? " -Dzkr.sim.resend=true" : "")
-                + (options.ttl() ? " -Dzkr.sim.ttl=true" : "") + "; " + where
+                + (options.ttl() ? " -Dzkr.sim.ttl=true" : "")
+                + (options.batchedRounds() ? " -Dzkr.sim.batched=true" : "") + "; " + where
                 + ")\n... last events:\n" + replay.recentTrace();
     }
 
@@ -284,6 +292,25 @@ class ServerSimTest {
         assertTrue(total.ttlCreates > 0 && total.ttlDeletes > 0, "no TTL traffic or no expiry: " + total);
         assertTrue(seeds < 50 || total.snapInstalls > 0, "no SNAP install with TTL traffic: " + total);
         assertTrue(total.snapshots > 0, "no snapshot with TTL traffic: " + total);
+    }
+
+    /**
+     * Seeds with batched rounds ({@link ServerSim.Options#withBatchedRounds()}): peer messages from every peer taken
+     * together in one round, so a leader handles a follower's ack and its next forwarded request in one round as a
+     * busy server does (the clients check that a session once answered SESSION_EXPIRED never gets a write applied). 50 seeds of the usual shapes (1,250 under {@code -Plong};
+     * {@code -Dzkr.sim.seeds} scales them).
+     */
+    @Test
+    void batchedRoundSeedsKeepTheInvariantsAndHistoriesCheck() {
+        long seeds = seedCount() / 4;
+        long first = Long.getLong("zkr.sim.firstSeed", 1);
+        ServerSim.Stats total = new ServerSim.Stats();
+        long start = System.nanoTime();
+        for (long seed = first; seed < first + seeds; seed++) {
+            total.add(runOrFail(seed, narrowed(seed, false).withBatchedRounds()).stats);
+        }
+        double secs = (System.nanoTime() - start) / 1e9;
+        System.out.printf("zkr.sim (server, batched rounds): %d seeds in %.1f s; total: %s%n", seeds, secs, total);
     }
 
     /** Runs one seed; a failure fails the test with the seed's report (how to replay it). */

@@ -60,6 +60,9 @@ final class SimClient {
     private enum State { IDLE, CONNECTING, CONNECTED, CLOSING }
 
     /** One request in flight: the operation it belongs to and how its reply maps to an outcome. */
+    /** The latest of this client's sessions answered SESSION_EXPIRED, and that xid: an expired session stays expired. */
+    private long[] expiredAnswer;
+
     private record InFlight(SimHistory.Open op, Message.Request request, boolean syncPart, boolean ping,
                             boolean plainRead) {
     }
@@ -527,6 +530,15 @@ final class SimClient {
         }
         if (r.zxid() > lastZxidSeen) {
             lastZxidSeen = r.zxid();
+        }
+        if (r.code() == ZkException.Code.SESSION_EXPIRED.intValue()
+                && (expiredAnswer == null || expiredAnswer[0] != sessionId)) {
+            expiredAnswer = new long[] {sessionId, r.xid()};
+        } else if (expiredAnswer != null && expiredAnswer[0] == sessionId && isWrite(f.request)
+                && r.code() == ZkException.Code.OK.intValue()) {
+            throw new ServerSim.Violation("c" + id + ": session 0x" + Long.toHexString(sessionId) + " was answered "
+                    + "SESSION_EXPIRED (x" + expiredAnswer[1] + ") and then its write x" + r.xid() + " was applied: a "
+                    + "live session refused as expired");
         }
         if (f.ping || (f.request instanceof Message.CloseSessionRequest)) {
             return;

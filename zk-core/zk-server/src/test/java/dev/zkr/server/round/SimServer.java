@@ -143,6 +143,9 @@ final class SimServer {
         int installsSeen;
         /** Per session: when this incarnation last received a request of it from its own client connection. */
         final java.util.Map<Long, Long> heard = new java.util.HashMap<>();
+        /** Batched rounds: peer messages not yet handed to the pipeline, and whether a round to take them is due. */
+        final java.util.ArrayDeque<PeerIn> inbox = new java.util.ArrayDeque<>();
+        boolean inboxRoundDue;
     }
 
     /** The ensemble's election timeout and heartbeat interval (simulated millis). */
@@ -223,6 +226,8 @@ final class SimServer {
     }
 
     MemberBug memberBug = MemberBug.NONE;
+    /** Batched rounds ({@link ServerSim.Options#withBatchedRounds()}): when each inbox round runs; null: off. */
+    SplittableRandom batchRandom;
     /** Runs with membership changes: every record this server's replica hands to its log (set by the simulator). */
     java.util.function.Consumer<Entry> membershipAppended;
     /** The log carries membership records (a run with membership changes). */
@@ -482,18 +487,54 @@ final class SimServer {
         round(sim.now());
     }
 
-    /** A message from a peer. */
+    /**
+     * A message from a peer: a round of its own, or with batched rounds into the inbox, which a round 0-2 ms later
+     * takes whole (with whatever else arrived meanwhile, from any peer), as one read of a peer link or a busy core
+     * thread gathers several.
+     */
     void peerMessage(int from, Object m, long now) {
-        current.pipeline.peerMessage(from, m, roundTime(now));
-        round(now);
+        Incarnation inc = current;
+        if (batchRandom == null) {
+            inc.pipeline.peerMessage(from, m, roundTime(now));
+            round(now);
+            return;
+        }
+        inc.inbox.add(new PeerIn(from, m));
+        if (!inc.inboxRoundDue) {
+            inc.inboxRoundDue = true;
+            sim.after(batchRandom.nextInt(3), null, () -> {
+                if (inc == current) {
+                    inc.inboxRoundDue = false;
+                    takeInbox(inc, sim.now());
+                    round(sim.now());
+                }
+            });
+        }
+    }
+
+    /** Hands the inbox's messages to the pipeline in arrival order, in the round under way (as Core's queue does). */
+    private void takeInbox(Incarnation inc, long now) {
+        if (sim.tracing() && inc.inbox.size() > 1) {
+            sim.trace("s" + id + " takes " + inc.inbox.size() + " peer messages");
+        }
+        PeerIn p;
+        while ((p = inc.inbox.poll()) != null) {
+            inc.pipeline.peerMessage(p.from(), p.message(), roundTime(now));
+        }
+    }
+
+    /** A peer message waiting in the inbox (batched rounds). */
+    private record PeerIn(int from, Object message) {
     }
 
     void peerUp(int peer, long now) {
+        takeInbox(current, now); // a link's messages before its change, as Core's queue keeps them
         current.pipeline.peerUp(peer);
         round(now);
     }
 
     void peerDown(int peer, long now) {
+        takeInbox(current, now);
         current.pipeline.peerDown(peer);
         round(now);
     }
