@@ -1685,14 +1685,20 @@ public abstract class RecipeProperties {
                     }
                 }
                 case KILL_LEADER, KILL_FOLLOWER, PARTITION -> {
+                    int leader = model.isEmpty() ? -1 : model.peekFirst();
+                    long mark = leader < 0 ? 0 : procs.get(leader).suspensions();
                     ensembleFault(s.kind(), w);
-                    if (!model.isEmpty()) {
-                        int leader = model.peekFirst();
-                        // the leader requeued if its own connection was cut (its term lost): wait for either
-                        // the order is what this settle finds out: meanwhile check only one valid term at a time
-                        settle("the leader keeps its term or requeues", () -> oneTerm(users, null, fencing),
-                                () -> users.get(leader).leadsValidly()
-                                        || queueOrder(observer, p, procs, sels).indexOf(leader) == model.size() - 1);
+                    if (leader >= 0) {
+                        // the leader requeued if its own connection was cut (its term lost at SUSPENDED): its client
+                        // saw the cut before its sync in ensembleFault succeeded, though the selector may end the
+                        // term a moment later, so a cut leader is waited for until it requeued; an uncut one may
+                        // still requeue (a late cut): wait for either; meanwhile only one valid term at a time
+                        boolean cut = procs.get(leader).suspensions() > mark;
+                        settle(cut ? "the cut leader requeues" : "the leader keeps its term or requeues",
+                                () -> oneTerm(users, null, fencing),
+                                () -> (!cut && users.get(leader).leadsValidly())
+                                        || !users.get(leader).leadsValidly()
+                                        && queueOrder(observer, p, procs, sels).indexOf(leader) == model.size() - 1);
                         if (!users.get(leader).leadsValidly()) {
                             model.addLast(model.removeFirst());
                         }
