@@ -397,20 +397,8 @@ final class ServerSim {
         int total = members.size() + (options.members() ? SPARES : 0);
         byId = new SimServer[total + 1];
         for (int id : members) {
-            SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
-            log.faultRandom = options.newFaults() ? faultRandom : null;
-            log.bug = options.faultBug();
-            SimServer server = new SimServer(id, members, this, log, options.readBug(), options.ttl(),
-                    options.members(), false);
+            SimServer server = newServer(id, members, false);
             byId[id] = server;
-            if (snapshotting) {
-                server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
-            }
-            server.faultBug = options.faultBug();
-            server.memberBug = options.memberBug();
-            if (options.batchedRounds()) {
-                server.batchRandom = new SplittableRandom(seed * 0xD1B54A32D192ED03L + id);
-            }
             if (options.members()) {
                 noteMembershipAppends(server);
             }
@@ -976,20 +964,30 @@ final class ServerSim {
                 + (e == null ? " applied at " + Zxid.str(z) : " not known applied: " + e.getMessage())));
     }
 
-    /** Starts spare {@code id}, configured with {@code voters}' lines and its own ({@code join=true}). */
-    private void startSpare(int id, List<Integer> voters) {
+    /**
+     * Server {@code id} configured with {@code members}' lines ({@code joins}: a spare, its own line a learner's):
+     * its log, snapshot store and the run's test-only bugs and batching, as the options say.
+     */
+    private SimServer newServer(int id, List<Integer> members, boolean joins) {
         SimLog log = new SimLog("s" + id, this::after, random, options.ackBeforeFsync());
         log.faultRandom = options.newFaults() ? faultRandom : null;
         log.bug = options.faultBug();
-        SimServer spare = new SimServer(id, voters, this, log, options.readBug(), options.ttl(), true, true);
+        SimServer server = new SimServer(id, members, this, log, options.readBug(), options.ttl(),
+                options.members() || joins, joins);
         if (snapshotting) {
-            spare.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
+            server.snapshots = dev.zkr.storage.SnapshotStore.open(scratch().resolve("s" + id));
         }
-        spare.faultBug = options.faultBug();
-        spare.memberBug = options.memberBug();
+        server.faultBug = options.faultBug();
+        server.memberBug = options.memberBug();
         if (options.batchedRounds()) {
-            spare.batchRandom = new SplittableRandom(seed * 0xD1B54A32D192ED03L + id);
+            server.batchRandom = new SplittableRandom(seed * 0xD1B54A32D192ED03L + id);
         }
+        return server;
+    }
+
+    /** Starts spare {@code id}, configured with {@code voters}' lines and its own ({@code join=true}). */
+    private void startSpare(int id, List<Integer> voters) {
+        SimServer spare = newServer(id, voters, true);
         noteMembershipAppends(spare);
         byId[id] = spare;
         servers.add(spare);

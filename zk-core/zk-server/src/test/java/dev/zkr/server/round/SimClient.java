@@ -59,10 +59,11 @@ final class SimClient {
 
     private enum State { IDLE, CONNECTING, CONNECTED, CLOSING }
 
-    /** One request in flight: the operation it belongs to and how its reply maps to an outcome. */
-    /** The latest of this client's sessions answered SESSION_EXPIRED, and that xid: an expired session stays expired. */
-    private long[] expiredAnswer;
+    /** The latest of this client's sessions answered SESSION_EXPIRED (0: none), and the xid so answered. */
+    private long expiredSession;
+    private int expiredXid;
 
+    /** One request in flight: the operation it belongs to and how its reply maps to an outcome. */
     private record InFlight(SimHistory.Open op, Message.Request request, boolean syncPart, boolean ping,
                             boolean plainRead) {
     }
@@ -531,13 +532,15 @@ final class SimClient {
         if (r.zxid() > lastZxidSeen) {
             lastZxidSeen = r.zxid();
         }
-        if (r.code() == ZkException.Code.SESSION_EXPIRED.intValue()
-                && (expiredAnswer == null || expiredAnswer[0] != sessionId)) {
-            expiredAnswer = new long[] {sessionId, r.xid()};
-        } else if (expiredAnswer != null && expiredAnswer[0] == sessionId && isWrite(f.request)
+        // an expired session stays expired: a write of it applied after it was answered SESSION_EXPIRED means the
+        // server refused a live session
+        if (r.code() == ZkException.Code.SESSION_EXPIRED.intValue() && expiredSession != sessionId) {
+            expiredSession = sessionId;
+            expiredXid = r.xid();
+        } else if (expiredSession != 0 && expiredSession == sessionId && isWrite(f.request)
                 && r.code() == ZkException.Code.OK.intValue()) {
             throw new ServerSim.Violation("c" + id + ": session 0x" + Long.toHexString(sessionId) + " was answered "
-                    + "SESSION_EXPIRED (x" + expiredAnswer[1] + ") and then its write x" + r.xid() + " was applied: a "
+                    + "SESSION_EXPIRED (x" + expiredXid + ") and then its write x" + r.xid() + " was applied: a "
                     + "live session refused as expired");
         }
         if (f.ping || (f.request instanceof Message.CloseSessionRequest)) {

@@ -143,9 +143,8 @@ final class SimServer {
         int installsSeen;
         /** Per session: when this incarnation last received a request of it from its own client connection. */
         final java.util.Map<Long, Long> heard = new java.util.HashMap<>();
-        /** Batched rounds: peer messages not yet handed to the pipeline, and whether a round to take them is due. */
+        /** Batched rounds: peer messages not yet handed to the pipeline (a round to take them is due meanwhile). */
         final java.util.ArrayDeque<PeerIn> inbox = new java.util.ArrayDeque<>();
-        boolean inboxRoundDue;
     }
 
     /** The ensemble's election timeout and heartbeat interval (simulated millis). */
@@ -499,17 +498,15 @@ final class SimServer {
             round(now);
             return;
         }
-        inc.inbox.add(new PeerIn(from, m));
-        if (!inc.inboxRoundDue) {
-            inc.inboxRoundDue = true;
+        if (inc.inbox.isEmpty()) {
             sim.after(batchRandom.nextInt(3), null, () -> {
                 if (inc == current) {
-                    inc.inboxRoundDue = false;
                     takeInbox(inc, sim.now());
                     round(sim.now());
                 }
             });
         }
+        inc.inbox.add(new PeerIn(from, m));
     }
 
     /** Hands the inbox's messages to the pipeline in arrival order, in the round under way (as Core's queue does). */
